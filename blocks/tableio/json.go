@@ -1,0 +1,68 @@
+package tableio
+
+import (
+	"encoding/json"
+	"math"
+	"time"
+
+	"github.com/stratahq/strata/blocks/sdk"
+)
+
+// JSONColumn describes a column in JSON output.
+type JSONColumn struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
+// JSONTable is the JSON shape of a table or a preview of one: the schema,
+// the first rows (as arrays in column order), and the full row count.
+type JSONTable struct {
+	Columns  []JSONColumn `json:"columns"`
+	Rows     [][]any      `json:"rows"`
+	RowCount int          `json:"row_count"`
+}
+
+// ToJSON returns up to limit rows (all when limit < 0). Times are RFC 3339
+// in loc; NaN and infinities, which JSON cannot carry, become strings.
+func ToJSON(t *sdk.Table, limit int, loc *time.Location) JSONTable {
+	out := JSONTable{Columns: []JSONColumn{}, Rows: [][]any{}}
+	if t == nil {
+		return out
+	}
+	if loc == nil {
+		loc = time.UTC
+	}
+	cols := t.Columns()
+	for _, c := range cols {
+		out.Columns = append(out.Columns, JSONColumn{c.Name, c.Type.String()})
+	}
+	n := t.Len()
+	out.RowCount = n
+	if limit >= 0 && limit < n {
+		n = limit
+	}
+	for i := 0; i < n; i++ {
+		row := make([]any, len(cols))
+		for j, c := range cols {
+			switch v := c.Value(i).(type) {
+			case time.Time:
+				row[j] = v.In(loc).Format(time.RFC3339Nano)
+			case float64:
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					row[j] = FormatValue(c, i, loc)
+				} else {
+					row[j] = v
+				}
+			default:
+				row[j] = v
+			}
+		}
+		out.Rows = append(out.Rows, row)
+	}
+	return out
+}
+
+// MarshalJSON is a convenience for ToJSON then json.Marshal.
+func MarshalJSON(t *sdk.Table, limit int, loc *time.Location) ([]byte, error) {
+	return json.Marshal(ToJSON(t, limit, loc))
+}

@@ -1,0 +1,52 @@
+// Package child is the body of a kernel process (`strata kernel`): it guards
+// the protocol stream, enforces the memory limit, and serves an Executor.
+// Like protocol, it imports only the standard library and the SDK.
+package child
+
+import (
+	"fmt"
+	"os"
+	"runtime/debug"
+	"runtime/metrics"
+	"time"
+
+	"github.com/stratahq/strata/kernel/protocol"
+)
+
+// ExitMemory is the exit code of a kernel that went over its memory limit;
+// the supervisor turns it into "exceeded memory limit".
+const ExitMemory = 3
+
+// Options configure a kernel process.
+type Options struct {
+	MemoryLimit int64 // bytes; 0 means no limit
+}
+
+// Main serves ex on the process's stdin and stdout until the coordinator
+// closes them. Anything else that writes to fd 1 (native code, a stray
+// print) is sent to stderr so it cannot corrupt the protocol.
+func Main(ex protocol.Executor, opt Options) error {
+	protoOut, err := guardStdout()
+	if err != nil {
+		return fmt.Errorf("kernel: protect protocol stream: %w", err)
+	}
+	if opt.MemoryLimit > 0 {
+		// The soft limit makes the GC work hard before the watchdog must act.
+		debug.SetMemoryLimit(opt.MemoryLimit * 9 / 10)
+		go watchMemory(opt.MemoryLimit)
+	}
+	return protocol.Serve(os.Stdin, protoOut, ex)
+}
+
+// watchMemory ends the process when the Go heap passes the limit. A block
+// that allocates without bound would otherwise take the machine with it.
+func watchMemory(limit int64) {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	for range time.Tick(10 * time.Millisecond) {
+		metrics.Read(sample)
+		if used := int64(sample[0].Value.Uint64()); used > limit {
+			fmt.Fprintf(os.Stderr, "strata kernel: exceeded memory limit: %d MiB in use, limit %d MiB\n", used>>20, limit>>20)
+			os.Exit(ExitMemory)
+		}
+	}
+}

@@ -1,0 +1,47 @@
+package interp
+
+import (
+	"context"
+	"fmt"
+	"go/ast"
+	"time"
+
+	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/kernel/protocol"
+)
+
+// newBlockContext builds the sdk.Context a block receives: the partition in
+// its own zone (so Start and End print as the pipeline's local midnight).
+func newBlockContext(ctx context.Context, req *protocol.ExecRequest, env *protocol.Env) (*sdk.Context, error) {
+	pw := req.Partition
+	loc := time.UTC
+	if pw.Zone != "" {
+		l, err := time.LoadLocation(pw.Zone)
+		if err != nil {
+			return nil, fmt.Errorf("partition zone %q: %w", pw.Zone, err)
+		}
+		loc = l
+	}
+	part := sdk.Partition{Key: pw.Key, Start: pw.Start.In(loc), End: pw.End.In(loc), Interval: pw.Interval, Zone: loc}
+	return sdk.NewContext(ctx, sdk.ContextConfig{
+		Partition: part,
+		Item:      req.Item,
+		Vars:      req.Vars,
+		Host:      env.Host,
+		LogSink:   env.Log,
+	}), nil
+}
+
+func funcSpans(a *analysis) []funcSpan {
+	var out []funcSpan
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		switch f := n.(type) {
+		case *ast.FuncDecl:
+			out = append(out, funcSpan{name: f.Name.Name, start: a.fset.Position(f.Pos()).Line, end: a.fset.Position(f.End()).Line})
+		case *ast.FuncLit:
+			out = append(out, funcSpan{name: "a function literal", start: a.fset.Position(f.Pos()).Line, end: a.fset.Position(f.End()).Line})
+		}
+		return true
+	})
+	return out
+}

@@ -1,0 +1,400 @@
+package interp
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	yaegi "github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+	"github.com/traefik/yaegi/stdlib/syscall"
+	"github.com/traefik/yaegi/stdlib/unrestricted"
+	"github.com/traefik/yaegi/stdlib/unsafe"
+
+	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/kernel/protocol"
+)
+
+// Executor runs blocks in yaegi. It implements protocol.Executor.
+//
+// Compiled programs are cached by source hash, so re-running an unchanged
+// block skips parsing and evaluation. A changed block is a new hash, hence a
+// fresh interpreter: nothing of the old version survives. A block with
+// package-level variables is never reused (its state would leak between runs).
+type Executor struct {
+	importer *symbolImporter
+	state    atomic.Pointer[runState]
+
+	mu    sync.Mutex
+	cache map[string]*program
+}
+
+// NewExecutor returns an executor with the standard library and the SDK.
+func NewExecutor() *Executor {
+	all := yaegi.Exports{}
+	for k, v := range stdlib.Symbols {
+		all[k] = v
+	}
+	// Restricted packages are known to the type checker so that an opted-in
+	// block type-checks; analyze refuses them without the opt-in.
+	for _, set := range []yaegi.Exports{Symbols, unrestricted.Symbols, unsafe.Symbols, syscall.Symbols} {
+		for k, v := range set {
+			all[k] = v
+		}
+	}
+	return &Executor{importer: newSymbolImporter(all), cache: map[string]*program{}}
+}
+
+// Name identifies the executor in the kernel's ready message.
+func (e *Executor) Name() string { return "yaegi" }
+
+func (e *Executor) current() *runState { return e.state.Load() }
+
+type program struct {
+	a       *analysis
+	interp  *yaegi.Interpreter
+	entry   reflect.Value
+	check   reflect.Value
+	stdout  switchWriter
+	stderr  switchWriter
+	reuse   bool
+	funcAt  []funcSpan
+	rewrote string
+}
+
+type funcSpan struct {
+	name       string
+	start, end int
+}
+
+// Prepare parses, checks and evaluates a block without running it.
+func (e *Executor) Prepare(req *protocol.ExecRequest) *protocol.RunError {
+	_, rerr := e.program(req)
+	return rerr
+}
+
+func (e *Executor) program(req *protocol.ExecRequest) (*program, *protocol.RunError) {
+	filename := req.Filename
+	if filename == "" {
+		filename = "block.go"
+	}
+	allow := map[string]bool{}
+	for _, p := range req.Allow {
+		allow[p] = true
+	}
+	key := fmt.Sprintf("%x", sha256.Sum256([]byte(filename+"\x00"+req.Entry+"\x00"+strings.Join(req.Allow, ",")+"\x00"+req.Source)))
+	e.mu.Lock()
+	p := e.cache[key]
+	if p != nil && !p.reuse {
+		delete(e.cache, key)
+		p = nil
+	}
+	e.mu.Unlock()
+	if p != nil {
+		return p, nil
+	}
+
+	a, rerr := e.analyze(filename, req.Source, req.Entry, allow)
+	if rerr != nil {
+		return nil, rerr
+	}
+	p = &program{a: a, reuse: !a.hasVars}
+	p.rewrote = a.rewrite(req.Source)
+	p.funcAt = funcSpans(a)
+
+	p.interp = yaegi.New(yaegi.Options{Stdout: &p.stdout, Stderr: &p.stderr, Unrestricted: allow["os/exec"]})
+	uses := []yaegi.Exports{stdlib.Symbols, Symbols, e.rtSymbols()}
+	if allow["os/exec"] {
+		uses = append(uses, unrestricted.Symbols)
+	}
+	if allow["unsafe"] {
+		uses = append(uses, unsafe.Symbols)
+	}
+	if allow["syscall"] {
+		uses = append(uses, syscall.Symbols)
+	}
+	for _, u := range uses {
+		if err := p.interp.Use(u); err != nil {
+			return nil, &protocol.RunError{Kind: protocol.ErrCompile, Message: "load symbols: " + err.Error()}
+		}
+	}
+	if rerr := p.eval(filename); rerr != nil {
+		return nil, rerr
+	}
+	e.mu.Lock()
+	if len(e.cache) > 64 { // a long editor session must not grow without bound
+		clear(e.cache)
+	}
+	e.cache[key] = p
+	e.mu.Unlock()
+	return p, nil
+}
+
+// eval loads the rewritten file and looks up its functions. yaegi panics on
+// some inputs it cannot compile; that becomes an error at the block's line.
+func (p *program) eval(filename string) (rerr *protocol.RunError) {
+	defer func() {
+		if r := recover(); r != nil {
+			rerr = &protocol.RunError{Kind: protocol.ErrUnsupported, File: filename,
+				Message: fmt.Sprintf("the kernel's interpreter (yaegi) cannot compile this block: %v", r)}
+		}
+	}()
+	if _, err := p.interp.Eval(p.rewrote); err != nil {
+		return yaegiError(filename, err, protocol.ErrCompile)
+	}
+	pkg := p.a.file.Name.Name
+	v, err := p.interp.Eval(pkg + "." + p.a.entry)
+	if err != nil {
+		return yaegiError(filename, err, protocol.ErrCompile)
+	}
+	p.entry = v
+	if p.a.check {
+		if p.check, err = p.interp.Eval(pkg + ".Check"); err != nil {
+			return yaegiError(filename, err, protocol.ErrCompile)
+		}
+	}
+	return nil
+}
+
+var posPrefix = regexp.MustCompile(`^(?:[^:\s]*:)?(\d+):(\d+): `)
+
+// yaegiError maps yaegi's "line:col: message" (positions of the rewritten
+// source, whose lines are the block's own) onto the block file.
+func yaegiError(filename string, err error, kind protocol.ErrorKind) *protocol.RunError {
+	msg := err.Error()
+	re := &protocol.RunError{Kind: kind, File: filename, Message: msg}
+	if m := posPrefix.FindStringSubmatch(msg); m != nil {
+		re.Line, _ = strconv.Atoi(m[1])
+		re.Column, _ = strconv.Atoi(m[2])
+		re.Message = strings.TrimPrefix(msg, m[0])
+		re.Message = strings.ReplaceAll(re.Message, rtAlias+".PanicAt", "panic")
+		re.Diagnostics = []protocol.Diagnostic{{File: filename, Line: re.Line, Column: re.Column, Message: re.Message}}
+	}
+	return re
+}
+
+// Exec runs one block. A run that times out, is interrupted or has a
+// goroutine panic leaves the block's goroutines running, so the result asks
+// the supervisor to restart the kernel.
+func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table, env *protocol.Env) (*sdk.Table, *protocol.Result) {
+	start := time.Now()
+	res := &protocol.Result{}
+	finish := func(t *sdk.Table, rerr *protocol.RunError) (*sdk.Table, *protocol.Result) {
+		res.Error = rerr
+		res.Duration = time.Since(start)
+		return t, res
+	}
+	p, rerr := e.program(req)
+	if rerr != nil {
+		return finish(nil, rerr)
+	}
+	res.Entry = p.a.entry
+	if req.CheckOnly {
+		return finish(nil, nil)
+	}
+	if len(inputs) != p.a.tables {
+		return finish(nil, &protocol.RunError{Kind: protocol.ErrCompile, File: p.a.fset.Position(p.a.file.Name.Pos()).Filename,
+			Message: fmt.Sprintf("%s takes %d table(s) but the run has %d input(s)%s", p.a.entry, p.a.tables, len(inputs), inputNames(req.Inputs))})
+	}
+	bctx, err := newBlockContext(ctx, req, env)
+	if err != nil {
+		return finish(nil, &protocol.RunError{Kind: protocol.ErrRuntime, Message: err.Error()})
+	}
+
+	st := newRunState()
+	e.state.Store(st)
+	defer e.state.Store(nil)
+	var trace bytes.Buffer
+	p.stdout.set(env.Stdout)
+	p.stderr.set(io.MultiWriter(env.Stderr, &limitedBuffer{b: &trace, max: 64 << 10}))
+	defer p.stdout.set(nil)
+	defer p.stderr.set(nil)
+
+	type outcome struct {
+		table    *sdk.Table
+		err      error
+		panicked any
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		var o outcome
+		defer func() {
+			if r := recover(); r != nil {
+				o.panicked = r
+			}
+			done <- o
+		}()
+		o.table, o.err = p.call(p.entry, bctx, inputs)
+		if o.err == nil && p.check.IsValid() && o.table != nil {
+			if cerr := p.callCheck(bctx, o.table); cerr != nil {
+				o.err = checkError{cerr}
+			}
+		}
+	}()
+
+	filename := p.a.fset.Position(p.a.file.Name.Pos()).Filename
+	select {
+	case o := <-done:
+		switch {
+		case o.panicked != nil:
+			return finish(nil, p.panicError(filename, o.panicked, st, trace.String()))
+		case o.err != nil:
+			if ce, ok := o.err.(checkError); ok {
+				return finish(o.table, &protocol.RunError{Kind: protocol.ErrCheck, File: filename, Message: "Check failed: " + ce.err.Error()})
+			}
+			return finish(nil, &protocol.RunError{Kind: protocol.ErrRuntime, File: filename, Message: fmt.Sprintf("%s returned an error: %v", p.a.entry, o.err)})
+		case p.a.entry != "Export" && o.table == nil:
+			return finish(nil, &protocol.RunError{Kind: protocol.ErrOutput, File: filename, Message: p.a.entry + " returned a nil table and no error"})
+		case o.table != nil:
+			if verr := o.table.Validate(); verr != nil {
+				return finish(nil, &protocol.RunError{Kind: protocol.ErrOutput, File: filename, Message: "output table: " + verr.Error()})
+			}
+		}
+		return finish(o.table, nil)
+	case msg := <-st.goPanic:
+		res.Restart = true
+		st.mu.Lock()
+		pos := st.goPos
+		st.mu.Unlock()
+		return finish(nil, &protocol.RunError{Kind: protocol.ErrPanic, File: filename, Message: msg, Line: pos[0], Column: pos[1]})
+	case <-ctx.Done():
+		res.Restart = true
+		if req.Timeout > 0 && ctx.Err() == context.DeadlineExceeded {
+			return finish(nil, &protocol.RunError{Kind: protocol.ErrTimeout, File: filename, Message: "timed out after " + req.Timeout.String()})
+		}
+		return finish(nil, &protocol.RunError{Kind: protocol.ErrInterrupted, File: filename, Message: "interrupted"})
+	}
+}
+
+type checkError struct{ err error }
+
+func (c checkError) Error() string { return c.err.Error() }
+
+// call invokes the entry. The common shapes are called through a type
+// assertion, which is faster than reflect.Value.Call.
+func (p *program) call(fn reflect.Value, ctx *sdk.Context, inputs []*sdk.Table) (*sdk.Table, error) {
+	switch f := fn.Interface().(type) {
+	case func(*sdk.Context) (*sdk.Table, error):
+		return f(ctx)
+	case func(*sdk.Context, *sdk.Table) (*sdk.Table, error):
+		return f(ctx, inputs[0])
+	case func(*sdk.Context, *sdk.Table) error:
+		return nil, f(ctx, inputs[0])
+	}
+	args := []reflect.Value{reflect.ValueOf(ctx)}
+	for _, in := range inputs {
+		args = append(args, reflect.ValueOf(in))
+	}
+	out := fn.Call(args)
+	errv := out[len(out)-1]
+	var err error
+	if !errv.IsNil() {
+		err = errv.Interface().(error)
+	}
+	if len(out) == 2 {
+		t, _ := out[0].Interface().(*sdk.Table)
+		return t, err
+	}
+	return nil, err
+}
+
+func (p *program) callCheck(ctx *sdk.Context, out *sdk.Table) error {
+	if f, ok := p.check.Interface().(func(*sdk.Context, *sdk.Table) error); ok {
+		return f(ctx, out)
+	}
+	res := p.check.Call([]reflect.Value{reflect.ValueOf(ctx), reflect.ValueOf(out)})
+	if res[0].IsNil() {
+		return nil
+	}
+	return res[0].Interface().(error)
+}
+
+var tracePos = regexp.MustCompile(`(?m)^(?:[^:\s]*:)?(\d+):(\d+): panic`)
+
+// panicError names the panic and where it happened: the exact line for an
+// explicit panic(), else the function yaegi was running.
+func (p *program) panicError(filename string, v any, st *runState, trace string) *protocol.RunError {
+	msg := fmt.Sprint(v)
+	if strings.HasPrefix(msg, "os.Exit(") {
+		return &protocol.RunError{Kind: protocol.ErrPanic, File: filename, Message: "block called " + msg + ": a block cannot end the kernel; return an error instead"}
+	}
+	re := &protocol.RunError{Kind: protocol.ErrPanic, File: filename, Message: "panic: " + msg}
+	st.mu.Lock()
+	pos := st.panicPos
+	st.mu.Unlock()
+	if pos[0] > 0 {
+		re.Line, re.Column = pos[0], pos[1]
+		return re
+	}
+	if m := tracePos.FindStringSubmatch(trace); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		if fs := p.funcContaining(line); fs != nil {
+			re.Line = fs.start
+			re.Message += fmt.Sprintf(" (in %s, which starts at line %d)", fs.name, fs.start)
+		} else {
+			re.Line = line
+		}
+	}
+	return re
+}
+
+func (p *program) funcContaining(line int) *funcSpan {
+	var best *funcSpan
+	for i := range p.funcAt {
+		f := &p.funcAt[i]
+		if f.start <= line && line <= f.end && (best == nil || f.start > best.start) {
+			best = f
+		}
+	}
+	return best
+}
+
+func inputNames(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(names, ", ") + ")"
+}
+
+// switchWriter lets one interpreter write to each run's own streams.
+type switchWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *switchWriter) set(w io.Writer) { s.mu.Lock(); s.w = w; s.mu.Unlock() }
+
+func (s *switchWriter) Write(b []byte) (int, error) {
+	s.mu.Lock()
+	w := s.w
+	s.mu.Unlock()
+	if w == nil {
+		return len(b), nil // a goroutine outliving its run writes nowhere
+	}
+	return w.Write(b)
+}
+
+type limitedBuffer struct {
+	b   *bytes.Buffer
+	max int
+}
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	if room := l.max - l.b.Len(); room > 0 {
+		if len(p) > room {
+			l.b.Write(p[:room])
+		} else {
+			l.b.Write(p)
+		}
+	}
+	return len(p), nil
+}

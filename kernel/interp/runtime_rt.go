@@ -1,0 +1,53 @@
+package interp
+
+import (
+	"fmt"
+	"reflect"
+	"sync"
+)
+
+// runState is what the rewritten block reports back through strata_rt while
+// it runs. One exec runs at a time per kernel, so the executor keeps one.
+type runState struct {
+	mu       sync.Mutex
+	panicPos [2]int // line, column of the last explicit panic()
+	goPos    [2]int // where the goroutine that panicked was started, or the panic line when known
+	goPanic  chan string
+	goOnce   sync.Once
+}
+
+func newRunState() *runState { return &runState{goPanic: make(chan string, 1)} }
+
+// rtSymbols is the strata_rt package that rewritten blocks import.
+func (e *Executor) rtSymbols() map[string]map[string]reflect.Value {
+	return map[string]map[string]reflect.Value{
+		rtPath + "/rt": {
+			"PanicAt": reflect.ValueOf(func(line, col int, v any) {
+				if st := e.current(); st != nil {
+					st.mu.Lock()
+					st.panicPos = [2]int{line, col}
+					st.mu.Unlock()
+				}
+				panic(v)
+			}),
+			"GoRecovered": reflect.ValueOf(func(r any, line, col int) {
+				if r == nil {
+					return
+				}
+				st := e.current()
+				if st == nil {
+					return
+				}
+				msg := fmt.Sprintf("panic in goroutine started at line %d: %v", line, r)
+				st.mu.Lock()
+				st.goPos = [2]int{line, col}
+				if st.panicPos[0] != 0 {
+					msg = fmt.Sprintf("panic in goroutine started at line %d: %v (panic at line %d)", line, r, st.panicPos[0])
+					st.goPos = st.panicPos
+				}
+				st.mu.Unlock()
+				st.goOnce.Do(func() { st.goPanic <- msg })
+			}),
+		},
+	}
+}

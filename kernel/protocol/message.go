@@ -1,0 +1,161 @@
+package protocol
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/stratahq/strata/blocks/sdk"
+)
+
+// Type names a message.
+type Type string
+
+// Messages from the coordinator to the kernel.
+const (
+	TypeExec      Type = "exec"       // run a block; input tables attached
+	TypeInterrupt Type = "interrupt"  // cancel the running exec (its context)
+	TypePing      Type = "ping"       // health check
+	TypeHostReply Type = "host_reply" // answer to a host_call; a table attached on success
+	TypeShutdown  Type = "shutdown"   // exit cleanly
+)
+
+// Messages from the kernel to the coordinator.
+const (
+	TypeReady    Type = "ready"     // the kernel is up; first message
+	TypePong     Type = "pong"      // answer to ping
+	TypeStdout   Type = "stdout"    // a chunk of the running block's stdout or stderr
+	TypeLog      Type = "log"       // a ctx.Log line
+	TypeHostCall Type = "host_call" // ctx.Query / ctx.Product, answered by host_reply
+	TypeResult   Type = "result"    // the exec finished; the output table attached when there is one
+)
+
+// Message is the header of every frame. ID correlates an exec with its
+// stream, host calls and result.
+type Message struct {
+	Type   Type   `json:"type"`
+	ID     string `json:"id,omitempty"`
+	Tables int    `json:"tables,omitempty"` // number of tables after the header
+
+	Exec   *ExecRequest `json:"exec,omitempty"`
+	Result *Result      `json:"result,omitempty"`
+	Stream *Stream      `json:"stream,omitempty"`
+	Log    *LogLine     `json:"log,omitempty"`
+	Call   *HostCall    `json:"call,omitempty"`
+	Reply  *HostReply   `json:"reply,omitempty"`
+	Ready  *Ready       `json:"ready,omitempty"`
+}
+
+// Ready is the kernel's greeting.
+type Ready struct {
+	PID      int    `json:"pid"`
+	Executor string `json:"executor"` // "yaegi" or "native"
+}
+
+// ExecRequest asks the kernel to run one block.
+type ExecRequest struct {
+	Filename  string            `json:"filename"` // for positions in errors
+	Source    string            `json:"source"`
+	Entry     string            `json:"entry,omitempty"` // Load, Transform or Export; empty: the one the file declares
+	Partition PartitionWire     `json:"partition"`
+	Item      *sdk.Item         `json:"item,omitempty"`
+	Vars      map[string]string `json:"vars,omitempty"`
+	Inputs    []string          `json:"inputs,omitempty"` // names of the attached input tables, in parameter order
+	Timeout   time.Duration     `json:"timeout,omitempty"`
+	Allow     []string          `json:"allow,omitempty"` // opted-in restricted imports: os/exec, unsafe, syscall, plugin
+	CheckOnly bool              `json:"check_only,omitempty"`
+}
+
+// PartitionWire carries sdk.Partition; the zone travels by name.
+type PartitionWire struct {
+	Key      string    `json:"key"`
+	Start    time.Time `json:"start"`
+	End      time.Time `json:"end"`
+	Interval string    `json:"interval,omitempty"`
+	Zone     string    `json:"zone,omitempty"`
+}
+
+// ErrorKind classifies a failed run so callers can react (retry a timeout,
+// not a compile error).
+type ErrorKind string
+
+// Error kinds.
+const (
+	ErrCompile     ErrorKind = "compile"     // parse, type or contract error before running
+	ErrUnsupported ErrorKind = "unsupported" // valid Go the interpreter cannot run faithfully
+	ErrRefused     ErrorKind = "refused"     // a restricted import without the project's opt-in
+	ErrRuntime     ErrorKind = "error"       // the block returned an error
+	ErrPanic       ErrorKind = "panic"       // the block panicked (or called os.Exit)
+	ErrCheck       ErrorKind = "check"       // Check returned an error
+	ErrOutput      ErrorKind = "output"      // the returned table is invalid
+	ErrTimeout     ErrorKind = "timeout"
+	ErrMemory      ErrorKind = "memory"
+	ErrCrash       ErrorKind = "crash" // the kernel process died
+	ErrInterrupted ErrorKind = "interrupted"
+)
+
+// Diagnostic is one problem at a position of the block file.
+type Diagnostic struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
+}
+
+// RunError says why a run failed and, when known, where.
+type RunError struct {
+	Kind        ErrorKind    `json:"kind"`
+	Message     string       `json:"message"`
+	File        string       `json:"file,omitempty"`
+	Line        int          `json:"line,omitempty"`
+	Column      int          `json:"column,omitempty"`
+	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
+}
+
+func (e *RunError) Error() string {
+	if e.Line > 0 {
+		return e.File + ":" + strconv.Itoa(e.Line) + ":" + strconv.Itoa(e.Column) + ": " + e.Message
+	}
+	return e.Message
+}
+
+// Result ends an exec.
+type Result struct {
+	Entry    string        `json:"entry,omitempty"`
+	Error    *RunError     `json:"error,omitempty"`
+	Stdout   string        `json:"stdout,omitempty"`
+	Duration time.Duration `json:"duration"`
+	// Restart asks the supervisor for a fresh kernel: the run ended while
+	// the block's goroutines may still be running (timeout, interrupt,
+	// a panic in a goroutine).
+	Restart bool `json:"restart,omitempty"`
+}
+
+// Stream is a chunk of output.
+type Stream struct {
+	Name string `json:"name"` // stdout or stderr
+	Data string `json:"data"`
+}
+
+// LogLine is one ctx.Log call.
+type LogLine struct {
+	Level string    `json:"level"`
+	Msg   string    `json:"msg"`
+	Time  time.Time `json:"time"`
+}
+
+// HostCall is ctx.Query or ctx.Product.
+type HostCall struct {
+	Seq     int64      `json:"seq"`
+	Method  string     `json:"method"` // query or product
+	SQL     string     `json:"sql,omitempty"`
+	Args    []any      `json:"args,omitempty"`
+	Product string     `json:"product,omitempty"`
+	Window  sdk.Window `json:"window,omitempty"`
+}
+
+// HostReply answers a HostCall; the table is attached when Error is empty.
+type HostReply struct {
+	Seq   int64  `json:"seq"`
+	Error string `json:"error,omitempty"`
+}
+

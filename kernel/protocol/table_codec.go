@@ -1,0 +1,233 @@
+package protocol
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/stratahq/strata/blocks/sdk"
+)
+
+// Table layout, little endian:
+//
+//	uint32 columns | uint32 rows
+//	per column: uint16 name length | name | uint8 type | uint8 has nulls
+//	            [null bitmap, (rows+7)/8 bytes, when has nulls]
+//	            values: int64, float64 bits and times (unix microseconds) as 8 bytes each;
+//	            bools as a bitmap; strings as rows+1 uint32 offsets then the bytes.
+//
+// Times travel as UTC microseconds, DuckDB's own precision.
+
+// AppendTable encodes t after b.
+func AppendTable(b []byte, t *sdk.Table) ([]byte, error) {
+	if err := t.Validate(); err != nil {
+		return b, err
+	}
+	cols := t.Columns()
+	n := t.Len()
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(cols)))
+	b = binary.LittleEndian.AppendUint32(b, uint32(n))
+	for _, c := range cols {
+		if len(c.Name) > math.MaxUint16 {
+			return b, fmt.Errorf("column name of %d bytes is too long", len(c.Name))
+		}
+		b = binary.LittleEndian.AppendUint16(b, uint16(len(c.Name)))
+		b = append(b, c.Name...)
+		b = append(b, byte(c.Type))
+		if c.HasNulls() {
+			b = append(b, 1)
+			b = appendBitmap(b, c.Nulls())
+		} else {
+			b = append(b, 0)
+		}
+		switch c.Type {
+		case sdk.TypeInt64:
+			for _, v := range c.Int64s() {
+				b = binary.LittleEndian.AppendUint64(b, uint64(v))
+			}
+		case sdk.TypeFloat64:
+			for _, v := range c.Float64s() {
+				b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+			}
+		case sdk.TypeTime:
+			for _, v := range c.Times() {
+				b = binary.LittleEndian.AppendUint64(b, uint64(v.UnixMicro()))
+			}
+		case sdk.TypeBool:
+			b = appendBitmap(b, c.Bools())
+		case sdk.TypeString:
+			vals := c.Strings()
+			off := uint32(0)
+			b = binary.LittleEndian.AppendUint32(b, 0)
+			for _, s := range vals {
+				off += uint32(len(s))
+				b = binary.LittleEndian.AppendUint32(b, off)
+			}
+			for _, s := range vals {
+				b = append(b, s...)
+			}
+		}
+	}
+	return b, nil
+}
+
+func appendBitmap(b []byte, bits []bool) []byte {
+	start := len(b)
+	for i := 0; i < (len(bits)+7)/8; i++ {
+		b = append(b, 0)
+	}
+	for i, v := range bits {
+		if v {
+			b[start+i/8] |= 1 << (i % 8)
+		}
+	}
+	return b
+}
+
+var errShort = errors.New("table data is truncated")
+
+// DecodeTable reads one table from b and returns it with the bytes consumed.
+// The table owns its memory: nothing aliases b.
+func DecodeTable(b []byte) (*sdk.Table, int, error) {
+	d := decoder{b: b}
+	ncols := int(d.u32())
+	nrows := int(d.u32())
+	if d.err != nil {
+		return nil, 0, d.err
+	}
+	if nrows > len(b) && ncols > 0 { // every column needs at least a bit per row
+		return nil, 0, fmt.Errorf("table claims %d rows in %d bytes", nrows, len(b))
+	}
+	t := sdk.NewTable()
+	for i := 0; i < ncols && d.err == nil; i++ {
+		name := string(d.bytes(int(d.u16())))
+		typ := sdk.Type(d.u8())
+		var nulls []bool
+		if d.u8() == 1 {
+			nulls = d.bitmap(nrows)
+		}
+		switch typ {
+		case sdk.TypeInt64:
+			vals := make([]int64, nrows)
+			raw := d.bytes(8 * nrows)
+			if d.err != nil {
+				break
+			}
+			for j := range vals {
+				vals[j] = int64(binary.LittleEndian.Uint64(raw[8*j:]))
+			}
+			t.AddColumn(sdk.Int64sFrom(name, vals, nulls))
+		case sdk.TypeFloat64:
+			vals := make([]float64, nrows)
+			raw := d.bytes(8 * nrows)
+			if d.err != nil {
+				break
+			}
+			for j := range vals {
+				vals[j] = math.Float64frombits(binary.LittleEndian.Uint64(raw[8*j:]))
+			}
+			t.AddColumn(sdk.Float64sFrom(name, vals, nulls))
+		case sdk.TypeTime:
+			vals := make([]time.Time, nrows)
+			raw := d.bytes(8 * nrows)
+			if d.err != nil {
+				break
+			}
+			for j := range vals {
+				vals[j] = time.UnixMicro(int64(binary.LittleEndian.Uint64(raw[8*j:]))).UTC()
+			}
+			t.AddColumn(sdk.TimesFrom(name, vals, nulls))
+		case sdk.TypeBool:
+			t.AddColumn(sdk.BoolsFrom(name, d.bitmap(nrows), nulls))
+		case sdk.TypeString:
+			offs := d.bytes(4 * (nrows + 1))
+			if d.err != nil {
+				break
+			}
+			size := int(binary.LittleEndian.Uint32(offs[4*nrows:]))
+			raw := d.bytes(size)
+			if d.err != nil {
+				break
+			}
+			blob := string(raw) // one allocation; values slice into it
+			vals := make([]string, nrows)
+			prev := 0
+			for j := range vals {
+				end := int(binary.LittleEndian.Uint32(offs[4*(j+1):]))
+				if end < prev || end > len(blob) {
+					d.err = fmt.Errorf("column %q: corrupt string offsets", name)
+					break
+				}
+				vals[j] = blob[prev:end]
+				prev = end
+			}
+			t.AddColumn(sdk.StringsFrom(name, vals, nulls))
+		default:
+			d.fail(fmt.Errorf("column %q has unknown type %d", name, typ))
+		}
+	}
+	if d.err != nil {
+		return nil, 0, d.err
+	}
+	if err := t.Validate(); err != nil {
+		return nil, 0, err
+	}
+	return t, d.off, nil
+}
+
+type decoder struct {
+	b   []byte
+	off int
+	err error
+}
+
+func (d *decoder) fail(err error) {
+	if d.err == nil {
+		d.err = err
+	}
+}
+
+func (d *decoder) bytes(n int) []byte {
+	if d.err != nil || n < 0 || d.off+n > len(d.b) {
+		d.fail(errShort)
+		return nil
+	}
+	out := d.b[d.off : d.off+n]
+	d.off += n
+	return out
+}
+
+func (d *decoder) u8() uint8 {
+	if b := d.bytes(1); b != nil {
+		return b[0]
+	}
+	return 0
+}
+
+func (d *decoder) u16() uint16 {
+	if b := d.bytes(2); b != nil {
+		return binary.LittleEndian.Uint16(b)
+	}
+	return 0
+}
+
+func (d *decoder) u32() uint32 {
+	if b := d.bytes(4); b != nil {
+		return binary.LittleEndian.Uint32(b)
+	}
+	return 0
+}
+
+func (d *decoder) bitmap(n int) []bool {
+	raw := d.bytes((n + 7) / 8)
+	out := make([]bool, n)
+	if raw == nil {
+		return out
+	}
+	for i := range out {
+		out[i] = raw[i/8]&(1<<(i%8)) != 0
+	}
+	return out
+}

@@ -1,0 +1,196 @@
+package supervisor
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/blocks/tableio"
+	"github.com/stratahq/strata/kernel/protocol"
+)
+
+var update = flag.Bool("update", false, "rewrite the .golden files of kernel/testdata/golden")
+
+// TestGolden runs every example block in kernel/testdata/golden through a
+// real kernel process and compares what came back with NAME.golden. The
+// first line of each block says how to run it:
+//
+//	// run: partition=2024-03-10 tz=America/New_York input=orders:orders.csv timeout=1s memory_mb=256 allow=os/exec
+func TestGolden(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/golden/*.go")
+	if len(files) == 0 {
+		t.Fatal("no golden examples")
+	}
+	pool := NewPool(testConfig(), 2)
+	t.Cleanup(pool.Close) // after the parallel subtests, unlike defer
+	for _, file := range files {
+		file := file
+		name := strings.TrimSuffix(filepath.Base(file), ".go")
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			src, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req, inputs, memMB := goldenRequest(t, file, string(src))
+			h := &collect{}
+			var res *protocol.Result
+			var out *sdk.Table
+			if memMB > 0 {
+				// A kernel of its own with a small limit.
+				cfg := testConfig()
+				cfg.MemoryLimit = int64(memMB) << 20
+				k, err := Start(context.Background(), cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer k.Close()
+				res, out = k.Exec(context.Background(), req, inputs, h)
+			} else {
+				res, out, err = pool.Exec(context.Background(), req, inputs, h)
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			got := renderResult(res, out, h)
+			golden := strings.TrimSuffix(file, ".go") + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./kernel/supervisor -run TestGolden -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("%s: output differs from %s\n--- got\n%s\n--- want\n%s", file, golden, got, want)
+			}
+		})
+	}
+}
+
+func goldenRequest(t *testing.T, file, src string) (*protocol.ExecRequest, []*sdk.Table, int) {
+	t.Helper()
+	first, _, _ := strings.Cut(src, "\n")
+	opts := map[string][]string{}
+	if spec, ok := strings.CutPrefix(first, "// run:"); ok {
+		for _, f := range strings.Fields(spec) {
+			k, v, _ := strings.Cut(f, "=")
+			opts[k] = append(opts[k], v)
+		}
+	}
+	get := func(k, def string) string {
+		if v := opts[k]; len(v) > 0 {
+			return v[0]
+		}
+		return def
+	}
+	loc, err := time.LoadLocation(get("tz", "UTC"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	day, err := time.ParseInLocation("2006-01-02", get("partition", "2024-03-10"), loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	timeout, _ := time.ParseDuration(get("timeout", "5s"))
+	req := &protocol.ExecRequest{
+		Filename:  filepath.Base(file),
+		Source:    src,
+		Partition: protocol.PartitionWire{Key: day.Format("2006-01-02"), Start: day, End: day.AddDate(0, 0, 1), Interval: "day", Zone: loc.String()},
+		Timeout:   timeout,
+		Allow:     opts["allow"],
+		Vars:      map[string]string{"currency": "EUR"},
+	}
+	var inputs []*sdk.Table
+	for _, in := range opts["input"] {
+		name, csvFile, _ := strings.Cut(in, ":")
+		f, err := os.Open(filepath.Join(filepath.Dir(file), csvFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tbl, err := tableio.ReadCSV(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Inputs = append(req.Inputs, name)
+		inputs = append(inputs, tbl)
+	}
+	mem, _ := strconv.Atoi(get("memory_mb", "0"))
+	return req, inputs, mem
+}
+
+func renderResult(res *protocol.Result, out *sdk.Table, h *collect) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "entry: %s\n", res.Entry)
+	if res.Error != nil {
+		fmt.Fprintf(&b, "error: %s at %d:%d: %s\n", res.Error.Kind, res.Error.Line, res.Error.Column, res.Error.Message)
+		for _, d := range res.Error.Diagnostics[min(1, len(res.Error.Diagnostics)):] {
+			fmt.Fprintf(&b, "  also %d:%d: %s\n", d.Line, d.Column, d.Message)
+		}
+	}
+	if res.Stdout != "" {
+		fmt.Fprintf(&b, "stdout:\n%s", res.Stdout)
+	}
+	if logs := h.logLines(); len(logs) > 0 {
+		fmt.Fprintf(&b, "logs:\n%s", strings.Join(logs, ""))
+	}
+	if out != nil {
+		b.WriteString("table:\n")
+		_ = tableio.WriteText(&b, out, 20, time.UTC)
+	}
+	return b.String()
+}
+
+// collect is a Handler that keeps what a run streamed.
+type collect struct {
+	mu     sync.Mutex
+	stdout strings.Builder
+	logs   []string
+	calls  []*protocol.HostCall
+	answer func(*protocol.HostCall) (*sdk.Table, error)
+}
+
+func (c *collect) Stream(name, data string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if name == "stdout" {
+		c.stdout.WriteString(data)
+	}
+}
+
+func (c *collect) Log(l protocol.LogLine) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.logs = append(c.logs, fmt.Sprintf("  %s %s\n", l.Level, l.Msg))
+}
+
+func (c *collect) HostCall(_ context.Context, call *protocol.HostCall) (*sdk.Table, error) {
+	c.mu.Lock()
+	c.calls = append(c.calls, call)
+	c.mu.Unlock()
+	if c.answer == nil {
+		return nil, sdk.ErrNoWarehouse
+	}
+	return c.answer(call)
+}
+
+func (c *collect) logLines() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := append([]string(nil), c.logs...)
+	sort.Strings(out)
+	return out
+}

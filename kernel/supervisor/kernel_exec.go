@@ -1,0 +1,207 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/kernel/child"
+	"github.com/stratahq/strata/kernel/protocol"
+)
+
+// Exec runs one block on the kernel and returns its result; a failed run is
+// a Result with Error set, never a Go error. Time, interrupt and memory
+// limits are enforced here, from outside the kernel: when the kernel does not
+// stop in time it is killed, and the kernel is then unusable (Alive false).
+func (k *Kernel) Exec(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table, h Handler) (*protocol.Result, *sdk.Table) {
+	k.execMu.Lock()
+	defer k.execMu.Unlock()
+	if !k.Alive() {
+		return failed(protocol.ErrCrash, "kernel is not running: "+k.describeExit()), nil
+	}
+	rec := &recordingHandler{Handler: h}
+	c := &pending{id: "x" + strconv.FormatInt(k.seq.Add(1), 10), handler: rec, done: make(chan *protocol.Message, 1)}
+	k.stderr.Reset()
+	k.mu.Lock()
+	k.call = c
+	k.mu.Unlock()
+	defer func() {
+		k.mu.Lock()
+		k.call = nil
+		k.mu.Unlock()
+	}()
+	start := time.Now()
+	if err := k.w.Write(&protocol.Message{Type: protocol.TypeExec, ID: c.id, Exec: req}, inputs...); err != nil {
+		k.markBroken()
+		return failed(protocol.ErrCrash, "send to kernel: "+err.Error()), nil
+	}
+
+	var hard <-chan time.Time
+	if req.Timeout > 0 {
+		t := time.NewTimer(req.Timeout + k.cfg.Grace)
+		defer t.Stop()
+		hard = t.C
+	}
+	rss := time.NewTicker(100 * time.Millisecond)
+	defer rss.Stop()
+	interrupted := ctx.Done()
+	var grace <-chan time.Time
+
+	for {
+		select {
+		case m := <-c.done:
+			res := m.Result
+			if res == nil {
+				res = &protocol.Result{Error: &protocol.RunError{Kind: protocol.ErrCrash, Message: "kernel sent a result without a body"}}
+			}
+			if res.Restart {
+				k.markBroken()
+			}
+			return res, c.table
+		case <-k.dead:
+			return k.crashResult(rec, start), nil
+		case <-hard:
+			k.kill()
+			return &protocol.Result{Duration: time.Since(start), Error: &protocol.RunError{Kind: protocol.ErrTimeout,
+				Message: "timed out after " + req.Timeout.String() + " (the block did not stop; its kernel was restarted)"}}, nil
+		case <-interrupted:
+			interrupted = nil
+			_ = k.w.Write(&protocol.Message{Type: protocol.TypeInterrupt, ID: c.id})
+			grace = time.After(k.cfg.Grace)
+		case <-grace:
+			k.kill()
+			return &protocol.Result{Duration: time.Since(start), Error: &protocol.RunError{Kind: protocol.ErrInterrupted,
+				Message: "interrupted (the block did not stop within " + k.cfg.Grace.String() + "; its kernel was restarted)"}}, nil
+		case <-rss.C:
+			if used := rssBytes(k.pid); used > k.cfg.MemoryLimit+k.cfg.MemoryLimit/4 {
+				k.kill()
+				return &protocol.Result{Duration: time.Since(start), Error: &protocol.RunError{Kind: protocol.ErrMemory,
+					Message: fmt.Sprintf("exceeded memory limit: %s resident, limit %s", mib(used), mib(k.cfg.MemoryLimit))}}, nil
+			}
+		}
+	}
+}
+
+func (k *Kernel) kill() {
+	k.markBroken()
+	k.Kill()
+	select {
+	case <-k.dead:
+	case <-time.After(5 * time.Second):
+	}
+}
+
+func (k *Kernel) markBroken() {
+	k.mu.Lock()
+	k.broken = true
+	k.mu.Unlock()
+}
+
+var (
+	goPanicLine = regexp.MustCompile(`(?m)^panic: (.*?)(?: \[recovered.*\])?$`)
+	yaegiPos    = regexp.MustCompile(`(?m)^(?:[^:\s]*:)?(\d+):(\d+): panic`)
+)
+
+// crashResult explains a kernel that died during a run: out of memory (its
+// own watchdog), or a panic the interpreter could not contain.
+func (k *Kernel) crashResult(rec *recordingHandler, start time.Time) *protocol.Result {
+	<-k.dead
+	k.mu.Lock()
+	err := k.exitErr
+	k.mu.Unlock()
+	res := &protocol.Result{Duration: time.Since(start), Stdout: rec.stdout()}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.ExitCode() == child.ExitMemory {
+		msg := "exceeded memory limit of " + mib(k.cfg.MemoryLimit)
+		if m := regexp.MustCompile(`exceeded memory limit: (.*)`).FindStringSubmatch(k.stderr.String()); m != nil {
+			msg = "exceeded memory limit: " + m[1]
+		}
+		res.Error = &protocol.RunError{Kind: protocol.ErrMemory, Message: msg}
+		return res
+	}
+	tail := k.stderr.String()
+	re := &protocol.RunError{Kind: protocol.ErrCrash, Message: "kernel crashed: " + strings.TrimSpace(firstLines(tail, 3))}
+	if m := goPanicLine.FindStringSubmatch(tail); m != nil {
+		re.Kind = protocol.ErrPanic
+		re.Message = "panic in a goroutine: " + m[1]
+		if p := yaegiPos.FindStringSubmatch(rec.stderr()); p != nil {
+			re.Line, _ = strconv.Atoi(p[1])
+			re.Column, _ = strconv.Atoi(p[2])
+			re.Message += " (in the function at line " + p[1] + ")"
+		}
+	}
+	res.Error = re
+	return res
+}
+
+func failed(kind protocol.ErrorKind, msg string) *protocol.Result {
+	return &protocol.Result{Error: &protocol.RunError{Kind: kind, Message: msg}}
+}
+
+// rssBytes reads the resident set size of pid from /proc (0 where unavailable).
+func rssBytes(pid int) int64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/statm")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0
+	}
+	pages, _ := strconv.ParseInt(f[1], 10, 64)
+	return pages * int64(os.Getpagesize())
+}
+
+func mib(b int64) string {
+	if b >= 1<<30 && b%(1<<30) == 0 {
+		return strconv.FormatInt(b>>30, 10) + " GiB"
+	}
+	return strconv.FormatInt(b>>20, 10) + " MiB"
+}
+
+// recordingHandler keeps what the run streamed, to explain a crash.
+type recordingHandler struct {
+	Handler
+	mu     sync.Mutex
+	out    strings.Builder
+	errOut strings.Builder
+}
+
+func (r *recordingHandler) Stream(name, data string) {
+	r.mu.Lock()
+	if name == "stderr" {
+		if r.errOut.Len() < 64<<10 {
+			r.errOut.WriteString(data)
+		}
+	} else if r.out.Len() < protocol.MaxCapturedOutput {
+		r.out.WriteString(data)
+	}
+	r.mu.Unlock()
+	if r.Handler != nil {
+		r.Handler.Stream(name, data)
+	}
+}
+
+func (r *recordingHandler) Log(l protocol.LogLine) {
+	if r.Handler != nil {
+		r.Handler.Log(l)
+	}
+}
+
+func (r *recordingHandler) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk.Table, error) {
+	if r.Handler == nil {
+		return nil, sdk.ErrNoWarehouse
+	}
+	return r.Handler.HostCall(ctx, c)
+}
+
+func (r *recordingHandler) stdout() string { r.mu.Lock(); defer r.mu.Unlock(); return r.out.String() }
+func (r *recordingHandler) stderr() string { r.mu.Lock(); defer r.mu.Unlock(); return r.errOut.String() }

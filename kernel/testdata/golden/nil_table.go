@@ -1,0 +1,5 @@
+package niltable
+
+import "github.com/stratahq/strata/blocks/sdk"
+
+func Load(ctx *sdk.Context) (*sdk.Table, error) { return nil, nil }

@@ -1,0 +1,3 @@
+package helpers
+
+func Helper() int { return 1 }
