@@ -45,7 +45,7 @@ func watchMemory(limit int64) {
 	for range time.Tick(10 * time.Millisecond) {
 		metrics.Read(sample)
 		if used := int64(sample[0].Value.Uint64()); used > limit {
-			fmt.Fprintf(os.Stderr, "strata kernel: exceeded memory limit: %d MiB in use, limit %d MiB\n", used>>20, limit>>20)
+			fmt.Fprintf(os.Stderr, "strata kernel: exceeded memory limit of %d MiB (%d MiB in use)\n", limit>>20, used>>20)
 			os.Exit(ExitMemory)
 		}
 	}

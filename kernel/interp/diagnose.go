@@ -101,8 +101,14 @@ func (e *Executor) analyze(filename, src, wantEntry string, allow map[string]boo
 		return nil, rerr
 	}
 	for _, d := range f.Decls {
-		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.VAR {
-			a.hasVars = true
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.VAR {
+			continue
+		}
+		for _, spec := range g.Specs {
+			for _, n := range spec.(*ast.ValueSpec).Names {
+				a.hasVars = a.hasVars || n.Name != "_" // `var _ = x` holds no state
+			}
 		}
 	}
 	return a, nil

@@ -267,7 +267,13 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 		st.mu.Unlock()
 		return finish(nil, &protocol.RunError{Kind: protocol.ErrPanic, File: filename, Message: msg, Line: pos[0], Column: pos[1]})
 	case <-ctx.Done():
-		res.Restart = true
+		// A block that honours ctx.Done stops by itself; then the kernel
+		// stays clean and needs no restart.
+		select {
+		case <-done:
+		case <-time.After(200 * time.Millisecond):
+			res.Restart = true
+		}
 		if req.Timeout > 0 && ctx.Err() == context.DeadlineExceeded {
 			return finish(nil, &protocol.RunError{Kind: protocol.ErrTimeout, File: filename, Message: "timed out after " + req.Timeout.String()})
 		}

@@ -158,4 +158,3 @@ type HostReply struct {
 	Seq   int64  `json:"seq"`
 	Error string `json:"error,omitempty"`
 }
-

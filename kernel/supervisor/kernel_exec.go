@@ -84,7 +84,7 @@ func (k *Kernel) Exec(ctx context.Context, req *protocol.ExecRequest, inputs []*
 			if used := rssBytes(k.pid); used > k.cfg.MemoryLimit+k.cfg.MemoryLimit/4 {
 				k.kill()
 				return &protocol.Result{Duration: time.Since(start), Error: &protocol.RunError{Kind: protocol.ErrMemory,
-					Message: fmt.Sprintf("exceeded memory limit: %s resident, limit %s", mib(used), mib(k.cfg.MemoryLimit))}}, nil
+					Message: fmt.Sprintf("exceeded memory limit of %s (%s resident)", mib(k.cfg.MemoryLimit), mib(used))}}, nil
 			}
 		}
 	}
@@ -108,6 +108,7 @@ func (k *Kernel) markBroken() {
 var (
 	goPanicLine = regexp.MustCompile(`(?m)^panic: (.*?)(?: \[recovered.*\])?$`)
 	yaegiPos    = regexp.MustCompile(`(?m)^(?:[^:\s]*:)?(\d+):(\d+): panic`)
+	memoryLine  = regexp.MustCompile(`exceeded memory limit of .*`)
 )
 
 // crashResult explains a kernel that died during a run: out of memory (its
@@ -121,8 +122,8 @@ func (k *Kernel) crashResult(rec *recordingHandler, start time.Time) *protocol.R
 	var ee *exec.ExitError
 	if errors.As(err, &ee) && ee.ExitCode() == child.ExitMemory {
 		msg := "exceeded memory limit of " + mib(k.cfg.MemoryLimit)
-		if m := regexp.MustCompile(`exceeded memory limit: (.*)`).FindStringSubmatch(k.stderr.String()); m != nil {
-			msg = "exceeded memory limit: " + m[1]
+		if m := memoryLine.FindString(k.stderr.String()); m != "" {
+			msg = m
 		}
 		res.Error = &protocol.RunError{Kind: protocol.ErrMemory, Message: msg}
 		return res
@@ -204,4 +205,8 @@ func (r *recordingHandler) HostCall(ctx context.Context, c *protocol.HostCall) (
 }
 
 func (r *recordingHandler) stdout() string { r.mu.Lock(); defer r.mu.Unlock(); return r.out.String() }
-func (r *recordingHandler) stderr() string { r.mu.Lock(); defer r.mu.Unlock(); return r.errOut.String() }
+func (r *recordingHandler) stderr() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.errOut.String()
+}
