@@ -26,6 +26,7 @@ func init() {
 		"ParseType":      reflect.ValueOf(sdk.ParseType),
 		"Period":         reflect.ValueOf(sdk.Period),
 		"Range":          reflect.ValueOf(sdk.Range),
+		"Source":         reflect.ValueOf(&sdk.Source).Elem(),
 		"String":         reflect.ValueOf(sdk.String),
 		"StringsFrom":    reflect.ValueOf(sdk.StringsFrom),
 		"Time":           reflect.ValueOf(sdk.Time),

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/stratahq/strata/projects/engine"
+)
+
+func init() {
+	register("run", "run a pipeline for one partition and publish its products", runRun)
+}
+
+func runRun(args []string) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	part := fs.String("partition", "", "partition key (default: the latest complete partition)")
+	format := fs.String("format", "text", "output: text or json")
+	flags, pos := interleaved(args, nil)
+	if err := fs.Parse(flags); err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return fmt.Errorf("usage: strata run DIR PIPELINE [--partition KEY]")
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	ws, err := openWorkspace(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	pl, err := ws.eng.Pipeline(pos[1])
+	if err != nil {
+		return err
+	}
+	key := *part
+	if key == "" {
+		spec, err := engine.SpecOf(pl.Partitions)
+		if err != nil {
+			return err
+		}
+		key = spec.Latest(time.Now()).Key
+	}
+	res, err := ws.eng.Run(ctx, pl.ID, key, engine.RunOptions{})
+	if err != nil {
+		return err
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return err
+		}
+	} else {
+		printRun(res)
+	}
+	if res.State != engine.StateSucceeded {
+		return exitError{1}
+	}
+	return nil
+}
+
+func printRun(res *engine.RunResult) {
+	fmt.Printf("run %s: pipeline %s, partition %s\n", res.RunID, res.Pipeline, res.Partition)
+	for _, b := range res.Blocks {
+		name := b.Block
+		if b.Child != "" {
+			name = "  " + b.Block + "[" + b.Child + "]"
+		}
+		line := fmt.Sprintf("  %-34s %-9s %-11s %7d rows  %8s", name, b.State, b.Partition, b.Rows, b.Duration.Round(time.Microsecond*100))
+		if b.Error != "" {
+			line += "  " + b.Error
+			if b.ErrorLine > 0 {
+				line += fmt.Sprintf(" (line %d)", b.ErrorLine)
+			}
+		}
+		fmt.Println(line)
+	}
+	for _, v := range res.Versions {
+		fmt.Printf("  published %s %s version %d (%d rows)\n", v.Product, v.Partition, v.Version, v.Rows)
+	}
+	fmt.Printf("%s in %s\n", res.State, res.Duration.Round(time.Millisecond))
+	if res.Error != "" {
+		fmt.Fprintln(os.Stderr, "error:", res.Error)
+	}
+}

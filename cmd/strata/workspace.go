@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"github.com/stratahq/strata/kernel/supervisor"
+	"github.com/stratahq/strata/projects/engine"
+	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/warehouse"
+)
+
+// workspace is what every project command needs: the project, its
+// warehouse, a kernel pool and the engine. Opening it takes the warehouse
+// lock, so only one strata process works on a project at a time.
+type workspace struct {
+	proj *project.Project
+	wh   *warehouse.Warehouse
+	pool *supervisor.Pool
+	eng  *engine.Engine
+}
+
+// WarehousePath is where a project's DuckDB file lives.
+func warehousePath(dir string) string { return filepath.Join(dir, ".strata", "warehouse.duckdb") }
+
+func openWorkspace(ctx context.Context, dir string) (*workspace, error) {
+	proj, err := loadProject(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Join(dir, ".strata"), 0o755); err != nil {
+		return nil, err
+	}
+	wh, err := warehouse.Open(ctx, warehousePath(dir), warehouse.Options{Retention: proj.Retention})
+	if err != nil {
+		return nil, err
+	}
+	pool := supervisor.NewPool(supervisor.Config{Command: kernelCommand(), MemoryLimit: proj.Kernel.MemoryLimit}, max(2, runtime.NumCPU()))
+	eng, err := engine.New(ctx, proj, wh, pool, engine.Options{})
+	if err != nil {
+		pool.Close()
+		wh.Close()
+		return nil, err
+	}
+	return &workspace{proj: proj, wh: wh, pool: pool, eng: eng}, nil
+}
+
+func (w *workspace) Close() {
+	w.eng.Close()
+	w.pool.Close()
+	w.wh.Close()
+}
+
+// loadProject loads a project; problems in some pipelines are printed as
+// warnings, and only stop the commands that need those pipelines.
+func loadProject(dir string) (*project.Project, error) {
+	proj, err := project.Load(dir)
+	if proj == nil {
+		return nil, err
+	}
+	var probs project.Problems
+	if errors.As(err, &probs) && len(proj.Problems) > 0 {
+		fmt.Fprintf(os.Stderr, "strata: project %s has problems:\n%s\n", dir, proj.Problems.Error())
+	}
+	return proj, nil
+}

@@ -1,0 +1,251 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/kernel/protocol"
+	"github.com/stratahq/strata/projects/partitions"
+	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/warehouse"
+)
+
+// BlockOutcome is how one block (or one dynamic child) of a run ended.
+type BlockOutcome struct {
+	Block     string        `json:"block"`
+	Child     string        `json:"child,omitempty"`
+	Partition string        `json:"partition"`
+	State     State         `json:"state"`
+	Attempts  int           `json:"attempts,omitempty"`
+	Rows      int           `json:"rows"`
+	Duration  time.Duration `json:"duration"`
+	Error     string        `json:"error,omitempty"`
+	ErrorLine int           `json:"error_line,omitempty"`
+	ErrorKind string        `json:"error_kind,omitempty"`
+	Log       string        `json:"log,omitempty"`
+}
+
+// maxLog bounds the log text kept per block run in the state store.
+const maxLog = 64 << 10
+
+// execute runs a block (or one child of it) with the block's retry policy.
+func (r *runner) execute(ctx context.Context, g *group, b *project.Block, item *sdk.Item, local func(string) *sdk.Table) (*BlockOutcome, *sdk.Table) {
+	child := ""
+	if item != nil {
+		child = item.Key
+	}
+	o := &BlockOutcome{Block: b.ID, Child: child, Partition: g.part.Key}
+	inputs, names, err := r.inputs(ctx, g, b, local)
+	if err != nil {
+		o.State, o.Error = StateFailed, err.Error()
+		r.emit(Event{Partition: g.part.Key, Block: b.ID, Child: child, State: StateFailed, Error: o.Error})
+		return o, nil
+	}
+	attempts := 1 + b.Retries.Attempts
+	backoff := b.Retries.Backoff
+	start := time.Now()
+	var out *sdk.Table
+	for attempt := 1; attempt <= attempts; attempt++ {
+		o.Attempts = attempt
+		// Intent first: the running event is durable before the work starts.
+		if err := <-r.emit(Event{Partition: g.part.Key, Block: b.ID, Child: child, State: StateRunning, Attempt: attempt}); err != nil {
+			o.State, o.Error = StateFailed, "record state: "+err.Error()
+			return o, nil
+		}
+		var rerr *protocol.RunError
+		var log string
+		out, rerr, log = r.attempt(ctx, g, b, item, inputs, names)
+		o.Log = log
+		if rerr == nil {
+			o.State = StateSucceeded
+			break
+		}
+		o.State, o.Error, o.ErrorLine, o.ErrorKind = StateFailed, rerr.Message, rerr.Line, string(rerr.Kind)
+		if ctx.Err() != nil {
+			o.State = StateCancelled
+			break
+		}
+		if attempt == attempts || !retryable(rerr.Kind) {
+			break
+		}
+		r.emit(Event{Partition: g.part.Key, Block: b.ID, Child: child, State: StateFailed, Attempt: attempt, Error: rerr.Message, ErrorLine: rerr.Line, Log: log})
+		select {
+		case <-time.After(backoff):
+		case <-ctx.Done():
+		}
+		backoff *= 2
+		if b.Retries.MaxBackoff > 0 && backoff > b.Retries.MaxBackoff {
+			backoff = b.Retries.MaxBackoff
+		}
+	}
+	o.Duration = time.Since(start)
+	if out != nil {
+		o.Rows = out.Len()
+	}
+	r.emit(Event{Partition: g.part.Key, Block: b.ID, Child: child, State: o.State, Attempt: o.Attempts, Rows: int64(o.Rows),
+		DurationMS: ms(o.Duration), Error: o.Error, ErrorLine: o.ErrorLine, Log: o.Log})
+	if o.State != StateSucceeded {
+		return o, nil
+	}
+	return o, out
+}
+
+// retryable: a compile error or a failed Check will fail the same way again.
+func retryable(k protocol.ErrorKind) bool {
+	switch k {
+	case protocol.ErrCompile, protocol.ErrUnsupported, protocol.ErrRefused, protocol.ErrCheck, protocol.ErrOutput, protocol.ErrInterrupted:
+		return false
+	}
+	return true
+}
+
+// attempt runs the block once.
+func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *sdk.Item, inputs []*sdk.Table, names []string) (*sdk.Table, *protocol.RunError, string) {
+	src := r.srcs[b.ID].text
+	h := &blockHandler{r: r, b: b, part: g.part.Key, item: item}
+	if b.Kind == project.KindSQL {
+		rels := map[string]*sdk.Table{}
+		for i, n := range names {
+			rels[n] = inputs[i]
+		}
+		t, err := r.e.wh.RunSQL(ctx, src, rels, sqlParams(g.part))
+		if err != nil {
+			return nil, &protocol.RunError{Kind: protocol.ErrRuntime, File: b.File, Message: err.Error()}, ""
+		}
+		return t, nil, ""
+	}
+	req := &protocol.ExecRequest{
+		Filename:  b.File,
+		Source:    src,
+		Entry:     b.Entry,
+		Partition: protocol.PartitionWire{Key: g.part.Key, Start: g.part.Start, End: g.part.End, Interval: string(g.spec.Interval), Zone: g.spec.Zone.String()},
+		Item:      item,
+		Vars:      r.pl.Variables,
+		Inputs:    names,
+		Timeout:   b.Timeout,
+		Allow:     r.e.project().Kernel.Allow,
+	}
+	res, out, err := r.e.pool.Exec(ctx, req, inputs, h)
+	if err != nil {
+		return nil, &protocol.RunError{Kind: protocol.ErrCrash, Message: "no kernel: " + err.Error()}, h.text()
+	}
+	if res.Error != nil {
+		if res.Error.File == "" || res.Error.File == b.File || strings.HasSuffix(b.File, "/"+res.Error.File) {
+			res.Error.File = b.File
+		}
+		return nil, res.Error, h.text()
+	}
+	if out == nil && b.Entry != "Export" {
+		out = sdk.NewTable()
+	}
+	return out, nil, h.text()
+}
+
+func sqlParams(p partitions.Partition) map[string]any {
+	return map[string]any{"partition_key": p.Key, "partition_start": p.Start, "partition_end": p.End}
+}
+
+// inputs gathers a block's upstream tables in parameter order: from this
+// run when the upstream ran here, else from the warehouse (the upstream's
+// current partitions that cover this block's partition).
+func (r *runner) inputs(ctx context.Context, g *group, b *project.Block, local func(string) *sdk.Table) ([]*sdk.Table, []string, error) {
+	var tables []*sdk.Table
+	for _, u := range b.Upstream {
+		if t := local(u); t != nil {
+			tables = append(tables, t)
+			continue
+		}
+		ub := r.pl.Block(u)
+		t, err := r.readUpstream(ctx, g, ub)
+		if err != nil {
+			return nil, nil, err
+		}
+		tables = append(tables, t)
+	}
+	return tables, b.Upstream, nil
+}
+
+func (r *runner) readUpstream(ctx context.Context, g *group, ub *project.Block) (*sdk.Table, error) {
+	us, err := SpecOf(ub.Partitions)
+	if err != nil {
+		return nil, err
+	}
+	var want []string
+	if us.Interval == g.spec.Interval {
+		want = []string{g.part.Key}
+	} else {
+		for _, p := range g.spec.Covering(g.part, us) {
+			want = append(want, p.Key)
+		}
+	}
+	product := ProductName(r.pl, ub)
+	have, err := r.e.currentVersions(ctx, product, want)
+	if err != nil {
+		return nil, err
+	}
+	if len(have) == 0 {
+		return nil, fmt.Errorf("upstream %s has no data for %s %s (it needs partitions %s..%s of %s)", ub.ID, g.spec.Interval, g.part.Key, want[0], want[len(want)-1], product)
+	}
+	keys := make([]string, 0, len(have))
+	for _, k := range want {
+		if _, ok := have[k]; ok {
+			keys = append(keys, k)
+		}
+	}
+	r.mu.Lock()
+	r.readVersions[product] = have
+	r.mu.Unlock()
+	return r.e.wh.Read(ctx, product, warehouse.Selection{Partitions: keys}, -1)
+}
+
+// blockHandler receives a Go block's stream and answers its host calls.
+type blockHandler struct {
+	r    *runner
+	b    *project.Block
+	part string
+	item *sdk.Item
+
+	mu  sync.Mutex
+	log strings.Builder
+}
+
+func (h *blockHandler) notice(kind, text string) {
+	ev := h.r.event(Event{Partition: h.part, Block: h.b.ID})
+	if h.item != nil {
+		ev.Child = h.item.Key
+	}
+	h.r.e.hub.Publish(Notice{Kind: kind, Event: &ev, Text: text})
+}
+
+func (h *blockHandler) keep(s string) {
+	h.mu.Lock()
+	if h.log.Len() < maxLog {
+		h.log.WriteString(s)
+	}
+	h.mu.Unlock()
+}
+
+func (h *blockHandler) Stream(name, data string) {
+	h.keep(data)
+	h.notice("stdout", data)
+}
+
+func (h *blockHandler) Log(l protocol.LogLine) {
+	line := fmt.Sprintf("%s %s %s\n", l.Time.Format("15:04:05.000"), l.Level, l.Msg)
+	h.keep(line)
+	h.notice("log", line)
+}
+
+func (h *blockHandler) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk.Table, error) {
+	return h.r.e.HostCall(ctx, c)
+}
+
+func (h *blockHandler) text() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.log.String()
+}

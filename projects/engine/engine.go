@@ -1,0 +1,148 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/stratahq/strata/kernel/supervisor"
+	"github.com/stratahq/strata/projects/partitions"
+	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/warehouse"
+)
+
+// Engine runs the pipelines of one project against its warehouse.
+type Engine struct {
+	proj  *project.Project
+	wh    *warehouse.Warehouse
+	pool  *supervisor.Pool
+	store *Store
+	hub   *Hub
+	now   func() time.Time
+
+	// FanOutWindow bounds the dynamic children in flight per fan-out.
+	FanOutWindow int
+
+	mu        sync.Mutex
+	backfills map[string]*backfillRun // running in this process
+}
+
+// Options configure an Engine.
+type Options struct {
+	Now func() time.Time // default time.Now
+}
+
+// New returns an engine; it creates the run state tables if needed.
+func New(ctx context.Context, proj *project.Project, wh *warehouse.Warehouse, pool *supervisor.Pool, opt Options) (*Engine, error) {
+	store, err := OpenStore(ctx, wh.DB())
+	if err != nil {
+		return nil, err
+	}
+	now := opt.Now
+	if now == nil {
+		now = time.Now
+	}
+	return &Engine{proj: proj, wh: wh, pool: pool, store: store, hub: NewHub(), now: now,
+		FanOutWindow: 2 * pool.Size(), backfills: map[string]*backfillRun{}}, nil
+}
+
+// Close stops the state writer after flushing it.
+func (e *Engine) Close() { e.store.Close() }
+
+// Hub is where live events are published.
+func (e *Engine) Hub() *Hub { return e.hub }
+
+// Store is the run state log.
+func (e *Engine) Store() *Store { return e.store }
+
+// Project is the project this engine runs.
+func (e *Engine) Project() *project.Project { return e.proj }
+
+// SetProject swaps in a reloaded project (after files changed on disk).
+func (e *Engine) SetProject(p *project.Project) {
+	e.mu.Lock()
+	e.proj = p
+	e.mu.Unlock()
+}
+
+func (e *Engine) project() *project.Project {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.proj
+}
+
+// Pipeline returns a loaded pipeline, or an error naming the ones that exist
+// or the problems that keep it from running.
+func (e *Engine) Pipeline(id string) (*project.Pipeline, error) {
+	proj := e.project()
+	pl := proj.Pipelines[id]
+	if pl == nil {
+		return nil, fmt.Errorf("pipeline %q not found (pipelines: %s)", id, strings.Join(proj.PipelineIDs(), ", "))
+	}
+	if len(pl.Problems) > 0 {
+		return nil, pl.Problems
+	}
+	return pl, nil
+}
+
+// ProductName is the warehouse product a block writes: its global product
+// name when it exposes one, else "<pipeline>__<block>".
+func ProductName(pl *project.Pipeline, b *project.Block) string {
+	if b.Product != "" {
+		return b.Product
+	}
+	return pl.ID + "__" + b.ID
+}
+
+// SpecOf turns a partition config into partition math.
+func SpecOf(c project.PartitionConfig) (partitions.Spec, error) {
+	return partitions.NewSpec(c.Interval, c.Timezone, c.WeekStart, c.Start)
+}
+
+// blockSource is a block's code as one run sees it: read once at the start,
+// so every partition and child of a run uses the same code.
+type blockSource struct {
+	text string
+	hash string
+}
+
+func readSources(pl *project.Pipeline) (map[string]blockSource, error) {
+	out := make(map[string]blockSource, len(pl.Blocks))
+	for _, b := range pl.Blocks {
+		src, err := os.ReadFile(b.Path)
+		if err != nil {
+			return nil, fmt.Errorf("block %s: %w", b.ID, err)
+		}
+		sum := sha256.Sum256(src)
+		out[b.ID] = blockSource{text: string(src), hash: hex.EncodeToString(sum[:8])}
+	}
+	return out, nil
+}
+
+// CodeHashes returns the current code hash of every block of a pipeline.
+func CodeHashes(pl *project.Pipeline) (map[string]string, error) {
+	srcs, err := readSources(pl)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for id, s := range srcs {
+		out[id] = s.hash
+	}
+	return out, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

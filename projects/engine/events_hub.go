@@ -1,0 +1,66 @@
+package engine
+
+import "sync"
+
+// Hub fans engine events out to subscribers (the websocket, the CLI's
+// progress bar). A subscriber that cannot keep up loses events rather than
+// slowing the engine; it sees Lagged and can re-read state from the store.
+type Hub struct {
+	mu   sync.Mutex
+	subs map[*Subscription]struct{}
+}
+
+// Subscription receives events matching its filter.
+type Subscription struct {
+	C      chan Notice
+	filter func(Notice) bool
+	hub    *Hub
+	Lagged bool
+}
+
+// Notice is what subscribers receive: a state event, streamed output, or
+// backfill progress.
+type Notice struct {
+	Kind     string    `json:"kind"` // state, stdout, log, progress
+	Event    *Event    `json:"event,omitempty"`
+	Progress *Progress `json:"progress,omitempty"`
+	Text     string    `json:"text,omitempty"`
+}
+
+// NewHub returns an empty hub.
+func NewHub() *Hub { return &Hub{subs: map[*Subscription]struct{}{}} }
+
+// Subscribe returns a subscription; filter nil means everything.
+func (h *Hub) Subscribe(buffer int, filter func(Notice) bool) *Subscription {
+	s := &Subscription{C: make(chan Notice, buffer), filter: filter, hub: h}
+	h.mu.Lock()
+	h.subs[s] = struct{}{}
+	h.mu.Unlock()
+	return s
+}
+
+// Close ends the subscription.
+func (s *Subscription) Close() {
+	s.hub.mu.Lock()
+	if _, ok := s.hub.subs[s]; ok {
+		delete(s.hub.subs, s)
+		close(s.C)
+	}
+	s.hub.mu.Unlock()
+}
+
+// Publish delivers n to every matching subscriber without blocking.
+func (h *Hub) Publish(n Notice) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for s := range h.subs {
+		if s.filter != nil && !s.filter(n) {
+			continue
+		}
+		select {
+		case s.C <- n:
+		default:
+			s.Lagged = true
+		}
+	}
+}

@@ -1,0 +1,129 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/kernel/protocol"
+	"github.com/stratahq/strata/projects/partitions"
+	"github.com/stratahq/strata/projects/warehouse"
+)
+
+// HostCall answers ctx.Query and ctx.Product for a running block.
+func (e *Engine) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk.Table, error) {
+	switch c.Method {
+	case "query":
+		return e.wh.Query(ctx, c.SQL, c.Args...)
+	case "product":
+		sel, err := e.ResolveWindow(c.Product, c.Window)
+		if err != nil {
+			return nil, err
+		}
+		return e.wh.Read(ctx, c.Product, sel, -1)
+	}
+	return nil, fmt.Errorf("unknown host call %q", c.Method)
+}
+
+// ResolveWindow turns a window of partition keys into a warehouse selection,
+// using the partitioning of the block that writes the product.
+func (e *Engine) ResolveWindow(product string, w sdk.Window) (warehouse.Selection, error) {
+	spec, err := e.productSpec(product)
+	if err != nil {
+		return warehouse.Selection{}, err
+	}
+	switch {
+	case w.Partition != "":
+		if _, err := spec.Parse(w.Partition); err != nil {
+			return warehouse.Selection{}, err
+		}
+		return warehouse.Selection{Partitions: []string{w.Partition}}, nil
+	case w.Last > 0:
+		return warehouse.Selection{Last: w.Last}, nil
+	case w.From != "" || w.To != "":
+		sel := warehouse.Selection{}
+		if w.From != "" {
+			p, err := spec.Parse(w.From)
+			if err != nil {
+				return sel, fmt.Errorf("from: %w", err)
+			}
+			sel.From = p.Start
+		}
+		if w.To != "" {
+			p, err := spec.Parse(w.To)
+			if err != nil {
+				return sel, fmt.Errorf("to: %w", err)
+			}
+			sel.To = p.Start
+		}
+		return sel, nil
+	case w.Period != "":
+		p, err := parsePeriod(w.Period, spec)
+		if err != nil {
+			return warehouse.Selection{}, err
+		}
+		return warehouse.Selection{From: p.Start, To: p.End.Add(-time.Nanosecond)}, nil
+	}
+	return warehouse.Selection{}, nil
+}
+
+// parsePeriod reads a calendar period of any interval ("2024", "2024-Q1",
+// "2024-03", "2024-W10", "2024-03-10") in the product's zone.
+func parsePeriod(s string, base partitions.Spec) (partitions.Partition, error) {
+	for _, iv := range []partitions.Interval{partitions.Year, partitions.Quarter, partitions.Month, partitions.Week, partitions.Day, partitions.Hour} {
+		spec := partitions.Spec{Interval: iv, Zone: base.Zone, WeekStart: base.WeekStart}
+		if p, err := spec.Parse(s); err == nil {
+			return p, nil
+		}
+	}
+	return partitions.Partition{}, fmt.Errorf("period %q: want a year (2024), quarter (2024-Q1), month (2024-03), week (2024-W10) or day (2024-03-10)", s)
+}
+
+// productSpec finds how a product is partitioned.
+func (e *Engine) productSpec(product string) (partitions.Spec, error) {
+	proj := e.project()
+	for _, id := range proj.PipelineIDs() {
+		pl := proj.Pipelines[id]
+		for _, b := range pl.Blocks {
+			if ProductName(pl, b) == product {
+				return SpecOf(b.Partitions)
+			}
+		}
+	}
+	var names []string
+	for _, id := range proj.PipelineIDs() {
+		for _, b := range proj.Pipelines[id].Blocks {
+			names = append(names, ProductName(proj.Pipelines[id], b))
+		}
+	}
+	return partitions.Spec{}, fmt.Errorf("unknown product %q (products: %s)", product, strings.Join(names, ", "))
+}
+
+// currentVersions returns the current version of each of keys that exists.
+func (e *Engine) currentVersions(ctx context.Context, product string, keys []string) (map[string]int, error) {
+	out := map[string]int{}
+	if len(keys) == 0 {
+		return out, nil
+	}
+	ph := strings.TrimSuffix(strings.Repeat("?,", len(keys)), ",")
+	args := []any{product}
+	for _, k := range keys {
+		args = append(args, k)
+	}
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT partition, version FROM _strata.current WHERE product = ? AND partition IN (`+ph+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k string
+		var v int
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, err
+		}
+		out[k] = v
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,331 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/projects/partitions"
+	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/warehouse"
+)
+
+// RunOptions tune one partition run.
+type RunOptions struct {
+	RunID      string // deterministic id; generated when empty
+	BackfillID string
+	// Stage writes new versions without making them current, for atomic
+	// backfills that promote everything at the end.
+	Stage bool
+}
+
+// RunResult is what a run did.
+type RunResult struct {
+	RunID     string               `json:"run_id"`
+	Pipeline  string               `json:"pipeline"`
+	Partition string               `json:"partition"`
+	State     State                `json:"state"`
+	Error     string               `json:"error,omitempty"`
+	Blocks    []*BlockOutcome      `json:"blocks"`
+	Versions  []warehouse.Version  `json:"versions,omitempty"`
+	Started   time.Time            `json:"started_at"`
+	Duration  time.Duration        `json:"duration"`
+	outputs   map[string]*sdk.Table // by block id, for tests and previews
+}
+
+// Output returns a block's output table of this run (nil if none).
+func (r *RunResult) Output(block string) *sdk.Table { return r.outputs[block] }
+
+// Run computes one partition of a pipeline and publishes it.
+func (e *Engine) Run(ctx context.Context, pipelineID, key string, opt RunOptions) (*RunResult, error) {
+	pl, err := e.Pipeline(pipelineID)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := SpecOf(pl.Partitions)
+	if err != nil {
+		return nil, err
+	}
+	p, err := spec.Parse(key)
+	if err != nil {
+		return nil, fmt.Errorf("pipeline %s: %w", pl.ID, err)
+	}
+	srcs, err := readSources(pl)
+	if err != nil {
+		return nil, err
+	}
+	if opt.RunID == "" {
+		opt.RunID = "run_" + pl.ID + "_" + p.Key + "_" + strconv.FormatInt(e.now().UnixNano(), 36)
+	}
+	r := &runner{e: e, pl: pl, spec: spec, part: p, opt: opt, srcs: srcs,
+		readVersions: map[string]map[string]int{},
+		res: &RunResult{RunID: opt.RunID, Pipeline: pl.ID, Partition: p.Key, Started: e.now(), outputs: map[string]*sdk.Table{}}}
+	return r.run(ctx)
+}
+
+// runner executes one run.
+type runner struct {
+	e    *Engine
+	pl   *project.Pipeline
+	spec partitions.Spec
+	part partitions.Partition
+	opt  RunOptions
+	srcs map[string]blockSource
+	res  *RunResult
+
+	mu           sync.Mutex
+	readVersions map[string]map[string]int // product -> partition -> version read from the warehouse
+}
+
+// group is the blocks that compute the same partition and publish together.
+type group struct {
+	part   partitions.Partition
+	spec   partitions.Spec
+	blocks []*project.Block
+}
+
+func (r *runner) event(ev Event) Event {
+	ev.RunID, ev.BackfillID, ev.Pipeline = r.opt.RunID, r.opt.BackfillID, r.pl.ID
+	if ev.Partition == "" {
+		ev.Partition = r.part.Key
+	}
+	return ev
+}
+
+func (r *runner) emit(ev Event) <-chan error {
+	ev = r.event(ev)
+	r.e.hub.Publish(Notice{Kind: "state", Event: &ev})
+	return r.e.store.Append(ev)
+}
+
+func (r *runner) run(ctx context.Context) (*RunResult, error) {
+	start := time.Now()
+	if err := <-r.emit(Event{State: StateRunning}); err != nil {
+		return nil, err
+	}
+	groups, err := r.groups()
+	if err != nil {
+		return nil, err
+	}
+	r.res.State = StateSucceeded
+	failed := false
+	for _, g := range groups {
+		if failed {
+			for _, b := range g.blocks {
+				o := &BlockOutcome{Block: b.ID, Partition: g.part.Key, State: StateSkipped, Error: "skipped: an earlier part of the run failed"}
+				r.res.Blocks = append(r.res.Blocks, o)
+				r.emit(Event{Partition: g.part.Key, Block: b.ID, State: StateSkipped, Error: o.Error})
+			}
+			continue
+		}
+		outcomes := r.runGroup(ctx, g)
+		r.res.Blocks = append(r.res.Blocks, outcomes...)
+		for _, o := range outcomes {
+			if o.State != StateSucceeded {
+				failed = true
+			}
+		}
+		if failed {
+			continue
+		}
+		versions, err := r.publish(ctx, g, outcomes)
+		if err != nil {
+			failed = true
+			r.res.Error = "publish: " + err.Error()
+			continue
+		}
+		r.res.Versions = append(r.res.Versions, versions...)
+	}
+	if failed {
+		r.res.State = StateFailed
+		if ctx.Err() != nil {
+			r.res.State = StateCancelled
+		}
+		if r.res.Error == "" {
+			r.res.Error = firstFailure(r.res.Blocks)
+		}
+	}
+	r.res.Duration = time.Since(start)
+	final := r.emit(Event{State: r.res.State, Error: r.res.Error, DurationMS: ms(r.res.Duration)})
+	if err := <-final; err != nil {
+		return r.res, err
+	}
+	return r.res, nil
+}
+
+func firstFailure(bs []*BlockOutcome) string {
+	for _, b := range bs {
+		if b.State == StateFailed || b.State == StateCancelled {
+			name := b.Block
+			if b.Child != "" {
+				name += "[" + b.Child + "]"
+			}
+			return name + ": " + b.Error
+		}
+	}
+	return ""
+}
+
+// groups splits the pipeline by the partition each block computes: first the
+// blocks partitioned like the pipeline, then each coarser partition.
+func (r *runner) groups() ([]*group, error) {
+	byKey := map[string]*group{}
+	var order []*group
+	for _, b := range r.pl.Order() {
+		bs, err := SpecOf(b.Partitions)
+		if err != nil {
+			return nil, fmt.Errorf("block %s: %w", b.ID, err)
+		}
+		bp := r.part
+		if bs.Interval != r.spec.Interval {
+			over := r.spec.Containing(r.part, bs)
+			if len(over) != 1 {
+				return nil, fmt.Errorf("block %s is partitioned by %s, finer than its pipeline (%s): give it the pipeline's interval or a coarser one", b.ID, bs.Interval, r.spec.Interval)
+			}
+			bp = over[0]
+		}
+		gk := string(bs.Interval) + "/" + bp.Key
+		g := byKey[gk]
+		if g == nil {
+			g = &group{part: bp, spec: bs}
+			byKey[gk] = g
+			order = append(order, g)
+		}
+		g.blocks = append(g.blocks, b)
+	}
+	return order, nil
+}
+
+// runGroup runs a group's blocks as soon as their upstreams are done.
+func (r *runner) runGroup(ctx context.Context, g *group) []*BlockOutcome {
+	inGroup := map[string]bool{}
+	for _, b := range g.blocks {
+		inGroup[b.ID] = true
+	}
+	nodes := map[string]*node{}
+	for _, b := range g.blocks {
+		nodes[b.ID] = &node{b: b, done: make(chan struct{})}
+	}
+	var wg sync.WaitGroup
+	for _, b := range g.blocks {
+		n := nodes[b.ID]
+		if b.FanOut != "" && nodes[b.FanOut] != nil {
+			continue // run by its dynamic parent's fan-out
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer close(n.done)
+			var ups []*node
+			for _, u := range b.Upstream {
+				if un := nodes[u]; un != nil {
+					<-un.done
+					ups = append(ups, un)
+				}
+			}
+			if reason := skipReason(ups); reason != "" {
+				n.outcome = &BlockOutcome{Block: b.ID, Partition: g.part.Key, State: StateSkipped, Error: reason}
+				r.emit(Event{Partition: g.part.Key, Block: b.ID, State: StateSkipped, Error: reason})
+				return
+			}
+			if b.Dynamic {
+				r.runDynamic(ctx, g, n, nodes)
+				return
+			}
+			n.outcome, n.out = r.execute(ctx, g, b, nil, localOutputs(nodes))
+		}()
+	}
+	wg.Wait()
+	var out []*BlockOutcome
+	for _, b := range g.blocks {
+		n := nodes[b.ID]
+		if n.outcome == nil { // a fan-out block whose parent never ran
+			n.outcome = &BlockOutcome{Block: b.ID, Partition: g.part.Key, State: StateSkipped, Error: "skipped: its dynamic parent did not succeed"}
+		}
+		out = append(out, n.outcome)
+		out = append(out, n.children...)
+		if n.out != nil {
+			r.mu.Lock()
+			r.res.outputs[b.ID] = n.out
+			r.mu.Unlock()
+		}
+	}
+	return out
+}
+
+// localOutputs finds an upstream's output among the group's finished nodes;
+// nil means "not computed in this group: read it from the warehouse".
+func localOutputs(nodes map[string]*node) func(string) *sdk.Table {
+	return func(u string) *sdk.Table {
+		if n := nodes[u]; n != nil {
+			return n.out
+		}
+		return nil
+	}
+}
+
+// node is one block's place in a running group.
+type node struct {
+	b        *project.Block
+	done     chan struct{}
+	outcome  *BlockOutcome
+	children []*BlockOutcome
+	out      *sdk.Table
+}
+
+func skipReason(ups []*node) string {
+	for _, u := range ups {
+		if u.outcome == nil || u.outcome.State != StateSucceeded {
+			return "skipped: upstream " + u.b.ID + " did not succeed"
+		}
+	}
+	return ""
+}
+
+// publish writes the group's outputs in one transaction (or stages them).
+func (r *runner) publish(ctx context.Context, g *group, outcomes []*BlockOutcome) ([]warehouse.Version, error) {
+	var outs []warehouse.Output
+	for _, b := range g.blocks {
+		t := r.res.outputs[b.ID]
+		if t == nil {
+			continue // Export blocks publish nothing
+		}
+		outs = append(outs, warehouse.Output{
+			Product: ProductName(r.pl, b), Partition: g.part.Key, PartitionStart: g.part.Start, PartitionEnd: g.part.End,
+			Table: t, RunID: r.opt.RunID, CodeHash: r.srcs[b.ID].hash, Upstream: r.lineage(g, b),
+		})
+	}
+	if len(outs) == 0 {
+		return nil, nil
+	}
+	if r.opt.Stage {
+		return r.e.wh.Stage(ctx, outs)
+	}
+	return r.e.wh.Publish(ctx, outs)
+}
+
+// lineage records what a block read: upstream product -> partition ->
+// version. Version 0 means "written by this same run" (same publish).
+func (r *runner) lineage(g *group, b *project.Block) map[string]map[string]int {
+	out := map[string]map[string]int{}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, u := range b.Upstream {
+		ub := r.pl.Block(u)
+		name := ProductName(r.pl, ub)
+		if read, ok := r.readVersions[name]; ok {
+			out[name] = read
+			continue
+		}
+		out[name] = map[string]int{g.part.Key: 0}
+	}
+	return out
+}
+
+var errCancelled = errors.New("cancelled")
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -1,0 +1,197 @@
+package engine
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+)
+
+// State is the state of a run, a block run or a backfill.
+type State string
+
+// States. Queued and running are intents; the others are final.
+const (
+	StateQueued    State = "queued"
+	StateRunning   State = "running"
+	StateSucceeded State = "succeeded"
+	StateFailed    State = "failed"
+	StateSkipped   State = "skipped"
+	StateCancelled State = "cancelled"
+	StatePaused    State = "paused"
+)
+
+// Final reports whether s ends a run.
+func (s State) Final() bool {
+	return s == StateSucceeded || s == StateFailed || s == StateSkipped || s == StateCancelled
+}
+
+// Event is one state change. Block is empty for a run-level event; Child is
+// the dynamic child key, empty for a block that runs once.
+type Event struct {
+	Seq        int64     `json:"seq"`
+	At         time.Time `json:"at"`
+	RunID      string    `json:"run_id"`
+	BackfillID string    `json:"backfill_id,omitempty"`
+	Pipeline   string    `json:"pipeline"`
+	Partition  string    `json:"partition"`
+	Block      string    `json:"block,omitempty"`
+	Child      string    `json:"child,omitempty"`
+	State      State     `json:"state"`
+	Attempt    int       `json:"attempt,omitempty"`
+	Rows       int64     `json:"rows,omitempty"`
+	DurationMS float64   `json:"duration_ms,omitempty"`
+	Error      string    `json:"error,omitempty"`
+	ErrorLine  int       `json:"error_line,omitempty"`
+	Log        string    `json:"log,omitempty"`
+}
+
+const stateSchema = `
+CREATE SCHEMA IF NOT EXISTS _strata;
+CREATE TABLE IF NOT EXISTS _strata.run_events (
+	seq BIGINT, event_at TIMESTAMPTZ, run_id VARCHAR, backfill_id VARCHAR, pipeline VARCHAR,
+	partition_key VARCHAR, block_id VARCHAR, child_key VARCHAR, state VARCHAR, attempt INTEGER,
+	rows BIGINT, duration_ms DOUBLE, error VARCHAR, error_line INTEGER, log VARCHAR);
+CREATE TABLE IF NOT EXISTS _strata.backfills (
+	backfill_id VARCHAR, created_at TIMESTAMPTZ, pipeline VARCHAR, spec VARCHAR);
+CREATE TABLE IF NOT EXISTS _strata.backfill_events (
+	backfill_id VARCHAR, event_at TIMESTAMPTZ, state VARCHAR, message VARCHAR);
+`
+
+// Store writes run state through one goroutine with group commit: callers
+// hand it events and, when they need durability (intent before dispatch),
+// wait on the returned channel, which closes once the batch holding their
+// events has committed. Many concurrent writers share one commit.
+type Store struct {
+	db *sql.DB
+
+	mu      sync.Mutex
+	pending []Event
+	waiters []chan error
+	seq     int64
+	kick    chan struct{}
+	closed  chan struct{}
+	done    chan struct{}
+	err     error
+}
+
+// OpenStore creates the state tables if needed and starts the writer.
+func OpenStore(ctx context.Context, db *sql.DB) (*Store, error) {
+	for _, stmt := range strings.Split(stateSchema, ";") {
+		if strings.TrimSpace(stmt) == "" {
+			continue
+		}
+		if _, err := db.ExecContext(ctx, stmt); err != nil {
+			return nil, fmt.Errorf("create run state tables: %w", err)
+		}
+	}
+	s := &Store{db: db, kick: make(chan struct{}, 1), closed: make(chan struct{}), done: make(chan struct{})}
+	if err := db.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM _strata.run_events`).Scan(&s.seq); err != nil {
+		return nil, err
+	}
+	go s.loop()
+	return s, nil
+}
+
+// Append queues events; the channel receives the commit's outcome.
+func (s *Store) Append(evs ...Event) <-chan error {
+	ch := make(chan error, 1)
+	s.mu.Lock()
+	for i := range evs {
+		s.seq++
+		evs[i].Seq = s.seq
+		if evs[i].At.IsZero() {
+			evs[i].At = time.Now()
+		}
+	}
+	s.pending = append(s.pending, evs...)
+	s.waiters = append(s.waiters, ch)
+	s.mu.Unlock()
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+	return ch
+}
+
+// Write appends and waits until the events are durable.
+func (s *Store) Write(ctx context.Context, evs ...Event) error {
+	select {
+	case err := <-s.Append(evs...):
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Close flushes what is queued and stops the writer.
+func (s *Store) Close() {
+	select {
+	case <-s.closed:
+	default:
+		close(s.closed)
+	}
+	<-s.done
+}
+
+func (s *Store) loop() {
+	defer close(s.done)
+	for {
+		select {
+		case <-s.kick:
+		case <-s.closed:
+			s.flush()
+			return
+		}
+		// A short pause lets concurrent writers join this commit.
+		time.Sleep(500 * time.Microsecond)
+		s.flush()
+	}
+}
+
+func (s *Store) flush() {
+	s.mu.Lock()
+	evs, waiters := s.pending, s.waiters
+	s.pending, s.waiters = nil, nil
+	s.mu.Unlock()
+	if len(evs) == 0 {
+		for _, w := range waiters {
+			w <- nil
+		}
+		return
+	}
+	err := s.commit(evs)
+	for _, w := range waiters {
+		w <- err
+	}
+}
+
+const eventColumns = 15
+
+func (s *Store) commit(evs []Event) error {
+	tx, err := s.db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for start := 0; start < len(evs); start += 500 {
+		batch := evs[start:min(start+500, len(evs))]
+		var b strings.Builder
+		b.WriteString("INSERT INTO _strata.run_events VALUES ")
+		args := make([]any, 0, len(batch)*eventColumns)
+		for i, e := range batch {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+			args = append(args, e.Seq, e.At, e.RunID, e.BackfillID, e.Pipeline, e.Partition, e.Block, e.Child,
+				string(e.State), e.Attempt, e.Rows, e.DurationMS, e.Error, e.ErrorLine, e.Log)
+		}
+		if _, err := tx.Exec(b.String(), args...); err != nil {
+			return fmt.Errorf("write run state: %w", err)
+		}
+	}
+	return tx.Commit()
+}
