@@ -146,3 +146,16 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
+
+// ProductOf names the product of a pipeline's block.
+func (e *Engine) ProductOf(pipelineID, blockID string) (string, error) {
+	pl, err := e.Pipeline(pipelineID)
+	if err != nil {
+		return "", err
+	}
+	b := pl.Block(blockID)
+	if b == nil {
+		return "", fmt.Errorf("pipeline %s has no block %q", pl.ID, blockID)
+	}
+	return ProductName(pl, b), nil
+}

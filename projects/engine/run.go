@@ -25,15 +25,15 @@ type RunOptions struct {
 
 // RunResult is what a run did.
 type RunResult struct {
-	RunID     string               `json:"run_id"`
-	Pipeline  string               `json:"pipeline"`
-	Partition string               `json:"partition"`
-	State     State                `json:"state"`
-	Error     string               `json:"error,omitempty"`
-	Blocks    []*BlockOutcome      `json:"blocks"`
-	Versions  []warehouse.Version  `json:"versions,omitempty"`
-	Started   time.Time            `json:"started_at"`
-	Duration  time.Duration        `json:"duration"`
+	RunID     string                `json:"run_id"`
+	Pipeline  string                `json:"pipeline"`
+	Partition string                `json:"partition"`
+	State     State                 `json:"state"`
+	Error     string                `json:"error,omitempty"`
+	Blocks    []*BlockOutcome       `json:"blocks"`
+	Versions  []warehouse.Version   `json:"versions,omitempty"`
+	Started   time.Time             `json:"started_at"`
+	Duration  time.Duration         `json:"duration"`
 	outputs   map[string]*sdk.Table // by block id, for tests and previews
 }
 
@@ -63,7 +63,7 @@ func (e *Engine) Run(ctx context.Context, pipelineID, key string, opt RunOptions
 	}
 	r := &runner{e: e, pl: pl, spec: spec, part: p, opt: opt, srcs: srcs,
 		readVersions: map[string]map[string]int{},
-		res: &RunResult{RunID: opt.RunID, Pipeline: pl.ID, Partition: p.Key, Started: e.now(), outputs: map[string]*sdk.Table{}}}
+		res:          &RunResult{RunID: opt.RunID, Pipeline: pl.ID, Partition: p.Key, Started: e.now(), outputs: map[string]*sdk.Table{}}}
 	return r.run(ctx)
 }
 

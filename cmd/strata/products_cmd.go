@@ -1,0 +1,78 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"text/tabwriter"
+	"time"
+)
+
+func init() {
+	register("products", "list every data product: partitions, current versions, rows", runProducts)
+	register("rollback", "make an older kept version of a partition current again", runRollback)
+}
+
+func runProducts(args []string) error {
+	fs := flag.NewFlagSet("products", flag.ContinueOnError)
+	format := fs.String("format", "table", "table or json")
+	flags, pos := interleaved(args, nil)
+	if err := fs.Parse(flags); err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("usage: strata products DIR")
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	ws, err := openWorkspace(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	ps, err := ws.wh.Products(ctx)
+	if err != nil {
+		return err
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(ps)
+	}
+	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PRODUCT\tPARTITIONS\tROWS (CURRENT)\tLATEST\tUPDATED")
+	for _, p := range ps {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\n", p.Name, p.Partitions, p.Rows, p.LatestPartition, p.UpdatedAt.Local().Format(time.DateTime))
+	}
+	return tw.Flush()
+}
+
+func runRollback(args []string) error {
+	fs := flag.NewFlagSet("rollback", flag.ContinueOnError)
+	part := fs.String("partition", "", "partition key")
+	to := fs.Int("to-version", 0, "version to make current")
+	flags, pos := interleaved(args, nil)
+	if err := fs.Parse(flags); err != nil {
+		return err
+	}
+	if len(pos) != 3 || *part == "" || *to == 0 {
+		return fmt.Errorf("usage: strata rollback DIR PIPELINE BLOCK --partition KEY --to-version V")
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	ws, err := openWorkspace(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	product, err := ws.eng.ProductOf(pos[1], pos[2])
+	if err != nil {
+		return err
+	}
+	if err := ws.wh.Rollback(ctx, product, *part, *to); err != nil {
+		return err
+	}
+	fmt.Printf("%s %s: version %d is current\n", product, *part, *to)
+	return nil
+}
