@@ -187,6 +187,18 @@ func (r *runner) readUpstream(ctx context.Context, g *group, ub *project.Block) 
 	if err != nil {
 		return nil, err
 	}
+	if r.opt.PreferRun != "" {
+		staged, err := r.e.versionsByRun(ctx, product, want, r.opt.PreferRun)
+		if err != nil {
+			return nil, err
+		}
+		if len(staged) > 0 {
+			for k, v := range staged {
+				have[k] = v
+			}
+			return r.readVersionsOf(ctx, product, want, have)
+		}
+	}
 	if len(have) == 0 {
 		return nil, fmt.Errorf("upstream %s has no data for %s %s (it needs partitions %s..%s of %s)", ub.ID, g.spec.Interval, g.part.Key, want[0], want[len(want)-1], product)
 	}
@@ -200,6 +212,26 @@ func (r *runner) readUpstream(ctx context.Context, g *group, ub *project.Block) 
 	r.readVersions[product] = have
 	r.mu.Unlock()
 	return r.e.wh.Read(ctx, product, warehouse.Selection{Partitions: keys}, -1)
+}
+
+// readVersionsOf reads specific versions of several partitions and unions them.
+func (r *runner) readVersionsOf(ctx context.Context, product string, want []string, have map[string]int) (*sdk.Table, error) {
+	var parts []*sdk.Table
+	for _, k := range want {
+		v, ok := have[k]
+		if !ok {
+			continue
+		}
+		t, err := r.e.wh.Read(ctx, product, warehouse.Selection{Partitions: []string{k}, Version: v}, -1)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, t)
+	}
+	r.mu.Lock()
+	r.readVersions[product] = have
+	r.mu.Unlock()
+	return unionTables(parts)
 }
 
 // blockHandler receives a Go block's stream and answers its host calls.

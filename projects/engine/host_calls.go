@@ -9,6 +9,7 @@ import (
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/kernel/protocol"
 	"github.com/stratahq/strata/projects/partitions"
+	"github.com/stratahq/strata/projects/project"
 	"github.com/stratahq/strata/projects/warehouse"
 )
 
@@ -126,4 +127,55 @@ func (e *Engine) currentVersions(ctx context.Context, product string, keys []str
 		out[k] = v
 	}
 	return out, rows.Err()
+}
+
+// versionsByRun returns, per partition, the newest version of product
+// written by a run whose id starts with prefix.
+func (e *Engine) versionsByRun(ctx context.Context, product string, keys []string, prefix string) (map[string]int, error) {
+	out := map[string]int{}
+	if len(keys) == 0 {
+		return out, nil
+	}
+	ph := strings.TrimSuffix(strings.Repeat("?,", len(keys)), ",")
+	args := []any{product, prefix}
+	for _, k := range keys {
+		args = append(args, k)
+	}
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT partition, max(version) FROM _strata.versions
+		WHERE product = ? AND starts_with(run_id, ?) AND partition IN (`+ph+`) GROUP BY partition`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k string
+		var v int
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, err
+		}
+		out[k] = v
+	}
+	return out, rows.Err()
+}
+
+// publishedByRun reports whether run already published every product of
+// these blocks (a resumed run must not publish them again).
+func (e *Engine) publishedByRun(ctx context.Context, runID string, pl *project.Pipeline, blocks []*project.Block) (bool, error) {
+	want := 0
+	var args []any
+	args = append(args, runID)
+	for _, b := range blocks {
+		if b.Entry == project.EntryExport {
+			continue
+		}
+		want++
+		args = append(args, ProductName(pl, b))
+	}
+	if want == 0 {
+		return false, nil
+	}
+	ph := strings.TrimSuffix(strings.Repeat("?,", want), ",")
+	var n int
+	err := e.wh.DB().QueryRowContext(ctx, `SELECT count(DISTINCT product) FROM _strata.versions WHERE run_id = ? AND product IN (`+ph+`)`, args...).Scan(&n)
+	return n == want, err
 }

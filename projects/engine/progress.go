@@ -18,8 +18,3 @@ type Progress struct {
 	ETA        time.Duration `json:"eta"`
 	Elapsed    time.Duration `json:"elapsed"`
 }
-
-// backfillRun is a backfill executing in this process.
-type backfillRun struct {
-	cancel func()
-}

@@ -21,6 +21,16 @@ type RunOptions struct {
 	// Stage writes new versions without making them current, for atomic
 	// backfills that promote everything at the end.
 	Stage bool
+	// FineOnly runs only the blocks partitioned like the pipeline; a
+	// backfill runs each coarser partition once, after its fine ones.
+	FineOnly bool
+	// Interval, when set, makes key a partition of this interval and runs
+	// only the blocks partitioned by it (a backfill's weekly rollups).
+	Interval string
+	// PreferRun makes upstream reads from the warehouse prefer versions
+	// written by runs whose id starts with it, current or not (staged data
+	// of an atomic backfill).
+	PreferRun string
 }
 
 // RunResult is what a run did.
@@ -49,6 +59,11 @@ func (e *Engine) Run(ctx context.Context, pipelineID, key string, opt RunOptions
 	spec, err := SpecOf(pl.Partitions)
 	if err != nil {
 		return nil, err
+	}
+	if opt.Interval != "" && opt.Interval != string(spec.Interval) {
+		if spec, err = coarseSpec(pl, opt.Interval); err != nil {
+			return nil, err
+		}
 	}
 	p, err := spec.Parse(key)
 	if err != nil {
@@ -111,6 +126,9 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r.opt.FineOnly || r.opt.Interval != "" {
+		groups = groups[:1] // the first group is the one partitioned like r.spec
+	}
 	r.res.State = StateSucceeded
 	failed := false
 	for _, g := range groups {
@@ -119,6 +137,15 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 				o := &BlockOutcome{Block: b.ID, Partition: g.part.Key, State: StateSkipped, Error: "skipped: an earlier part of the run failed"}
 				r.res.Blocks = append(r.res.Blocks, o)
 				r.emit(Event{Partition: g.part.Key, Block: b.ID, State: StateSkipped, Error: o.Error})
+			}
+			continue
+		}
+		if done, err := r.e.publishedByRun(ctx, r.opt.RunID, r.pl, g.blocks); err != nil {
+			return nil, err
+		} else if done {
+			// A resumed run whose publish committed before the crash: never twice.
+			for _, b := range g.blocks {
+				r.res.Blocks = append(r.res.Blocks, &BlockOutcome{Block: b.ID, Partition: g.part.Key, State: StateSucceeded, Log: "already published by this run before a restart"})
 			}
 			continue
 		}
@@ -181,6 +208,9 @@ func (r *runner) groups() ([]*group, error) {
 			return nil, fmt.Errorf("block %s: %w", b.ID, err)
 		}
 		bp := r.part
+		if r.opt.Interval != "" && string(bs.Interval) != r.opt.Interval {
+			continue
+		}
 		if bs.Interval != r.spec.Interval {
 			over := r.spec.Containing(r.part, bs)
 			if len(over) != 1 {
@@ -198,6 +228,16 @@ func (r *runner) groups() ([]*group, error) {
 		g.blocks = append(g.blocks, b)
 	}
 	return order, nil
+}
+
+// coarseSpec is the partitioning of the pipeline's blocks of one interval.
+func coarseSpec(pl *project.Pipeline, interval string) (partitions.Spec, error) {
+	for _, b := range pl.Blocks {
+		if b.Partitions.Interval == interval {
+			return SpecOf(b.Partitions)
+		}
+	}
+	return partitions.Spec{}, fmt.Errorf("pipeline %s has no block partitioned by %s", pl.ID, interval)
 }
 
 // runGroup runs a group's blocks as soon as their upstreams are done.

@@ -1,0 +1,327 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/stratahq/strata/projects/engine"
+	"github.com/stratahq/strata/projects/warehouse"
+)
+
+func init() {
+	register("backfill", "plan, run and manage backfills (strata backfill DIR PIPELINE --from A --to B; list|status|retry|cancel|pause|resume DIR ID)", runBackfill)
+}
+
+func runBackfill(args []string) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "list":
+			return backfillList(args[1:])
+		case "status":
+			return backfillStatus(args[1:])
+		case "retry", "resume", "cancel", "pause":
+			return backfillControl(args[0], args[1:])
+		}
+	}
+	fs := flag.NewFlagSet("backfill", flag.ContinueOnError)
+	var spec engine.BackfillSpec
+	fs.StringVar(&spec.From, "from", "", "first partition key (inclusive)")
+	fs.StringVar(&spec.To, "to", "", "last partition key (inclusive)")
+	fs.StringVar(&spec.Interval, "interval", "", "read --from/--to as keys of this interval (default: the pipeline's)")
+	fs.StringVar(&spec.Zone, "tz", "", "read --from/--to in this zone (default: the pipeline's)")
+	fs.StringVar(&spec.Reprocess, "reprocess", "missing", "missing, failed, stale or all")
+	fs.IntVar(&spec.Concurrency, "concurrency", 0, "partitions at once (default: the pipeline's)")
+	rate := fs.String("rate", "", "partitions started per minute: 600/m, 10/s, 1000/h")
+	fs.StringVar(&spec.Publish, "publish", "partition", "partition or atomic")
+	dry := fs.Bool("dry-run", false, "print the plan; run nothing")
+	format := fs.String("format", "text", "text or json")
+	all := fs.Bool("all", false, "with --dry-run: list every partition (default: the first 50)")
+	flags, pos := interleaved(args, map[string]bool{"dry-run": true, "all": true})
+	if err := fs.Parse(flags); err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return fmt.Errorf("usage: strata backfill DIR PIPELINE --from KEY --to KEY [--dry-run] [flags]")
+	}
+	var err error
+	if spec.RatePerMin, err = engine.ParseRate(*rate); err != nil {
+		return err
+	}
+	spec.Pipeline = pos[1]
+	ctx, stop := signalContext()
+	defer stop()
+	ws, err := openWorkspace(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	if *dry {
+		limit := 50
+		if *all || *format == "json" {
+			limit = -1
+		}
+		plan, err := ws.eng.Plan(ctx, spec, 0, limit)
+		if err != nil {
+			return err
+		}
+		if *format == "json" {
+			return printJSON(plan)
+		}
+		printPlan(plan, limit)
+		return nil
+	}
+	st, err := ws.eng.Launch(context.Background(), spec)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("backfill %s: pipeline %s, %s..%s (%d partitions), reprocess %s, publish %s\n",
+		st.ID, st.Pipeline, spec.From, spec.To, st.Total, st.Spec.Reprocess, st.Spec.Publish)
+	return followBackfill(ctx, ws, st.ID)
+}
+
+// followBackfill shows progress until the backfill ends; Ctrl+C cancels it.
+func followBackfill(ctx context.Context, ws *workspace, id string) error {
+	sub := ws.eng.Hub().Subscribe(64, func(n engine.Notice) bool {
+		return n.Kind == "progress" && n.Progress != nil && n.Progress.BackfillID == id
+	})
+	defer sub.Close()
+	done := make(chan *engine.BackfillStatus, 1)
+	go func() {
+		st, _ := ws.eng.Wait(context.Background(), id)
+		done <- st
+	}()
+	tty := isTerminal(os.Stdout)
+	lastLine := time.Time{}
+	for {
+		select {
+		case n := <-sub.C:
+			p := n.Progress
+			if p.Total == 0 {
+				continue
+			}
+			if tty {
+				fmt.Printf("\r%s", progressBar(p))
+			} else if time.Since(lastLine) > 5*time.Second {
+				fmt.Println(progressLine(p))
+				lastLine = time.Now()
+			}
+		case <-ctx.Done():
+			fmt.Fprintln(os.Stderr, "\ncancelling…")
+			_ = ws.eng.Cancel(context.Background(), id)
+		case st := <-done:
+			if tty {
+				fmt.Println()
+			}
+			if st == nil {
+				return errors.New("backfill ended without a status")
+			}
+			fmt.Printf("backfill %s %s: %d succeeded, %d skipped, %d failed, %d cancelled in %s\n", st.ID, st.State,
+				st.Progress.Succeeded, st.Progress.Skipped, st.Progress.Failed, st.Progress.Cancelled, st.Progress.Elapsed.Round(time.Millisecond))
+			if st.Message != "" {
+				fmt.Println(st.Message)
+			}
+			if st.State != engine.StateSucceeded {
+				return exitError{1}
+			}
+			return nil
+		}
+	}
+}
+
+func progressLine(p *engine.Progress) string {
+	s := fmt.Sprintf("%d/%d done, %d failed, %d running, %.0f/min", p.Done, p.Total, p.Failed, p.Running, p.Rate)
+	if p.ETA > 0 {
+		s += ", ETA " + p.ETA.Round(time.Second).String()
+	}
+	return s
+}
+
+func progressBar(p *engine.Progress) string {
+	const width = 30
+	filled := 0
+	if p.Total > 0 {
+		filled = (p.Done + p.Failed + p.Cancelled) * width / p.Total
+	}
+	return "[" + strings.Repeat("#", filled) + strings.Repeat(".", width-filled) + "] " + progressLine(p) + "   "
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func printPlan(p *engine.Plan, limit int) {
+	fmt.Printf("plan: pipeline %s, %s..%s: %d partitions, %d to run, %d to skip (reprocess %s, publish %s)\n",
+		p.Spec.Pipeline, p.From, p.To, p.Total, p.ToRun, p.ToSkip, p.Spec.Reprocess, p.Spec.Publish)
+	fmt.Printf("today: %d missing, %d failed, %d stale, %d current\n", p.ByState["missing"], p.ByState["failed"], p.ByState["stale"], p.ByState["current"])
+	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PRODUCT\tRUN\tSKIP")
+	for _, prod := range sortedProducts(p.ByProduct) {
+		c := p.ByProduct[prod]
+		fmt.Fprintf(tw, "%s\t%d\t%d\n", prod, c[0], c[1])
+	}
+	tw.Flush()
+	fmt.Println()
+	tw = tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PARTITION\tSTATE\tACTION\tREASON")
+	for _, pp := range p.Partitions {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", pp.Key, pp.State, pp.Action, pp.Reason)
+	}
+	if limit >= 0 && p.Total > limit {
+		fmt.Fprintf(tw, "… %d more (--all lists them)\t\t\t\n", p.Total-limit)
+	}
+	for _, pp := range p.Rollups {
+		fmt.Fprintf(tw, "%s (%s)\t%s\t%s\t%s\n", pp.Key, pp.Interval, pp.State, pp.Action, pp.Reason)
+	}
+	tw.Flush()
+}
+
+func sortedProducts(m map[string][2]int) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	for i := range out {
+		for j := i + 1; j < len(out); j++ {
+			if out[j] < out[i] {
+				out[i], out[j] = out[j], out[i]
+			}
+		}
+	}
+	return out
+}
+
+func printJSON(v any) error {
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func backfillList(args []string) error {
+	fs := flag.NewFlagSet("backfill list", flag.ContinueOnError)
+	format := fs.String("format", "text", "text or json")
+	flags, pos := interleaved(args, nil)
+	if err := fs.Parse(flags); err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("usage: strata backfill list DIR")
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	ws, err := openWorkspace(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	bs, err := ws.eng.Backfills(ctx)
+	if err != nil {
+		return err
+	}
+	if *format == "json" {
+		return printJSON(bs)
+	}
+	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tPIPELINE\tRANGE\tSTATE\tSUCCEEDED\tSKIPPED\tFAILED\tCREATED")
+	for _, b := range bs {
+		fmt.Fprintf(tw, "%s\t%s\t%s..%s\t%s\t%d\t%d\t%d\t%s\n", b.ID, b.Pipeline, b.Spec.From, b.Spec.To, b.State,
+			b.Progress.Succeeded, b.Progress.Skipped, b.Progress.Failed, b.CreatedAt.Local().Format(time.DateTime))
+	}
+	return tw.Flush()
+}
+
+func backfillStatus(args []string) error {
+	fs := flag.NewFlagSet("backfill status", flag.ContinueOnError)
+	format := fs.String("format", "text", "text or json")
+	parts := fs.Bool("partitions", false, "include every partition's state")
+	state := fs.String("state", "", "with --partitions: only this state")
+	flags, pos := interleaved(args, map[string]bool{"partitions": true})
+	if err := fs.Parse(flags); err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return fmt.Errorf("usage: strata backfill status DIR ID [--format json] [--partitions]")
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	ws, err := openWorkspace(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	st, err := ws.eng.Backfill(ctx, pos[1])
+	if err != nil {
+		return err
+	}
+	doc := map[string]any{"backfill": st, "counts": map[string]int{
+		"succeeded": st.Progress.Succeeded, "skipped": st.Progress.Skipped, "failed": st.Progress.Failed,
+		"cancelled": st.Progress.Cancelled, "running": st.Progress.Running,
+		"queued": st.Total - st.Progress.Succeeded - st.Progress.Skipped - st.Progress.Failed - st.Progress.Cancelled - st.Progress.Running}}
+	var list []engine.PartitionStatus
+	if *parts {
+		if list, _, err = ws.eng.BackfillPartitions(ctx, pos[1], *state, 0, -1); err != nil {
+			return err
+		}
+		doc["partitions"] = list
+	}
+	if *format == "json" {
+		return printJSON(doc)
+	}
+	fmt.Printf("backfill %s (%s %s..%s): %s %s\n", st.ID, st.Pipeline, st.Spec.From, st.Spec.To, st.State, st.Message)
+	fmt.Println(progressLine(&st.Progress))
+	for _, p := range list {
+		fmt.Printf("  %-12s %-9s %s\n", p.Key, p.State, p.Error)
+	}
+	return nil
+}
+
+// backfillControl resumes, retries, cancels or pauses. When another process
+// (a running `strata backfill` or `strata start`) holds the project, a cancel,
+// pause or resume is handed to it through a control file.
+func backfillControl(action string, args []string) error {
+	if len(args) != 2 {
+		return fmt.Errorf("usage: strata backfill %s DIR ID", action)
+	}
+	dir, id := args[0], args[1]
+	ctx, stop := signalContext()
+	defer stop()
+	ws, err := openWorkspace(ctx, dir)
+	var locked *warehouse.LockedError
+	if errors.As(err, &locked) && action != "retry" {
+		if err := engine.RequestControl(dir, id, action); err != nil {
+			return err
+		}
+		fmt.Printf("asked pid %d to %s backfill %s\n", locked.PID, action, id)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	switch action {
+	case "cancel":
+		if err := ws.eng.Cancel(ctx, id); err != nil {
+			return err
+		}
+		fmt.Printf("backfill %s cancelled\n", id)
+		return nil
+	case "pause":
+		return fmt.Errorf("backfill %s is not running (nothing to pause)", id)
+	case "retry":
+		if _, err := ws.eng.Retry(ctx, id); err != nil {
+			return err
+		}
+	default:
+		if _, err := ws.eng.Resume(ctx, id); err != nil {
+			return err
+		}
+	}
+	return followBackfill(ctx, ws, id)
+}

@@ -1,0 +1,640 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/stratahq/strata/projects/warehouse"
+)
+
+// backfillRun is a backfill executing in this process. A backfill is a
+// fan-out whose items are partitions: a window of Concurrency partitions in
+// flight (each a run on the shared kernel pool, whose size is the global
+// cap), started oldest first, at most RatePerMin a minute, pausable.
+type backfillRun struct {
+	e      *Engine
+	id     string
+	t      *target
+	ctx    context.Context
+	cancel context.CancelFunc
+	retry  bool // re-run only failed and cancelled partitions
+	start  time.Time
+
+	pauseMu sync.Mutex
+	paused  bool
+	unpause chan struct{}
+
+	succeeded, failed, skipped, cancelled, running atomic.Int64
+	finishes                                       *rateWindow
+	cancelledByUser                                atomic.Bool
+	done                                           chan struct{}
+	err                                            error
+}
+
+// Launch records a backfill and starts it in the background.
+func (e *Engine) Launch(ctx context.Context, spec BackfillSpec) (*BackfillStatus, error) {
+	t, err := e.target(spec)
+	if err != nil {
+		return nil, err
+	}
+	id := newBackfillID(e.now())
+	raw, _ := json.Marshal(t.spec)
+	if _, err := e.wh.DB().ExecContext(ctx, `INSERT INTO _strata.backfills VALUES (?, ?, ?, ?)`, id, e.now(), t.pl.ID, string(raw)); err != nil {
+		return nil, fmt.Errorf("record backfill: %w", err)
+	}
+	if err := e.backfillEvent(ctx, id, StateRunning, "launched"); err != nil {
+		return nil, err
+	}
+	e.startBackfill(id, t, false)
+	return e.Backfill(ctx, id)
+}
+
+func (e *Engine) backfillEvent(ctx context.Context, id string, s State, msg string) error {
+	_, err := e.wh.DB().ExecContext(ctx, `INSERT INTO _strata.backfill_events VALUES (?, ?, ?, ?)`, id, e.now(), string(s), msg)
+	if err == nil {
+		e.hub.Publish(Notice{Kind: "progress", Progress: &Progress{BackfillID: id, State: s}})
+	}
+	return err
+}
+
+func (e *Engine) startBackfill(id string, t *target, retry bool) *backfillRun {
+	ctx, cancel := context.WithCancel(context.Background())
+	b := &backfillRun{e: e, id: id, t: t, ctx: ctx, cancel: cancel, retry: retry, start: time.Now(),
+		unpause: make(chan struct{}), finishes: newRateWindow(time.Minute), done: make(chan struct{})}
+	e.mu.Lock()
+	e.backfills[id] = b
+	e.mu.Unlock()
+	go func() {
+		defer close(b.done)
+		b.err = b.run()
+		e.mu.Lock()
+		delete(e.backfills, id)
+		e.mu.Unlock()
+	}()
+	return b
+}
+
+func (e *Engine) running(id string) *backfillRun {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.backfills[id]
+}
+
+// Wait blocks until a backfill running in this process ends.
+func (e *Engine) Wait(ctx context.Context, id string) (*BackfillStatus, error) {
+	if b := e.running(id); b != nil {
+		select {
+		case <-b.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return e.Backfill(context.Background(), id)
+}
+
+// Cancel stops a backfill now: its running kernels are interrupted, and an
+// atomic backfill's staged versions are discarded.
+func (e *Engine) Cancel(ctx context.Context, id string) error {
+	if b := e.running(id); b != nil {
+		b.cancelledByUser.Store(true)
+		b.cancel()
+		<-b.done
+		return nil
+	}
+	st, err := e.Backfill(ctx, id)
+	if err != nil {
+		return err
+	}
+	if st.State.Final() {
+		return fmt.Errorf("backfill %s already %s", id, st.State)
+	}
+	if err := e.discardStaged(ctx, id); err != nil {
+		return err
+	}
+	return e.backfillEvent(ctx, id, StateCancelled, "cancelled while not running")
+}
+
+// Pause stops starting new partitions; running ones finish.
+func (e *Engine) Pause(ctx context.Context, id string) error {
+	b := e.running(id)
+	if b == nil {
+		return fmt.Errorf("backfill %s is not running in this process", id)
+	}
+	b.pauseMu.Lock()
+	if !b.paused {
+		b.paused = true
+		b.unpause = make(chan struct{})
+	}
+	b.pauseMu.Unlock()
+	return e.backfillEvent(ctx, id, StatePaused, "paused")
+}
+
+// Resume continues a paused backfill, or one that a crash, kill or shutdown
+// interrupted: partitions that already succeeded are not run again.
+func (e *Engine) Resume(ctx context.Context, id string) (*BackfillStatus, error) {
+	if b := e.running(id); b != nil {
+		b.pauseMu.Lock()
+		if b.paused {
+			b.paused = false
+			close(b.unpause)
+		}
+		b.pauseMu.Unlock()
+		if err := e.backfillEvent(ctx, id, StateRunning, "resumed"); err != nil {
+			return nil, err
+		}
+		return e.Backfill(ctx, id)
+	}
+	return e.restart(ctx, id, false)
+}
+
+// Retry re-runs only the failed and cancelled partitions of a backfill.
+func (e *Engine) Retry(ctx context.Context, id string) (*BackfillStatus, error) {
+	if e.running(id) != nil {
+		return nil, fmt.Errorf("backfill %s is still running; retry it when it ends", id)
+	}
+	return e.restart(ctx, id, true)
+}
+
+func (e *Engine) restart(ctx context.Context, id string, retry bool) (*BackfillStatus, error) {
+	spec, err := e.backfillSpec(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	t, err := e.target(spec)
+	if err != nil {
+		return nil, err
+	}
+	msg := "resumed"
+	if retry {
+		msg = "retrying failed and cancelled partitions"
+	}
+	if err := e.backfillEvent(ctx, id, StateRunning, msg); err != nil {
+		return nil, err
+	}
+	e.startBackfill(id, t, retry)
+	return e.Backfill(ctx, id)
+}
+
+// RecoverBackfills resumes the backfills that were running when this
+// process (or an earlier one) stopped without finishing them.
+func (e *Engine) RecoverBackfills(ctx context.Context) ([]string, error) {
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT backfill_id, arg_max(state, event_at) FROM _strata.backfill_events GROUP BY backfill_id`)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for rows.Next() {
+		var id, s string
+		if err := rows.Scan(&id, &s); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if State(s) == StateRunning && e.running(id) == nil {
+			ids = append(ids, id)
+		}
+	}
+	rows.Close()
+	for _, id := range ids {
+		if _, err := e.restart(ctx, id, false); err != nil {
+			return ids, err
+		}
+	}
+	return ids, nil
+}
+
+// Shutdown stops this process's backfills without marking them finished:
+// they resume on the next start (RecoverBackfills).
+func (e *Engine) Shutdown(ctx context.Context) {
+	e.mu.Lock()
+	var bs []*backfillRun
+	for _, b := range e.backfills {
+		bs = append(bs, b)
+	}
+	e.mu.Unlock()
+	for _, b := range bs {
+		b.cancel()
+	}
+	for _, b := range bs {
+		select {
+		case <-b.done:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func (b *backfillRun) waitUnpaused() bool {
+	for {
+		b.pauseMu.Lock()
+		paused, ch := b.paused, b.unpause
+		b.pauseMu.Unlock()
+		if !paused {
+			return b.ctx.Err() == nil
+		}
+		select {
+		case <-ch:
+		case <-b.ctx.Done():
+			return false
+		case <-time.After(200 * time.Millisecond):
+			b.pollControl()
+		}
+	}
+}
+
+// pollControl reads a control file that another process (`strata backfill
+// cancel|pause|resume` while this one holds the warehouse) leaves in
+// .strata/control/<id>.
+func (b *backfillRun) pollControl() {
+	path := controlPath(b.e.project().Dir, b.id)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return
+	}
+	_ = os.Remove(path)
+	switch strings.TrimSpace(string(raw)) {
+	case "cancel":
+		b.cancelledByUser.Store(true)
+		b.cancel()
+	case "pause":
+		_ = b.e.Pause(context.Background(), b.id)
+	case "resume":
+		_, _ = b.e.Resume(context.Background(), b.id)
+	}
+}
+
+func controlPath(dir, id string) string { return filepath.Join(dir, ".strata", "control", id) }
+
+// RequestControl asks the process running a backfill to cancel, pause or
+// resume it (used by the CLI when another process holds the warehouse).
+func RequestControl(dir, id, action string) error {
+	if err := os.MkdirAll(filepath.Join(dir, ".strata", "control"), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(controlPath(dir, id), []byte(action), 0o644)
+}
+
+// run visits the range oldest first and starts each partition's run.
+func (b *backfillRun) run() error {
+	e, t := b.e, b.t
+	ctx := b.ctx
+	pd, err := e.loadPlanData(ctx, t.pl)
+	if err != nil {
+		return b.finish(err)
+	}
+	prior, err := e.partitionStates(ctx, b.id)
+	if err != nil {
+		return b.finish(err)
+	}
+	it, err := t.pspec.Iter(t.from, t.to)
+	if err != nil {
+		return b.finish(err)
+	}
+	atomicMode := t.spec.Publish == PublishAtomic
+	sem := make(chan struct{}, t.spec.Concurrency)
+	var wg sync.WaitGroup
+	var rollMu sync.Mutex
+	rollups := newRollupTracker(t, pd)
+	pace := newPacer(t.spec.RatePerMin)
+	ticker := time.NewTicker(250 * time.Millisecond)
+	stopTicker := make(chan struct{})
+	defer func() { ticker.Stop(); close(stopTicker) }()
+	go func() {
+		for {
+			select {
+			case <-ticker.C:
+				b.pollControl()
+				e.hub.Publish(Notice{Kind: "progress", Progress: b.progress()})
+			case <-stopTicker:
+				return
+			}
+		}
+	}()
+
+	launch := func(runID, key, interval string, after func(State)) {
+		wg.Add(1)
+		b.running.Add(1)
+		go func() {
+			defer wg.Done()
+			opt := RunOptions{RunID: runID, BackfillID: b.id, Stage: atomicMode, FineOnly: interval == "", Interval: interval}
+			if atomicMode {
+				opt.PreferRun = b.id + ":"
+			}
+			res, err := e.Run(ctx, t.pl.ID, key, opt)
+			b.running.Add(-1)
+			state := StateFailed
+			if err == nil {
+				state = res.State
+			} else {
+				e.store.Append(Event{RunID: runID, BackfillID: b.id, Pipeline: t.pl.ID, Partition: key, State: StateFailed, Error: err.Error()})
+			}
+			b.count(state)
+			<-sem // free the slot before a rollup may need one
+			if after != nil {
+				after(state)
+			}
+		}()
+	}
+	// finishRollup runs a coarse partition once all its fine partitions in range are done.
+	var finishRollup func(r *rollup)
+	finishRollup = func(r *rollup) {
+		runID := runIDFor(b.id, r.interval+":"+r.part.Key)
+		st := prior[runID]
+		switch {
+		case st == StateSucceeded || st == StateSkipped:
+			b.count(st)
+			return
+		case b.retry && st != StateFailed && st != StateCancelled:
+			return
+		case r.anyFailed:
+			b.skip(runID, r.part.Key, "skipped: some of its partitions failed")
+			return
+		}
+		pp := pd.classify(t.pl, r.part, r.interval, r.blocks, t.spec.Reprocess)
+		if !r.anyRun && pp.Action != "run" && !b.retry {
+			b.skip(runID, r.part.Key, "skipped: "+pp.State)
+			return
+		}
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			return
+		}
+		launch(runID, r.part.Key, r.interval, nil)
+	}
+	doneFine := func(rs []*rollup, state State) {
+		rollMu.Lock()
+		var ready []*rollup
+		for _, r := range rs {
+			r.remaining--
+			if state != StateSucceeded && state != StateSkipped {
+				r.anyFailed = true
+			}
+			if r.remaining == 0 {
+				ready = append(ready, r)
+			}
+		}
+		rollMu.Unlock()
+		for _, r := range ready {
+			finishRollup(r)
+		}
+	}
+
+	for p := range it {
+		if !b.waitUnpaused() {
+			break
+		}
+		runID := runIDFor(b.id, p.Key)
+		st := prior[runID]
+		var pp PlannedPartition
+		decide := func() string {
+			switch {
+			case st == StateSucceeded || st == StateSkipped:
+				return "done"
+			case b.retry && st != StateFailed && st != StateCancelled:
+				return "done"
+			case b.retry:
+				return "run"
+			}
+			pp = pd.classify(t.pl, p, string(t.pspec.Interval), pd.fine, t.spec.Reprocess)
+			return pp.Action
+		}
+		action := decide()
+		rollMu.Lock()
+		rs := rollups.add(p, action == "run")
+		rollMu.Unlock()
+		switch action {
+		case "done":
+			b.count(st)
+			doneFine(rs, st)
+			continue
+		case "skip":
+			b.skip(runID, p.Key, "skipped: "+pp.State+" (reprocess="+t.spec.Reprocess+")")
+			doneFine(rs, StateSkipped)
+			continue
+		}
+		if !pace.wait(ctx) {
+			break
+		}
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		launch(runID, p.Key, "", func(s State) { doneFine(rs, s) })
+	}
+	wg.Wait()
+	return b.finish(nil)
+}
+
+func (b *backfillRun) skip(runID, key, reason string) {
+	b.e.store.Append(Event{RunID: runID, BackfillID: b.id, Pipeline: b.t.pl.ID, Partition: key, State: StateSkipped, Error: reason})
+	b.count(StateSkipped)
+}
+
+func (b *backfillRun) count(s State) {
+	switch s {
+	case StateSucceeded:
+		b.succeeded.Add(1)
+	case StateSkipped:
+		b.skipped.Add(1)
+	case StateCancelled:
+		b.cancelled.Add(1)
+	default:
+		b.failed.Add(1)
+	}
+	b.finishes.add(time.Now())
+}
+
+// finish records how the backfill ended; an atomic backfill that fully
+// succeeded switches every staged version to current in one transaction.
+func (b *backfillRun) finish(err error) error {
+	e := b.e
+	ctx := context.Background()
+	if err := e.store.Write(ctx); err != nil {
+		return err
+	}
+	atomicMode := b.t.spec.Publish == PublishAtomic
+	switch {
+	case err != nil:
+		_ = e.backfillEvent(ctx, b.id, StateFailed, err.Error())
+		return err
+	case b.cancelledByUser.Load():
+		if atomicMode {
+			_ = e.discardStaged(ctx, b.id)
+		}
+		return e.backfillEvent(ctx, b.id, StateCancelled, "cancelled")
+	case b.ctx.Err() != nil:
+		return nil // shutdown: stays "running" and resumes on the next start
+	}
+	counts, err := e.backfillCounts(ctx, b.id)
+	if err != nil {
+		return err
+	}
+	if counts[StateFailed]+counts[StateCancelled]+counts[StateRunning] > 0 {
+		msg := fmt.Sprintf("%d partitions failed, %d cancelled", counts[StateFailed], counts[StateCancelled])
+		if atomicMode {
+			msg += "; atomic: nothing was made current (retry to finish)"
+		}
+		return e.backfillEvent(ctx, b.id, StateFailed, msg)
+	}
+	if atomicMode {
+		n, err := e.promoteStaged(ctx, b.id)
+		if err != nil {
+			_ = e.backfillEvent(ctx, b.id, StateFailed, "promote: "+err.Error())
+			return err
+		}
+		return e.backfillEvent(ctx, b.id, StateSucceeded, fmt.Sprintf("promoted %d versions atomically", n))
+	}
+	return e.backfillEvent(ctx, b.id, StateSucceeded, "")
+}
+
+// staged lists the newest version each (product, partition) got from this
+// backfill's runs that is not current.
+func (e *Engine) staged(ctx context.Context, id string) ([]warehouse.VersionRef, error) {
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT v.product, v.partition, max(v.version) FROM _strata.versions v
+		LEFT JOIN _strata.current c ON c.product = v.product AND c.partition = v.partition AND c.version = v.version
+		WHERE starts_with(v.run_id, ?) AND c.version IS NULL GROUP BY v.product, v.partition`, id+":")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var refs []warehouse.VersionRef
+	for rows.Next() {
+		var r warehouse.VersionRef
+		if err := rows.Scan(&r.Product, &r.Partition, &r.Version); err != nil {
+			return nil, err
+		}
+		refs = append(refs, r)
+	}
+	return refs, rows.Err()
+}
+
+func (e *Engine) promoteStaged(ctx context.Context, id string) (int, error) {
+	refs, err := e.staged(ctx, id)
+	if err != nil || len(refs) == 0 {
+		return 0, err
+	}
+	return len(refs), e.wh.Promote(ctx, refs)
+}
+
+func (e *Engine) discardStaged(ctx context.Context, id string) error {
+	refs, err := e.staged(ctx, id)
+	if err != nil || len(refs) == 0 {
+		return err
+	}
+	return e.wh.Discard(ctx, refs)
+}
+
+func (e *Engine) backfillSpec(ctx context.Context, id string) (BackfillSpec, error) {
+	var raw string
+	err := e.wh.DB().QueryRowContext(ctx, `SELECT spec FROM _strata.backfills WHERE backfill_id = ?`, id).Scan(&raw)
+	if err != nil {
+		return BackfillSpec{}, errNotFoundf("backfill %q not found", id)
+	}
+	var s BackfillSpec
+	return s, json.Unmarshal([]byte(raw), &s)
+}
+
+// pacer spaces partition starts to a rate per minute.
+type pacer struct {
+	every time.Duration
+	next  time.Time
+}
+
+func newPacer(perMin float64) *pacer {
+	if perMin <= 0 {
+		return &pacer{}
+	}
+	return &pacer{every: time.Duration(float64(time.Minute) / perMin)}
+}
+
+func (p *pacer) wait(ctx context.Context) bool {
+	if p.every == 0 {
+		return ctx.Err() == nil
+	}
+	now := time.Now()
+	if p.next.After(now) {
+		select {
+		case <-time.After(p.next.Sub(now)):
+		case <-ctx.Done():
+			return false
+		}
+		now = p.next
+	}
+	p.next = now.Add(p.every)
+	return true
+}
+
+// rateWindow counts events in a sliding window, for the progress rate.
+type rateWindow struct {
+	mu     sync.Mutex
+	window time.Duration
+	times  []time.Time
+}
+
+func newRateWindow(w time.Duration) *rateWindow { return &rateWindow{window: w} }
+
+func (r *rateWindow) add(t time.Time) {
+	r.mu.Lock()
+	r.times = append(r.times, t)
+	r.trim(t)
+	r.mu.Unlock()
+}
+
+func (r *rateWindow) trim(now time.Time) {
+	cut := 0
+	for cut < len(r.times) && now.Sub(r.times[cut]) > r.window {
+		cut++
+	}
+	r.times = r.times[cut:]
+}
+
+// perMinute is the recent rate.
+func (r *rateWindow) perMinute(elapsed time.Duration) float64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.trim(time.Now())
+	span := r.window
+	if elapsed < span {
+		span = elapsed
+	}
+	if span <= 0 {
+		return 0
+	}
+	return float64(len(r.times)) / span.Minutes()
+}
+
+func (b *backfillRun) progress() *Progress {
+	p := &Progress{BackfillID: b.id, State: StateRunning, Total: b.t.total + b.e.rollupCount(b.t),
+		Succeeded: int(b.succeeded.Load()), Failed: int(b.failed.Load()), Skipped: int(b.skipped.Load()),
+		Cancelled: int(b.cancelled.Load()), Running: int(b.running.Load()), Elapsed: time.Since(b.start)}
+	b.pauseMu.Lock()
+	if b.paused {
+		p.State = StatePaused
+	}
+	b.pauseMu.Unlock()
+	p.Done = p.Succeeded + p.Skipped
+	p.Rate = b.finishes.perMinute(p.Elapsed)
+	if remaining := p.Total - p.Done - p.Failed - p.Cancelled; p.Rate > 0 && remaining > 0 {
+		p.ETA = time.Duration(float64(remaining) / p.Rate * float64(time.Minute))
+	}
+	return p
+}
+
+// NotFoundError marks a lookup of something that does not exist (the API maps it to 404).
+type NotFoundError struct{ msg string }
+
+func (e *NotFoundError) Error() string { return e.msg }
+
+func errNotFoundf(format string, args ...any) error {
+	return &NotFoundError{fmt.Sprintf(format, args...)}
+}

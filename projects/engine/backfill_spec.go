@@ -1,0 +1,155 @@
+package engine
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/stratahq/strata/projects/partitions"
+	"github.com/stratahq/strata/projects/project"
+)
+
+// BackfillSpec is what a user asks a backfill to do.
+type BackfillSpec struct {
+	Pipeline string `json:"pipeline"`
+	// From and To are partition keys, both included. With Interval (and
+	// Zone) they are keys of that calendar instead, and the backfill targets
+	// the pipeline's partitions that overlap them: --interval month --from
+	// 2024-01 --to 2024-03 is every day of the quarter.
+	From     string `json:"from"`
+	To       string `json:"to"`
+	Interval string `json:"interval,omitempty"`
+	Zone     string `json:"zone,omitempty"`
+	// Reprocess: missing (default) runs partitions without data; failed
+	// also those whose last run failed; stale also those whose code or
+	// upstream data changed since they were written; all runs everything.
+	Reprocess   string  `json:"reprocess,omitempty"`
+	Concurrency int     `json:"concurrency,omitempty"`  // partitions at once; default the pipeline's
+	RatePerMin  float64 `json:"rate_per_min,omitempty"` // partitions started per minute; 0 = unpaced
+	// Publish: partition (default; each partition visible when it succeeds)
+	// or atomic (nothing becomes current until all succeeded).
+	Publish string `json:"publish,omitempty"`
+}
+
+// Reprocess policies and publish modes.
+const (
+	ReprocessMissing = "missing"
+	ReprocessFailed  = "failed"
+	ReprocessStale   = "stale"
+	ReprocessAll     = "all"
+
+	PublishPartition = "partition"
+	PublishAtomic    = "atomic"
+)
+
+// ParseRate reads "600/m", "10/s", "1000/h" or a plain number per minute.
+func ParseRate(s string) (float64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	num, unit, _ := strings.Cut(s, "/")
+	n, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("rate %q: want partitions per minute such as 600/m, 10/s or 1000/h", s)
+	}
+	switch strings.TrimSpace(unit) {
+	case "", "m", "min":
+		return n, nil
+	case "s", "sec":
+		return n * 60, nil
+	case "h", "hour":
+		return n / 60, nil
+	}
+	return 0, fmt.Errorf("rate %q: unit must be /s, /m or /h", s)
+}
+
+// target is a normalized spec: the pipeline's partitions to visit.
+type target struct {
+	spec     BackfillSpec
+	pl       *project.Pipeline
+	pspec    partitions.Spec
+	from, to string // pipeline partition keys
+	total    int
+}
+
+func (e *Engine) target(s BackfillSpec) (*target, error) {
+	pl, err := e.Pipeline(s.Pipeline)
+	if err != nil {
+		return nil, err
+	}
+	pspec, err := SpecOf(pl.Partitions)
+	if err != nil {
+		return nil, err
+	}
+	if pspec.Interval == partitions.None {
+		return nil, fmt.Errorf("pipeline %s is not partitioned: run it with `strata run`", pl.ID)
+	}
+	switch s.Reprocess {
+	case "":
+		s.Reprocess = ReprocessMissing
+	case ReprocessMissing, ReprocessFailed, ReprocessStale, ReprocessAll:
+	default:
+		return nil, fmt.Errorf("reprocess %q: want missing, failed, stale or all", s.Reprocess)
+	}
+	switch s.Publish {
+	case "":
+		s.Publish = PublishPartition
+	case PublishPartition, PublishAtomic:
+	default:
+		return nil, fmt.Errorf("publish %q: want partition or atomic", s.Publish)
+	}
+	if s.Concurrency <= 0 {
+		s.Concurrency = pl.Concurrency
+	}
+	if s.RatePerMin < 0 {
+		return nil, fmt.Errorf("rate %v must not be negative", s.RatePerMin)
+	}
+	if s.From == "" || s.To == "" {
+		return nil, fmt.Errorf("a backfill needs --from and --to (partition keys such as %s, both included)", pspec.Latest(e.now()).Key)
+	}
+	t := &target{pl: pl, pspec: pspec, from: s.From, to: s.To}
+	if (s.Interval != "" && s.Interval != string(pspec.Interval)) || (s.Zone != "" && s.Zone != pspec.Zone.String()) {
+		cal, err := partitions.NewSpec(firstNonEmpty(s.Interval, string(pspec.Interval)), firstNonEmpty(s.Zone, pspec.Zone.String()), pl.Partitions.WeekStart, "")
+		if err != nil {
+			return nil, err
+		}
+		a, err := cal.Parse(s.From)
+		if err != nil {
+			return nil, fmt.Errorf("from: %w", err)
+		}
+		b, err := cal.Parse(s.To)
+		if err != nil {
+			return nil, fmt.Errorf("to: %w", err)
+		}
+		first := pspec.At(a.Start)
+		if first.Start.Before(pspec.Start) && !pspec.Start.IsZero() {
+			first = pspec.At(pspec.Start)
+		}
+		t.from, t.to = first.Key, pspec.At(b.End.Add(-time.Nanosecond)).Key
+	}
+	if t.total, err = pspec.Count(t.from, t.to); err != nil {
+		return nil, fmt.Errorf("pipeline %s: %w", pl.ID, err)
+	}
+	t.spec = s
+	return t, nil
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func newBackfillID(now time.Time) string {
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	return "bf_" + now.UTC().Format("20060102T150405") + "_" + hex.EncodeToString(b[:])
+}
+
+// runIDFor is the deterministic run id of one partition of a backfill: a
+// replay after a crash computes the same id and finds what it published.
+func runIDFor(backfillID, key string) string { return backfillID + ":" + key }

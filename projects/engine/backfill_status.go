@@ -1,0 +1,232 @@
+package engine
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/stratahq/strata/projects/project"
+)
+
+// BackfillStatus is a backfill as the CLI, API and UI show it.
+type BackfillStatus struct {
+	ID         string       `json:"id"`
+	Pipeline   string       `json:"pipeline"`
+	Spec       BackfillSpec `json:"spec"`
+	State      State        `json:"state"`
+	Message    string       `json:"message,omitempty"`
+	Progress   Progress     `json:"progress"`
+	CreatedAt  time.Time    `json:"created_at"`
+	UpdatedAt  time.Time    `json:"updated_at"`
+	InProcess  bool         `json:"in_process"` // running in this process
+	Total      int          `json:"total"`
+	Partitions int          `json:"partitions"` // of the pipeline's interval
+}
+
+// Backfill reads one backfill's status.
+func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, error) {
+	spec, err := e.backfillSpec(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	st := &BackfillStatus{ID: id, Pipeline: spec.Pipeline, Spec: spec}
+	var msg sql.NullString
+	err = e.wh.DB().QueryRowContext(ctx, `SELECT b.created_at, arg_max(ev.state, ev.event_at), arg_max(ev.message, ev.event_at), max(ev.event_at)
+		FROM _strata.backfills b JOIN _strata.backfill_events ev USING (backfill_id) WHERE b.backfill_id = ? GROUP BY b.created_at`, id).
+		Scan(&st.CreatedAt, &st.State, &msg, &st.UpdatedAt)
+	if err != nil {
+		return nil, fmt.Errorf("backfill %s: %w", id, err)
+	}
+	st.Message = msg.String
+	if t, err := e.target(spec); err == nil {
+		st.Partitions = t.total
+		st.Total = t.total + e.rollupCount(t)
+	}
+	if b := e.running(id); b != nil {
+		st.InProcess = true
+		st.Progress = *b.progress()
+		st.Progress.State = st.State
+		st.Progress.Total = st.Total
+		return st, nil
+	}
+	counts, err := e.backfillCounts(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	st.Progress = Progress{BackfillID: id, State: st.State, Total: st.Total,
+		Succeeded: counts[StateSucceeded], Failed: counts[StateFailed], Skipped: counts[StateSkipped],
+		Cancelled: counts[StateCancelled], Running: counts[StateRunning]}
+	st.Progress.Done = st.Progress.Succeeded + st.Progress.Skipped
+	st.Progress.Elapsed = st.UpdatedAt.Sub(st.CreatedAt)
+	return st, nil
+}
+
+// rollupCount is the number of coarse partitions a backfill's range touches.
+func (e *Engine) rollupCount(t *target) int {
+	first, err1 := t.pspec.Parse(t.from)
+	last, err2 := t.pspec.Parse(t.to)
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	n := 0
+	seen := map[string]bool{}
+	for _, b := range t.pl.Blocks {
+		iv := b.Partitions.Interval
+		if iv == t.pl.Partitions.Interval || seen[iv] || b.Entry == project.EntryExport {
+			continue
+		}
+		seen[iv] = true
+		cs, err := SpecOf(b.Partitions)
+		if err != nil {
+			continue
+		}
+		a, z := t.pspec.Containing(first, cs), t.pspec.Containing(last, cs)
+		if len(a) == 0 || len(z) == 0 {
+			continue
+		}
+		if c, err := cs.Count(a[0].Key, z[len(z)-1].Key); err == nil {
+			n += c
+		}
+	}
+	return n
+}
+
+// Backfills lists every backfill, newest first.
+func (e *Engine) Backfills(ctx context.Context) ([]*BackfillStatus, error) {
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT backfill_id FROM _strata.backfills ORDER BY created_at DESC`)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	out := make([]*BackfillStatus, 0, len(ids))
+	for _, id := range ids {
+		st, err := e.Backfill(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// backfillCounts counts partitions by their latest state.
+func (e *Engine) backfillCounts(ctx context.Context, id string) (map[State]int, error) {
+	states, err := e.partitionStates(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	out := map[State]int{}
+	for _, s := range states {
+		out[s]++
+	}
+	return out, nil
+}
+
+// partitionStates is the latest run-level state of each run of a backfill.
+func (e *Engine) partitionStates(ctx context.Context, id string) (map[string]State, error) {
+	if err := e.store.Write(ctx); err != nil { // read our own writes
+		return nil, err
+	}
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT run_id, arg_max(state, seq) FROM _strata.run_events
+		WHERE backfill_id = ? AND block_id = '' GROUP BY run_id`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]State{}
+	for rows.Next() {
+		var r, s string
+		if err := rows.Scan(&r, &s); err != nil {
+			return nil, err
+		}
+		out[r] = State(s)
+	}
+	return out, rows.Err()
+}
+
+// PartitionStatus is one partition of a backfill, for the grid.
+type PartitionStatus struct {
+	Key      string  `json:"key"`
+	Interval string  `json:"interval"`
+	State    State   `json:"state"` // queued when not reached yet
+	RunID    string  `json:"run_id,omitempty"`
+	Error    string  `json:"error,omitempty"`
+	Duration float64 `json:"duration_ms,omitempty"`
+}
+
+// BackfillPartitions pages through a backfill's partitions in order
+// (pipeline partitions first, then rollups), optionally one state only; it
+// also returns how many match.
+func (e *Engine) BackfillPartitions(ctx context.Context, id, state string, offset, limit int) ([]PartitionStatus, int, error) {
+	spec, err := e.backfillSpec(ctx, id)
+	if err != nil {
+		return nil, 0, err
+	}
+	t, err := e.target(spec)
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := e.store.Write(ctx); err != nil {
+		return nil, 0, err
+	}
+	type last struct {
+		state State
+		err   string
+		dur   float64
+	}
+	info := map[string]last{}
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT run_id, arg_max(state, seq), arg_max(error, seq), arg_max(duration_ms, seq)
+		FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' GROUP BY run_id`, id)
+	if err != nil {
+		return nil, 0, err
+	}
+	for rows.Next() {
+		var r, s, msg string
+		var d float64
+		if err := rows.Scan(&r, &s, &msg, &d); err != nil {
+			rows.Close()
+			return nil, 0, err
+		}
+		info[r] = last{State(s), msg, d}
+	}
+	rows.Close()
+	var out []PartitionStatus
+	n := 0
+	add := func(key, interval, runID string) {
+		ps := PartitionStatus{Key: key, Interval: interval, State: StateQueued}
+		if l, ok := info[runID]; ok {
+			ps.State, ps.Error, ps.Duration, ps.RunID = l.state, l.err, l.dur, runID
+		}
+		if state != "" && string(ps.State) != state {
+			return
+		}
+		if n >= offset && (limit < 0 || n < offset+limit) {
+			out = append(out, ps)
+		}
+		n++
+	}
+	it, err := t.pspec.Iter(t.from, t.to)
+	if err != nil {
+		return nil, 0, err
+	}
+	_, coarse := splitBlocks(t.pl)
+	rt := newRollupTracker(t, &planData{coarse: coarse})
+	for p := range it {
+		add(p.Key, string(t.pspec.Interval), runIDFor(id, p.Key))
+		rt.add(p, false)
+	}
+	for _, r := range rt.all() {
+		add(r.part.Key, r.interval, runIDFor(id, r.interval+":"+r.part.Key))
+	}
+	return out, n, nil
+}

@@ -1,0 +1,338 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/stratahq/strata/projects/partitions"
+	"github.com/stratahq/strata/projects/project"
+)
+
+// Plan is a dry run: each targeted partition's state today and the action
+// a backfill would take, with totals. Nothing runs.
+type Plan struct {
+	Spec       BackfillSpec       `json:"spec"`
+	From       string             `json:"from"` // pipeline partition keys
+	To         string             `json:"to"`
+	Total      int                `json:"total"`
+	ToRun      int                `json:"to_run"`
+	ToSkip     int                `json:"to_skip"`
+	ByState    map[string]int     `json:"by_state"`   // missing, failed, stale, current
+	ByProduct  map[string][2]int  `json:"by_product"` // product -> [to run, to skip]
+	Products   []string           `json:"products"`
+	Partitions []PlannedPartition `json:"partitions"` // the requested page, oldest first
+	Rollups    []PlannedPartition `json:"rollups"`    // coarser partitions (weeks of a daily pipeline)
+}
+
+// PlannedPartition is one partition in a plan.
+type PlannedPartition struct {
+	Key      string            `json:"key"`
+	Interval string            `json:"interval"`
+	Start    time.Time         `json:"start"`
+	State    string            `json:"state"` // missing, failed, stale, current vN
+	Action   string            `json:"action"`
+	Reason   string            `json:"reason,omitempty"`
+	Products map[string]string `json:"products"` // product -> its state
+}
+
+// Plan computes the dry run of spec; offset and limit page the partitions
+// (limit < 0: all).
+func (e *Engine) Plan(ctx context.Context, spec BackfillSpec, offset, limit int) (*Plan, error) {
+	t, err := e.target(spec)
+	if err != nil {
+		return nil, err
+	}
+	pd, err := e.loadPlanData(ctx, t.pl)
+	if err != nil {
+		return nil, err
+	}
+	plan := &Plan{Spec: t.spec, From: t.from, To: t.to, Total: t.total, ByState: map[string]int{}, ByProduct: map[string][2]int{}}
+	for _, b := range pd.fine {
+		plan.Products = append(plan.Products, ProductName(t.pl, b))
+	}
+	it, err := t.pspec.Iter(t.from, t.to)
+	if err != nil {
+		return nil, err
+	}
+	rollups := newRollupTracker(t, pd)
+	i := 0
+	for p := range it {
+		pp := pd.classify(t.pl, p, string(t.pspec.Interval), pd.fine, t.spec.Reprocess)
+		plan.ByState[stateBucket(pp.State)]++
+		if pp.Action == "run" {
+			plan.ToRun++
+		} else {
+			plan.ToSkip++
+		}
+		for prod := range pp.Products {
+			c := plan.ByProduct[prod]
+			if pp.Action == "run" {
+				c[0]++
+			} else {
+				c[1]++
+			}
+			plan.ByProduct[prod] = c
+		}
+		rollups.add(p, pp.Action == "run")
+		if i >= offset && (limit < 0 || i < offset+limit) {
+			plan.Partitions = append(plan.Partitions, pp)
+		}
+		i++
+	}
+	for _, r := range rollups.all() {
+		pp := pd.classify(t.pl, r.part, r.interval, r.blocks, t.spec.Reprocess)
+		if r.anyRun && pp.Action != "run" {
+			pp.Action, pp.Reason = "run", "some of its "+string(t.pspec.Interval)+" partitions will be rewritten"
+		}
+		for prod := range pp.Products {
+			c := plan.ByProduct[prod]
+			if pp.Action == "run" {
+				c[0]++
+			} else {
+				c[1]++
+			}
+			plan.ByProduct[prod] = c
+		}
+		plan.Rollups = append(plan.Rollups, pp)
+	}
+	return plan, nil
+}
+
+func stateBucket(s string) string {
+	if strings.HasPrefix(s, "current") {
+		return "current"
+	}
+	return s
+}
+
+// planData is what classification needs, loaded once: every current
+// version of the pipeline's products with its lineage, each block's code
+// hash, and the last finished run of each partition.
+type planData struct {
+	current map[string]map[string]versionInfo // product -> partition -> current version
+	hashes  map[string]string                 // block id -> code hash
+	lastRun map[string]State                  // partition key -> last run's final state
+	fine    []*project.Block                  // blocks partitioned like the pipeline (with outputs)
+	coarse  map[string][]*project.Block       // interval -> blocks
+}
+
+type versionInfo struct {
+	version  int
+	runID    string
+	codeHash string
+	upstream map[string]map[string]int
+}
+
+func (e *Engine) loadPlanData(ctx context.Context, pl *project.Pipeline) (*planData, error) {
+	pd := &planData{current: map[string]map[string]versionInfo{}, lastRun: map[string]State{}}
+	var err error
+	if pd.hashes, err = CodeHashes(pl); err != nil {
+		return nil, err
+	}
+	pd.fine, pd.coarse = splitBlocks(pl)
+	var products []any
+	for _, b := range pl.Blocks {
+		if b.Entry != project.EntryExport {
+			products = append(products, ProductName(pl, b))
+		}
+	}
+	ph := strings.TrimSuffix(strings.Repeat("?,", len(products)), ",")
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT v.product, v.partition, v.version, v.run_id, v.code_hash, CAST(v.upstream AS VARCHAR)
+		FROM _strata.current c JOIN _strata.versions v ON v.product = c.product AND v.partition = c.partition AND v.version = c.version
+		WHERE c.product IN (`+ph+`)`, products...)
+	if err != nil {
+		return nil, fmt.Errorf("read current versions: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var prod, part, up string
+		var vi versionInfo
+		if err := rows.Scan(&prod, &part, &vi.version, &vi.runID, &vi.codeHash, &up); err != nil {
+			return nil, err
+		}
+		_ = json.Unmarshal([]byte(up), &vi.upstream)
+		if pd.current[prod] == nil {
+			pd.current[prod] = map[string]versionInfo{}
+		}
+		pd.current[prod][part] = vi
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	runs, err := e.wh.DB().QueryContext(ctx, `SELECT partition_key, arg_max(state, seq) FROM _strata.run_events
+		WHERE pipeline = ? AND block_id = '' AND state IN ('succeeded', 'failed', 'cancelled') GROUP BY partition_key`, pl.ID)
+	if err != nil {
+		return nil, err
+	}
+	defer runs.Close()
+	for runs.Next() {
+		var k, s string
+		if err := runs.Scan(&k, &s); err != nil {
+			return nil, err
+		}
+		pd.lastRun[k] = State(s)
+	}
+	return pd, runs.Err()
+}
+
+// splitBlocks separates the blocks with outputs partitioned like the
+// pipeline from the coarser ones, by interval.
+func splitBlocks(pl *project.Pipeline) (fine []*project.Block, coarse map[string][]*project.Block) {
+	coarse = map[string][]*project.Block{}
+	for _, b := range pl.Blocks {
+		switch {
+		case b.Entry == project.EntryExport:
+		case b.Partitions.Interval == pl.Partitions.Interval:
+			fine = append(fine, b)
+		default:
+			coarse[b.Partitions.Interval] = append(coarse[b.Partitions.Interval], b)
+		}
+	}
+	return fine, coarse
+}
+
+// classify decides one partition's state and action for a set of blocks.
+func (pd *planData) classify(pl *project.Pipeline, p partitions.Partition, interval string, blocks []*project.Block, policy string) PlannedPartition {
+	pp := PlannedPartition{Key: p.Key, Interval: interval, Start: p.Start, Products: map[string]string{}}
+	missing, stale, maxV := false, "", 0
+	for _, b := range blocks {
+		prod := ProductName(pl, b)
+		vi, ok := pd.current[prod][p.Key]
+		switch {
+		case !ok:
+			missing = true
+			pp.Products[prod] = "missing"
+		case vi.codeHash != pd.hashes[b.ID]:
+			pp.Products[prod] = fmt.Sprintf("stale v%d", vi.version)
+			if stale == "" {
+				stale = "the code of " + b.ID + " changed"
+			}
+		default:
+			if why := pd.staleUpstream(vi); why != "" {
+				pp.Products[prod] = fmt.Sprintf("stale v%d", vi.version)
+				if stale == "" {
+					stale = why
+				}
+			} else {
+				pp.Products[prod] = fmt.Sprintf("current v%d", vi.version)
+			}
+		}
+		if vi.version > maxV {
+			maxV = vi.version
+		}
+	}
+	failed := pd.lastRun[p.Key] == StateFailed || pd.lastRun[p.Key] == StateCancelled
+	switch {
+	case failed:
+		pp.State = "failed"
+	case missing:
+		pp.State = "missing"
+	case stale != "":
+		pp.State, pp.Reason = "stale", stale
+	default:
+		pp.State = fmt.Sprintf("current v%d", maxV)
+	}
+	run := false
+	switch policy {
+	case ReprocessAll:
+		run = true
+	case ReprocessStale:
+		run = pp.State == "missing" || pp.State == "failed" || pp.State == "stale"
+	case ReprocessFailed:
+		run = pp.State == "missing" || pp.State == "failed"
+	default:
+		run = pp.State == "missing"
+	}
+	pp.Action = "skip"
+	if run {
+		pp.Action = "run"
+	}
+	return pp
+}
+
+// staleUpstream says why a version no longer matches the data it read.
+func (pd *planData) staleUpstream(vi versionInfo) string {
+	for prod, parts := range vi.upstream {
+		for part, v := range parts {
+			cur, ok := pd.current[prod][part]
+			switch {
+			case !ok:
+				continue // the upstream is gone or outside this pipeline: nothing to compare
+			case v == 0 && cur.runID != vi.runID:
+				return fmt.Sprintf("upstream %s %s was rewritten", prod, part)
+			case v != 0 && cur.version != v:
+				return fmt.Sprintf("upstream %s %s is now v%d (read v%d)", prod, part, cur.version, v)
+			}
+		}
+	}
+	return ""
+}
+
+// rollupTracker follows the coarse partitions (weeks of a daily pipeline)
+// that a range touches: how many of their fine partitions are still to
+// come, and whether any of them runs.
+type rollupTracker struct {
+	t     *target
+	pd    *planData
+	order []*rollup
+	byKey map[string]*rollup
+}
+
+type rollup struct {
+	interval  string
+	part      partitions.Partition
+	blocks    []*project.Block
+	remaining int
+	anyRun    bool
+	anyFailed bool
+}
+
+func newRollupTracker(t *target, pd *planData) *rollupTracker {
+	return &rollupTracker{t: t, pd: pd, byKey: map[string]*rollup{}}
+}
+
+// add records fine partition p; it returns the rollups p belongs to.
+func (rt *rollupTracker) add(p partitions.Partition, runs bool) []*rollup {
+	var out []*rollup
+	for _, interval := range sortedKeys(rt.pd.coarse) {
+		blocks := rt.pd.coarse[interval]
+		cs, err := SpecOf(blocks[0].Partitions)
+		if err != nil {
+			continue
+		}
+		for _, cp := range rt.t.pspec.Containing(p, cs) {
+			k := interval + "/" + cp.Key
+			r := rt.byKey[k]
+			if r == nil {
+				r = &rollup{interval: interval, part: cp, blocks: blocks, remaining: rt.finesInRange(cp, cs)}
+				rt.byKey[k] = r
+				rt.order = append(rt.order, r)
+			}
+			r.anyRun = r.anyRun || runs
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// finesInRange counts the fine partitions of coarse partition cp inside the backfill's range.
+func (rt *rollupTracker) finesInRange(cp partitions.Partition, cs partitions.Spec) int {
+	first, _ := rt.t.pspec.Parse(rt.t.from)
+	last, _ := rt.t.pspec.Parse(rt.t.to)
+	n := 0
+	for _, f := range cs.Covering(cp, rt.t.pspec) {
+		if !f.Start.Before(first.Start) && !f.Start.After(last.Start) {
+			n++
+		}
+	}
+	return n
+}
+
+func (rt *rollupTracker) all() []*rollup {
+	sort.SliceStable(rt.order, func(i, j int) bool { return rt.order[i].part.Start.Before(rt.order[j].part.Start) })
+	return rt.order
+}

@@ -1,0 +1,127 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+// RunFilter selects runs from the history.
+type RunFilter struct {
+	Pipeline   string
+	BackfillID string
+	Partition  string
+	Limit      int // default 100
+}
+
+// RunSummary is one run in the history.
+type RunSummary struct {
+	RunID      string    `json:"run_id"`
+	BackfillID string    `json:"backfill_id,omitempty"`
+	Pipeline   string    `json:"pipeline"`
+	Partition  string    `json:"partition"`
+	State      State     `json:"state"`
+	Error      string    `json:"error,omitempty"`
+	StartedAt  time.Time `json:"started_at"`
+	UpdatedAt  time.Time `json:"updated_at"`
+	DurationMS float64   `json:"duration_ms,omitempty"`
+}
+
+// Runs lists runs, newest first.
+func (e *Engine) Runs(ctx context.Context, f RunFilter) ([]RunSummary, error) {
+	if err := e.store.Write(ctx); err != nil {
+		return nil, err
+	}
+	if f.Limit <= 0 {
+		f.Limit = 100
+	}
+	where := []string{"block_id = ''"}
+	var args []any
+	for col, v := range map[string]string{"pipeline": f.Pipeline, "backfill_id": f.BackfillID, "partition_key": f.Partition} {
+		if v != "" {
+			where = append(where, col+" = ?")
+			args = append(args, v)
+		}
+	}
+	args = append(args, f.Limit)
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT run_id, any_value(backfill_id), any_value(pipeline), any_value(partition_key),
+		arg_max(state, seq), arg_max(error, seq), min(event_at), max(event_at), arg_max(duration_ms, seq)
+		FROM _strata.run_events WHERE `+strings.Join(where, " AND ")+`
+		GROUP BY run_id ORDER BY min(event_at) DESC LIMIT ?`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []RunSummary
+	for rows.Next() {
+		var r RunSummary
+		if err := rows.Scan(&r.RunID, &r.BackfillID, &r.Pipeline, &r.Partition, &r.State, &r.Error, &r.StartedAt, &r.UpdatedAt, &r.DurationMS); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// BlockRun is the latest state of one block (or child) of a run, with its
+// timing and logs: what the run timeline and the partition drawer show.
+type BlockRun struct {
+	Block      string    `json:"block"`
+	Child      string    `json:"child,omitempty"`
+	Partition  string    `json:"partition"`
+	State      State     `json:"state"`
+	Attempt    int       `json:"attempt"`
+	Rows       int64     `json:"rows"`
+	StartedAt  time.Time `json:"started_at"`
+	EndedAt    time.Time `json:"ended_at"`
+	DurationMS float64   `json:"duration_ms"`
+	Error      string    `json:"error,omitempty"`
+	ErrorLine  int       `json:"error_line,omitempty"`
+	Log        string    `json:"log,omitempty"`
+}
+
+// RunDetail is a run with its block runs.
+type RunDetail struct {
+	RunSummary
+	Blocks []BlockRun `json:"blocks"`
+}
+
+// RunDetail reads one run.
+func (e *Engine) RunDetail(ctx context.Context, runID string) (*RunDetail, error) {
+	runs, err := e.runByID(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	d := &RunDetail{RunSummary: runs}
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT block_id, child_key, any_value(partition_key), arg_max(state, seq), max(attempt),
+		arg_max(rows, seq), min(event_at), max(event_at), arg_max(duration_ms, seq), arg_max(error, seq), arg_max(error_line, seq),
+		string_agg(log, '' ORDER BY seq)
+		FROM _strata.run_events WHERE run_id = ? AND block_id <> '' GROUP BY block_id, child_key ORDER BY min(seq)`, runID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var b BlockRun
+		if err := rows.Scan(&b.Block, &b.Child, &b.Partition, &b.State, &b.Attempt, &b.Rows, &b.StartedAt, &b.EndedAt, &b.DurationMS, &b.Error, &b.ErrorLine, &b.Log); err != nil {
+			return nil, err
+		}
+		d.Blocks = append(d.Blocks, b)
+	}
+	return d, rows.Err()
+}
+
+func (e *Engine) runByID(ctx context.Context, runID string) (RunSummary, error) {
+	if err := e.store.Write(ctx); err != nil {
+		return RunSummary{}, err
+	}
+	var r RunSummary
+	err := e.wh.DB().QueryRowContext(ctx, `SELECT run_id, any_value(backfill_id), any_value(pipeline), any_value(partition_key),
+		arg_max(state, seq), arg_max(error, seq), min(event_at), max(event_at), arg_max(duration_ms, seq)
+		FROM _strata.run_events WHERE run_id = ? AND block_id = '' GROUP BY run_id`, runID).
+		Scan(&r.RunID, &r.BackfillID, &r.Pipeline, &r.Partition, &r.State, &r.Error, &r.StartedAt, &r.UpdatedAt, &r.DurationMS)
+	if err != nil {
+		return r, errNotFoundf("run %q not found", runID)
+	}
+	return r, nil
+}

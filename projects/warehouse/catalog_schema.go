@@ -1,0 +1,268 @@
+package warehouse
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/stratahq/strata/blocks/sdk"
+)
+
+// layoutVersion is written to _strata.meta; a file written by a newer layout
+// is refused rather than misread.
+const layoutVersion = 1
+
+// catalogSchema is the schema holding the catalog and the storage tables.
+const catalogSchema = "_strata"
+
+// Internal columns of every storage table.
+const (
+	colPartition = "_partition"
+	colVersion   = "_version"
+)
+
+var catalogDDL = []string{
+	`CREATE SCHEMA IF NOT EXISTS _strata`,
+	`CREATE TABLE IF NOT EXISTS _strata.meta (
+		key   VARCHAR PRIMARY KEY,
+		value VARCHAR NOT NULL
+	)`,
+	`CREATE TABLE IF NOT EXISTS _strata.versions (
+		product         VARCHAR NOT NULL,
+		partition       VARCHAR NOT NULL,
+		partition_start TIMESTAMPTZ NOT NULL,
+		partition_end   TIMESTAMPTZ NOT NULL,
+		version         INTEGER NOT NULL,
+		run_id          VARCHAR NOT NULL,
+		code_hash       VARCHAR NOT NULL,
+		upstream        JSON NOT NULL,
+		row_count       BIGINT NOT NULL,
+		schema          JSON NOT NULL,
+		created_at      TIMESTAMPTZ NOT NULL,
+		storage_table   VARCHAR NOT NULL,
+		PRIMARY KEY (product, partition, version)
+	)`,
+	`CREATE TABLE IF NOT EXISTS _strata.current (
+		product   VARCHAR NOT NULL,
+		partition VARCHAR NOT NULL,
+		version   INTEGER NOT NULL,
+		PRIMARY KEY (product, partition)
+	)`,
+	`CREATE TABLE IF NOT EXISTS _strata.discarded (
+		product     VARCHAR NOT NULL,
+		partition   VARCHAR NOT NULL,
+		max_version INTEGER NOT NULL,
+		PRIMARY KEY (product, partition)
+	)`,
+	`CREATE TABLE IF NOT EXISTS _strata.storage (
+		table_name VARCHAR PRIMARY KEY,
+		product    VARCHAR NOT NULL,
+		schema     JSON NOT NULL,
+		created_at TIMESTAMPTZ NOT NULL
+	)`,
+}
+
+// initCatalog creates the catalog (idempotent) and checks the layout version.
+func (w *Warehouse) initCatalog(ctx context.Context) error {
+	conn, err := w.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN TRANSACTION"); err != nil {
+		return err
+	}
+	err = func() error {
+		for _, stmt := range catalogDDL {
+			if _, err := conn.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("create catalog: %w", err)
+			}
+		}
+		var v string
+		err := conn.QueryRowContext(ctx, `SELECT value FROM _strata.meta WHERE key = 'layout'`).Scan(&v)
+		switch {
+		case err == sql.ErrNoRows:
+			_, err = conn.ExecContext(ctx, `INSERT INTO _strata.meta VALUES ('layout', ?)`, fmt.Sprint(layoutVersion))
+			return err
+		case err != nil:
+			return err
+		case v != fmt.Sprint(layoutVersion):
+			return fmt.Errorf("catalog layout %s is not supported by this strata (layout %d); use a matching strata version", v, layoutVersion)
+		}
+		return nil
+	}()
+	if err != nil {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		return err
+	}
+	_, err = conn.ExecContext(context.WithoutCancel(ctx), "COMMIT")
+	return err
+}
+
+// productStorage is what the writer remembers about a product: its name as
+// first published and its storage tables in creation order.
+type productStorage struct {
+	name   string
+	tables []storageTable
+}
+
+type storageTable struct {
+	name   string
+	schema []sdk.Field
+}
+
+func (p *productStorage) clone() *productStorage {
+	return &productStorage{name: p.name, tables: append([]storageTable(nil), p.tables...)}
+}
+
+func (p *productStorage) table(name string) (storageTable, bool) {
+	for _, t := range p.tables {
+		if t.name == name {
+			return t, true
+		}
+	}
+	return storageTable{}, false
+}
+
+// loadStorage reads _strata.storage into the writer's map.
+func loadStorage(ctx context.Context, q querier) (map[string]*productStorage, error) {
+	rows, err := q.QueryContext(ctx, `SELECT table_name, product, schema::VARCHAR FROM _strata.storage ORDER BY created_at, table_name`)
+	if err != nil {
+		return nil, fmt.Errorf("load storage tables: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]*productStorage{}
+	for rows.Next() {
+		var name, product, schemaJSON string
+		if err := rows.Scan(&name, &product, &schemaJSON); err != nil {
+			return nil, err
+		}
+		schema, err := decodeSchema(schemaJSON)
+		if err != nil {
+			return nil, fmt.Errorf("storage table %s: %w", name, err)
+		}
+		key := strings.ToLower(product)
+		ps := out[key]
+		if ps == nil {
+			ps = &productStorage{name: product}
+			out[key] = ps
+		}
+		ps.tables = append(ps.tables, storageTable{name: name, schema: schema})
+	}
+	return out, rows.Err()
+}
+
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+var productNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// validateProduct checks a product name: it becomes a view name and part of
+// storage table names.
+func validateProduct(name string) error {
+	switch {
+	case name == "":
+		return fmt.Errorf("product name is empty")
+	case len(name) > 100:
+		return fmt.Errorf("product name %q is longer than 100 characters", name)
+	case !productNameRE.MatchString(name):
+		return fmt.Errorf("product name %q is not an identifier (want letters, digits and _, not starting with a digit)", name)
+	case strings.HasPrefix(strings.ToLower(name), "_strata"):
+		return fmt.Errorf("product name %q uses the reserved prefix _strata", name)
+	}
+	return nil
+}
+
+func validatePartition(key string) error {
+	switch {
+	case key == "":
+		return fmt.Errorf("partition key is empty")
+	case len(key) > 200:
+		return fmt.Errorf("partition key %q is longer than 200 characters", key)
+	}
+	return nil
+}
+
+// tableSchema validates t and returns its schema. Column names are matched
+// case-insensitively by DuckDB, and _partition/_version are taken.
+func tableSchema(t *sdk.Table) ([]sdk.Field, error) {
+	if err := t.Validate(); err != nil {
+		return nil, fmt.Errorf("invalid table: %w", err)
+	}
+	schema := t.Schema()
+	seen := make(map[string]string, len(schema))
+	for _, f := range schema {
+		lower := strings.ToLower(f.Name)
+		if lower == colPartition || lower == colVersion {
+			return nil, fmt.Errorf("column %q is reserved for the warehouse (rename it)", f.Name)
+		}
+		if prev, dup := seen[lower]; dup {
+			return nil, fmt.Errorf("columns %q and %q differ only in case; DuckDB would treat them as one", prev, f.Name)
+		}
+		seen[lower] = f.Name
+	}
+	return schema, nil
+}
+
+type schemaField struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
+func encodeSchema(schema []sdk.Field) string {
+	out := make([]schemaField, len(schema))
+	for i, f := range schema {
+		out[i] = schemaField{f.Name, f.Type.String()}
+	}
+	b, _ := json.Marshal(out) // strings only: cannot fail
+	return string(b)
+}
+
+func decodeSchema(s string) ([]sdk.Field, error) {
+	var in []schemaField
+	if err := json.Unmarshal([]byte(s), &in); err != nil {
+		return nil, fmt.Errorf("decode schema %q: %w", s, err)
+	}
+	out := make([]sdk.Field, len(in))
+	for i, f := range in {
+		t, err := sdk.ParseType(f.Type)
+		if err != nil {
+			return nil, fmt.Errorf("decode schema column %q: %w", f.Name, err)
+		}
+		out[i] = sdk.Field{Name: f.Name, Type: t}
+	}
+	return out, nil
+}
+
+// storageTableName is "<product>__<first 8 hex digits of sha256(schema)>".
+// Column order is part of the schema: a reordered output starts a new table,
+// which keeps reading a single version a plain SELECT *.
+func storageTableName(product string, schema []sdk.Field) string {
+	sum := sha256.Sum256([]byte(encodeSchema(schema)))
+	return product + "__" + hex.EncodeToString(sum[:4])
+}
+
+// createStorageSQL is the DDL of a storage table.
+func createStorageSQL(table string, schema []sdk.Field) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "CREATE TABLE %s (%s VARCHAR NOT NULL, %s INTEGER NOT NULL", qualified(table), colPartition, colVersion)
+	for _, f := range schema {
+		fmt.Fprintf(&b, ", %s %s", quoteIdent(f.Name), duckType(f.Type))
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// qualified names a storage table in the catalog schema.
+func qualified(table string) string { return catalogSchema + "." + quoteIdent(table) }
+
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+func quoteLiteral(s string) string { return `'` + strings.ReplaceAll(s, `'`, `''`) + `'` }

@@ -1,0 +1,143 @@
+package warehouse
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// ProductInfo summarizes a product's current data.
+type ProductInfo struct {
+	Name            string
+	Partitions      int    // partitions with a current version
+	Rows            int64  // rows of the current versions
+	LatestPartition string // current partition with the latest start ("" if none)
+	UpdatedAt       time.Time
+}
+
+// PartitionInfo describes one partition and its kept versions.
+type PartitionInfo struct {
+	Key        string
+	Start, End time.Time // from the newest version
+	Current    int       // 0 when only staged versions exist
+	Versions   []VersionInfo
+}
+
+// VersionInfo is one kept version: who wrote it, from what.
+type VersionInfo struct {
+	Version   int
+	RunID     string
+	CodeHash  string
+	Rows      int64
+	CreatedAt time.Time
+	Upstream  map[string]map[string]int
+}
+
+// Products lists every product that has a version, by name.
+func (w *Warehouse) Products(ctx context.Context) ([]ProductInfo, error) {
+	var out []ProductInfo
+	err := w.readTx(ctx, func(conn *sql.Conn) error {
+		rows, err := conn.QueryContext(ctx, `
+			WITH cur AS (
+				SELECT v.product, v.partition, v.partition_start, v.row_count, v.created_at
+				FROM _strata.current c
+				JOIN _strata.versions v ON v.product = c.product AND v.partition = c.partition AND v.version = c.version
+			)
+			SELECT p.product, count(cur.partition), coalesce(sum(cur.row_count), 0)::BIGINT,
+				coalesce(arg_max(cur.partition, cur.partition_start), ''), max(cur.created_at)
+			FROM (SELECT DISTINCT product FROM _strata.versions) p
+			LEFT JOIN cur ON cur.product = p.product
+			GROUP BY p.product
+			ORDER BY p.product`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var p ProductInfo
+			var updated sql.NullTime
+			if err := rows.Scan(&p.Name, &p.Partitions, &p.Rows, &p.LatestPartition, &updated); err != nil {
+				return err
+			}
+			if updated.Valid {
+				p.UpdatedAt = updated.Time.UTC()
+			}
+			out = append(out, p)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list products: %w", err)
+	}
+	return out, nil
+}
+
+// Partitions lists a product's partitions by start, each with its kept
+// versions (oldest first) and its current version.
+func (w *Warehouse) Partitions(ctx context.Context, product string) ([]PartitionInfo, error) {
+	var out []PartitionInfo
+	err := w.readTx(ctx, func(conn *sql.Conn) error {
+		if err := missingProduct(ctx, conn, product); err != nil {
+			return err
+		}
+		rows, err := conn.QueryContext(ctx, `
+			SELECT v.partition, v.partition_start, v.partition_end, coalesce(c.version, 0),
+				v.version, v.run_id, v.code_hash, v.row_count, v.created_at, v.upstream::VARCHAR
+			FROM _strata.versions v
+			LEFT JOIN _strata.current c ON c.product = v.product AND c.partition = v.partition
+			JOIN (SELECT partition, min(partition_start) AS first_start FROM _strata.versions
+				WHERE product = ? GROUP BY partition) f ON f.partition = v.partition
+			WHERE v.product = ?
+			ORDER BY f.first_start, v.partition, v.version`, product, product)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var key, upstream string
+			var start, end time.Time
+			var current int
+			var v VersionInfo
+			if err := rows.Scan(&key, &start, &end, &current, &v.Version, &v.RunID, &v.CodeHash, &v.Rows, &v.CreatedAt, &upstream); err != nil {
+				return err
+			}
+			v.CreatedAt = v.CreatedAt.UTC()
+			if err := json.Unmarshal([]byte(upstream), &v.Upstream); err != nil {
+				return fmt.Errorf("partition %s version %d: upstream %q: %w", key, v.Version, upstream, err)
+			}
+			if n := len(out); n == 0 || out[n-1].Key != key {
+				out = append(out, PartitionInfo{Key: key, Current: current})
+			}
+			p := &out[len(out)-1]
+			p.Start, p.End = start.UTC(), end.UTC() // versions ascend: the newest wins
+			p.Versions = append(p.Versions, v)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("partitions of %s: %w", product, err)
+	}
+	return out, nil
+}
+
+// Rollback makes an older (or any other kept) version of a partition current
+// again. A version removed by retention cannot come back: the error says so
+// and lists the kept ones.
+func (w *Warehouse) Rollback(ctx context.Context, product, partition string, to int) error {
+	err := w.write(ctx, func(tx *writeTx) error {
+		st, err := tx.state(product, partition)
+		if err != nil {
+			return err
+		}
+		if _, ok := st.table(to); !ok {
+			return missingVersion(tx.ctx, tx.conn, VersionRef{Product: product, Partition: partition, Version: to})
+		}
+		return tx.setCurrent(product, partition, st, to)
+	})
+	if err != nil {
+		return fmt.Errorf("roll back %s partition %s to version %d: %w", product, partition, to, err)
+	}
+	return nil
+}

@@ -1,0 +1,299 @@
+package warehouse
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/stratahq/strata/blocks/sdk"
+)
+
+// Output is one block's result for one partition, to be published as a new
+// version of a product.
+type Output struct {
+	Product        string
+	Partition      string    // partition key, e.g. "2024-03-10"
+	PartitionStart time.Time // inclusive
+	PartitionEnd   time.Time // exclusive
+	Table          *sdk.Table
+	RunID          string
+	CodeHash       string
+	// Upstream records what the run read: product -> partition -> version.
+	Upstream map[string]map[string]int
+}
+
+// Version is a version written by Publish or Stage.
+type Version struct {
+	Product   string
+	Partition string
+	Version   int
+	Rows      int64
+	Table     string // storage table in the _strata schema
+	Current   bool
+	CreatedAt time.Time
+}
+
+// Ref names the version.
+func (v Version) Ref() VersionRef {
+	return VersionRef{Product: v.Product, Partition: v.Partition, Version: v.Version}
+}
+
+// VersionRef names one version of one partition of a product.
+type VersionRef struct {
+	Product   string
+	Partition string
+	Version   int
+}
+
+func (r VersionRef) String() string {
+	return fmt.Sprintf("%s partition %s version %d", r.Product, r.Partition, r.Version)
+}
+
+// Publish writes every output as a new version and makes it current, all in
+// one transaction: either every output of the run becomes visible (with
+// retention applied) or, on any error, none does.
+func (w *Warehouse) Publish(ctx context.Context, outs []Output) ([]Version, error) {
+	return w.writeOutputs(ctx, outs, true)
+}
+
+// Stage writes every output as a new version without making it current, in
+// one transaction. Promote switches staged versions in; Discard drops them.
+// Retention still applies: staging more versions than it keeps drops the
+// oldest ones that are not current.
+func (w *Warehouse) Stage(ctx context.Context, outs []Output) ([]Version, error) {
+	return w.writeOutputs(ctx, outs, false)
+}
+
+// preparedOutput is a validated Output with its schema.
+type preparedOutput struct {
+	Output
+	schema   []sdk.Field
+	upstream string // JSON
+}
+
+func prepareOutputs(outs []Output) ([]preparedOutput, error) {
+	if len(outs) == 0 {
+		return nil, fmt.Errorf("nothing to publish: no outputs")
+	}
+	seen := map[[2]string]int{}
+	prepared := make([]preparedOutput, len(outs))
+	for i, o := range outs {
+		where := fmt.Sprintf("output %d (%s, partition %s)", i, o.Product, o.Partition)
+		if err := validateProduct(o.Product); err != nil {
+			return nil, fmt.Errorf("%s: %w", where, err)
+		}
+		if err := validatePartition(o.Partition); err != nil {
+			return nil, fmt.Errorf("%s: %w", where, err)
+		}
+		if o.PartitionEnd.Before(o.PartitionStart) {
+			return nil, fmt.Errorf("%s: partition end %s is before its start %s", where, o.PartitionEnd.Format(time.RFC3339), o.PartitionStart.Format(time.RFC3339))
+		}
+		key := [2]string{o.Product, o.Partition}
+		if j, dup := seen[key]; dup {
+			return nil, fmt.Errorf("%s: output %d already publishes this partition", where, j)
+		}
+		seen[key] = i
+		schema, err := tableSchema(o.Table)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", where, err)
+		}
+		up := o.Upstream
+		if up == nil {
+			up = map[string]map[string]int{}
+		}
+		b, err := json.Marshal(up)
+		if err != nil {
+			return nil, fmt.Errorf("%s: upstream: %w", where, err)
+		}
+		prepared[i] = preparedOutput{Output: o, schema: schema, upstream: string(b)}
+	}
+	return prepared, nil
+}
+
+func (w *Warehouse) writeOutputs(ctx context.Context, outs []Output, makeCurrent bool) ([]Version, error) {
+	prepared, err := prepareOutputs(outs)
+	if err != nil {
+		return nil, err
+	}
+	var versions []Version
+	err = w.write(ctx, func(tx *writeTx) error {
+		versions = make([]Version, 0, len(prepared))
+		created := time.Now().UTC().Truncate(time.Microsecond)
+		for i, o := range prepared {
+			v, err := tx.writeOutput(o, makeCurrent, created)
+			if err != nil {
+				return fmt.Errorf("output %d (%s, partition %s): %w", i, o.Product, o.Partition, err)
+			}
+			versions = append(versions, v)
+		}
+		return nil
+	})
+	if err != nil {
+		verb := "publish"
+		if !makeCurrent {
+			verb = "stage"
+		}
+		return nil, fmt.Errorf("%s: %w", verb, err)
+	}
+	return versions, nil
+}
+
+// writeOutput appends one output as a new version inside the transaction.
+func (tx *writeTx) writeOutput(o preparedOutput, makeCurrent bool, created time.Time) (Version, error) {
+	table, err := tx.ensureTable(o.Product, o.schema)
+	if err != nil {
+		return Version{}, err
+	}
+	st, err := tx.state(o.Product, o.Partition)
+	if err != nil {
+		return Version{}, err
+	}
+	version := st.last + 1
+	if err := appendRows(tx.ctx, tx.conn, table, o.Partition, version, o.Table); err != nil {
+		return Version{}, err
+	}
+	rows := int64(o.Table.Len())
+	err = tx.exec(`INSERT INTO _strata.versions VALUES (?, ?, ?, ?, ?, ?, ?, ?::JSON, ?, ?::JSON, ?, ?)`,
+		o.Product, o.Partition, o.PartitionStart, o.PartitionEnd, version, o.RunID, o.CodeHash,
+		o.upstream, rows, encodeSchema(o.schema), created, table)
+	if err != nil {
+		return Version{}, fmt.Errorf("record version %d: %w", version, err)
+	}
+	st.versions = append(st.versions, keptVersion{version: version, table: table})
+	st.last = version
+	if makeCurrent {
+		if err := tx.setCurrent(o.Product, o.Partition, st, version); err != nil {
+			return Version{}, err
+		}
+	}
+	if err := tx.retain(o.Product, o.Partition, st); err != nil {
+		return Version{}, err
+	}
+	return Version{
+		Product: o.Product, Partition: o.Partition, Version: version, Rows: rows,
+		Table: table, Current: makeCurrent, CreatedAt: created,
+	}, nil
+}
+
+// setCurrent points (product, partition) at version.
+func (tx *writeTx) setCurrent(product, partition string, st *partState, version int) error {
+	var err error
+	if st.current != 0 {
+		err = tx.exec(`UPDATE _strata.current SET version = ? WHERE product = ? AND partition = ?`, version, product, partition)
+	} else {
+		err = tx.exec(`INSERT INTO _strata.current VALUES (?, ?, ?)`, product, partition, version)
+	}
+	if err != nil {
+		return fmt.Errorf("switch current of %s partition %s to version %d: %w", product, partition, version, err)
+	}
+	st.current = version
+	return nil
+}
+
+// Promote makes the given (staged) versions current, all in one transaction,
+// and applies retention to their partitions. It is how an atomic backfill
+// switches every partition at once.
+func (w *Warehouse) Promote(ctx context.Context, refs []VersionRef) error {
+	if err := checkRefs(refs, true); err != nil {
+		return fmt.Errorf("promote: %w", err)
+	}
+	err := w.write(ctx, func(tx *writeTx) error {
+		for _, r := range refs {
+			st, err := tx.state(r.Product, r.Partition)
+			if err != nil {
+				return err
+			}
+			if _, ok := st.table(r.Version); !ok {
+				return missingVersion(tx.ctx, tx.conn, r)
+			}
+			if err := tx.setCurrent(r.Product, r.Partition, st, r.Version); err != nil {
+				return err
+			}
+			if err := tx.retain(r.Product, r.Partition, st); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("promote: %w", err)
+	}
+	return nil
+}
+
+// Discard deletes versions that are not current (a failed or cancelled
+// atomic backfill's staged versions), in one transaction. Their numbers are
+// not reused.
+func (w *Warehouse) Discard(ctx context.Context, refs []VersionRef) error {
+	if err := checkRefs(refs, false); err != nil {
+		return fmt.Errorf("discard: %w", err)
+	}
+	err := w.write(ctx, func(tx *writeTx) error {
+		for _, r := range refs {
+			st, err := tx.state(r.Product, r.Partition)
+			if err != nil {
+				return err
+			}
+			if _, ok := st.table(r.Version); !ok {
+				return missingVersion(tx.ctx, tx.conn, r)
+			}
+			if st.current == r.Version {
+				return fmt.Errorf("%s is current; roll the partition back to another version first", r)
+			}
+			if err := tx.deleteVersions(r.Product, r.Partition, st, []int{r.Version}); err != nil {
+				return err
+			}
+			if err := tx.recordDiscarded(r.Product, r.Partition, st, r.Version); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("discard: %w", err)
+	}
+	return nil
+}
+
+// checkRefs refuses an empty list and duplicates: the same version twice,
+// or (onePerPartition) two versions of one partition.
+// recordDiscarded remembers the highest discarded version number of a
+// partition, so that it is not handed out again.
+func (tx *writeTx) recordDiscarded(product, partition string, st *partState, version int) error {
+	if st.hasDiscarded && st.discarded >= version {
+		return nil
+	}
+	var err error
+	if st.hasDiscarded {
+		err = tx.exec(`UPDATE _strata.discarded SET max_version = ? WHERE product = ? AND partition = ?`, version, product, partition)
+	} else {
+		err = tx.exec(`INSERT INTO _strata.discarded VALUES (?, ?, ?)`, product, partition, version)
+	}
+	if err != nil {
+		return fmt.Errorf("record discarded version %d of %s partition %s: %w", version, product, partition, err)
+	}
+	st.discarded, st.hasDiscarded = version, true
+	return nil
+}
+
+func checkRefs(refs []VersionRef, onePerPartition bool) error {
+	if len(refs) == 0 {
+		return fmt.Errorf("no versions given")
+	}
+	seen := map[VersionRef]bool{}
+	for _, r := range refs {
+		key := r
+		if onePerPartition {
+			key.Version = 0
+		}
+		if seen[key] {
+			if onePerPartition {
+				return fmt.Errorf("%s partition %s is named twice", r.Product, r.Partition)
+			}
+			return fmt.Errorf("%s is named twice", r)
+		}
+		seen[key] = true
+	}
+	return nil
+}

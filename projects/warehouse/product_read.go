@@ -1,0 +1,283 @@
+package warehouse
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/stratahq/strata/blocks/sdk"
+)
+
+// Selection picks partitions of a product. At most one of Partitions, Last
+// and From/To may be set; none selects every partition. Reads return current
+// versions, except that Version (with exactly one partition in Partitions)
+// reads that version instead.
+type Selection struct {
+	Partitions []string  // these partition keys
+	Last       int       // the latest n partitions by start
+	From, To   time.Time // partitions whose start is in [From, To]; either may be zero (open)
+	Version    int       // with one partition: this version instead of the current one
+}
+
+func (s Selection) validate() error {
+	modes := 0
+	if len(s.Partitions) > 0 {
+		modes++
+	}
+	if s.Last != 0 {
+		modes++
+	}
+	if !s.From.IsZero() || !s.To.IsZero() {
+		modes++
+	}
+	switch {
+	case s.Last < 0:
+		return fmt.Errorf("selection: last %d is negative", s.Last)
+	case s.Version < 0:
+		return fmt.Errorf("selection: version %d is negative", s.Version)
+	case modes > 1:
+		return fmt.Errorf("selection: give partitions, last N or a from/to range, not several")
+	case s.Version != 0 && (len(s.Partitions) != 1 || modes != 1):
+		return fmt.Errorf("selection: version %d needs exactly one partition", s.Version)
+	case !s.From.IsZero() && !s.To.IsZero() && s.From.After(s.To):
+		return fmt.Errorf("selection: from %s is after to %s", s.From.Format(time.RFC3339), s.To.Format(time.RFC3339))
+	}
+	return nil
+}
+
+// selectedPartition is one (partition, version) a read returns, in order.
+type selectedPartition struct {
+	partition string
+	version   int
+	table     string
+}
+
+// Read returns the rows of the selected partitions of a product, ordered by
+// partition start, then as they were written, with a leading _partition
+// column. Partitions written with different schemas are unioned by column
+// name (missing columns are NULL). limit <= 0 means all rows.
+func (w *Warehouse) Read(ctx context.Context, product string, sel Selection, limit int) (*sdk.Table, error) {
+	if err := sel.validate(); err != nil {
+		return nil, fmt.Errorf("read %s: %w", product, err)
+	}
+	var out *sdk.Table
+	err := w.readTx(ctx, func(conn *sql.Conn) error {
+		parts, err := resolveSelection(ctx, conn, product, sel)
+		if err != nil {
+			return err
+		}
+		storage, err := productTables(ctx, conn, product)
+		if err != nil {
+			return err
+		}
+		if len(parts) == 0 {
+			out = emptyRead(storage)
+			return nil
+		}
+		rows, err := conn.QueryContext(ctx, readSQL(parts, storage, limit))
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		out, err = scanTable(rows)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", product, err)
+	}
+	return out, nil
+}
+
+// readTx runs fn on a pooled connection inside a read-only transaction, so
+// the catalog lookups and the row query see one snapshot (a publish or
+// retention committing in between cannot tear a read) and DuckDB refuses any
+// write.
+func (w *Warehouse) readTx(ctx context.Context, fn func(conn *sql.Conn) error) error {
+	if err := w.checkOpen(); err != nil {
+		return err
+	}
+	conn, err := w.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN TRANSACTION READ ONLY"); err != nil {
+		return err
+	}
+	if err := fn(conn); err != nil {
+		if _, rerr := conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK"); rerr != nil {
+			_ = conn.Raw(func(any) error { return driver.ErrBadConn }) // do not return it to the pool
+		}
+		return err
+	}
+	_, err = conn.ExecContext(context.WithoutCancel(ctx), "COMMIT")
+	return err
+}
+
+// resolveSelection turns a selection into (partition, version, table) in
+// read order, or a not-found error that lists what exists.
+func resolveSelection(ctx context.Context, q querier, product string, sel Selection) ([]selectedPartition, error) {
+	if sel.Version != 0 {
+		r := VersionRef{Product: product, Partition: sel.Partitions[0], Version: sel.Version}
+		table, err := lookupVersionTable(ctx, q, r)
+		if err != nil {
+			return nil, err
+		}
+		return []selectedPartition{{partition: r.Partition, version: r.Version, table: table}}, nil
+	}
+	const base = `SELECT v.partition, v.version, v.storage_table
+		FROM _strata.current c
+		JOIN _strata.versions v ON v.product = c.product AND v.partition = c.partition AND v.version = c.version
+		WHERE c.product = ?`
+	args := []any{product}
+	query := base + " ORDER BY v.partition_start, v.partition"
+	switch {
+	case len(sel.Partitions) > 0:
+		keys := make([]string, len(sel.Partitions))
+		for i, k := range sel.Partitions {
+			keys[i] = quoteLiteral(k)
+		}
+		query = base + " AND c.partition IN (" + strings.Join(keys, ", ") + ") ORDER BY v.partition_start, v.partition"
+	case sel.Last > 0:
+		query = `SELECT partition, version, storage_table FROM (
+			SELECT v.partition, v.version, v.storage_table, v.partition_start
+			FROM _strata.current c
+			JOIN _strata.versions v ON v.product = c.product AND v.partition = c.partition AND v.version = c.version
+			WHERE c.product = ?
+			ORDER BY v.partition_start DESC, v.partition DESC LIMIT ?
+		) ORDER BY partition_start, partition`
+		args = append(args, sel.Last)
+	case !sel.From.IsZero() || !sel.To.IsZero():
+		cond := ""
+		if !sel.From.IsZero() {
+			cond += " AND v.partition_start >= ?"
+			args = append(args, sel.From)
+		}
+		if !sel.To.IsZero() {
+			cond += " AND v.partition_start <= ?"
+			args = append(args, sel.To)
+		}
+		query = base + cond + " ORDER BY v.partition_start, v.partition"
+	}
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("resolve partitions: %w", err)
+	}
+	var out []selectedPartition
+	for rows.Next() {
+		var p selectedPartition
+		if err := rows.Scan(&p.partition, &p.version, &p.table); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(sel.Partitions) > 0 {
+		found := make(map[string]bool, len(out))
+		for _, p := range out {
+			found[p.partition] = true
+		}
+		for _, k := range sel.Partitions {
+			if found[k] {
+				continue
+			}
+			if err := missingPartition(ctx, q, product, k); err != nil {
+				return nil, err
+			}
+			versions, _, _, err := partitionState(ctx, q, product, k)
+			if err != nil {
+				return nil, err
+			}
+			return nil, fmt.Errorf("product %q partition %s has no current version (staged versions: %s): %w", product, k, intList(versions), ErrNotFound)
+		}
+	}
+	if len(out) == 0 {
+		if err := missingProduct(ctx, q, product); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// productTables reads a product's storage tables in creation order.
+func productTables(ctx context.Context, q querier, product string) ([]storageTable, error) {
+	rows, err := q.QueryContext(ctx, `SELECT table_name, schema::VARCHAR FROM _strata.storage WHERE product = ? ORDER BY created_at, table_name`, product)
+	if err != nil {
+		return nil, fmt.Errorf("storage tables of %s: %w", product, err)
+	}
+	defer rows.Close()
+	var out []storageTable
+	for rows.Next() {
+		var name, schemaJSON string
+		if err := rows.Scan(&name, &schemaJSON); err != nil {
+			return nil, err
+		}
+		schema, err := decodeSchema(schemaJSON)
+		if err != nil {
+			return nil, fmt.Errorf("storage table %s: %w", name, err)
+		}
+		out = append(out, storageTable{name: name, schema: schema})
+	}
+	return out, rows.Err()
+}
+
+// readSQL selects the rows of parts from their storage tables, unioned over
+// the tables involved (newest schema first), in partition order and then
+// insertion order (rowid).
+func readSQL(parts []selectedPartition, storage []storageTable, limit int) string {
+	byTable := map[string][]int{} // table -> indexes into parts
+	for i, p := range parts {
+		byTable[p.table] = append(byTable[p.table], i)
+	}
+	var used []storageTable
+	for _, t := range newestFirst(storage) {
+		if len(byTable[t.name]) > 0 {
+			used = append(used, t)
+		}
+	}
+	cols := unionSchema(used)
+	var b strings.Builder
+	b.WriteString("SELECT * EXCLUDE (__strata_ord, __strata_rid) FROM (\n")
+	for i, t := range used {
+		if i > 0 {
+			b.WriteString("\nUNION ALL\n")
+		}
+		idx := byTable[t.name]
+		if len(idx) == 1 {
+			p := parts[idx[0]]
+			fmt.Fprintf(&b, "SELECT %s, %d AS __strata_ord, t.rowid AS __strata_rid FROM %s AS t WHERE t.%s = %s AND t.%s = %d",
+				selectList(t, cols), idx[0], qualified(t.name), colPartition, quoteLiteral(p.partition), colVersion, p.version)
+			continue
+		}
+		values := make([]string, len(idx))
+		for j, k := range idx {
+			values[j] = fmt.Sprintf("(%s, %d, %d)", quoteLiteral(parts[k].partition), parts[k].version, k)
+		}
+		fmt.Fprintf(&b, "SELECT %s, s.ord AS __strata_ord, t.rowid AS __strata_rid FROM %s AS t JOIN (VALUES %s) AS s(p, v, ord) ON t.%s = s.p AND t.%s = s.v",
+			selectList(t, cols), qualified(t.name), strings.Join(values, ", "), colPartition, colVersion)
+	}
+	b.WriteString("\n) ORDER BY __strata_ord, __strata_rid")
+	if limit > 0 {
+		fmt.Fprintf(&b, " LIMIT %d", limit)
+	}
+	return b.String()
+}
+
+// emptyRead is the result of a selection that matched no partition: the
+// newest schema, no rows.
+func emptyRead(storage []storageTable) *sdk.Table {
+	t := sdk.NewTable(sdk.String(colPartition))
+	if len(storage) > 0 {
+		for _, f := range storage[len(storage)-1].schema {
+			t.AddColumn(sdk.NewColumn(f.Name, f.Type))
+		}
+	}
+	return t
+}

@@ -1,0 +1,167 @@
+package warehouse
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+)
+
+// keptVersion is one catalog row of a partition, as retention sees it.
+type keptVersion struct {
+	version int
+	table   string
+	current bool
+}
+
+// retentionVictims returns the versions to delete: all but the newest keep
+// ones and the current one. Versions may come in any order.
+func retentionVictims(versions []keptVersion, keep int) []keptVersion {
+	sorted := append([]keptVersion(nil), versions...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].version > sorted[j].version })
+	var out []keptVersion
+	for i, v := range sorted {
+		if i < keep || v.current {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+type partKey struct{ product, partition string }
+
+// partState is what a write needs to know about one (product, partition):
+// its kept versions (ascending), its current version (0: none), the last
+// version number handed out and the highest one discarded (hasDiscarded: a
+// _strata.discarded row exists).
+//
+// The next version is last+1. Retention never removes the newest version, so
+// the newest kept version is the last one handed out unless Discard removed
+// it; only then is a _strata.discarded row written. Publishing therefore
+// writes no counter row, and a number is still never reused.
+type partState struct {
+	versions     []keptVersion
+	current      int
+	last         int
+	discarded    int
+	hasDiscarded bool
+}
+
+func (st *partState) clone() *partState {
+	c := *st
+	c.versions = slices.Clone(st.versions)
+	return &c
+}
+
+// table returns the storage table of a kept version.
+func (st *partState) table(version int) (string, bool) {
+	for _, v := range st.versions {
+		if v.version == version {
+			return v.table, true
+		}
+	}
+	return "", false
+}
+
+func (st *partState) remove(version int) {
+	st.versions = slices.DeleteFunc(st.versions, func(v keptVersion) bool { return v.version == version })
+}
+
+// state returns the transaction's view of a partition: its own copy of the
+// writer's cached state, or the catalog's, read in one query.
+func (tx *writeTx) state(product, partition string) (*partState, error) {
+	k := partKey{product, partition}
+	if st, ok := tx.parts[k]; ok {
+		return st, nil
+	}
+	if st, ok := tx.w.parts[k]; ok {
+		c := st.clone()
+		tx.parts[k] = c
+		return c, nil
+	}
+	rows, err := tx.query(`
+		SELECT 'v', version, storage_table FROM _strata.versions WHERE product = $1 AND partition = $2
+		UNION ALL SELECT 'c', version, NULL FROM _strata.current WHERE product = $1 AND partition = $2
+		UNION ALL SELECT 'd', max_version, NULL FROM _strata.discarded WHERE product = $1 AND partition = $2`,
+		product, partition)
+	if err != nil {
+		return nil, fmt.Errorf("state of %s partition %s: %w", product, partition, err)
+	}
+	defer rows.Close()
+	st := &partState{}
+	for rows.Next() {
+		var kind string
+		var n int
+		var table *string
+		if err := rows.Scan(&kind, &n, &table); err != nil {
+			return nil, fmt.Errorf("state of %s partition %s: %w", product, partition, err)
+		}
+		switch kind {
+		case "v":
+			st.versions = append(st.versions, keptVersion{version: n, table: *table})
+			st.last = max(st.last, n)
+		case "c":
+			st.current = n
+		case "d":
+			st.discarded, st.hasDiscarded = n, true
+			st.last = max(st.last, n)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("state of %s partition %s: %w", product, partition, err)
+	}
+	slices.SortFunc(st.versions, func(a, b keptVersion) int { return a.version - b.version })
+	tx.parts[k] = st
+	return st, nil
+}
+
+// retain keeps the newest w.retention versions of (product, partition) and
+// its current version, and deletes the rows and catalog rows of the others,
+// inside the write transaction.
+func (tx *writeTx) retain(product, partition string, st *partState) error {
+	versions := make([]keptVersion, len(st.versions))
+	for i, v := range st.versions {
+		v.current = v.version == st.current
+		versions[i] = v
+	}
+	victims := retentionVictims(versions, tx.w.retention)
+	if len(victims) == 0 {
+		return nil
+	}
+	nums := make([]int, len(victims))
+	for i, v := range victims {
+		nums[i] = v.version
+	}
+	if err := tx.deleteVersions(product, partition, st, nums); err != nil {
+		return fmt.Errorf("retention of %s partition %s: %w", product, partition, err)
+	}
+	return nil
+}
+
+// deleteVersions deletes kept versions of one partition: their rows, their
+// catalog rows, and storage tables left without any version.
+func (tx *writeTx) deleteVersions(product, partition string, st *partState, versions []int) error {
+	touched := map[string]bool{}
+	for _, v := range versions {
+		table, ok := st.table(v)
+		if !ok {
+			return fmt.Errorf("version %d of %s partition %s is not kept", v, product, partition)
+		}
+		err := tx.exec(fmt.Sprintf(`DELETE FROM %s WHERE %s = ? AND %s = ?`, qualified(table), colPartition, colVersion), partition, v)
+		if err != nil {
+			return fmt.Errorf("delete rows of version %d from %s: %w", v, table, err)
+		}
+		err = tx.exec(`DELETE FROM _strata.versions WHERE product = ? AND partition = ? AND version = ?`, product, partition, v)
+		if err != nil {
+			return fmt.Errorf("delete catalog row of version %d: %w", v, err)
+		}
+		st.remove(v)
+		touched[table] = true
+	}
+	// A table still holding a kept version of this partition is not empty;
+	// only the others need counting before they may be dropped.
+	for _, v := range st.versions {
+		delete(touched, v.table)
+	}
+	return tx.dropEmptyTables(product, touched)
+}

@@ -1,0 +1,178 @@
+package warehouse
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+)
+
+// DefaultRetention is how many versions of a partition are kept when Options
+// leaves Retention at zero.
+const DefaultRetention = 3
+
+// Extensions cannot be fetched at run time (offline machines, reproducible
+// builds); icu, json and parquet are compiled into the driver.
+const dsnOptions = "autoinstall_known_extensions=false&autoload_known_extensions=false"
+
+// Options configure Open.
+type Options struct {
+	// Retention is how many of the newest versions of each (product,
+	// partition) are kept, besides the current one (which is always kept).
+	// It is applied to a partition whenever it is written (publish, stage,
+	// promote), so lowering it trims older partitions only as they are
+	// rewritten. Zero means DefaultRetention.
+	Retention int
+}
+
+// ErrClosed is returned by every method after Close.
+var ErrClosed = errors.New("warehouse is closed")
+
+// ErrNotFound is wrapped by errors about an unknown product, partition or
+// version, so callers (the HTTP layer) can tell "no such thing" from failure.
+var ErrNotFound = errors.New("not found")
+
+// LockedError reports that another process (or another Open in this one)
+// holds the warehouse.
+type LockedError struct {
+	Path string
+	PID  int // 0 when the holder's pid could not be read
+}
+
+func (e *LockedError) Error() string {
+	holder := "another process"
+	if e.PID > 0 {
+		holder = fmt.Sprintf("pid %d", e.PID)
+	}
+	return fmt.Sprintf("warehouse %s is in use by %s (strata start or another strata command); stop it or use its API", e.Path, holder)
+}
+
+// Warehouse is one project's DuckDB file, owned by this process.
+//
+// Writes (Publish, Stage, Promote, Discard, Rollback) are serialized by mu and
+// run on one dedicated connection, each as a single transaction; DuckDB would
+// otherwise answer two transactions touching the same catalog row with a
+// conflict. Reads use the pool and never take mu.
+//
+// Because this is the only writer of the catalog, the writer keeps what it
+// needs per write in memory instead of asking DuckDB every time (a query
+// costs about half a millisecond even on a tiny table): the storage tables of
+// each product (mirroring _strata.storage) and the state of every partition
+// it has written (versions, current, last number). Both are changed only
+// under mu and only after a COMMIT succeeded, so they never show what a
+// rolled-back transaction did. The writer's catalog statements are prepared
+// once and reused.
+type Warehouse struct {
+	path      string
+	retention int
+	lock      *fileLock
+	db        *sql.DB
+	closed    atomic.Bool
+
+	mu      sync.Mutex
+	writer  *sql.Conn                  // nil until first write, and after a broken rollback
+	stmts   map[string]*sql.Stmt       // statements prepared on writer, by SQL text
+	storage map[string]*productStorage // by lower-cased product name
+	parts   map[partKey]*partState     // partitions written since Open, as committed
+}
+
+// Open opens (creating if needed) the warehouse at path. It fails at once with
+// a *LockedError when another holder has it.
+func Open(ctx context.Context, path string, opts Options) (*Warehouse, error) {
+	if opts.Retention < 0 {
+		return nil, fmt.Errorf("open warehouse %s: retention %d is negative (want 1 or more, 0 for the default %d)", path, opts.Retention, DefaultRetention)
+	}
+	if opts.Retention == 0 {
+		opts.Retention = DefaultRetention
+	}
+	if path == "" {
+		return nil, errors.New("open warehouse: empty path")
+	}
+	if dir := filepath.Dir(path); dir != "" {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return nil, fmt.Errorf("open warehouse %s: directory %s does not exist", path, dir)
+		}
+	}
+	lock, err := acquireLock(path)
+	if err != nil {
+		return nil, err
+	}
+	w, err := openLocked(ctx, path, opts, lock)
+	if err != nil {
+		lock.release()
+		return nil, err
+	}
+	return w, nil
+}
+
+func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) (*Warehouse, error) {
+	connector, err := duckdb.NewConnector(path+"?"+dsnOptions, nil)
+	if err != nil {
+		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
+	}
+	db := sql.OpenDB(connector)
+	// DuckDB connections are cheap but each idle one holds caches; a few
+	// idle ones cover the UI's concurrent previews.
+	db.SetMaxIdleConns(4)
+	w := &Warehouse{
+		path: path, retention: opts.Retention, lock: lock, db: db,
+		stmts: map[string]*sql.Stmt{}, parts: map[partKey]*partState{},
+	}
+	if err := w.initCatalog(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
+	}
+	storage, err := loadStorage(ctx, db)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
+	}
+	w.storage = storage
+	return w, nil
+}
+
+// Close waits for a running write, closes the database (DuckDB checkpoints
+// it) and releases the lock. Calling it twice is harmless.
+func (w *Warehouse) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed.Swap(true) {
+		return nil
+	}
+	var errs []error
+	if w.writer != nil {
+		w.forgetStmts("")
+		errs = append(errs, w.writer.Close())
+		w.writer = nil
+	}
+	errs = append(errs, w.db.Close(), w.lock.release())
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("close warehouse %s: %w", w.path, err)
+	}
+	return nil
+}
+
+// Path is the DuckDB file.
+func (w *Warehouse) Path() string { return w.path }
+
+// Retention is the number of versions kept per partition besides the current one.
+func (w *Warehouse) Retention() int { return w.retention }
+
+// DB is the database for packages that keep their own tables in the same
+// file (run state). They must keep out of the _strata schema and the product
+// view names, and serialize their own writes (group commit): this
+// Warehouse's write lock does not cover them.
+func (w *Warehouse) DB() *sql.DB { return w.db }
+
+func (w *Warehouse) checkOpen() error {
+	if w.closed.Load() {
+		return ErrClosed
+	}
+	return nil
+}

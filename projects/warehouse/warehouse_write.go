@@ -1,0 +1,293 @@
+package warehouse
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/stratahq/strata/blocks/sdk"
+)
+
+// writeTx is one write transaction on the writer connection. It carries the
+// storage changes it made (applied to the Warehouse only after COMMIT) and
+// the products whose view must be rebuilt before COMMIT.
+type writeTx struct {
+	ctx     context.Context
+	w       *Warehouse
+	conn    *sql.Conn
+	storage map[string]*productStorage // touched products (nil: product removed)
+	views   map[string]bool            // lower-cased products whose view is rebuilt
+	parts   map[partKey]*partState     // partitions read or changed by this transaction
+}
+
+// write runs fn in one transaction under the write lock: BEGIN, fn, view
+// rebuilds, COMMIT. Any error rolls everything back and leaves the in-memory
+// state as it was.
+func (w *Warehouse) write(ctx context.Context, fn func(tx *writeTx) error) error {
+	if err := w.checkOpen(); err != nil {
+		return err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err := w.checkOpen(); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if w.writer == nil {
+		conn, err := w.db.Conn(ctx)
+		if err != nil {
+			return fmt.Errorf("writer connection: %w", err)
+		}
+		w.writer = conn
+	}
+	tx := &writeTx{
+		ctx: ctx, w: w, conn: w.writer,
+		storage: map[string]*productStorage{}, views: map[string]bool{}, parts: map[partKey]*partState{},
+	}
+	if err := w.execPrepared(ctx, "BEGIN TRANSACTION"); err != nil {
+		w.dropWriter()
+		return fmt.Errorf("begin: %w", err)
+	}
+	err := fn(tx)
+	if err == nil {
+		err = tx.rebuildViews()
+	}
+	if err == nil {
+		// COMMIT is never interrupted: a cancelled commit would leave us not
+		// knowing whether it happened.
+		if cerr := w.execPrepared(context.WithoutCancel(ctx), "COMMIT"); cerr != nil {
+			err = fmt.Errorf("commit: %w", cerr)
+		}
+	}
+	if err != nil {
+		w.rollback(ctx)
+		return err
+	}
+	for key, ps := range tx.storage {
+		if ps == nil {
+			delete(w.storage, key)
+		} else {
+			w.storage[key] = ps
+		}
+	}
+	if len(w.parts)+len(tx.parts) > maxCachedPartitions {
+		clear(w.parts) // a bound, not an LRU: states reload on demand
+	}
+	for k, st := range tx.parts {
+		w.parts[k] = st
+	}
+	return nil
+}
+
+// maxCachedPartitions bounds the writer's partition-state cache (a few
+// hundred bytes each).
+const maxCachedPartitions = 200_000
+
+// rollback ends a failed transaction. When even that fails the connection is
+// in an unknown state, so it is thrown away and the next write opens another.
+func (w *Warehouse) rollback(ctx context.Context) {
+	_, err := w.writer.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+	if err != nil && !strings.Contains(err.Error(), "no transaction is active") {
+		w.dropWriter()
+	}
+}
+
+func (w *Warehouse) dropWriter() {
+	if w.writer == nil {
+		return
+	}
+	w.forgetStmts("")
+	_ = w.writer.Raw(func(any) error { return driver.ErrBadConn }) // closes the driver connection
+	_ = w.writer.Close()
+	w.writer = nil
+}
+
+// exec runs a statement in the transaction. Statements with arguments are
+// the catalog's fixed statements: they are prepared once per writer
+// connection and reused; DDL and other one-off text runs directly.
+func (tx *writeTx) exec(query string, args ...any) error {
+	if len(args) == 0 {
+		_, err := tx.conn.ExecContext(tx.ctx, query)
+		return err
+	}
+	stmt, err := tx.w.prepared(tx.ctx, query)
+	if err != nil {
+		return err
+	}
+	_, err = stmt.ExecContext(tx.ctx, args...)
+	return err
+}
+
+// query runs a prepared query in the transaction.
+func (tx *writeTx) query(query string, args ...any) (*sql.Rows, error) {
+	stmt, err := tx.w.prepared(tx.ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return stmt.QueryContext(tx.ctx, args...)
+}
+
+func (w *Warehouse) execPrepared(ctx context.Context, query string) error {
+	stmt, err := w.prepared(ctx, query)
+	if err == nil {
+		_, err = stmt.ExecContext(ctx)
+	}
+	return err
+}
+
+// prepared returns the statement prepared on the writer for query.
+func (w *Warehouse) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
+	if stmt, ok := w.stmts[query]; ok {
+		return stmt, nil
+	}
+	stmt, err := w.writer.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	w.stmts[query] = stmt
+	return stmt, nil
+}
+
+// forgetStmts closes the prepared statements whose text mentions name (all
+// of them for ""), e.g. those of a storage table being dropped.
+func (w *Warehouse) forgetStmts(name string) {
+	for q, stmt := range w.stmts {
+		if strings.Contains(q, name) {
+			_ = stmt.Close()
+			delete(w.stmts, q)
+		}
+	}
+}
+
+// product returns the storage of a product as this transaction sees it (nil
+// when the product has no storage table yet). It refuses a name that
+// differs only in case from an existing product.
+func (tx *writeTx) product(name string) (*productStorage, error) {
+	key := strings.ToLower(name)
+	ps, touched := tx.storage[key]
+	if !touched {
+		ps = tx.w.storage[key]
+	}
+	if ps != nil && ps.name != name {
+		return nil, fmt.Errorf("product %q differs only in case from existing product %q", name, ps.name)
+	}
+	return ps, nil
+}
+
+// ensureTable returns the storage table for (product, schema), creating it,
+// registering it and marking the view for a rebuild when it is new.
+func (tx *writeTx) ensureTable(product string, schema []sdk.Field) (string, error) {
+	ps, err := tx.product(product)
+	if err != nil {
+		return "", err
+	}
+	name := storageTableName(product, schema)
+	if ps != nil {
+		if t, ok := ps.table(name); ok {
+			if encodeSchema(t.schema) != encodeSchema(schema) {
+				return "", fmt.Errorf("storage table %s exists with schema %s, want %s (hash collision)", name, encodeSchema(t.schema), encodeSchema(schema))
+			}
+			return name, nil
+		}
+		ps = ps.clone()
+	} else {
+		ps = &productStorage{name: product}
+	}
+	if err := tx.exec(createStorageSQL(name, schema)); err != nil {
+		return "", fmt.Errorf("create storage table %s: %w", name, err)
+	}
+	if err := tx.exec(`INSERT INTO _strata.storage VALUES (?, ?, ?::JSON, now())`, name, product, encodeSchema(schema)); err != nil {
+		return "", fmt.Errorf("register storage table %s: %w", name, err)
+	}
+	ps.tables = append(ps.tables, storageTable{name: name, schema: schema})
+	key := strings.ToLower(product)
+	tx.storage[key] = ps
+	tx.views[key] = true
+	return name, nil
+}
+
+// dropEmptyTables drops the product's storage tables that no version uses
+// any more (after retention or a discard) and marks the view for a rebuild.
+func (tx *writeTx) dropEmptyTables(product string, candidates map[string]bool) error {
+	if len(candidates) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(candidates))
+	for n := range candidates {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	ps, err := tx.product(product)
+	if err != nil || ps == nil {
+		return err
+	}
+	ps = ps.clone()
+	for _, name := range names {
+		var n int
+		err := tx.conn.QueryRowContext(tx.ctx, `SELECT count(*) FROM _strata.versions WHERE storage_table = ?`, name).Scan(&n)
+		if err != nil {
+			return fmt.Errorf("count versions in %s: %w", name, err)
+		}
+		if n > 0 {
+			continue
+		}
+		tx.w.forgetStmts(qualified(name))
+		if err := tx.exec(`DROP TABLE ` + qualified(name)); err != nil {
+			return fmt.Errorf("drop empty storage table %s: %w", name, err)
+		}
+		if err := tx.exec(`DELETE FROM _strata.storage WHERE table_name = ?`, name); err != nil {
+			return fmt.Errorf("unregister storage table %s: %w", name, err)
+		}
+		kept := ps.tables[:0]
+		for _, t := range ps.tables {
+			if t.name != name {
+				kept = append(kept, t)
+			}
+		}
+		ps.tables = kept
+	}
+	key := strings.ToLower(product)
+	if len(ps.tables) == 0 {
+		tx.storage[key] = nil
+	} else {
+		tx.storage[key] = ps
+	}
+	tx.views[key] = true
+	return nil
+}
+
+// rebuildViews recreates (or drops) the view of every product whose storage
+// tables changed in this transaction.
+func (tx *writeTx) rebuildViews() error {
+	keys := make([]string, 0, len(tx.views))
+	for k := range tx.views {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		ps, touched := tx.storage[key]
+		if !touched {
+			ps = tx.w.storage[key]
+		}
+		if ps == nil || len(ps.tables) == 0 {
+			// The product is gone; its view (named like it) goes too.
+			name := key
+			if old := tx.w.storage[key]; old != nil {
+				name = old.name
+			}
+			if err := tx.exec(`DROP VIEW IF EXISTS main.` + quoteIdent(name)); err != nil {
+				return fmt.Errorf("drop view %s: %w", name, err)
+			}
+			continue
+		}
+		if err := tx.exec(viewSQL(ps)); err != nil {
+			return fmt.Errorf("create view %s: %w", ps.name, err)
+		}
+	}
+	return nil
+}
