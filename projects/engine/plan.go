@@ -241,11 +241,11 @@ func (pd *planData) classify(pl *project.Pipeline, p partitions.Partition, inter
 	case ReprocessAll:
 		run = true
 	case ReprocessStale:
-		run = pp.State == "missing" || pp.State == "failed" || pp.State == "stale"
+		run = missing || pp.State == "failed" || pp.State == "stale"
 	case ReprocessFailed:
-		run = pp.State == "missing" || pp.State == "failed"
+		run = missing || pp.State == "failed"
 	default:
-		run = pp.State == "missing"
+		run = missing // a failed partition without data is missing too
 	}
 	pp.Action = "skip"
 	if run {

@@ -1,0 +1,227 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+func spec(from, to string) BackfillSpec {
+	return BackfillSpec{Pipeline: "p", From: from, To: to, Concurrency: 3}
+}
+
+// One new current version per (block, partition), weekly rollups once per
+// week, and a dry run that runs nothing.
+func TestBackfillRunsRangeAndRollups(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, dailyFiles(""))
+	plan, err := e.eng.Plan(context.Background(), spec("2024-01-01", "2024-01-14"), 0, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Total != 14 || plan.ToRun != 14 || len(plan.Rollups) != 2 || plan.ByState["missing"] != 14 {
+		t.Fatalf("plan: total %d run %d rollups %d states %v", plan.Total, plan.ToRun, len(plan.Rollups), plan.ByState)
+	}
+	if n := e.count(`SELECT count(*) FROM _strata.versions`); n != 0 {
+		t.Fatal("dry run wrote versions")
+	}
+	st := e.backfill(spec("2024-01-01", "2024-01-14"))
+	if st.State != StateSucceeded || st.Progress.Succeeded != 16 {
+		t.Fatalf("backfill: %s %+v %s", st.State, st.Progress, st.Message)
+	}
+	if n := e.count(`SELECT count(*) FROM _strata.current WHERE product = 'p__agg'`); n != 14 {
+		t.Fatalf("agg partitions = %d", n)
+	}
+	if n := e.count(`SELECT count(*) FROM _strata.versions WHERE product = 'p__weekly'`); n != 2 {
+		t.Fatalf("weekly versions = %d, want one per week", n)
+	}
+	// The weekly rollup read all seven days of its week.
+	if n := e.count(`SELECT days FROM p__weekly WHERE week = '2024-W02'`); n != 7 {
+		t.Fatalf("2024-W02 rolled up %d days", n)
+	}
+	// Reprocess missing: nothing left to do.
+	again := e.backfill(spec("2024-01-01", "2024-01-14"))
+	if again.Progress.Succeeded != 0 || again.Progress.Skipped != 16 {
+		t.Fatalf("second backfill should skip everything: %+v", again.Progress)
+	}
+}
+
+// Each reprocess policy targets exactly its partitions.
+func TestReprocessPolicies(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, dailyFiles("2024-01-03"))
+	first := e.backfill(spec("2024-01-01", "2024-01-05"))
+	if first.State != StateFailed || first.Progress.Failed != 1 {
+		t.Fatalf("want one failed partition: %+v", first.Progress)
+	}
+	plans := map[string]int{}
+	for _, policy := range []string{ReprocessMissing, ReprocessFailed, ReprocessStale, ReprocessAll} {
+		s := spec("2024-01-01", "2024-01-06")
+		s.Reprocess = policy
+		p, err := e.eng.Plan(context.Background(), s, 0, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plans[policy] = p.ToRun
+	}
+	// 01-06 is missing; 01-03 failed (and missing).
+	if plans[ReprocessMissing] != 2 || plans[ReprocessFailed] != 2 || plans[ReprocessStale] != 2 || plans[ReprocessAll] != 6 {
+		t.Fatalf("to run by policy: %v", plans)
+	}
+	// Change agg's code: its partitions become stale.
+	writeFiles(t, e.dir, map[string]string{"blocks/agg.sql": aggBlock + " -- v2"})
+	e.reload()
+	s := spec("2024-01-01", "2024-01-05")
+	s.Reprocess = ReprocessStale
+	p, err := e.eng.Plan(context.Background(), s, 0, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.ByState["stale"] != 4 || p.ToRun != 5 {
+		t.Fatalf("after a code change: states %v, to run %d", p.ByState, p.ToRun)
+	}
+	if !strings.Contains(p.Partitions[0].Reason, "code of agg changed") {
+		t.Fatalf("reason: %q", p.Partitions[0].Reason)
+	}
+}
+
+// A rewritten day makes its week stale (time-window lineage).
+func TestRewrittenDayMakesWeekStale(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, dailyFiles(""))
+	e.backfill(spec("2024-01-01", "2024-01-07"))
+	e.mustSucceed(e.run("p", "2024-01-03")) // rewrites the day (and reruns its week)
+	// Roll the week back to the version that read the old day.
+	if err := e.wh.Rollback(context.Background(), "p__weekly", "2024-W01", 1); err != nil {
+		t.Fatal(err)
+	}
+	s := spec("2024-01-01", "2024-01-07")
+	s.Reprocess = ReprocessStale
+	p, err := e.eng.Plan(context.Background(), s, 0, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Rollups) != 1 || p.Rollups[0].State != "stale" || !strings.Contains(p.Rollups[0].Reason, "2024-01-03") {
+		t.Fatalf("week should be stale because of 2024-01-03: %+v", p.Rollups)
+	}
+}
+
+// Atomic publish: a failure leaves current data exactly as it was; retry
+// after a fix makes everything current in one switch.
+func TestAtomicPublishAndRetry(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, dailyFiles("2024-01-04"))
+	e.mustSucceed(e.run("p", "2024-01-02")) // existing current data
+	before := e.count(`SELECT count(*) FROM _strata.current`)
+	s := spec("2024-01-01", "2024-01-05")
+	s.Publish, s.Reprocess = PublishAtomic, ReprocessAll
+	st := e.backfill(s)
+	if st.State != StateFailed || !strings.Contains(st.Message, "nothing was made current") {
+		t.Fatalf("atomic backfill with a failure: %s %q", st.State, st.Message)
+	}
+	if after := e.count(`SELECT count(*) FROM _strata.current`); after != before {
+		t.Fatalf("current pointers changed from %d to %d", before, after)
+	}
+	if v := e.count(`SELECT version FROM _strata.current WHERE product = 'p__agg' AND partition = '2024-01-02'`); v != 1 {
+		t.Fatalf("2024-01-02 current = v%d, want the pre-backfill v1", v)
+	}
+	// Fix and retry: only the failed partition and the week rerun.
+	writeFiles(t, e.dir, map[string]string{"pipelines/p.yaml": sprintf(dailyPipeline, "")})
+	e.reload()
+	if _, err := e.eng.Retry(context.Background(), st.ID); err != nil {
+		t.Fatal(err)
+	}
+	st, _ = e.eng.Wait(context.Background(), st.ID)
+	if st.State != StateSucceeded {
+		t.Fatalf("retry: %s %q %+v", st.State, st.Message, st.Progress)
+	}
+	if n := e.count(`SELECT count(*) FROM _strata.current WHERE product = 'p__agg'`); n != 5 {
+		t.Fatalf("after atomic promote: %d current agg partitions", n)
+	}
+	if v := e.count(`SELECT version FROM _strata.current WHERE product = 'p__agg' AND partition = '2024-01-02'`); v != 2 {
+		t.Fatalf("2024-01-02 should now be the backfill's v2, is v%d", v)
+	}
+	// 2024-01-04 ran twice (fail, retry); the others once.
+	if n := e.count(`SELECT count(*) FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' AND state = 'running' AND partition_key = '2024-01-01'`, st.ID); n != 1 {
+		t.Fatalf("retry re-ran a partition that had succeeded (%d runs)", n)
+	}
+}
+
+// Cancel stops the backfill and its running kernels; pause holds new
+// partitions back until resume.
+func TestPauseResumeCancel(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, dailyFiles(""))
+	s := spec("2024-01-01", "2024-03-31")
+	s.RatePerMin = 600 // one partition every 100 ms
+	st, err := e.eng.Launch(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	time.Sleep(300 * time.Millisecond)
+	if err := e.eng.Pause(ctx, st.ID); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // let running partitions finish
+	a, _ := e.eng.Backfill(ctx, st.ID)
+	time.Sleep(500 * time.Millisecond)
+	b, _ := e.eng.Backfill(ctx, st.ID)
+	if a.State != StatePaused || b.Progress.Succeeded != a.Progress.Succeeded {
+		t.Fatalf("paused backfill kept going: %s %d -> %d", a.State, a.Progress.Succeeded, b.Progress.Succeeded)
+	}
+	if _, err := e.eng.Resume(ctx, st.ID); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(400 * time.Millisecond)
+	c, _ := e.eng.Backfill(ctx, st.ID)
+	if c.Progress.Succeeded <= b.Progress.Succeeded {
+		t.Fatalf("resume did not continue: %d -> %d", b.Progress.Succeeded, c.Progress.Succeeded)
+	}
+	if err := e.eng.Cancel(ctx, st.ID); err != nil {
+		t.Fatal(err)
+	}
+	d, _ := e.eng.Backfill(ctx, st.ID)
+	if d.State != StateCancelled || d.Progress.Succeeded >= 91 {
+		t.Fatalf("cancel: %s %+v", d.State, d.Progress)
+	}
+}
+
+// Fan-out: one child per row, a failed child is isolated, the reduce is
+// skipped with the reason, and siblings still ran.
+func TestDynamicFanOutAndReduce(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, fanFiles(5, ""))
+	res := e.run("fan", "2024-01-01")
+	e.mustSucceed(res)
+	total := res.Output("total")
+	if total.Column("children").Int64s()[0] != 5 || total.Column("sum").Int64s()[0] != 2*(0+1+2+3+4) {
+		t.Fatalf("reduce: %v", total.Row(0))
+	}
+	kids := 0
+	for _, b := range res.Blocks {
+		if b.Block == "work" && b.Child != "" {
+			kids++
+		}
+	}
+	if kids != 5 {
+		t.Fatalf("children = %d", kids)
+	}
+	writeFiles(t, e.dir, fanFiles(5, "k2"))
+	e.reload()
+	res = e.run("fan", "2024-01-02")
+	if res.State != StateFailed {
+		t.Fatal("a failed child should fail the run")
+	}
+	states := map[string]State{}
+	for _, b := range res.Blocks {
+		states[b.Block+"["+b.Child+"]"] = b.State
+	}
+	if states["work[k2]"] != StateFailed || states["work[k1]"] != StateSucceeded || states["work[k4]"] != StateSucceeded {
+		t.Fatalf("children states: %v", states)
+	}
+	if states["total[]"] != StateSkipped {
+		t.Fatalf("reduce should be skipped: %v", states)
+	}
+}

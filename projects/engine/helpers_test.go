@@ -1,0 +1,164 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/stratahq/strata/kernel/child"
+	"github.com/stratahq/strata/kernel/interp"
+	"github.com/stratahq/strata/kernel/supervisor"
+	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/scaffold"
+	"github.com/stratahq/strata/projects/warehouse"
+)
+
+// The test binary doubles as the kernel (STRATA_KERNEL_CHILD=1) and as a
+// separate strata process that a test can kill -9 (STRATA_ENGINE_CHILD).
+func TestMain(m *testing.M) {
+	if os.Getenv("STRATA_KERNEL_CHILD") == "1" {
+		var limit int64
+		for i, a := range os.Args {
+			if a == "--memory-limit" && i+1 < len(os.Args) {
+				limit, _ = strconv.ParseInt(os.Args[i+1], 10, 64)
+			}
+		}
+		if err := child.Main(interp.NewExecutor(), child.Options{MemoryLimit: limit}); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	if os.Getenv("STRATA_ENGINE_CHILD") != "" {
+		os.Exit(engineChild())
+	}
+	os.Exit(m.Run())
+}
+
+func kernelConfig() supervisor.Config {
+	return supervisor.Config{Command: []string{os.Args[0]}, Env: []string{"STRATA_KERNEL_CHILD=1"}}
+}
+
+// env is a project with its warehouse, pool and engine: the test DSL is
+// newEnv(t, files) → env.run / env.backfill → assertions on env.wh.
+type env struct {
+	t    *testing.T
+	dir  string
+	wh   *warehouse.Warehouse
+	pool *supervisor.Pool
+	eng  *Engine
+}
+
+// newEnv writes files (path -> content) into a new project; with demo it
+// starts from the demo project.
+func newEnv(t *testing.T, demo bool, files map[string]string) *env {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "proj")
+	if err := scaffold.Init(dir, demo); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, files)
+	return openEnv(t, dir)
+}
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for p, c := range files {
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func openEnv(t *testing.T, dir string) *env {
+	t.Helper()
+	e, err := openEnvErr(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.t = t
+	t.Cleanup(e.close)
+	return e
+}
+
+func openEnvErr(dir string) (*env, error) {
+	proj, err := project.Load(dir)
+	if proj == nil {
+		return nil, err
+	}
+	wh, err := warehouse.Open(context.Background(), filepath.Join(dir, ".strata", "warehouse.duckdb"), warehouse.Options{Retention: proj.Retention})
+	if err != nil {
+		return nil, err
+	}
+	pool := supervisor.NewPool(kernelConfig(), 2)
+	eng, err := New(context.Background(), proj, wh, pool, Options{})
+	if err != nil {
+		return nil, err
+	}
+	return &env{dir: dir, wh: wh, pool: pool, eng: eng}, nil
+}
+
+func (e *env) close() {
+	if e.eng == nil {
+		return
+	}
+	e.eng.Shutdown(context.Background())
+	e.eng.Close()
+	e.pool.Close()
+	e.wh.Close()
+	e.eng = nil
+}
+
+// reload re-reads the project files after a test changed them.
+func (e *env) reload() {
+	e.t.Helper()
+	proj, err := project.Load(e.dir)
+	if proj == nil {
+		e.t.Fatal(err)
+	}
+	e.eng.SetProject(proj)
+}
+
+func (e *env) run(pipeline, key string) *RunResult {
+	e.t.Helper()
+	res, err := e.eng.Run(context.Background(), pipeline, key, RunOptions{})
+	if err != nil {
+		e.t.Fatalf("run %s %s: %v", pipeline, key, err)
+	}
+	return res
+}
+
+func (e *env) mustSucceed(res *RunResult) {
+	e.t.Helper()
+	if res.State != StateSucceeded {
+		e.t.Fatalf("run %s %s: %s: %s", res.Pipeline, res.Partition, res.State, res.Error)
+	}
+}
+
+func (e *env) backfill(spec BackfillSpec) *BackfillStatus {
+	e.t.Helper()
+	st, err := e.eng.Launch(context.Background(), spec)
+	if err != nil {
+		e.t.Fatalf("launch: %v", err)
+	}
+	st, err = e.eng.Wait(context.Background(), st.ID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return st
+}
+
+// count runs one SQL query returning a number.
+func (e *env) count(query string, args ...any) int {
+	e.t.Helper()
+	var n int
+	if err := e.wh.DB().QueryRow(query, args...).Scan(&n); err != nil {
+		e.t.Fatalf("%s: %v", query, err)
+	}
+	return n
+}
