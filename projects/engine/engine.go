@@ -49,7 +49,7 @@ func New(ctx context.Context, proj *project.Project, wh *warehouse.Warehouse, po
 		now = time.Now
 	}
 	return &Engine{proj: proj, wh: wh, pool: pool, store: store, hub: NewHub(), now: now,
-		FanOutWindow: 2 * pool.Size(), backfills: map[string]*backfillRun{}}, nil
+		FanOutWindow: 64, backfills: map[string]*backfillRun{}}, nil
 }
 
 // Close stops the state writer after flushing it.

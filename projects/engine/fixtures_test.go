@@ -41,10 +41,10 @@ const weeklyBlock = `SELECT sum(n) AS n, count(*) AS days, $partition_key AS wee
 
 func dailyFiles(failOn string) map[string]string {
 	return map[string]string{
-		"pipelines/p.yaml":   sprintf(dailyPipeline, failOn),
-		"blocks/src/src.go":  srcBlock,
-		"blocks/agg.sql":     aggBlock,
-		"blocks/weekly.sql":  weeklyBlock,
+		"pipelines/p.yaml":  sprintf(dailyPipeline, failOn),
+		"blocks/src/src.go": srcBlock,
+		"blocks/agg.sql":    aggBlock,
+		"blocks/weekly.sql": weeklyBlock,
 	}
 }
 

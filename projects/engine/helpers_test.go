@@ -43,7 +43,7 @@ func kernelConfig() supervisor.Config {
 // env is a project with its warehouse, pool and engine: the test DSL is
 // newEnv(t, files) → env.run / env.backfill → assertions on env.wh.
 type env struct {
-	t    *testing.T
+	t    testing.TB
 	dir  string
 	wh   *warehouse.Warehouse
 	pool *supervisor.Pool
@@ -52,7 +52,7 @@ type env struct {
 
 // newEnv writes files (path -> content) into a new project; with demo it
 // starts from the demo project.
-func newEnv(t *testing.T, demo bool, files map[string]string) *env {
+func newEnv(t testing.TB, demo bool, files map[string]string) *env {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "proj")
 	if err := scaffold.Init(dir, demo); err != nil {
@@ -62,7 +62,7 @@ func newEnv(t *testing.T, demo bool, files map[string]string) *env {
 	return openEnv(t, dir)
 }
 
-func writeFiles(t *testing.T, dir string, files map[string]string) {
+func writeFiles(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
 	for p, c := range files {
 		full := filepath.Join(dir, p)
@@ -75,7 +75,7 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
-func openEnv(t *testing.T, dir string) *env {
+func openEnv(t testing.TB, dir string) *env {
 	t.Helper()
 	e, err := openEnvErr(dir)
 	if err != nil {

@@ -3,10 +3,13 @@ package engine
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"fmt"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/duckdb/duckdb-go/v2"
 )
 
 // State is the state of a run, a block run or a backfill.
@@ -168,30 +171,36 @@ func (s *Store) flush() {
 	}
 }
 
-const eventColumns = 15
-
+// commit appends the batch with DuckDB's Appender inside one transaction:
+// a multi-row INSERT spends most of its time parsing and binding parameters.
 func (s *Store) commit(evs []Event) error {
-	tx, err := s.db.Begin()
+	ctx := context.Background()
+	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return err
 	}
-	defer tx.Rollback()
-	for start := 0; start < len(evs); start += 500 {
-		batch := evs[start:min(start+500, len(evs))]
-		var b strings.Builder
-		b.WriteString("INSERT INTO _strata.run_events VALUES ")
-		args := make([]any, 0, len(batch)*eventColumns)
-		for i, e := range batch {
-			if i > 0 {
-				b.WriteString(",")
-			}
-			b.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
-			args = append(args, e.Seq, e.At, e.RunID, e.BackfillID, e.Pipeline, e.Partition, e.Block, e.Child,
-				string(e.State), e.Attempt, e.Rows, e.DurationMS, e.Error, e.ErrorLine, e.Log)
-		}
-		if _, err := tx.Exec(b.String(), args...); err != nil {
-			return fmt.Errorf("write run state: %w", err)
-		}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN TRANSACTION"); err != nil {
+		return err
 	}
-	return tx.Commit()
+	err = conn.Raw(func(dc any) error {
+		a, err := duckdb.NewAppender(dc.(driver.Conn), "", "_strata", "run_events")
+		if err != nil {
+			return err
+		}
+		for _, e := range evs {
+			if err := a.AppendRow(e.Seq, e.At, e.RunID, e.BackfillID, e.Pipeline, e.Partition, e.Block, e.Child,
+				string(e.State), int32(e.Attempt), e.Rows, e.DurationMS, e.Error, int32(e.ErrorLine), e.Log); err != nil {
+				_ = a.Close()
+				return err
+			}
+		}
+		return a.Close()
+	})
+	if err != nil {
+		_, _ = conn.ExecContext(ctx, "ROLLBACK")
+		return fmt.Errorf("write run state: %w", err)
+	}
+	_, err = conn.ExecContext(ctx, "COMMIT")
+	return err
 }
