@@ -72,4 +72,3 @@ func envInt(name string, def int) int {
 	}
 	return def
 }
-
