@@ -246,7 +246,17 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 	case o := <-done:
 		switch {
 		case o.panicked != nil:
-			return finish(nil, p.panicError(filename, o.panicked, st, trace.String()))
+			rerr := p.panicError(filename, o.panicked, st, trace.String())
+			st.mu.Lock()
+			explicit := st.panicPos[0] != 0
+			st.mu.Unlock()
+			if !explicit && !strings.HasPrefix(fmt.Sprint(o.panicked), "os.Exit(") {
+				if line, col := e.locatePanic(ctx, req, p, bctx, inputs, fmt.Sprint(o.panicked)); line > 0 {
+					rerr.Line, rerr.Column = line, col
+					rerr.Message = "panic: " + fmt.Sprint(o.panicked)
+				}
+			}
+			return finish(nil, rerr)
 		case o.err != nil:
 			if ce, ok := o.err.(checkError); ok {
 				return finish(o.table, &protocol.RunError{Kind: protocol.ErrCheck, File: filename, Message: "Check failed: " + ce.err.Error()})
@@ -279,6 +289,45 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 		}
 		return finish(nil, &protocol.RunError{Kind: protocol.ErrInterrupted, File: filename, Message: "interrupted"})
 	}
+}
+
+// locatePanic finds the exact line of a runtime panic (a nil map, an index
+// out of range), which yaegi only places at the function: it replays the
+// block once with every statement marked, in a fresh interpreter, and keeps
+// the last line reached when the same panic recurs. Blocks are meant to be
+// deterministic and idempotent (retries rely on it too); the replay's output
+// is discarded, and it gets at most what is left of the run's time.
+func (e *Executor) locatePanic(ctx context.Context, req *protocol.ExecRequest, p *program, bctx *sdk.Context, inputs []*sdk.Table, msg string) (line, col int) {
+	if p.a.entry == "Export" {
+		return 0, 0 // never repeat an export's side effects
+	}
+	q := &program{a: p.a, rewrote: p.a.rewriteWith(req.Source, true)}
+	q.interp = yaegi.New(yaegi.Options{Stdout: &q.stdout, Stderr: &q.stderr})
+	for _, u := range []yaegi.Exports{stdlib.Symbols, Symbols, e.rtSymbols()} {
+		if err := q.interp.Use(u); err != nil {
+			return 0, 0
+		}
+	}
+	if rerr := q.eval(req.Filename); rerr != nil {
+		return 0, 0
+	}
+	st := newRunState()
+	e.state.Store(st)
+	done := make(chan any, 1)
+	go func() {
+		defer func() { done <- recover() }()
+		_, _ = q.call(q.entry, bctx, inputs)
+	}()
+	select {
+	case r := <-done:
+		if r != nil && fmt.Sprint(r) == msg {
+			at := st.line.Load()
+			return int(at >> 16), int(at & 0xffff)
+		}
+	case <-ctx.Done():
+	case <-time.After(5 * time.Second):
+	}
+	return 0, 0
 }
 
 type checkError struct{ err error }

@@ -33,7 +33,11 @@ type edit struct {
 //     of killing the kernel (yaegi cannot recover a panic in a goroutine);
 //   - loop variables captured by closures get a per-iteration copy (Go 1.22
 //     semantics; yaegi implements the older shared variable).
-func (a *analysis) rewrite(src string) string {
+func (a *analysis) rewrite(src string) string { return a.rewriteWith(src, false) }
+
+// rewriteWith optionally marks every statement with strata_rt.Line(n), for
+// the slow replay that finds the exact line of a runtime panic.
+func (a *analysis) rewriteWith(src string, lines bool) string {
 	var edits []edit
 	off := func(p token.Pos) int { return a.fset.Position(p).Offset }
 	line := func(p token.Pos) int { return a.fset.Position(p).Line }
@@ -42,7 +46,25 @@ func (a *analysis) rewrite(src string) string {
 	// The runtime import goes on the package clause's line.
 	edits = append(edits, edit{off: off(a.file.Name.End()), text: fmt.Sprintf("; import %s %q", rtAlias, rtPath)})
 
+	mark := func(stmts []ast.Stmt) {
+		for _, st := range stmts {
+			if _, isDecl := st.(*ast.DeclStmt); isDecl {
+				continue
+			}
+			edits = append(edits, edit{off: off(st.Pos()), text: fmt.Sprintf("%s.Line(%d, %d); ", rtAlias, line(st.Pos()), col(st.Pos()))})
+		}
+	}
 	ast.Inspect(a.file, func(n ast.Node) bool {
+		if lines {
+			switch n := n.(type) {
+			case *ast.BlockStmt:
+				mark(n.List)
+			case *ast.CaseClause:
+				mark(n.Body)
+			case *ast.CommClause:
+				mark(n.Body)
+			}
+		}
 		switch n := n.(type) {
 		case *ast.CallExpr:
 			if id, ok := n.Fun.(*ast.Ident); ok && len(n.Args) == 1 {
@@ -75,7 +97,14 @@ func (a *analysis) rewrite(src string) string {
 		return true
 	})
 
-	sort.SliceStable(edits, func(i, j int) bool { return edits[i].off > edits[j].off })
+	// Last offset first; at one offset, replacements before insertions, so
+	// an inserted marker lands in front of the replaced text.
+	sort.SliceStable(edits, func(i, j int) bool {
+		if edits[i].off != edits[j].off {
+			return edits[i].off > edits[j].off
+		}
+		return edits[i].del > edits[j].del
+	})
 	out := src
 	for _, e := range edits {
 		out = out[:e.off] + e.text + out[e.off+e.del:]

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
+	"sync/atomic"
 )
 
 // runState is what the rewritten block reports back through strata_rt while
@@ -14,6 +15,7 @@ type runState struct {
 	goPos    [2]int // where the goroutine that panicked was started, or the panic line when known
 	goPanic  chan string
 	goOnce   sync.Once
+	line     atomic.Int64 // last statement reached, line<<16 | column (replay only)
 }
 
 func newRunState() *runState { return &runState{goPanic: make(chan string, 1)} }
@@ -29,6 +31,11 @@ func (e *Executor) rtSymbols() map[string]map[string]reflect.Value {
 					st.mu.Unlock()
 				}
 				panic(v)
+			}),
+			"Line": reflect.ValueOf(func(line, col int) {
+				if st := e.current(); st != nil {
+					st.line.Store(int64(line)<<16 | int64(col&0xffff))
+				}
 			}),
 			"GoRecovered": reflect.ValueOf(func(r any, line, col int) {
 				if r == nil {
