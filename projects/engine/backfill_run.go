@@ -27,9 +27,7 @@ type backfillRun struct {
 	retry  bool // re-run only failed and cancelled partitions
 	start  time.Time
 
-	pauseMu sync.Mutex
-	paused  bool
-	unpause chan struct{}
+	win *window // the partitions in flight
 
 	succeeded, failed, skipped, cancelled, running atomic.Int64
 	finishes                                       *rateWindow
@@ -67,7 +65,8 @@ func (e *Engine) backfillEvent(ctx context.Context, id string, s State, msg stri
 func (e *Engine) startBackfill(id string, t *target, retry bool) *backfillRun {
 	ctx, cancel := context.WithCancel(context.Background())
 	b := &backfillRun{e: e, id: id, t: t, ctx: ctx, cancel: cancel, retry: retry, start: time.Now(),
-		unpause: make(chan struct{}), finishes: newRateWindow(time.Minute), done: make(chan struct{})}
+		win: newWindow(t.spec.Concurrency, t.spec.RatePerMin), finishes: newRateWindow(time.Minute), done: make(chan struct{})}
+	b.win.whilePaused = b.pollControl
 	e.mu.Lock()
 	e.backfills[id] = b
 	e.mu.Unlock()
@@ -127,12 +126,7 @@ func (e *Engine) Pause(ctx context.Context, id string) error {
 	if b == nil {
 		return fmt.Errorf("backfill %s is not running in this process", id)
 	}
-	b.pauseMu.Lock()
-	if !b.paused {
-		b.paused = true
-		b.unpause = make(chan struct{})
-	}
-	b.pauseMu.Unlock()
+	b.win.Pause()
 	return e.backfillEvent(ctx, id, StatePaused, "paused")
 }
 
@@ -140,12 +134,7 @@ func (e *Engine) Pause(ctx context.Context, id string) error {
 // interrupted: partitions that already succeeded are not run again.
 func (e *Engine) Resume(ctx context.Context, id string) (*BackfillStatus, error) {
 	if b := e.running(id); b != nil {
-		b.pauseMu.Lock()
-		if b.paused {
-			b.paused = false
-			close(b.unpause)
-		}
-		b.pauseMu.Unlock()
+		b.win.Resume()
 		if err := e.backfillEvent(ctx, id, StateRunning, "resumed"); err != nil {
 			return nil, err
 		}
@@ -230,24 +219,6 @@ func (e *Engine) Shutdown(ctx context.Context) {
 	}
 }
 
-func (b *backfillRun) waitUnpaused() bool {
-	for {
-		b.pauseMu.Lock()
-		paused, ch := b.paused, b.unpause
-		b.pauseMu.Unlock()
-		if !paused {
-			return b.ctx.Err() == nil
-		}
-		select {
-		case <-ch:
-		case <-b.ctx.Done():
-			return false
-		case <-time.After(200 * time.Millisecond):
-			b.pollControl()
-		}
-	}
-}
-
 // pollControl reads a control file that another process (`strata backfill
 // cancel|pause|resume` while this one holds the warehouse) leaves in
 // .strata/control/<id>.
@@ -297,11 +268,8 @@ func (b *backfillRun) run() error {
 		return b.finish(err)
 	}
 	atomicMode := t.spec.Publish == PublishAtomic
-	sem := make(chan struct{}, t.spec.Concurrency)
-	var wg sync.WaitGroup
 	var rollMu sync.Mutex
 	rollups := newRollupTracker(t, pd)
-	pace := newPacer(t.spec.RatePerMin)
 	ticker := time.NewTicker(250 * time.Millisecond)
 	stopTicker := make(chan struct{})
 	defer func() { ticker.Stop(); close(stopTicker) }()
@@ -317,29 +285,31 @@ func (b *backfillRun) run() error {
 		}
 	}()
 
-	launch := func(runID, key, interval string, after func(State)) {
-		wg.Add(1)
-		b.running.Add(1)
-		go func() {
-			defer wg.Done()
+	// launch starts one partition's run in the window; after runs once its
+	// slot is free.
+	launch := func(runID, key, interval string, after func(State)) bool {
+		state := StateFailed
+		item := func() {
+			b.running.Add(1)
+			defer b.running.Add(-1)
 			opt := RunOptions{RunID: runID, BackfillID: b.id, Stage: atomicMode, FineOnly: interval == "", Interval: interval}
 			if atomicMode {
 				opt.PreferRun = b.id + ":"
 			}
 			res, err := e.Run(ctx, t.pl.ID, key, opt)
-			b.running.Add(-1)
-			state := StateFailed
-			if err == nil {
-				state = res.State
-			} else {
+			if err != nil {
 				e.store.Append(Event{RunID: runID, BackfillID: b.id, Pipeline: t.pl.ID, Partition: key, State: StateFailed, Error: err.Error()})
+			} else {
+				state = res.State
 			}
 			b.count(state)
-			<-sem // free the slot before a rollup may need one
+		}
+		then := func() {
 			if after != nil {
 				after(state)
 			}
-		}()
+		}
+		return b.win.Go(ctx, interval == "", item, then)
 	}
 	// finishRollup runs a coarse partition once all its fine partitions in range are done.
 	var finishRollup func(r *rollup)
@@ -359,11 +329,6 @@ func (b *backfillRun) run() error {
 		pp := pd.classify(t.pl, r.part, r.interval, r.blocks, t.spec.Reprocess)
 		if !r.anyRun && pp.Action != "run" && !b.retry {
 			b.skip(runID, r.part.Key, "skipped: "+pp.State)
-			return
-		}
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
 			return
 		}
 		launch(runID, r.part.Key, r.interval, nil)
@@ -387,7 +352,7 @@ func (b *backfillRun) run() error {
 	}
 
 	for p := range it {
-		if !b.waitUnpaused() {
+		if ctx.Err() != nil {
 			break
 		}
 		runID := runIDFor(b.id, p.Key)
@@ -419,19 +384,11 @@ func (b *backfillRun) run() error {
 			doneFine(rs, StateSkipped)
 			continue
 		}
-		if !pace.wait(ctx) {
+		if !launch(runID, p.Key, "", func(s State) { doneFine(rs, s) }) {
 			break
 		}
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
-		launch(runID, p.Key, "", func(s State) { doneFine(rs, s) })
 	}
-	wg.Wait()
+	b.win.Wait()
 	return b.finish(nil)
 }
 
@@ -544,36 +501,6 @@ func (e *Engine) backfillSpec(ctx context.Context, id string) (BackfillSpec, err
 	return s, json.Unmarshal([]byte(raw), &s)
 }
 
-// pacer spaces partition starts to a rate per minute.
-type pacer struct {
-	every time.Duration
-	next  time.Time
-}
-
-func newPacer(perMin float64) *pacer {
-	if perMin <= 0 {
-		return &pacer{}
-	}
-	return &pacer{every: time.Duration(float64(time.Minute) / perMin)}
-}
-
-func (p *pacer) wait(ctx context.Context) bool {
-	if p.every == 0 {
-		return ctx.Err() == nil
-	}
-	now := time.Now()
-	if p.next.After(now) {
-		select {
-		case <-time.After(p.next.Sub(now)):
-		case <-ctx.Done():
-			return false
-		}
-		now = p.next
-	}
-	p.next = now.Add(p.every)
-	return true
-}
-
 // rateWindow counts events in a sliding window, for the progress rate.
 type rateWindow struct {
 	mu     sync.Mutex
@@ -617,11 +544,9 @@ func (b *backfillRun) progress() *Progress {
 	p := &Progress{BackfillID: b.id, State: StateRunning, Total: b.t.total + b.e.rollupCount(b.t),
 		Succeeded: int(b.succeeded.Load()), Failed: int(b.failed.Load()), Skipped: int(b.skipped.Load()),
 		Cancelled: int(b.cancelled.Load()), Running: int(b.running.Load()), Elapsed: time.Since(b.start)}
-	b.pauseMu.Lock()
-	if b.paused {
+	if b.win.Paused() {
 		p.State = StatePaused
 	}
-	b.pauseMu.Unlock()
 	p.Done = p.Succeeded + p.Skipped
 	p.Rate = b.finishes.perMinute(p.Elapsed)
 	if remaining := p.Total - p.Done - p.Failed - p.Cancelled; p.Rate > 0 && remaining > 0 {

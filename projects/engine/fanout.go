@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"sync"
 
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/projects/project"
@@ -40,24 +39,10 @@ func (r *runner) runDynamic(ctx context.Context, g *group, d *node, nodes map[st
 	for i := range children {
 		children[i] = make([]*BlockOutcome, items)
 	}
-	window := r.e.FanOutWindow
-	if window < 1 {
-		window = 1
-	}
-	sem := make(chan struct{}, window)
-	var wg sync.WaitGroup
+	win := newWindow(r.e.FanOutWindow, 0)
 	for i := 0; i < items; i++ {
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			defer func() { <-sem }()
+		i := i
+		ok := win.Go(ctx, false, func() {
 			item := itemOf(d.out, i)
 			mine := map[string]*sdk.Table{d.b.ID: rowTable(d.out, i)}
 			failed := ""
@@ -85,9 +70,12 @@ func (r *runner) runDynamic(ctx context.Context, g *group, d *node, nodes map[st
 				mine[b.ID] = out
 				outs[j][i] = out
 			}
-		}(i)
+		}, nil)
+		if !ok {
+			break
+		}
 	}
-	wg.Wait()
+	win.Wait()
 	for j, b := range region {
 		n := nodes[b.ID]
 		agg := &BlockOutcome{Block: b.ID, Partition: g.part.Key, State: StateSucceeded}
