@@ -155,3 +155,49 @@ func TestWarehouseInUse(t *testing.T) {
 		t.Fatalf("second open: %v", err)
 	}
 }
+
+// ctx.Query and ctx.Product reach the warehouse through the kernel
+// protocol, with windows resolved by the product's partitioning.
+func TestBlocksQueryProducts(t *testing.T) {
+	t.Parallel()
+	files := dailyFiles("")
+	files["pipelines/reader.yaml"] = `partitions: {interval: day, timezone: UTC, start: "2024-01-01"}
+blocks:
+  - id: reader
+`
+	files["blocks/reader/reader.go"] = `package reader
+
+import "github.com/stratahq/strata/blocks/sdk"
+
+func Load(ctx *sdk.Context) (*sdk.Table, error) {
+	last, err := ctx.Product("p__agg", sdk.Last(2))
+	if err != nil {
+		return nil, err
+	}
+	week, err := ctx.Product("p__agg", sdk.Period("2024-W01"))
+	if err != nil {
+		return nil, err
+	}
+	rng, err := ctx.Product("p__agg", sdk.Range("2024-01-02", "2024-01-04"))
+	if err != nil {
+		return nil, err
+	}
+	q, err := ctx.Query("SELECT sum(n) AS total FROM p__agg WHERE _partition <= ?", ctx.Partition.Key)
+	if err != nil {
+		return nil, err
+	}
+	t := sdk.NewTable(sdk.Int64("last"), sdk.Int64("week"), sdk.Int64("range"), sdk.Int64("total"))
+	t.Append(last.Len(), week.Len(), rng.Len(), q.Column("total").Int64s()[0])
+	return t, nil
+}
+`
+	e := newEnv(t, false, files)
+	e.backfill(spec("2024-01-01", "2024-01-09"))
+	res := e.run("reader", "2024-01-05")
+	e.mustSucceed(res)
+	row := res.Output("reader").Row(0)
+	// Days 1..5 have n = 1..5 rows: total 15. Week 1 of 2024 is Jan 1-7.
+	if row[0] != int64(2) || row[1] != int64(7) || row[2] != int64(3) || row[3] != int64(15) {
+		t.Fatalf("last, week, range, total = %v", row)
+	}
+}
