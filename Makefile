@@ -5,12 +5,12 @@ BIN     := bin/strata
 DEMO    ?= demo
 PKGS    := ./...
 
-.PHONY: all build run test test-go test-race bench check fmt generate clean
+.PHONY: all build run test test-go test-race bench check fmt generate clean frontend test-frontend test-e2e
 
 all: build
 
-# build: the strata binary at bin/strata
-build:
+# build: the strata binary at bin/strata, with the web UI embedded
+build: frontend
 	$(GO) build -o $(BIN) ./cmd/strata
 
 # run: build, create the demo project if missing, and run it (see README)
@@ -18,8 +18,8 @@ run: build
 	@test -d $(DEMO) || ./$(BIN) init $(DEMO) --demo
 	./$(BIN) run $(DEMO) clv
 
-# test: every test: vet, the Go suite, the race detector on the pure-Go packages
-test: check test-go test-race
+# test: every test: vet, the Go suite, the race detector on the pure-Go packages, the frontend's unit and browser tests
+test: check test-go test-race test-frontend test-e2e
 
 # test-go: the whole Go suite (real kernel processes, real DuckDB files)
 test-go:
@@ -29,10 +29,31 @@ test-go:
 test-race:
 	$(GO) test -count=1 -race ./kernel/... ./blocks/... ./projects/partitions/...
 
+# frontend: build the web UI into frontend/dist (npm ci first when node_modules is missing or stale)
+frontend: frontend/dist/index.html
+
+FRONTEND_SRC := $(shell find frontend/src -type f 2>/dev/null) frontend/index.html package.json vite.config.ts tsconfig.json
+
+frontend/dist/index.html: node_modules/.package-lock.json $(FRONTEND_SRC)
+	npm run build
+
+# node_modules: installed exactly from package-lock.json
+node_modules/.package-lock.json: package-lock.json package.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+# test-frontend: the frontend's unit tests (Vitest)
+test-frontend: node_modules/.package-lock.json
+	npm test
+
+# test-e2e: browser tests (Playwright in Debian's Chromium) against bin/strata on a fresh demo project
+test-e2e: build
+	npm run e2e
+
 # bench: every benchmark, summarized in artifacts/bench.txt
 bench:
 	@mkdir -p artifacts
-	$(GO) test -run '^$$' -bench . -benchtime 2s $(PKGS) | tee artifacts/bench.txt
+	$(GO) test -timeout 30m -run '^$$' -bench . -benchtime 2s $(PKGS) | tee artifacts/bench.txt
 	@echo "report: artifacts/bench.txt"
 
 # check: verify formatting and vet (changes nothing)
