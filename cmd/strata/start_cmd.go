@@ -1,0 +1,118 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"time"
+
+	"github.com/stratahq/strata/frontend"
+	"github.com/stratahq/strata/kernel/supervisor"
+	"github.com/stratahq/strata/projects/scaffold"
+	"github.com/stratahq/strata/server"
+)
+
+func init() {
+	register("start", "serve the UI and HTTP API of a project (a new DIR becomes the demo project)", runStart)
+}
+
+func runStart(args []string) error {
+	fs := flag.NewFlagSet("start", flag.ContinueOnError)
+	addr := fs.String("addr", server.DefaultAddr, "address to listen on")
+	token := fs.String("token", "", "API token (default: random, written to DIR/.strata/token)")
+	noAuth := fs.Bool("no-auth", false, "serve without a token (loopback addresses only)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: strata start [DIR] [flags]")
+		fs.PrintDefaults()
+	}
+	flags, pos := interleaved(args, map[string]bool{"no-auth": true})
+	if err := fs.Parse(flags); err != nil {
+		return err
+	}
+	if len(pos) > 1 {
+		fs.Usage()
+		return exitError{2}
+	}
+	dir := "."
+	if len(pos) == 1 {
+		dir = pos[0]
+	}
+	if *noAuth && !server.IsLoopback(*addr) {
+		return fmt.Errorf("--no-auth on %s refused: without a token anyone who reaches the address can run code; use a loopback address such as 127.0.0.1", *addr)
+	}
+	if created, err := initIfNew(dir); err != nil {
+		return err
+	} else if created {
+		fmt.Fprintf(os.Stderr, "created the demo project in %s\n", dir)
+	}
+
+	tok := *token
+	if !*noAuth && tok == "" {
+		var err error
+		if tok, err = server.NewToken(); err != nil {
+			return err
+		}
+		if err := server.WriteTokenFile(dir, tok); err != nil {
+			return fmt.Errorf("write token: %w", err)
+		}
+	}
+
+	ctx, stop := signalContext()
+	defer stop()
+	ws, err := openWorkspace(ctx, dir)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	srv, err := server.New(server.Config{
+		Engine:     ws.eng,
+		Warehouse:  ws.wh,
+		Pool:       ws.pool,
+		ProjectDir: ws.proj.Dir,
+		Kernel:     supervisor.Config{Command: kernelCommand(), MemoryLimit: ws.proj.Kernel.MemoryLimit},
+		Token:      tok,
+		NoAuth:     *noAuth,
+		Addr:       ln.Addr().String(),
+		UI:         frontend.FS(), // nil until the app is built: the server explains how
+	})
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	fmt.Printf("Strata is serving %s\n\n    %s\n\n", ws.proj.Name, serverURL(ln.Addr(), tok))
+	err = srv.Serve(ctx, ln, 10*time.Second)
+	fmt.Fprintln(os.Stderr, "strata: stopped")
+	return err
+}
+
+// initIfNew creates the demo project when dir does not exist or is empty.
+func initIfNew(dir string) (bool, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false, err
+	}
+	if err == nil && len(ents) > 0 {
+		return false, nil
+	}
+	return true, scaffold.Init(dir, true)
+}
+
+// serverURL is the address to open, Jupyter-style, with the token.
+func serverURL(a net.Addr, token string) string {
+	host, port, _ := net.SplitHostPort(a.String())
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	u := "http://" + net.JoinHostPort(host, port) + "/"
+	if token != "" {
+		u += "?token=" + token
+	}
+	return u
+}

@@ -1,0 +1,210 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/stratahq/strata/projects/engine"
+)
+
+func (s *Server) backfillRoutes(g *echo.Group) {
+	g.POST("/backfills/plan", s.planBackfill)
+	g.POST("/backfills", s.launchBackfill)
+	g.GET("/backfills", s.listBackfills)
+	g.GET("/backfills/:id", s.getBackfill)
+	g.GET("/backfills/:id/partitions", s.backfillPartitions)
+	g.POST("/backfills/:id/retry", s.retryBackfill)
+	g.POST("/backfills/:id/cancel", s.cancelBackfill)
+	g.POST("/backfills/:id/pause", s.pauseBackfill)
+	g.POST("/backfills/:id/resume", s.resumeBackfill)
+}
+
+// backfillSpec reads a BackfillSpec body and checks its pipeline, so an
+// unknown pipeline is a 404 and a broken one a 422 with its problems.
+func (s *Server) backfillSpec(c echo.Context) (engine.BackfillSpec, error) {
+	var spec engine.BackfillSpec
+	if err := decodeJSON(c, &spec); err != nil {
+		return spec, err
+	}
+	if spec.Pipeline == "" {
+		return spec, badRequest("pipeline is required")
+	}
+	if _, err := s.runnablePipeline(spec.Pipeline); err != nil {
+		return spec, err
+	}
+	return spec, nil
+}
+
+// specError: once the pipeline is known to be valid, what the engine refuses
+// in a spec (a bad range, an unknown policy) is the client's to fix.
+func specError(err error) error {
+	var nf *engine.NotFoundError
+	if errors.As(err, &nf) || errors.Is(err, context.Canceled) {
+		return err
+	}
+	return badRequest("%s", err.Error())
+}
+
+// actionError: a lifecycle action refused for the backfill's current state
+// (pause one that is not running, retry one still running) is a conflict.
+func actionError(err error) error {
+	var nf *engine.NotFoundError
+	if errors.As(err, &nf) || errors.Is(err, context.Canceled) {
+		return err
+	}
+	return conflict("%s", err.Error())
+}
+
+// planBackfill: POST /backfills/plan?offset=&limit=, the dry run.
+func (s *Server) planBackfill(c echo.Context) error {
+	spec, err := s.backfillSpec(c)
+	if err != nil {
+		return err
+	}
+	offset, err := intParam(c, "offset", 0, 0, 1<<30)
+	if err != nil {
+		return err
+	}
+	limit, err := intParam(c, "limit", 500, 1, 100_000)
+	if err != nil {
+		return err
+	}
+	plan, err := s.eng.Plan(c.Request().Context(), spec, offset, limit)
+	if err != nil {
+		return specError(err)
+	}
+	return c.JSON(http.StatusOK, plan)
+}
+
+func (s *Server) launchBackfill(c echo.Context) error {
+	spec, err := s.backfillSpec(c)
+	if err != nil {
+		return err
+	}
+	st, err := s.eng.Launch(c.Request().Context(), spec)
+	if err != nil {
+		return specError(err)
+	}
+	return c.JSON(http.StatusCreated, st)
+}
+
+func (s *Server) listBackfills(c echo.Context) error {
+	bs, err := s.eng.Backfills(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	if bs == nil {
+		bs = []*engine.BackfillStatus{}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"backfills": bs})
+}
+
+func backfillID(c echo.Context) (string, error) {
+	id := c.Param("id")
+	if id == "" || len(id) > 256 {
+		return "", badRequest("backfill id %q is not valid", id)
+	}
+	return id, nil
+}
+
+func (s *Server) getBackfill(c echo.Context) error {
+	id, err := backfillID(c)
+	if err != nil {
+		return err
+	}
+	st, err := s.eng.Backfill(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, st)
+}
+
+// backfillPartitions: GET /backfills/:id/partitions?state=&offset=&limit=,
+// a page of the partition grid and how many partitions match.
+func (s *Server) backfillPartitions(c echo.Context) error {
+	id, err := backfillID(c)
+	if err != nil {
+		return err
+	}
+	state := c.QueryParam("state")
+	switch engine.State(state) {
+	case "", engine.StateQueued, engine.StateRunning, engine.StateSucceeded, engine.StateFailed,
+		engine.StateSkipped, engine.StateCancelled, engine.StatePaused:
+	default:
+		return badRequest("state %q: want queued, running, succeeded, failed, skipped or cancelled", state)
+	}
+	offset, err := intParam(c, "offset", 0, 0, 1<<30)
+	if err != nil {
+		return err
+	}
+	limit, err := intParam(c, "limit", 500, 1, 100_000)
+	if err != nil {
+		return err
+	}
+	ps, total, err := s.eng.BackfillPartitions(c.Request().Context(), id, state, offset, limit)
+	if err != nil {
+		return err
+	}
+	if ps == nil {
+		ps = []engine.PartitionStatus{}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"backfill_id": id, "partitions": ps, "total": total, "offset": offset, "limit": limit})
+}
+
+func (s *Server) retryBackfill(c echo.Context) error {
+	return s.backfillAction(c, func(ctx context.Context, id string) (*engine.BackfillStatus, error) { return s.eng.Retry(ctx, id) })
+}
+
+func (s *Server) resumeBackfill(c echo.Context) error {
+	return s.backfillAction(c, func(ctx context.Context, id string) (*engine.BackfillStatus, error) { return s.eng.Resume(ctx, id) })
+}
+
+func (s *Server) cancelBackfill(c echo.Context) error {
+	return s.backfillAction(c, func(ctx context.Context, id string) (*engine.BackfillStatus, error) {
+		if err := s.eng.Cancel(ctx, id); err != nil {
+			return nil, err
+		}
+		return s.eng.Backfill(ctx, id)
+	})
+}
+
+func (s *Server) pauseBackfill(c echo.Context) error {
+	return s.backfillAction(c, func(ctx context.Context, id string) (*engine.BackfillStatus, error) {
+		if err := s.eng.Pause(ctx, id); err != nil {
+			return nil, err
+		}
+		return s.eng.Backfill(ctx, id)
+	})
+}
+
+// backfillAction runs a lifecycle action and answers with the new status.
+func (s *Server) backfillAction(c echo.Context, act func(context.Context, string) (*engine.BackfillStatus, error)) error {
+	id, err := backfillID(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	if _, err := s.eng.Backfill(ctx, id); err != nil {
+		return err // 404 for an unknown id, before the action's own checks
+	}
+	st, err := act(ctx, id)
+	if err != nil {
+		return actionError(err)
+	}
+	return c.JSON(http.StatusOK, st)
+}
+
+// recoverBackfills resumes what a crash or an earlier shutdown interrupted.
+func (s *Server) recoverBackfills(ctx context.Context) error {
+	ids, err := s.eng.RecoverBackfills(ctx)
+	if len(ids) > 0 {
+		s.log.Info("resumed interrupted backfills", "backfills", ids)
+	}
+	return err
+}
+
+// shutdownEngine checkpoints in-flight backfills so the next start resumes them.
+func (s *Server) shutdownEngine(ctx context.Context) { s.eng.Shutdown(ctx) }

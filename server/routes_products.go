@@ -1,0 +1,212 @@
+package server
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/blocks/tableio"
+	"github.com/stratahq/strata/projects/engine"
+	"github.com/stratahq/strata/projects/project"
+)
+
+// Preview limits: the UI shows the first rows, never a whole product.
+const (
+	defaultPreviewRows = 100
+	maxPreviewRows     = 10_000
+)
+
+func (s *Server) productRoutes(g *echo.Group) {
+	g.GET("/products", s.listProducts)
+	g.GET("/products/:name/partitions", s.productPartitions)
+	g.GET("/products/:name/preview", s.previewProduct)
+	g.POST("/products/:name/rollback", s.rollbackProduct)
+}
+
+type productView struct {
+	Name            string         `json:"name"`
+	Pipeline        string         `json:"pipeline,omitempty"` // "" when no loaded pipeline writes it any more
+	Block           string         `json:"block,omitempty"`
+	Global          bool           `json:"global"` // exposed under a product name other pipelines read
+	Partitioning    partitionsView `json:"partitioning"`
+	Partitions      int            `json:"partitions"`
+	Rows            int64          `json:"rows"`
+	LatestPartition string         `json:"latest_partition"`
+	UpdatedAt       time.Time      `json:"updated_at"`
+}
+
+func (s *Server) listProducts(c echo.Context) error {
+	ps, err := s.wh.Products(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	out := struct {
+		Products []productView `json:"products"`
+	}{Products: []productView{}}
+	for _, p := range ps {
+		v := productView{Name: p.Name, Partitions: p.Partitions, Rows: p.Rows, LatestPartition: p.LatestPartition, UpdatedAt: p.UpdatedAt}
+		if pl, b := s.productOwner(p.Name); b != nil {
+			v.Pipeline, v.Block, v.Global, v.Partitioning = pl.ID, b.ID, b.Product != "", partitionsOf(b.Partitions)
+		}
+		out.Products = append(out.Products, v)
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+type versionView struct {
+	Version   int                       `json:"version"`
+	Current   bool                      `json:"current"`
+	RunID     string                    `json:"run_id"`
+	CodeHash  string                    `json:"code_hash"`
+	Rows      int64                     `json:"rows"`
+	CreatedAt time.Time                 `json:"created_at"`
+	Upstream  map[string]map[string]int `json:"upstream"`
+}
+
+type partitionView struct {
+	Key      string        `json:"key"`
+	Start    time.Time     `json:"start"`
+	End      time.Time     `json:"end"`
+	Current  int           `json:"current"` // 0 when only staged versions exist
+	Versions []versionView `json:"versions"`
+}
+
+// productName checks a product name from the URL.
+func productName(c echo.Context) (string, error) {
+	name := c.Param("name")
+	if err := project.ValidateProductName(name); err != nil {
+		// Pipeline-local products are "<pipeline>__<block>", and pipeline
+		// ids may hold hyphens, which product names may not.
+		if !validLocalProduct(name) {
+			return "", badRequest("%s", err.Error())
+		}
+	}
+	return name, nil
+}
+
+func validLocalProduct(name string) bool {
+	for i := 0; i+2 < len(name); i++ {
+		if name[i] == '_' && name[i+1] == '_' {
+			return project.ValidatePipelineID(name[:i]) == nil && project.ValidateBlockID(name[i+2:]) == nil
+		}
+	}
+	return false
+}
+
+func (s *Server) productPartitions(c echo.Context) error {
+	name, err := productName(c)
+	if err != nil {
+		return err
+	}
+	parts, err := s.wh.Partitions(c.Request().Context(), name)
+	if err != nil {
+		return err
+	}
+	if len(parts) == 0 {
+		if _, b := s.productOwner(name); b == nil {
+			return notFound("product %q not found", name)
+		}
+	}
+	out := struct {
+		Product    string          `json:"product"`
+		Partitions []partitionView `json:"partitions"`
+	}{Product: name, Partitions: []partitionView{}}
+	for _, p := range parts {
+		pv := partitionView{Key: p.Key, Start: p.Start, End: p.End, Current: p.Current, Versions: []versionView{}}
+		for _, v := range p.Versions {
+			pv.Versions = append(pv.Versions, versionView{Version: v.Version, Current: v.Version == p.Current, RunID: v.RunID,
+				CodeHash: v.CodeHash, Rows: v.Rows, CreatedAt: v.CreatedAt, Upstream: v.Upstream})
+		}
+		out.Partitions = append(out.Partitions, pv)
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// previewProduct reads a window of a product without running anything: the
+// window flags of `strata preview` (partition, last, from/to, period,
+// version) resolved by the engine in the partitioning of the block that
+// writes the product, and times shown in that block's zone.
+func (s *Server) previewProduct(c echo.Context) error {
+	name, err := productName(c)
+	if err != nil {
+		return err
+	}
+	_, b := s.productOwner(name)
+	if b == nil {
+		return notFound("product %q is not written by any pipeline of the project", name)
+	}
+	q := c.QueryParams()
+	w := sdk.Window{Partition: q.Get("partition"), From: q.Get("from"), To: q.Get("to"), Period: q.Get("period")}
+	if w.Last, err = intParam(c, "last", 0, 0, 1<<20); err != nil {
+		return err
+	}
+	version, err := intParam(c, "version", 0, 0, 1<<31-1)
+	if err != nil {
+		return err
+	}
+	limit, err := intParam(c, "limit", defaultPreviewRows, 1, maxPreviewRows)
+	if err != nil {
+		return err
+	}
+	if version > 0 && w.Partition == "" {
+		return badRequest("version needs partition: a version belongs to one partition")
+	}
+	sel, err := s.eng.ResolveWindow(name, w)
+	if err != nil {
+		return badRequest("%s", err.Error())
+	}
+	sel.Version = version
+	t, err := s.wh.Read(c.Request().Context(), name, sel, limit)
+	if err != nil {
+		return err
+	}
+	loc := time.UTC
+	if spec, err := engine.SpecOf(b.Partitions); err == nil && spec.Zone != nil {
+		loc = spec.Zone
+	}
+	return c.JSON(http.StatusOK, struct {
+		Product  string            `json:"product"`
+		Window   sdk.Window        `json:"window"`
+		Version  int               `json:"version,omitempty"`
+		Timezone string            `json:"timezone"`
+		Preview  tableio.JSONTable `json:"preview"`
+	}{name, w, version, loc.String(), tableio.ToJSON(t, limit, loc)})
+}
+
+// rollbackProduct: POST /products/:name/rollback {"partition", "version"}.
+func (s *Server) rollbackProduct(c echo.Context) error {
+	name, err := productName(c)
+	if err != nil {
+		return err
+	}
+	var req struct {
+		Partition string `json:"partition"`
+		Version   int    `json:"version"`
+	}
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	if req.Partition == "" || req.Version <= 0 {
+		return badRequest("want {\"partition\": KEY, \"version\": N} with N >= 1")
+	}
+	if err := s.wh.Rollback(c.Request().Context(), name, req.Partition, req.Version); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"product": name, "partition": req.Partition, "current": req.Version})
+}
+
+// intParam reads an optional integer query parameter within [lo, hi].
+func intParam(c echo.Context, name string, def, lo, hi int) (int, error) {
+	v := c.QueryParam(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		return 0, badRequest("%s=%q: want an integer from %d to %d", name, v, lo, hi)
+	}
+	return n, nil
+}

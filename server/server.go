@@ -1,0 +1,255 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/stratahq/strata/kernel/supervisor"
+	"github.com/stratahq/strata/projects/engine"
+	"github.com/stratahq/strata/projects/warehouse"
+)
+
+// Defaults of Config.
+const (
+	DefaultAddr        = "127.0.0.1:6789"
+	DefaultBodyLimit   = 8 << 20 // 8 MiB: a pipeline file or a block's source, with room to spare
+	DefaultWSReadLimit = 1 << 20 // 1 MiB per websocket message
+	DefaultSessionIdle = 10 * time.Minute
+	DefaultMaxSessions = 64
+)
+
+// Config is what a Server needs: the project's engine and warehouse (opened
+// by the caller, which also closes them after Shutdown), how to start the
+// editor sessions' kernels, and the token.
+type Config struct {
+	Engine    *engine.Engine
+	Warehouse *warehouse.Warehouse
+	// Pool is the engine's kernel pool, read for /metrics only.
+	Pool *supervisor.Pool
+	// Kernel starts an editor session's own kernel.
+	Kernel supervisor.Config
+	// ProjectDir is the project folder, where pipeline and block files are written.
+	ProjectDir string
+
+	// Token every API call and the websocket must present. Empty only with NoAuth.
+	Token string
+	// NoAuth serves without a token; New refuses it unless Addr is loopback.
+	NoAuth bool
+	// Addr is the address the server listens on; it decides whether NoAuth is allowed.
+	Addr string
+
+	// UI is the built frontend (the contents of frontend/dist). Nil serves a
+	// page saying the UI is not built and how to call the API.
+	UI fs.FS
+
+	BodyLimit   int64         // request body limit; DefaultBodyLimit when 0
+	WSReadLimit int64         // websocket message limit; DefaultWSReadLimit when 0
+	SessionIdle time.Duration // reap a session this long without a connection; DefaultSessionIdle when 0
+	MaxSessions int           // editor sessions (each one kernel process); DefaultMaxSessions when 0
+	Logger      *slog.Logger  // slog.Default() when nil
+}
+
+// Server is Strata's HTTP server. It is an http.Handler; Serve runs it on a
+// listener until its context ends, then shuts down gracefully.
+type Server struct {
+	cfg      Config
+	eng      *engine.Engine
+	wh       *warehouse.Warehouse
+	log      *slog.Logger
+	echo     *echo.Echo
+	sessions *sessionManager
+	hub      *wsHub
+	metrics  *metrics
+	files    sync.Mutex // serializes writes of project files and the reload that follows
+
+	// ctx is cancelled at shutdown; background runs and executions use it.
+	ctx    context.Context
+	cancel context.CancelFunc
+	runs   sync.WaitGroup // runs started by POST /pipelines/:id/runs
+
+	closeOnce sync.Once
+}
+
+// New builds a server. It starts the goroutines that follow engine events
+// (for /metrics and websocket subscriptions) and reap idle editor sessions;
+// Shutdown stops them.
+func New(cfg Config) (*Server, error) {
+	if cfg.Engine == nil || cfg.Warehouse == nil {
+		return nil, errors.New("server: Engine and Warehouse are required")
+	}
+	if len(cfg.Kernel.Command) == 0 {
+		return nil, errors.New("server: Kernel.Command is required to start editor kernels")
+	}
+	if cfg.Addr == "" {
+		cfg.Addr = DefaultAddr
+	}
+	if cfg.NoAuth {
+		if !IsLoopback(cfg.Addr) {
+			return nil, fmt.Errorf("server: --no-auth is only allowed on a loopback address, not %s: anyone who can reach it could run code", cfg.Addr)
+		}
+	} else if len(cfg.Token) < 16 {
+		return nil, errors.New("server: a token of at least 16 characters is required (or NoAuth on loopback)")
+	}
+	if cfg.ProjectDir == "" {
+		cfg.ProjectDir = cfg.Engine.Project().Dir
+	}
+	if cfg.BodyLimit <= 0 {
+		cfg.BodyLimit = DefaultBodyLimit
+	}
+	if cfg.WSReadLimit <= 0 {
+		cfg.WSReadLimit = DefaultWSReadLimit
+	}
+	if cfg.SessionIdle <= 0 {
+		cfg.SessionIdle = DefaultSessionIdle
+	}
+	if cfg.MaxSessions <= 0 {
+		cfg.MaxSessions = DefaultMaxSessions
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{cfg: cfg, eng: cfg.Engine, wh: cfg.Warehouse, log: cfg.Logger, ctx: ctx, cancel: cancel}
+	s.metrics = newMetrics(cfg.Engine.Hub())
+	s.sessions = newSessionManager(s)
+	s.hub = newWSHub(s)
+	s.echo = s.routes()
+	return s, nil
+}
+
+// routes wires middleware and handlers. Pre middleware runs before routing,
+// so an unknown route without a token is a 401, not a 404 that would tell a
+// stranger which routes exist.
+func (s *Server) routes() *echo.Echo {
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = s.errorHandler
+	e.Pre(s.recoverPanics, s.securityHeaders, s.authenticate, s.rejectDotDot, s.limitBody)
+
+	e.GET("/healthz", s.healthz)
+	e.GET("/metrics", s.serveMetrics)
+
+	api := e.Group("/api/v1")
+	s.pipelineRoutes(api)
+	s.blockRoutes(api)
+	s.runRoutes(api)
+	s.backfillRoutes(api)
+	s.productRoutes(api)
+	api.GET("/ws", s.hub.serveWS)
+
+	e.GET("/*", s.serveStatic)
+	e.HEAD("/*", s.serveStatic)
+	return e
+}
+
+// ServeHTTP makes the server an http.Handler (httptest.NewServer in tests).
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+
+// Serve runs the server on ln until ctx ends, then shuts down: it stops
+// accepting, closes websockets, checkpoints in-flight backfills and closes
+// the sessions' kernels, allowing up to grace for in-flight requests. It
+// first resumes the backfills that a crash or an earlier shutdown interrupted.
+func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
+	if err := s.recoverBackfills(ctx); err != nil {
+		s.log.Error("resume interrupted backfills", "err", err)
+	}
+	hs := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		BaseContext:       func(net.Listener) context.Context { return s.ctx },
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		s.Shutdown(context.Background())
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	// Stop accepting first; websockets are hijacked, so Shutdown does not
+	// wait for them, and the server closes them itself below.
+	stopped := make(chan error, 1)
+	go func() { stopped <- hs.Shutdown(sctx) }()
+	s.Shutdown(sctx)
+	if err := <-stopped; err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return nil
+}
+
+// Shutdown closes websockets, cancels background runs, lets the engine
+// checkpoint in-flight backfills and closes every editor session's kernel.
+// The caller closes the engine, pool and warehouse afterwards. Safe to call
+// more than once.
+func (s *Server) Shutdown(ctx context.Context) {
+	s.closeOnce.Do(func() {
+		s.hub.closeAll()
+		s.shutdownEngine(ctx)
+		s.cancel()
+		done := make(chan struct{})
+		go func() { s.runs.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-ctx.Done():
+		}
+		s.sessions.close()
+		s.hub.wait()
+		s.metrics.close()
+	})
+}
+
+// healthz is unauthenticated: it says the process answers, nothing more.
+func (s *Server) healthz(c echo.Context) error {
+	if s.ctx.Err() != nil {
+		return apiErr(http.StatusServiceUnavailable, CodeUnavailable, "shutting down")
+	}
+	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// recoverPanics turns a handler panic into a 500 in the error shape.
+func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				if r == http.ErrAbortHandler {
+					panic(r)
+				}
+				s.log.Error("handler panic", "path", c.Request().URL.Path, "panic", r)
+				err = apiErr(http.StatusInternalServerError, CodeInternal, "internal error: %v", r)
+			}
+		}()
+		return next(c)
+	}
+}
+
+// securityHeaders: the API is not meant to be framed, sniffed or cached, and
+// a first visit's ?token= must not leak through Referer.
+func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h := c.Response().Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "no-referrer")
+		if isAPIPath(c.Request().URL.Path) {
+			h.Set("Cache-Control", "no-store")
+		}
+		return next(c)
+	}
+}
+
+func isAPIPath(p string) bool {
+	return p == "/api" || len(p) >= 5 && p[:5] == "/api/" || p == "/metrics"
+}

@@ -1,0 +1,428 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/labstack/echo/v4"
+
+	"github.com/stratahq/strata/projects/engine"
+)
+
+const (
+	wsWriteWait   = 10 * time.Second // a write that takes longer means a dead peer
+	wsPongWait    = 60 * time.Second // no pong (or message) for this long closes the connection
+	wsPingEvery   = 25 * time.Second
+	wsSendTimeout = 5 * time.Second // a client this far behind on results is dropped
+	wsOutBuffer   = 512             // messages queued per connection
+	wsEventBuffer = 1024            // engine notices queued per subscribed connection
+)
+
+// wsHub owns the websocket connections: it upgrades them, reads their
+// messages, routes execute/interrupt/restart to the editor session the
+// connection is attached to, and forwards engine notices to subscribers.
+// Each connection has one writer goroutine (gorilla allows one concurrent
+// writer), fed by a bounded queue.
+type wsHub struct {
+	s        *Server
+	upgrader websocket.Upgrader
+
+	mu     sync.Mutex
+	conns  map[*wsConn]struct{}
+	closed bool
+	wg     sync.WaitGroup // connection goroutines
+}
+
+func newWSHub(s *Server) *wsHub {
+	return &wsHub{s: s, conns: map[*wsConn]struct{}{}, upgrader: websocket.Upgrader{
+		ReadBufferSize:  16 << 10,
+		WriteBufferSize: 16 << 10,
+		// Origin is checked before Upgrade, with an error in the API's shape.
+		CheckOrigin: func(*http.Request) bool { return true },
+	}}
+}
+
+// serveWS is GET /api/v1/ws (authenticated by the Pre middleware).
+func (h *wsHub) serveWS(c echo.Context) error {
+	r := c.Request()
+	if !websocket.IsWebSocketUpgrade(r) {
+		return badRequest("this is the websocket endpoint: connect with a websocket client (Upgrade: websocket)")
+	}
+	if !sameOrigin(r) {
+		return apiErr(http.StatusForbidden, CodeForbidden, "websocket from origin %q refused: only pages served by this server (%s) may connect", r.Header.Get("Origin"), r.Host)
+	}
+	h.mu.Lock()
+	closed := h.closed
+	h.mu.Unlock()
+	if closed {
+		return apiErr(http.StatusServiceUnavailable, CodeUnavailable, "shutting down")
+	}
+	ws, err := h.upgrader.Upgrade(c.Response(), r, nil)
+	if err != nil {
+		return nil // the upgrader has answered the client
+	}
+	conn := &wsConn{hub: h, ws: ws, out: make(chan []byte, wsOutBuffer), done: make(chan struct{}), topics: map[string]bool{}}
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		ws.Close()
+		return nil
+	}
+	h.conns[conn] = struct{}{}
+	h.wg.Add(2)
+	h.mu.Unlock()
+	h.s.metrics.wsConns.Add(1)
+	go func() { defer h.wg.Done(); conn.writeLoop() }()
+	defer h.wg.Done()
+	conn.readLoop()
+	return nil
+}
+
+// closeAll tells every client the server is going away and stops accepting.
+func (h *wsHub) closeAll() {
+	h.mu.Lock()
+	h.closed = true
+	conns := make([]*wsConn, 0, len(h.conns))
+	for c := range h.conns {
+		conns = append(conns, c)
+	}
+	h.mu.Unlock()
+	for _, c := range conns {
+		c.close(websocket.CloseGoingAway, "server shutting down")
+	}
+}
+
+// wait returns once every connection's goroutines have ended.
+func (h *wsHub) wait() { h.wg.Wait() }
+
+func (h *wsHub) remove(c *wsConn) {
+	h.mu.Lock()
+	delete(h.conns, c)
+	h.mu.Unlock()
+	h.s.metrics.wsConns.Add(-1)
+}
+
+// wsConn is one websocket connection.
+type wsConn struct {
+	hub  *wsHub
+	ws   *websocket.Conn
+	out  chan []byte
+	done chan struct{}
+
+	closeOnce   sync.Once
+	closeCode   int
+	closeReason string
+
+	mu      sync.Mutex
+	session *session
+	topics  map[string]bool
+	sub     *engine.Subscription
+}
+
+// send queues a message, waiting briefly when the queue is full; a client
+// that stays behind is disconnected rather than holding memory forever.
+func (c *wsConn) send(m Message) bool {
+	b, err := json.Marshal(m)
+	if err != nil {
+		b, _ = json.Marshal(ErrorMessage(m.ID, WSBadMessage, "encode reply: "+err.Error()))
+	}
+	select {
+	case c.out <- b:
+		return true
+	case <-c.done:
+		return false
+	default:
+	}
+	t := time.NewTimer(wsSendTimeout)
+	defer t.Stop()
+	select {
+	case c.out <- b:
+		return true
+	case <-c.done:
+		return false
+	case <-t.C:
+		c.close(websocket.ClosePolicyViolation, "client too slow to read")
+		return false
+	}
+}
+
+// trySend queues a message only if there is room: streamed stdout must not
+// stall the kernel that produces it.
+func (c *wsConn) trySend(m Message) bool {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return false
+	}
+	select {
+	case c.out <- b:
+		return true
+	default:
+		return false
+	}
+}
+
+func (c *wsConn) close(code int, reason string) {
+	c.closeOnce.Do(func() {
+		c.closeCode, c.closeReason = code, reason
+		close(c.done)
+	})
+}
+
+func (c *wsConn) writeLoop() {
+	ping := time.NewTicker(wsPingEvery)
+	defer ping.Stop()
+	defer c.ws.Close()
+	for {
+		select {
+		case b := <-c.out:
+			_ = c.ws.SetWriteDeadline(time.Now().Add(wsWriteWait))
+			if err := c.ws.WriteMessage(websocket.TextMessage, b); err != nil {
+				c.close(websocket.CloseAbnormalClosure, "")
+				return
+			}
+		case <-ping.C:
+			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(wsWriteWait)); err != nil {
+				c.close(websocket.CloseAbnormalClosure, "")
+				return
+			}
+		case <-c.done:
+			// Flush what is queued (a final result, a shutdown notice), then say goodbye.
+			for {
+				select {
+				case b := <-c.out:
+					_ = c.ws.SetWriteDeadline(time.Now().Add(time.Second))
+					if c.ws.WriteMessage(websocket.TextMessage, b) != nil {
+						return
+					}
+					continue
+				default:
+				}
+				break
+			}
+			if c.closeCode != websocket.CloseAbnormalClosure {
+				_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(c.closeCode, c.closeReason), time.Now().Add(time.Second))
+			}
+			return
+		}
+	}
+}
+
+func (c *wsConn) readLoop() {
+	defer c.cleanup()
+	c.ws.SetReadLimit(c.hub.s.cfg.WSReadLimit)
+	_ = c.ws.SetReadDeadline(time.Now().Add(wsPongWait))
+	c.ws.SetPongHandler(func(string) error { return c.ws.SetReadDeadline(time.Now().Add(wsPongWait)) })
+	for {
+		kind, data, err := c.ws.ReadMessage()
+		if err != nil {
+			if err == websocket.ErrReadLimit {
+				c.close(websocket.CloseMessageTooBig, "message larger than the limit")
+			} else {
+				c.close(websocket.CloseNormalClosure, "")
+			}
+			return
+		}
+		_ = c.ws.SetReadDeadline(time.Now().Add(wsPongWait))
+		if kind != websocket.TextMessage {
+			c.send(ErrorMessage("", WSBadMessage, "binary messages are not part of the protocol: send JSON text"))
+			continue
+		}
+		var m ClientMessage
+		if err := json.Unmarshal(data, &m); err != nil {
+			id := ""
+			var probe struct {
+				ID string `json:"id"`
+			}
+			if json.Unmarshal(data, &probe) == nil {
+				id = probe.ID
+			}
+			c.send(ErrorMessage(id, WSBadMessage, "not a message: "+err.Error()+`; want a JSON object such as {"type": "ping", "id": "1"}`))
+			continue
+		}
+		c.dispatch(m)
+	}
+}
+
+func (c *wsConn) dispatch(m ClientMessage) {
+	s := c.hub.s
+	switch m.Type {
+	case MsgPing:
+		c.send(PongMessage(m.ID))
+	case MsgHello:
+		s.sessions.hello(c, m)
+	case MsgExecute:
+		sess, err := s.sessions.forConn(c)
+		if err != nil {
+			c.send(ErrorMessage(m.ID, WSNoSession, err.Error()))
+			return
+		}
+		sess.execute(m)
+	case MsgInterrupt:
+		sess := c.currentSession()
+		if sess == nil {
+			c.send(ErrorMessage(m.ID, WSNotRunning, "nothing is running: this connection has no session"))
+			return
+		}
+		sess.interrupt(m)
+	case MsgRestart:
+		sess, err := s.sessions.forConn(c)
+		if err != nil {
+			c.send(ErrorMessage(m.ID, WSNoSession, err.Error()))
+			return
+		}
+		sess.restart(m)
+	case MsgSubscribe:
+		c.subscribe(m)
+	case MsgUnsubscribe:
+		c.unsubscribe(m)
+	case "":
+		c.send(ErrorMessage(m.ID, WSBadMessage, `missing "type": want one of hello, execute, interrupt, restart, subscribe, unsubscribe, ping`))
+	default:
+		c.send(ErrorMessage(m.ID, WSUnknownType, "unknown message type "+quote(string(m.Type))+": want one of hello, execute, interrupt, restart, subscribe, unsubscribe, ping"))
+	}
+}
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func (c *wsConn) currentSession() *session {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.session
+}
+
+func (c *wsConn) setSession(s *session) {
+	c.mu.Lock()
+	c.session = s
+	c.mu.Unlock()
+}
+
+// cleanup runs when the read loop ends: the session stays, detached, for a
+// reload to find; subscriptions end.
+func (c *wsConn) cleanup() {
+	c.close(websocket.CloseNormalClosure, "")
+	c.mu.Lock()
+	sess, sub := c.session, c.sub
+	c.session, c.sub = nil, nil
+	c.mu.Unlock()
+	if sess != nil {
+		c.hub.s.sessions.detach(sess, c)
+	}
+	if sub != nil {
+		sub.Close()
+	}
+	c.hub.remove(c)
+}
+
+// validTopic: all, or backfill:/run:/pipeline: followed by an id.
+func validTopic(t string) bool {
+	if t == "all" {
+		return true
+	}
+	kind, id, ok := strings.Cut(t, ":")
+	if !ok || id == "" || len(id) > 256 {
+		return false
+	}
+	return kind == "backfill" || kind == "run" || kind == "pipeline"
+}
+
+func topicMatches(topic string, n engine.Notice) bool {
+	if topic == "all" {
+		return true
+	}
+	kind, id, _ := strings.Cut(topic, ":")
+	switch kind {
+	case "backfill":
+		return (n.Event != nil && n.Event.BackfillID == id) || (n.Progress != nil && n.Progress.BackfillID == id)
+	case "run":
+		return n.Event != nil && n.Event.RunID == id
+	case "pipeline":
+		return n.Event != nil && n.Event.Pipeline == id
+	}
+	return false
+}
+
+// matching lists the connection's topics a notice belongs to. It runs inside
+// the engine hub's Publish, so it only reads a small map.
+func (c *wsConn) matching(n engine.Notice) []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for t := range c.topics {
+		if topicMatches(t, n) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func (c *wsConn) subscribe(m ClientMessage) {
+	if !validTopic(m.Topic) {
+		c.send(ErrorMessage(m.ID, WSInvalid, "topic "+quote(m.Topic)+": want backfill:<id>, run:<id>, pipeline:<id> or all"))
+		return
+	}
+	c.mu.Lock()
+	c.topics[m.Topic] = true
+	needSub := c.sub == nil
+	c.mu.Unlock()
+	if needSub {
+		// Never call into the engine hub while holding c.mu: the hub calls
+		// matching (which takes c.mu) while holding its own lock.
+		sub := c.hub.s.eng.Hub().Subscribe(wsEventBuffer, func(n engine.Notice) bool { return len(c.matching(n)) > 0 })
+		c.mu.Lock()
+		if c.sub != nil {
+			c.mu.Unlock()
+			sub.Close()
+		} else {
+			c.sub = sub
+			c.mu.Unlock()
+			c.hub.wg.Add(1)
+			go func() { defer c.hub.wg.Done(); c.forward(sub) }()
+		}
+	}
+	c.send(SubscribedMessage(MsgSubscribed, m.ID, m.Topic))
+}
+
+func (c *wsConn) unsubscribe(m ClientMessage) {
+	c.mu.Lock()
+	_, ok := c.topics[m.Topic]
+	delete(c.topics, m.Topic)
+	c.mu.Unlock()
+	if !ok {
+		c.send(ErrorMessage(m.ID, WSInvalid, "not subscribed to "+quote(m.Topic)))
+		return
+	}
+	c.send(SubscribedMessage(MsgUnsubscribed, m.ID, m.Topic))
+}
+
+// forward sends engine notices to the client until the connection or the
+// subscription ends.
+func (c *wsConn) forward(sub *engine.Subscription) {
+	for {
+		select {
+		case n, ok := <-sub.C:
+			if !ok {
+				return
+			}
+			if n.Event != nil && n.Event.At.IsZero() {
+				// The engine publishes before its store stamps the event.
+				ev := *n.Event
+				ev.At = time.Now().UTC()
+				n.Event = &ev
+			}
+			for _, t := range c.matching(n) {
+				if !c.send(EventMessage(t, n)) {
+					return
+				}
+			}
+		case <-c.done:
+			return
+		}
+	}
+}

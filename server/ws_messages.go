@@ -1,0 +1,182 @@
+package server
+
+import (
+	"time"
+
+	"github.com/stratahq/strata/blocks/tableio"
+	"github.com/stratahq/strata/kernel/protocol"
+	"github.com/stratahq/strata/projects/engine"
+)
+
+// MessageType names a websocket message. Every message is one JSON object
+// {"type": ..., "id": ..., ...}; a reply echoes the id of the request it
+// answers, so a client can correlate without ordering assumptions.
+type MessageType string
+
+// Client to server.
+const (
+	MsgHello       MessageType = "hello"       // {session}: attach to (or create) an editor session; answered by status
+	MsgExecute     MessageType = "execute"     // {pipeline, block, source, partition}: run unsaved editor text
+	MsgInterrupt   MessageType = "interrupt"   // {exec_id?}: stop the session's running execution
+	MsgRestart     MessageType = "restart"     // kill the session's kernel and start a fresh one
+	MsgSubscribe   MessageType = "subscribe"   // {topic}: engine events: backfill:<id>, run:<id>, pipeline:<id>, all
+	MsgUnsubscribe MessageType = "unsubscribe" // {topic}
+	MsgPing        MessageType = "ping"
+)
+
+// Server to client.
+const (
+	MsgStatus       MessageType = "status"       // the session's state: busy or idle
+	MsgStdout       MessageType = "stdout"       // a chunk of the running block's stdout or stderr
+	MsgLog          MessageType = "log"          // a ctx.Log line of the running block
+	MsgResult       MessageType = "result"       // an execution succeeded: preview of its output
+	MsgError        MessageType = "error"        // an execution failed, or a request was refused
+	MsgEvent        MessageType = "event"        // an engine notice for a subscribed topic
+	MsgSubscribed   MessageType = "subscribed"   // a subscribe took effect
+	MsgUnsubscribed MessageType = "unsubscribed" // an unsubscribe took effect
+	MsgPong         MessageType = "pong"
+)
+
+// Session states.
+const (
+	StateIdle = "idle"
+	StateBusy = "busy"
+)
+
+// Error codes of websocket errors. A failed execution is code "run" and
+// carries the kernel's RunError fields (kind, file, line, column,
+// diagnostics) as they are.
+const (
+	WSBadMessage   = "bad_message"   // not JSON, or a field of the wrong type
+	WSUnknownType  = "unknown_type"  // a type this server does not know
+	WSInvalid      = "invalid"       // a well-formed request that cannot be done (unknown pipeline, bad partition, ...)
+	WSBusy         = "busy"          // the session is running another execution
+	WSNotRunning   = "not_running"   // interrupt with nothing running
+	WSNoSession    = "no_session"    // too many sessions, or the session was closed
+	WSRun          = "run"           // the block failed: see kind
+	WSKernel       = "kernel"        // the session's kernel could not be started
+	WSSessionMoved = "session_taken" // another connection said hello with this session
+)
+
+// maxSessionIDLen bounds the session id a client chooses.
+const maxSessionIDLen = 128
+
+// ClientMessage is any message a client sends; fields unused by a type are
+// left empty.
+type ClientMessage struct {
+	Type      MessageType `json:"type"`
+	ID        string      `json:"id,omitempty"`
+	Session   string      `json:"session,omitempty"`
+	Pipeline  string      `json:"pipeline,omitempty"`
+	Block     string      `json:"block,omitempty"`
+	Source    string      `json:"source,omitempty"`
+	Partition string      `json:"partition,omitempty"`
+	ExecID    string      `json:"exec_id,omitempty"`
+	Topic     string      `json:"topic,omitempty"`
+}
+
+// ErrorBody is the "error" field of an error message: a code for requests
+// the server refused, or code "run" with the kernel's RunError fields for a
+// block that failed.
+type ErrorBody struct {
+	Code        string                `json:"code"`
+	Message     string                `json:"message"`
+	Kind        protocol.ErrorKind    `json:"kind,omitempty"`
+	File        string                `json:"file,omitempty"`
+	Line        int                   `json:"line,omitempty"`
+	Column      int                   `json:"column,omitempty"`
+	Diagnostics []protocol.Diagnostic `json:"diagnostics,omitempty"`
+}
+
+// Message is any message the server sends. Constructors below fill the
+// fields of each type; the JSON omits the others.
+type Message struct {
+	Type MessageType `json:"type"`
+	ID   string      `json:"id,omitempty"`
+
+	// status
+	Session   string `json:"session,omitempty"`
+	State     string `json:"state,omitempty"`
+	Pipeline  string `json:"pipeline,omitempty"`
+	Block     string `json:"block,omitempty"`
+	Partition string `json:"partition,omitempty"`
+	ExecID    string `json:"exec_id,omitempty"`
+	Restarted bool   `json:"restarted,omitempty"` // the session's kernel was replaced
+
+	// stdout
+	Stream string `json:"stream,omitempty"` // stdout or stderr
+	Data   string `json:"data,omitempty"`
+
+	// log
+	Level string     `json:"level,omitempty"`
+	Msg   string     `json:"msg,omitempty"`
+	Time  *time.Time `json:"time,omitempty"`
+
+	// result
+	Preview    *tableio.JSONTable `json:"preview,omitempty"`
+	DurationMS *float64           `json:"duration_ms,omitempty"`
+	Entry      string             `json:"entry,omitempty"`
+	Stdout     string             `json:"stdout,omitempty"` // the captured stdout, when streaming dropped some
+
+	// error
+	Error *ErrorBody `json:"error,omitempty"`
+
+	// event, subscribed, unsubscribed
+	Topic  string         `json:"topic,omitempty"`
+	Notice *engine.Notice `json:"notice,omitempty"`
+}
+
+// sessionStatus describes a session to its client.
+type sessionStatus struct {
+	session, state, pipeline, block, partition, execID string
+	restarted                                          bool
+}
+
+// StatusMessage reports a session's state; id echoes the request it answers
+// (hello, restart) or the execution's id.
+func StatusMessage(id string, st sessionStatus) Message {
+	return Message{Type: MsgStatus, ID: id, Session: st.session, State: st.state, Pipeline: st.pipeline,
+		Block: st.block, Partition: st.partition, ExecID: st.execID, Restarted: st.restarted}
+}
+
+// StdoutMessage is a chunk of output of execution id.
+func StdoutMessage(id, stream, data string) Message {
+	return Message{Type: MsgStdout, ID: id, Stream: stream, Data: data}
+}
+
+// LogMessage is a ctx.Log line of execution id.
+func LogMessage(id string, l protocol.LogLine) Message {
+	t := l.Time
+	return Message{Type: MsgLog, ID: id, Level: l.Level, Msg: l.Msg, Time: &t}
+}
+
+// ResultMessage ends a successful execution.
+func ResultMessage(id string, preview tableio.JSONTable, d time.Duration, entry string) Message {
+	ms := float64(d.Microseconds()) / 1000
+	return Message{Type: MsgResult, ID: id, Preview: &preview, DurationMS: &ms, Entry: entry}
+}
+
+// RunErrorMessage ends a failed execution with the kernel's error as is.
+func RunErrorMessage(id string, e *protocol.RunError, d time.Duration) Message {
+	ms := float64(d.Microseconds()) / 1000
+	return Message{Type: MsgError, ID: id, DurationMS: &ms, Error: &ErrorBody{Code: WSRun, Message: e.Message, Kind: e.Kind,
+		File: e.File, Line: e.Line, Column: e.Column, Diagnostics: e.Diagnostics}}
+}
+
+// ErrorMessage refuses a request.
+func ErrorMessage(id, code, message string) Message {
+	return Message{Type: MsgError, ID: id, Error: &ErrorBody{Code: code, Message: message}}
+}
+
+// EventMessage forwards an engine notice to a subscriber of topic.
+func EventMessage(topic string, n engine.Notice) Message {
+	return Message{Type: MsgEvent, Topic: topic, Notice: &n}
+}
+
+// SubscribedMessage acknowledges a subscribe (or, with MsgUnsubscribed, an unsubscribe).
+func SubscribedMessage(t MessageType, id, topic string) Message {
+	return Message{Type: t, ID: id, Topic: topic}
+}
+
+// PongMessage answers a ping.
+func PongMessage(id string) Message { return Message{Type: MsgPong, ID: id} }
