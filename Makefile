@@ -13,10 +13,9 @@ all: build
 build: frontend
 	$(GO) build -o $(BIN) ./cmd/strata
 
-# run: build, create the demo project if missing, and run it (see README)
+# run: build everything and serve the demo project (created when missing) on 127.0.0.1:6789
 run: build
-	@test -d $(DEMO) || ./$(BIN) init $(DEMO) --demo
-	./$(BIN) run $(DEMO) clv
+	./$(BIN) start $(DEMO)
 
 # test: every test: vet, the Go suite, the race detector on the pure-Go packages, the frontend's unit and browser tests
 test: check test-go test-race test-frontend test-e2e
@@ -27,7 +26,7 @@ test-go:
 
 # test-race: concurrency-heavy packages under the race detector
 test-race:
-	$(GO) test -count=1 -race ./kernel/... ./blocks/... ./projects/partitions/...
+	$(GO) test -count=1 -race ./kernel/... ./blocks/... ./projects/partitions/... ./server/...
 
 # frontend: build the web UI into frontend/dist (npm ci first when node_modules is missing or stale)
 frontend: frontend/dist/index.html
@@ -53,7 +52,7 @@ test-e2e: build
 # bench: every benchmark, summarized in artifacts/bench.txt
 bench:
 	@mkdir -p artifacts
-	$(GO) test -timeout 30m -run '^$$' -bench . -benchtime 2s $(PKGS) | tee artifacts/bench.txt
+	STRATA_BENCH_WS_DURATION=30s $(GO) test -timeout 30m -run '^$$' -bench . -benchtime 2s $(PKGS) | tee artifacts/bench.txt
 	@echo "report: artifacts/bench.txt"
 
 # check: verify formatting and vet (changes nothing)

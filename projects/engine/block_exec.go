@@ -16,17 +16,18 @@ import (
 
 // BlockOutcome is how one block (or one dynamic child) of a run ended.
 type BlockOutcome struct {
-	Block     string        `json:"block"`
-	Child     string        `json:"child,omitempty"`
-	Partition string        `json:"partition"`
-	State     State         `json:"state"`
-	Attempts  int           `json:"attempts,omitempty"`
-	Rows      int           `json:"rows"`
-	Duration  time.Duration `json:"duration"`
-	Error     string        `json:"error,omitempty"`
-	ErrorLine int           `json:"error_line,omitempty"`
-	ErrorKind string        `json:"error_kind,omitempty"`
-	Log       string        `json:"log,omitempty"`
+	Block      string        `json:"block"`
+	Child      string        `json:"child,omitempty"`
+	Partition  string        `json:"partition"`
+	State      State         `json:"state"`
+	Attempts   int           `json:"attempts,omitempty"`
+	Rows       int           `json:"rows"`
+	Duration   time.Duration `json:"-"`
+	DurationMS float64       `json:"duration_ms"`
+	Error      string        `json:"error,omitempty"`
+	ErrorLine  int           `json:"error_line,omitempty"`
+	ErrorKind  string        `json:"error_kind,omitempty"`
+	Log        string        `json:"log,omitempty"`
 }
 
 // maxLog bounds the log text kept per block run in the state store.
@@ -83,6 +84,7 @@ func (r *runner) execute(ctx context.Context, g *group, b *project.Block, item *
 		}
 	}
 	o.Duration = time.Since(start)
+	o.DurationMS = ms(o.Duration)
 	if out != nil {
 		o.Rows = out.Len()
 	}

@@ -97,6 +97,7 @@ func (r *runner) runDynamic(ctx context.Context, g *group, d *node, nodes map[st
 				ok = append(ok, outs[j][i])
 			}
 		}
+		agg.DurationMS = ms(agg.Duration)
 		if bad > 0 {
 			agg.State = StateFailed
 			agg.Error = fmt.Sprintf("%d of %d children failed", bad, items)

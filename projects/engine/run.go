@@ -35,16 +35,17 @@ type RunOptions struct {
 
 // RunResult is what a run did.
 type RunResult struct {
-	RunID     string                `json:"run_id"`
-	Pipeline  string                `json:"pipeline"`
-	Partition string                `json:"partition"`
-	State     State                 `json:"state"`
-	Error     string                `json:"error,omitempty"`
-	Blocks    []*BlockOutcome       `json:"blocks"`
-	Versions  []warehouse.Version   `json:"versions,omitempty"`
-	Started   time.Time             `json:"started_at"`
-	Duration  time.Duration         `json:"duration"`
-	outputs   map[string]*sdk.Table // by block id, for tests and previews
+	RunID      string                `json:"run_id"`
+	Pipeline   string                `json:"pipeline"`
+	Partition  string                `json:"partition"`
+	State      State                 `json:"state"`
+	Error      string                `json:"error,omitempty"`
+	Blocks     []*BlockOutcome       `json:"blocks"`
+	Versions   []warehouse.Version   `json:"versions,omitempty"`
+	Started    time.Time             `json:"started_at"`
+	Duration   time.Duration         `json:"-"`
+	DurationMS float64               `json:"duration_ms"`
+	outputs    map[string]*sdk.Table // by block id, for tests and previews
 }
 
 // Output returns a block's output table of this run (nil if none).
@@ -177,6 +178,7 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 		}
 	}
 	r.res.Duration = time.Since(start)
+	r.res.DurationMS = ms(r.res.Duration)
 	final := r.emit(Event{State: r.res.State, Error: r.res.Error, DurationMS: ms(r.res.Duration)})
 	if err := <-final; err != nil {
 		return r.res, err

@@ -25,13 +25,13 @@ type Output struct {
 
 // Version is a version written by Publish or Stage.
 type Version struct {
-	Product   string
-	Partition string
-	Version   int
-	Rows      int64
-	Table     string // storage table in the _strata schema
-	Current   bool
-	CreatedAt time.Time
+	Product   string    `json:"product"`
+	Partition string    `json:"partition"`
+	Version   int       `json:"version"`
+	Rows      int64     `json:"rows"`
+	Table     string    `json:"table"` // storage table in the _strata schema
+	Current   bool      `json:"current"`
+	CreatedAt time.Time `json:"created_at"`
 }
 
 // Ref names the version.
@@ -41,9 +41,9 @@ func (v Version) Ref() VersionRef {
 
 // VersionRef names one version of one partition of a product.
 type VersionRef struct {
-	Product   string
-	Partition string
-	Version   int
+	Product   string `json:"product"`
+	Partition string `json:"partition"`
+	Version   int    `json:"version"`
 }
 
 func (r VersionRef) String() string {
