@@ -17,8 +17,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/stratahq/strata/kernel/child"
-	"github.com/stratahq/strata/kernel/interp"
+	"github.com/stratahq/strata/kernel/kerneltest"
 	"github.com/stratahq/strata/kernel/supervisor"
 	"github.com/stratahq/strata/projects/engine"
 	"github.com/stratahq/strata/projects/project"
@@ -26,29 +25,14 @@ import (
 	"github.com/stratahq/strata/projects/warehouse"
 )
 
-// The test binary doubles as the kernel (as in kernel/supervisor): started
-// with STRATA_KERNEL_CHILD=1 it runs exactly what `strata kernel` runs, so
-// every test drives real kernel processes over the real protocol.
+// The test binary doubles as the kernel (kernel/kerneltest), so every test
+// drives real kernel processes over the real protocol.
 func TestMain(m *testing.M) {
-	if os.Getenv("STRATA_KERNEL_CHILD") == "1" {
-		var limit int64
-		for i, a := range os.Args {
-			if a == "--memory-limit" && i+1 < len(os.Args) {
-				limit, _ = strconv.ParseInt(os.Args[i+1], 10, 64)
-			}
-		}
-		if err := child.Main(interp.NewExecutor(), child.Options{MemoryLimit: limit}); err != nil {
-			os.Stderr.WriteString(err.Error() + "\n")
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
+	kerneltest.ServeIfChild()
 	os.Exit(m.Run())
 }
 
-func kernelConfig() supervisor.Config {
-	return supervisor.Config{Command: []string{os.Args[0]}, Env: []string{"STRATA_KERNEL_CHILD=1"}}
-}
+func kernelConfig() supervisor.Config { return kerneltest.Config() }
 
 const testToken = "0123456789abcdef0123456789abcdef"
 

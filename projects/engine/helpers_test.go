@@ -4,41 +4,26 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
 
-	"github.com/stratahq/strata/kernel/child"
-	"github.com/stratahq/strata/kernel/interp"
+	"github.com/stratahq/strata/kernel/kerneltest"
 	"github.com/stratahq/strata/kernel/supervisor"
 	"github.com/stratahq/strata/projects/project"
 	"github.com/stratahq/strata/projects/scaffold"
 	"github.com/stratahq/strata/projects/warehouse"
 )
 
-// The test binary doubles as the kernel (STRATA_KERNEL_CHILD=1) and as a
+// The test binary doubles as the kernel (kernel/kerneltest) and as a
 // separate strata process that a test can kill -9 (STRATA_ENGINE_CHILD).
 func TestMain(m *testing.M) {
-	if os.Getenv("STRATA_KERNEL_CHILD") == "1" {
-		var limit int64
-		for i, a := range os.Args {
-			if a == "--memory-limit" && i+1 < len(os.Args) {
-				limit, _ = strconv.ParseInt(os.Args[i+1], 10, 64)
-			}
-		}
-		if err := child.Main(interp.NewExecutor(), child.Options{MemoryLimit: limit}); err != nil {
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
+	kerneltest.ServeIfChild()
 	if os.Getenv("STRATA_ENGINE_CHILD") != "" {
 		os.Exit(engineChild())
 	}
 	os.Exit(m.Run())
 }
 
-func kernelConfig() supervisor.Config {
-	return supervisor.Config{Command: []string{os.Args[0]}, Env: []string{"STRATA_KERNEL_CHILD=1"}}
-}
+func kernelConfig() supervisor.Config { return kerneltest.Config() }
 
 // env is a project with its warehouse, pool and engine: the test DSL is
 // newEnv(t, files) → env.run / env.backfill → assertions on env.wh.
