@@ -1,6 +1,9 @@
 package engine
 
-import "time"
+import (
+	"sync"
+	"time"
+)
 
 // Progress is a backfill's counts, rate and ETA, as the CLI's progress bar
 // and the websocket show them.
@@ -17,4 +20,58 @@ type Progress struct {
 	Rate       float64       `json:"rate_per_min"` // partitions finished per minute, recent
 	ETA        time.Duration `json:"eta"`
 	Elapsed    time.Duration `json:"elapsed"`
+}
+
+// rateWindow counts events in a sliding window, for the progress rate.
+type rateWindow struct {
+	mu     sync.Mutex
+	window time.Duration
+	times  []time.Time
+}
+
+func newRateWindow(w time.Duration) *rateWindow { return &rateWindow{window: w} }
+
+func (r *rateWindow) add(t time.Time) {
+	r.mu.Lock()
+	r.times = append(r.times, t)
+	r.trim(t)
+	r.mu.Unlock()
+}
+
+func (r *rateWindow) trim(now time.Time) {
+	cut := 0
+	for cut < len(r.times) && now.Sub(r.times[cut]) > r.window {
+		cut++
+	}
+	r.times = r.times[cut:]
+}
+
+// perMinute is the recent rate.
+func (r *rateWindow) perMinute(elapsed time.Duration) float64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.trim(time.Now())
+	span := r.window
+	if elapsed < span {
+		span = elapsed
+	}
+	if span <= 0 {
+		return 0
+	}
+	return float64(len(r.times)) / span.Minutes()
+}
+
+func (b *backfillRun) progress() *Progress {
+	p := &Progress{BackfillID: b.id, State: StateRunning, Total: b.t.total + b.e.rollupCount(b.t),
+		Succeeded: int(b.succeeded.Load()), Failed: int(b.failed.Load()), Skipped: int(b.skipped.Load()),
+		Cancelled: int(b.cancelled.Load()), Running: int(b.running.Load()), Elapsed: time.Since(b.start)}
+	if b.win.Paused() {
+		p.State = StatePaused
+	}
+	p.Done = p.Succeeded + p.Skipped
+	p.Rate = b.finishes.perMinute(p.Elapsed)
+	if remaining := p.Total - p.Done - p.Failed - p.Cancelled; p.Rate > 0 && remaining > 0 {
+		p.ETA = time.Duration(float64(remaining) / p.Rate * float64(time.Minute))
+	}
+	return p
 }

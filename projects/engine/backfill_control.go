@@ -1,0 +1,174 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Wait blocks until a backfill running in this process ends.
+func (e *Engine) Wait(ctx context.Context, id string) (*BackfillStatus, error) {
+	if b := e.running(id); b != nil {
+		select {
+		case <-b.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return e.Backfill(context.Background(), id)
+}
+
+// Cancel stops a backfill now: its running kernels are interrupted, and an
+// atomic backfill's staged versions are discarded.
+func (e *Engine) Cancel(ctx context.Context, id string) error {
+	if b := e.running(id); b != nil {
+		b.cancelledByUser.Store(true)
+		b.cancel()
+		<-b.done
+		return nil
+	}
+	st, err := e.Backfill(ctx, id)
+	if err != nil {
+		return err
+	}
+	if st.State.Final() {
+		return fmt.Errorf("backfill %s already %s", id, st.State)
+	}
+	if err := e.discardStaged(ctx, id); err != nil {
+		return err
+	}
+	return e.backfillEvent(ctx, id, StateCancelled, "cancelled while not running")
+}
+
+// Pause stops starting new partitions; running ones finish.
+func (e *Engine) Pause(ctx context.Context, id string) error {
+	b := e.running(id)
+	if b == nil {
+		return fmt.Errorf("backfill %s is not running in this process", id)
+	}
+	b.win.Pause()
+	return e.backfillEvent(ctx, id, StatePaused, "paused")
+}
+
+// Resume continues a paused backfill, or one that a crash, kill or shutdown
+// interrupted: partitions that already succeeded are not run again.
+func (e *Engine) Resume(ctx context.Context, id string) (*BackfillStatus, error) {
+	if b := e.running(id); b != nil {
+		b.win.Resume()
+		if err := e.backfillEvent(ctx, id, StateRunning, "resumed"); err != nil {
+			return nil, err
+		}
+		return e.Backfill(ctx, id)
+	}
+	return e.restart(ctx, id, false)
+}
+
+// Retry re-runs only the failed and cancelled partitions of a backfill.
+func (e *Engine) Retry(ctx context.Context, id string) (*BackfillStatus, error) {
+	if e.running(id) != nil {
+		return nil, fmt.Errorf("backfill %s is still running; retry it when it ends", id)
+	}
+	return e.restart(ctx, id, true)
+}
+
+func (e *Engine) restart(ctx context.Context, id string, retry bool) (*BackfillStatus, error) {
+	spec, err := e.backfillSpec(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	t, err := e.target(spec)
+	if err != nil {
+		return nil, err
+	}
+	msg := "resumed"
+	if retry {
+		msg = "retrying failed and cancelled partitions"
+	}
+	if err := e.backfillEvent(ctx, id, StateRunning, msg); err != nil {
+		return nil, err
+	}
+	e.startBackfill(id, t, retry)
+	return e.Backfill(ctx, id)
+}
+
+// RecoverBackfills resumes the backfills that were running when this
+// process (or an earlier one) stopped without finishing them.
+func (e *Engine) RecoverBackfills(ctx context.Context) ([]string, error) {
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT backfill_id, arg_max(state, event_at) FROM _strata.backfill_events GROUP BY backfill_id`)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for rows.Next() {
+		var id, s string
+		if err := rows.Scan(&id, &s); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if State(s) == StateRunning && e.running(id) == nil {
+			ids = append(ids, id)
+		}
+	}
+	rows.Close()
+	for _, id := range ids {
+		if _, err := e.restart(ctx, id, false); err != nil {
+			return ids, err
+		}
+	}
+	return ids, nil
+}
+
+// Shutdown stops this process's backfills without marking them finished:
+// they resume on the next start (RecoverBackfills).
+func (e *Engine) Shutdown(ctx context.Context) {
+	e.mu.Lock()
+	var bs []*backfillRun
+	for _, b := range e.backfills {
+		bs = append(bs, b)
+	}
+	e.mu.Unlock()
+	for _, b := range bs {
+		b.cancel()
+	}
+	for _, b := range bs {
+		select {
+		case <-b.done:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// pollControl reads a control file that another process (`strata backfill
+// cancel|pause|resume` while this one holds the warehouse) leaves in
+// .strata/control/<id>.
+func (b *backfillRun) pollControl() {
+	path := controlPath(b.e.project().Dir, b.id)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return
+	}
+	_ = os.Remove(path)
+	switch strings.TrimSpace(string(raw)) {
+	case "cancel":
+		b.cancelledByUser.Store(true)
+		b.cancel()
+	case "pause":
+		_ = b.e.Pause(context.Background(), b.id)
+	case "resume":
+		_, _ = b.e.Resume(context.Background(), b.id)
+	}
+}
+
+func controlPath(dir, id string) string { return filepath.Join(dir, ".strata", "control", id) }
+
+// RequestControl asks the process running a backfill to cancel, pause or
+// resume it (used by the CLI when another process holds the warehouse).
+func RequestControl(dir, id, action string) error {
+	if err := os.MkdirAll(filepath.Join(dir, ".strata", "control"), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(controlPath(dir, id), []byte(action), 0o644)
+}
