@@ -55,11 +55,12 @@ bench:
 	STRATA_BENCH_WS_DURATION=30s $(GO) test -timeout 30m -run '^$$' -bench . -benchtime 2s $(PKGS) | tee artifacts/bench.txt
 	@echo "report: artifacts/bench.txt"
 
-# check: verify formatting and vet (changes nothing)
+# check: verify formatting, vet and staticcheck (changes nothing)
 check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v /testdata/)); \
 	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $(PKGS)
 
 # fmt: format the Go code
 fmt:

@@ -1,6 +1,7 @@
 package sdk
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -62,7 +63,7 @@ func TestPartitionDurationOnDSTDays(t *testing.T) {
 
 func TestContextWithoutWarehouse(t *testing.T) {
 	t.Parallel()
-	ctx := NewContext(nil, ContextConfig{Vars: map[string]string{"a": "1"}})
+	ctx := NewContext(context.Background(), ContextConfig{Vars: map[string]string{"a": "1"}})
 	if ctx.Var("a", "") != "1" || ctx.Var("b", "def") != "def" {
 		t.Fatal("vars")
 	}

@@ -12,7 +12,7 @@ func sampleTable() *sdk.Table {
 	t := sdk.NewTable(sdk.Int64("id"), sdk.Float64("amount"), sdk.String("name"), sdk.Bool("ok"), sdk.Time("at"))
 	t.Append(1, 2.5, "alice", true, time.Date(2024, 3, 10, 5, 0, 0, 123000, time.UTC))
 	t.Append(nil, nil, nil, nil, nil)
-	t.Append(-7, -0.0, "", false, time.Date(1969, 12, 31, 23, 59, 59, 0, time.UTC))
+	t.Append(-7, 0.0, "", false, time.Date(1969, 12, 31, 23, 59, 59, 0, time.UTC))
 	return t
 }
 

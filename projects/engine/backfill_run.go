@@ -144,8 +144,7 @@ func (b *backfillRun) run() error {
 		return b.win.Go(ctx, interval == "", item, then)
 	}
 	// finishRollup runs a coarse partition once all its fine partitions in range are done.
-	var finishRollup func(r *rollup)
-	finishRollup = func(r *rollup) {
+	finishRollup := func(r *rollup) {
 		runID := runIDFor(b.id, r.interval+":"+r.part.Key)
 		st := prior[runID]
 		switch {

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -367,7 +366,5 @@ func (r *runner) lineage(g *group, b *project.Block) map[string]map[string]int {
 	}
 	return out
 }
-
-var errCancelled = errors.New("cancelled")
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -77,7 +77,6 @@ type Store struct {
 	kick    chan struct{}
 	closed  chan struct{}
 	done    chan struct{}
-	err     error
 }
 
 // OpenStore creates the state tables if needed and starts the writer.

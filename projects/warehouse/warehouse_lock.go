@@ -37,7 +37,8 @@ func acquireLock(dbPath string) (*fileLock, error) {
 	}
 	// The pid is informational (for the error above); the flock is the lock.
 	pid := []byte(strconv.Itoa(os.Getpid()) + "\n")
-	if err := f.Truncate(0); err == nil {
+	err = f.Truncate(0)
+	if err == nil {
 		_, err = f.WriteAt(pid, 0)
 	}
 	if err != nil {
