@@ -53,8 +53,9 @@
 //   - The catalog lives in the same file and the same transactions as the
 //     rows, so a version is visible exactly when its catalog row, its rows and
 //     its current pointer are: Publish writes every output of a pipeline run
-//     (appended with DuckDB's Appender, which joins the connection's open
-//     transaction), assigns version numbers, switches current pointers and
+//     (inserted from the strata_rows table function, which hands DuckDB the
+//     table's columns a vector at a time inside the connection's open
+//     transaction: see table_source.go), assigns version numbers, switches current pointers and
 //     applies retention, then commits once. A crash before COMMIT leaves
 //     nothing; DuckDB's write-ahead log makes the commit itself atomic.
 //   - A version number is never handed out twice, so lineage that names "v4"

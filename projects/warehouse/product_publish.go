@@ -150,7 +150,7 @@ func (tx *writeTx) writeOutput(o preparedOutput, makeCurrent bool, created time.
 		return Version{}, err
 	}
 	version := st.last + 1
-	if err := appendRows(tx.ctx, tx.conn, table, o.Partition, version, o.Table); err != nil {
+	if err := insertTable(tx.ctx, tx.conn, table, o.Partition, version, o.Table); err != nil {
 		return Version{}, err
 	}
 	rows := int64(o.Table.Len())

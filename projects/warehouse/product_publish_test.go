@@ -195,10 +195,10 @@ func TestPublishIsAllOrNothing(t *testing.T) {
 	}
 }
 
-// TestPublishAppenderJoinsTransaction pins what publishing relies on: rows
-// written by the driver's appender on a connection with an open transaction
-// belong to that transaction.
-func TestPublishAppenderJoinsTransaction(t *testing.T) {
+// TestPublishInsertJoinsTransaction pins what publishing relies on: rows
+// inserted through the strata_rows table function on a connection with an
+// open transaction belong to that transaction.
+func TestPublishInsertJoinsTransaction(t *testing.T) {
 	t.Parallel()
 	wh := openTemp(t)
 	ctx := context.Background()
@@ -214,10 +214,13 @@ func TestPublishAppenderJoinsTransaction(t *testing.T) {
 		}
 	}
 	exec(`CREATE TABLE _strata.probe (_partition VARCHAR, _version INTEGER, id BIGINT)`)
+	if err := registerTableSource(conn); err != nil {
+		t.Fatal(err)
+	}
 	tbl := ids(t, 1, 2, 3)
 	for _, end := range []string{"ROLLBACK", "COMMIT"} {
 		exec("BEGIN TRANSACTION")
-		if err := appendRows(ctx, conn, "probe", "k", 1, tbl); err != nil {
+		if err := insertTable(ctx, conn, "probe", "k", 1, tbl); err != nil {
 			t.Fatal(err)
 		}
 		if n := scalar(t, wh, `SELECT count(*) FROM _strata.probe`); n != 0 {

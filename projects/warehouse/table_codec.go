@@ -1,7 +1,6 @@
 package warehouse
 
 import (
-	"context"
 	"database/sql"
 	"database/sql/driver"
 	"fmt"
@@ -46,71 +45,6 @@ func duckTypeInfo(t sdk.Type) (duckdb.TypeInfo, error) {
 		return duckdb.NewTypeInfo(duckdb.TYPE_TIMESTAMP_TZ)
 	}
 	return nil, fmt.Errorf("column type %s has no DuckDB type", t)
-}
-
-// appendRows writes the rows of t as version `version` of `partition` into
-// a storage table, through the connection's open transaction.
-//
-// It uses DuckDB's query appender: rows are batched into typed data chunks
-// (no SQL per row) and the constant _partition and _version columns are added
-// by the INSERT ... SELECT that the appender runs over its batch, instead of
-// being repeated in every appended row. Like the plain table appender, it
-// runs in the connection's current transaction, so a ROLLBACK removes the
-// rows (TestPublishAppenderJoinsTransaction checks this).
-func appendRows(ctx context.Context, conn *sql.Conn, table, partition string, version int, t *sdk.Table) error {
-	cols := t.Columns()
-	n := t.Len()
-	if n == 0 || len(cols) == 0 {
-		return nil
-	}
-	types := make([]duckdb.TypeInfo, len(cols))
-	names := make([]string, len(cols))
-	getters := make([]func(int) driver.Value, len(cols))
-	for j, c := range cols {
-		ti, err := duckTypeInfo(c.Type)
-		if err != nil {
-			return err
-		}
-		types[j] = ti
-		names[j] = fmt.Sprintf("c%d", j)
-		getters[j] = valueGetter(c)
-	}
-	query := fmt.Sprintf("INSERT INTO %s SELECT %s, %d, * FROM appended_data", qualified(table), quoteLiteral(partition), version)
-	return conn.Raw(func(dc any) error {
-		dconn, ok := dc.(driver.Conn)
-		if !ok {
-			return fmt.Errorf("append to %s: driver connection is %T", table, dc)
-		}
-		a, err := duckdb.NewQueryAppender(dconn, query, "appended_data", types, names)
-		if err != nil {
-			return fmt.Errorf("append to %s: %w", table, err)
-		}
-		fail := func(err error) error {
-			_ = a.Clear() // drop buffered rows; the transaction rolls back the rest
-			_ = a.Close()
-			return err
-		}
-		boxer := startBoxer(getters, n)
-		defer boxer.stop()
-		nc := len(cols)
-		row := 0
-		for batch := range boxer.out {
-			if err := ctx.Err(); err != nil {
-				return fail(err)
-			}
-			for k := 0; k < len(batch); k += nc {
-				if err := a.AppendRow(batch[k : k+nc]...); err != nil {
-					return fail(fmt.Errorf("append to %s: row %d: %w", table, row, err))
-				}
-				row++
-			}
-			boxer.recycle(batch)
-		}
-		if err := a.CloseWithCancel(ctx); err != nil {
-			return fmt.Errorf("append to %s: %w", table, err)
-		}
-		return nil
-	})
 }
 
 // valueGetter returns the driver value of row i of c; nil is NULL.

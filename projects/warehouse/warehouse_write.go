@@ -43,6 +43,10 @@ func (w *Warehouse) write(ctx context.Context, fn func(tx *writeTx) error) error
 		if err != nil {
 			return fmt.Errorf("writer connection: %w", err)
 		}
+		if err := registerTableSource(conn); err != nil {
+			conn.Close()
+			return fmt.Errorf("writer connection: %w", err)
+		}
 		w.writer = conn
 	}
 	tx := &writeTx{

@@ -1,0 +1,136 @@
+package warehouse
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/duckdb/duckdb-go/v2"
+
+	"github.com/stratahq/strata/blocks/sdk"
+)
+
+// tableSourceFunc is the table function through which a publish hands an
+// sdk.Table to DuckDB: `INSERT INTO t SELECT p, v, * FROM strata_rows(h)`.
+// DuckDB pulls whole vectors, filled column by column with typed setters, so
+// no value is boxed into an interface and no SQL is parsed per row; this is
+// what brings a large publish to DuckDB's own insert speed.
+const tableSourceFunc = "strata_rows"
+
+// pendingTables maps a handle to the table an INSERT is about to read.
+var (
+	pendingTables sync.Map // int64 -> *sdk.Table
+	nextHandle    atomic.Int64
+)
+
+// registerTableSource installs strata_rows on a connection.
+func registerTableSource(conn *sql.Conn) error {
+	return duckdb.RegisterTableUDF(conn, tableSourceFunc, duckdb.ChunkTableFunction{
+		Config: duckdb.TableFunctionConfig{Arguments: []duckdb.TypeInfo{mustTypeInfo(duckdb.TYPE_BIGINT)}},
+		BindArguments: func(_ map[string]any, args ...any) (duckdb.ChunkTableSource, error) {
+			h, _ := args[0].(int64)
+			t, ok := pendingTables.Load(h)
+			if !ok {
+				return nil, fmt.Errorf("%s: no table behind handle %d", tableSourceFunc, h)
+			}
+			return newTableRows(t.(*sdk.Table))
+		},
+	})
+}
+
+func mustTypeInfo(t duckdb.Type) duckdb.TypeInfo {
+	ti, err := duckdb.NewTypeInfo(t)
+	if err != nil {
+		panic(err) // a primitive type always has a TypeInfo
+	}
+	return ti
+}
+
+// insertTable appends t as rows of (partition, version) into table.
+func insertTable(ctx context.Context, conn *sql.Conn, table, partition string, version int, t *sdk.Table) error {
+	h := nextHandle.Add(1)
+	pendingTables.Store(h, t)
+	defer pendingTables.Delete(h)
+	q := fmt.Sprintf("INSERT INTO %s SELECT %s, %d, * FROM %s(%d)", qualified(table), quoteLiteral(partition), version, tableSourceFunc, h)
+	if _, err := conn.ExecContext(ctx, q); err != nil {
+		return fmt.Errorf("append to %s: %w", table, err)
+	}
+	return nil
+}
+
+// tableRows serves one table, a data chunk at a time.
+type tableRows struct {
+	t     *sdk.Table
+	infos []duckdb.ColumnInfo
+	next  int
+}
+
+func newTableRows(t *sdk.Table) (*tableRows, error) {
+	r := &tableRows{t: t}
+	for _, c := range t.Columns() {
+		ti, err := duckTypeInfo(c.Type)
+		if err != nil {
+			return nil, err
+		}
+		r.infos = append(r.infos, duckdb.ColumnInfo{Name: c.Name, T: ti})
+	}
+	return r, nil
+}
+
+func (r *tableRows) ColumnInfos() []duckdb.ColumnInfo { return r.infos }
+
+func (r *tableRows) Cardinality() *duckdb.CardinalityInfo {
+	return &duckdb.CardinalityInfo{Cardinality: uint(r.t.Len()), Exact: true}
+}
+
+func (r *tableRows) Init() {}
+
+func (r *tableRows) FillChunk(chunk duckdb.DataChunk) error {
+	n := min(duckdb.GetDataChunkCapacity(), r.t.Len()-r.next)
+	if n <= 0 {
+		return chunk.SetSize(0)
+	}
+	if err := chunk.SetSize(n); err != nil {
+		return err
+	}
+	lo := r.next
+	for j, c := range r.t.Columns() {
+		var err error
+		switch c.Type {
+		case sdk.TypeInt64:
+			err = fillColumn(chunk, j, c, c.Int64s()[lo:lo+n], lo)
+		case sdk.TypeFloat64:
+			err = fillColumn(chunk, j, c, c.Float64s()[lo:lo+n], lo)
+		case sdk.TypeString:
+			err = fillColumn(chunk, j, c, c.Strings()[lo:lo+n], lo)
+		case sdk.TypeBool:
+			err = fillColumn(chunk, j, c, c.Bools()[lo:lo+n], lo)
+		case sdk.TypeTime:
+			err = fillColumn(chunk, j, c, c.Times()[lo:lo+n], lo)
+		}
+		if err != nil {
+			return fmt.Errorf("column %q: %w", c.Name, err)
+		}
+	}
+	r.next += n
+	return nil
+}
+
+// fillColumn writes vals (rows lo.. of column c) into one chunk column.
+func fillColumn[T any](chunk duckdb.DataChunk, col int, c *sdk.Column, vals []T, lo int) error {
+	nulls := c.Nulls()
+	for i, v := range vals {
+		var err error
+		if nulls != nil && nulls[lo+i] {
+			err = duckdb.SetChunkValue[any](chunk, col, i, nil)
+		} else {
+			err = duckdb.SetChunkValue(chunk, col, i, v)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
