@@ -37,7 +37,7 @@ func Load(ctx *sdk.Context) (*sdk.Table, error) {
 	n := 0
 	for c := 0; c < customers; c++ {
 		taste := float64((c*2654435761)%1000) / 1000.0 // stable per customer
-		if rng.Float64() > 0.04*season*(0.3+taste) {
+		if rng.Float64() > 0.15*season*(0.3+taste) {
 			continue
 		}
 		n++
