@@ -26,7 +26,7 @@ test-go:
 
 # test-race: concurrency-heavy packages under the race detector
 test-race:
-	$(GO) test -count=1 -race ./kernel/... ./blocks/... ./projects/partitions/... ./server/...
+	$(GO) test -count=1 -race -short ./kernel/... ./blocks/... ./projects/partitions/... ./projects/engine/... ./server/...
 
 # frontend: build the web UI into frontend/dist (npm ci first when node_modules is missing or stale)
 frontend: frontend/dist/index.html
