@@ -124,7 +124,8 @@ func (b *backfillRun) run() error {
 		item := func() {
 			b.running.Add(1)
 			defer b.running.Add(-1)
-			opt := RunOptions{RunID: runID, BackfillID: b.id, Stage: atomicMode, FineOnly: interval == "", Interval: interval}
+			opt := RunOptions{RunID: runID, BackfillID: b.id, Stage: atomicMode, FineOnly: interval == "", Interval: interval,
+				Reuse: prior[runID] != ""}
 			if atomicMode {
 				opt.PreferRun = b.id + ":"
 			}

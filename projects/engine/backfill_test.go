@@ -225,3 +225,32 @@ func TestDynamicFanOutAndReduce(t *testing.T) {
 		t.Fatalf("reduce should be skipped: %v", states)
 	}
 }
+
+// A retried partition re-runs only the dynamic children that failed; the
+// siblings' outputs of the first attempt feed the reduce.
+func TestRetryRerunsOnlyFailedChildren(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, fanFiles(5, "k2"))
+	st := e.backfill(BackfillSpec{Pipeline: "fan", From: "2024-01-01", To: "2024-01-01"})
+	if st.State != StateFailed {
+		t.Fatalf("want a failed backfill, got %s", st.State)
+	}
+	writeFiles(t, e.dir, fanFiles(5, ""))
+	e.reload()
+	if _, err := e.eng.Retry(context.Background(), st.ID); err != nil {
+		t.Fatal(err)
+	}
+	st, _ = e.eng.Wait(context.Background(), st.ID)
+	if st.State != StateSucceeded {
+		t.Fatalf("retry: %s %s", st.State, st.Message)
+	}
+	runs := func(child string) int {
+		return e.count(`SELECT count(*) FROM _strata.run_events WHERE backfill_id = ? AND block_id = 'work' AND child_key = ? AND state = 'running'`, st.ID, child)
+	}
+	if runs("k0") != 1 || runs("k4") != 1 || runs("k2") != 2 {
+		t.Fatalf("runs of k0, k4, k2 = %d, %d, %d; want 1, 1, 2", runs("k0"), runs("k4"), runs("k2"))
+	}
+	if n := e.count(`SELECT sum FROM fan__total`); n != 2*(0+1+2+3+4) {
+		t.Fatalf("reduce after retry = %d", n)
+	}
+}

@@ -88,8 +88,12 @@ func (r *runner) execute(ctx context.Context, g *group, b *project.Block, item *
 	if out != nil {
 		o.Rows = out.Len()
 	}
-	r.emit(Event{Partition: g.part.Key, Block: b.ID, Child: child, State: o.State, Attempt: o.Attempts, Rows: int64(o.Rows),
-		DurationMS: ms(o.Duration), Error: o.Error, ErrorLine: o.ErrorLine, Log: o.Log})
+	final := Event{Partition: g.part.Key, Block: b.ID, Child: child, State: o.State, Attempt: o.Attempts, Rows: int64(o.Rows),
+		DurationMS: ms(o.Duration), Error: o.Error, ErrorLine: o.ErrorLine, Log: o.Log}
+	if item != nil && o.State == StateSucceeded && out != nil {
+		final.Output, _ = protocol.AppendTable(nil, out) // a child that succeeded is never run again by this run
+	}
+	r.emit(final)
 	if o.State != StateSucceeded {
 		return o, nil
 	}

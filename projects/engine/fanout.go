@@ -56,6 +56,11 @@ func (r *runner) runDynamic(ctx context.Context, g *group, d *node, nodes map[st
 						<-n.done
 					}
 				}
+				if t := r.reused[childKey{b.ID, item.Key}]; t != nil {
+					children[j][i] = &BlockOutcome{Block: b.ID, Child: item.Key, Partition: g.part.Key, State: StateSucceeded, Rows: t.Len(), Log: "output of an earlier attempt: not run again"}
+					mine[b.ID], outs[j][i] = t, t
+					continue
+				}
 				o, out := r.execute(ctx, g, b, item, func(u string) *sdk.Table {
 					if t := mine[u]; t != nil {
 						return t

@@ -26,6 +26,10 @@ type RunOptions struct {
 	// Interval, when set, makes key a partition of this interval and runs
 	// only the blocks partitioned by it (a backfill's weekly rollups).
 	Interval string
+	// Reuse lets a retried or resumed run (same RunID) take the outputs of
+	// dynamic children that succeeded in an earlier attempt instead of
+	// running them again.
+	Reuse bool
 	// PreferRun makes upstream reads from the warehouse prefer versions
 	// written by runs whose id starts with it, current or not (staged data
 	// of an atomic backfill).
@@ -94,7 +98,10 @@ type runner struct {
 
 	mu           sync.Mutex
 	readVersions map[string]map[string]int // product -> partition -> version read from the warehouse
+	reused       map[childKey]*sdk.Table   // outputs of children that succeeded in an earlier attempt
 }
+
+type childKey struct{ block, child string }
 
 // group is the blocks that compute the same partition and publish together.
 type group struct {
@@ -121,6 +128,12 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 	start := time.Now()
 	if err := <-r.emit(Event{State: StateRunning}); err != nil {
 		return nil, err
+	}
+	if r.opt.Reuse {
+		var err error
+		if r.reused, err = r.e.childOutputs(ctx, r.opt.RunID); err != nil {
+			return nil, err
+		}
 	}
 	groups, err := r.groups()
 	if err != nil {

@@ -2,6 +2,9 @@ package engine
 
 import (
 	"context"
+
+	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/kernel/protocol"
 	"strings"
 	"time"
 )
@@ -124,4 +127,32 @@ func (e *Engine) runByID(ctx context.Context, runID string) (RunSummary, error) 
 		return r, errNotFoundf("run %q not found", runID)
 	}
 	return r, nil
+}
+
+// childOutputs reads the outputs of the dynamic children of a run that
+// succeeded in earlier attempts.
+func (e *Engine) childOutputs(ctx context.Context, runID string) (map[childKey]*sdk.Table, error) {
+	if err := e.store.Write(ctx); err != nil {
+		return nil, err
+	}
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT block_id, child_key, arg_max(output, seq) FROM _strata.run_events
+		WHERE run_id = ? AND child_key <> '' AND state = 'succeeded' AND output IS NOT NULL GROUP BY block_id, child_key`, runID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[childKey]*sdk.Table{}
+	for rows.Next() {
+		var k childKey
+		var b []byte
+		if err := rows.Scan(&k.block, &k.child, &b); err != nil {
+			return nil, err
+		}
+		t, _, err := protocol.DecodeTable(b)
+		if err != nil {
+			continue // unreadable: the child simply runs again
+		}
+		out[k] = t
+	}
+	return out, rows.Err()
 }
