@@ -1,0 +1,115 @@
+// The JSON API under /api/v1. Same-origin requests carry the token cookie
+// that the first ?token= visit set. Errors arrive as
+// {"error": {"code", "message", "details"}} and are thrown as ApiError.
+
+import type {
+  BackfillSpec,
+  BackfillStatus,
+  BlockDetail,
+  PartitionStatus,
+  PipelineSummary,
+  PipelineView,
+  Plan,
+  PreviewResponse,
+  ProductPartition,
+  ProductView,
+  Problem,
+  RunDetail,
+  RunSummary,
+} from "./types";
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** Where the API lives; tests and the dev server may point elsewhere. */
+export const API = "/api/v1";
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const init: RequestInit = { method, credentials: "same-origin", headers: {} };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    (init.headers as Record<string, string>)["Content-Type"] = "application/json";
+  }
+  const res = await fetch(API + path, init);
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  let data: unknown = undefined;
+  try {
+    data = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* not JSON: handled below */
+  }
+  if (!res.ok) {
+    const e = (data as { error?: { code?: string; message?: string; details?: unknown } })?.error;
+    if (res.status === 401) {
+      throw new ApiError(401, "unauthorized", "Not signed in: open the URL that `strata start` printed (it ends with ?token=…).");
+    }
+    throw new ApiError(res.status, e?.code ?? String(res.status), e?.message ?? (text || res.statusText), e?.details);
+  }
+  return data as T;
+}
+
+const q = (params: Record<string, string | number | undefined>) => {
+  const u = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== "") u.set(k, String(v));
+  const s = u.toString();
+  return s ? "?" + s : "";
+};
+/**
+ * Escapes a path segment, leaving ':' and '@' as they are (both are legal in
+ * a segment): the server matches the escaped path and does not unescape its
+ * parameters, and run ids hold colons (bf_…:2024-01-03).
+ */
+export const enc = (s: string) => encodeURIComponent(s).replace(/%3A/gi, ":").replace(/%40/g, "@");
+
+export interface ProblemDetails {
+  problems?: Problem[];
+}
+
+export const api = {
+  pipelines: () => call<{ pipelines: PipelineSummary[]; problems: Problem[] }>("GET", "/pipelines"),
+  pipeline: (id: string) => call<PipelineView>("GET", `/pipelines/${enc(id)}`),
+  savePipeline: (id: string, yaml: string) => call<PipelineView>("PUT", `/pipelines/${enc(id)}`, { yaml }),
+  block: (pipeline: string, block: string) => call<BlockDetail>("GET", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}`),
+  saveBlock: (pipeline: string, block: string, source: string) =>
+    call<BlockDetail>("PUT", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}`, { source }),
+  createBlock: (pipeline: string, b: { id: string; kind: string; upstream: string[] }) =>
+    call<BlockDetail>("POST", `/pipelines/${enc(pipeline)}/blocks`, b),
+  deleteBlock: (pipeline: string, block: string) => call<void>("DELETE", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}`),
+  startRun: (pipeline: string, partition: string) =>
+    call<{ run_id: string; pipeline: string; partition: string; state: string }>("POST", `/pipelines/${enc(pipeline)}/runs`, { partition }),
+  runs: (f: { pipeline?: string; backfill?: string; partition?: string; limit?: number }) => call<{ runs: RunSummary[] }>("GET", "/runs" + q(f)),
+  run: (id: string) => call<RunDetail>("GET", `/runs/${enc(id)}`),
+  plan: (spec: BackfillSpec, offset = 0, limit = 500) => call<Plan>("POST", "/backfills/plan" + q({ offset, limit }), spec),
+  launch: (spec: BackfillSpec) => call<BackfillStatus>("POST", "/backfills", spec),
+  backfills: () => call<{ backfills: BackfillStatus[] }>("GET", "/backfills"),
+  backfill: (id: string) => call<BackfillStatus>("GET", `/backfills/${enc(id)}`),
+  backfillPartitions: (id: string, opt: { state?: string; offset?: number; limit?: number } = {}) =>
+    call<{ partitions: PartitionStatus[]; total: number; offset: number; limit: number }>("GET", `/backfills/${enc(id)}/partitions` + q(opt)),
+  backfillAction: (id: string, action: "retry" | "cancel" | "pause" | "resume") => call<BackfillStatus>("POST", `/backfills/${enc(id)}/${action}`),
+  products: () => call<{ products: ProductView[] }>("GET", "/products"),
+  productPartitions: (name: string) => call<{ product: string; partitions: ProductPartition[] }>("GET", `/products/${enc(name)}/partitions`),
+  preview: (name: string, w: { partition?: string; last?: number; from?: string; to?: string; period?: string; version?: number; limit?: number }) =>
+    call<PreviewResponse>("GET", `/products/${enc(name)}/preview` + q(w)),
+  rollback: (name: string, partition: string, version: number) =>
+    call<{ product: string; partition: string; current: number }>("POST", `/products/${enc(name)}/rollback`, { partition, version }),
+};
+
+/** A readable one-liner for any thrown value. */
+export function errorText(e: unknown): string {
+  if (e instanceof ApiError) {
+    const d = e.details as Problem[] | ProblemDetails | undefined;
+    const probs = Array.isArray(d) ? d : d?.problems;
+    if (probs?.length) return e.message + ": " + probs.map((p) => `${p.file}${p.line ? ":" + p.line : ""}: ${p.message}`).join("; ");
+    return e.message;
+  }
+  return e instanceof Error ? e.message : String(e);
+}

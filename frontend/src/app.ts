@@ -1,0 +1,130 @@
+// The app shell: top bar (pages, time-zone setting, connection state), a
+// tiny path router (the server answers every extensionless path with
+// index.html) and the render loop: pages call app.update() and the shell
+// re-renders once per frame with lit-html, which touches only what changed.
+
+import { html, nothing, render, type TemplateResult } from "lit-html";
+import { settings } from "./settings";
+import { browserZone, ZONE_MODES, type ZoneMode } from "./time";
+import { ws } from "./ws";
+
+export interface Page {
+  title: string;
+  render(): TemplateResult;
+  destroy?(): void;
+  /** The pipeline zone this page shows, for the "pipeline zone" setting. */
+  pipelineZone?(): string | undefined;
+}
+
+type Route = { pattern: RegExp; make: (m: RegExpExecArray, q: URLSearchParams) => Page | Promise<Page> };
+
+class App {
+  private routes: Route[] = [];
+  private page?: Page;
+  private root!: HTMLElement;
+  private scheduled = false;
+  private navSeq = 0;
+  notice = "";
+
+  route(pattern: RegExp, make: Route["make"]): void {
+    this.routes.push({ pattern, make });
+  }
+
+  start(root: HTMLElement): void {
+    this.root = root;
+    document.addEventListener("click", (e) => {
+      const a = (e.target as Element).closest?.("a");
+      if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || a.target) return;
+      const url = new URL(a.href, location.href);
+      if (url.origin !== location.origin || url.pathname.startsWith("/api/")) return;
+      e.preventDefault();
+      this.go(url.pathname + url.search + url.hash);
+    });
+    addEventListener("popstate", () => this.load());
+    settings.onChange(() => this.update());
+    ws.onConn(() => this.update());
+    ws.connect();
+    void this.load();
+  }
+
+  go(path: string, replace = false): void {
+    if (replace) history.replaceState(null, "", path);
+    else history.pushState(null, "", path);
+    void this.load();
+  }
+
+  private async load(): Promise<void> {
+    const seq = ++this.navSeq;
+    const path = decodeURIComponent(location.pathname);
+    const q = new URLSearchParams(location.search);
+    for (const r of this.routes) {
+      const m = r.pattern.exec(path);
+      if (!m) continue;
+      const next = await r.make(m, q);
+      if (seq !== this.navSeq) {
+        next.destroy?.();
+        return;
+      }
+      this.page?.destroy?.();
+      this.page = next;
+      document.title = `${next.title} · Strata`;
+      this.update();
+      return;
+    }
+    this.page?.destroy?.();
+    this.page = { title: "Not found", render: () => html`<main class="page"><h1>Not found</h1><p>No page at ${path}. <a href="/">Home</a></p></main>` };
+    this.update();
+  }
+
+  update(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    requestAnimationFrame(() => {
+      this.scheduled = false;
+      this.paint();
+    });
+  }
+
+  /** Renders now (used by the benchmarks and after navigation). */
+  paint(): void {
+    render(this.shell(), this.root);
+  }
+
+  private shell(): TemplateResult {
+    const mode = settings.zoneMode;
+    const pz = this.page?.pipelineZone?.();
+    const path = location.pathname;
+    const label: Record<ZoneMode, string> = {
+      local: `Browser (${browserZone()})`,
+      utc: "UTC",
+      pipeline: `Pipeline zone${pz ? ` (${pz})` : ""}`,
+    };
+    const running = ws.execs.running();
+    return html`<header class="topbar">
+        <a class="brand" href="/">Strata</a>
+        <nav>
+          <a href="/" class=${path === "/" || path.startsWith("/pipelines") ? "active" : ""}>Pipelines</a>
+          <a href="/products" class=${path.startsWith("/products") ? "active" : ""}>Products</a>
+          <a href="/backfills" class=${path.startsWith("/backfills") ? "active" : ""}>Backfills</a>
+        </nav>
+        <span class="spacer"></span>
+        ${running ? html`<span class="busy-pill" title="a block is running in your editor session">● running ${running.block}</span>` : nothing}
+        <label class="zone-setting" title="Zone used to show timestamps (remembered in this browser)">
+          Times in
+          <select data-testid="zone-mode" @change=${(e: Event) => (settings.zoneMode = (e.target as HTMLSelectElement).value as ZoneMode)}>
+            ${ZONE_MODES.map((m) => html`<option value=${m} ?selected=${m === mode}>${label[m]}</option>`)}
+          </select>
+        </label>
+        <span class=${"conn " + ws.state} data-testid="conn" title=${ws.lastError || `websocket ${ws.state}`}>${ws.state === "open" ? "live" : ws.state}</span>
+      </header>
+      ${this.notice ? html`<div class="banner" @click=${() => ((this.notice = ""), this.update())}>${this.notice}</div>` : nothing}
+      ${this.page ? this.page.render() : html`<main class="page"><p class="muted">Loading…</p></main>`}`;
+  }
+
+  /** The zone times are shown in on the current page. */
+  zone(): string {
+    return settings.zone(this.page?.pipelineZone?.());
+  }
+}
+
+export const app = new App();

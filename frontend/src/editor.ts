@@ -1,0 +1,100 @@
+// A block cell's CodeMirror 6 editor: Go or SQL highlighting, bracket
+// matching, search, undo (basicSetup), Ctrl/Cmd+Enter to run, Ctrl/Cmd+S to
+// save, and lint diagnostics for errors at a line of the block.
+
+import { go } from "@codemirror/lang-go";
+import { sql, PostgreSQL } from "@codemirror/lang-sql";
+import { lintGutter, setDiagnostics, type Diagnostic } from "@codemirror/lint";
+import { EditorState, Prec } from "@codemirror/state";
+import { EditorView, keymap } from "@codemirror/view";
+import { basicSetup } from "codemirror";
+
+export interface EditorHooks {
+  run: () => void;
+  save: () => void;
+  change: (dirty: boolean) => void;
+}
+
+export interface CellEditor {
+  view: EditorView;
+  text(): string;
+  setText(s: string): void;
+  markSaved(s?: string): void;
+  dirty(): boolean;
+  showErrors(errs: { line: number; column: number; message: string }[]): void;
+  clearErrors(): void;
+}
+
+const theme = EditorView.theme({
+  "&": { fontSize: "13px", border: "1px solid var(--line)", borderRadius: "4px", background: "var(--bg-code)" },
+  "&.cm-focused": { outline: "2px solid var(--focus)", outlineOffset: "-1px" },
+  ".cm-scroller": { fontFamily: "var(--mono)", lineHeight: "1.45", maxHeight: "28rem", overflow: "auto" },
+  ".cm-gutters": { background: "var(--bg-code)", borderRight: "1px solid var(--line)" },
+});
+
+export function createEditor(parent: HTMLElement, source: string, kind: string, hooks: EditorHooks): CellEditor {
+  let saved = source;
+  let wasDirty = false;
+  const lang = kind === "sql" ? sql({ dialect: PostgreSQL }) : go();
+  const view = new EditorView({
+    parent,
+    state: EditorState.create({
+      doc: source,
+      extensions: [
+        Prec.highest(
+          keymap.of([
+            { key: "Mod-Enter", run: () => (hooks.run(), true), preventDefault: true },
+            { key: "Shift-Enter", run: () => (hooks.run(), true), preventDefault: true },
+            { key: "Mod-s", run: () => (hooks.save(), true), preventDefault: true },
+          ]),
+        ),
+        basicSetup,
+        lang,
+        lintGutter(),
+        theme,
+        EditorView.contentAttributes.of({ "aria-label": "block source" }),
+        EditorView.updateListener.of((u) => {
+          if (!u.docChanged) return;
+          const d = u.state.doc.toString() !== saved;
+          if (d !== wasDirty) {
+            wasDirty = d;
+            hooks.change(d);
+          }
+        }),
+      ],
+    }),
+  });
+  const ed: CellEditor = {
+    view,
+    text: () => view.state.doc.toString(),
+    setText(s) {
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: s } });
+    },
+    markSaved(s) {
+      saved = s ?? view.state.doc.toString();
+      wasDirty = view.state.doc.toString() !== saved;
+      hooks.change(wasDirty);
+    },
+    dirty: () => view.state.doc.toString() !== saved,
+    showErrors(errs) {
+      const doc = view.state.doc;
+      const diags: Diagnostic[] = errs.map((e) => {
+        const line = doc.line(Math.min(Math.max(1, e.line), doc.lines));
+        const from = Math.min(line.to, line.from + Math.max(0, e.column - 1));
+        // Underline from the column to the end of the word (or the line).
+        const rest = doc.sliceString(from, line.to);
+        const word = /^[\w.]+/.exec(rest)?.[0].length ?? 0;
+        const to = word > 0 ? from + word : line.to > from ? line.to : from;
+        return { from: to > from ? from : line.from, to: Math.max(to, line.to > line.from && to === from ? line.to : to), severity: "error", message: e.message, source: `line ${e.line}` };
+      });
+      view.dispatch(setDiagnostics(view.state, diags));
+      if (diags.length) {
+        view.dispatch({ effects: EditorView.scrollIntoView(diags[0].from, { y: "nearest" }) });
+      }
+    },
+    clearErrors() {
+      view.dispatch(setDiagnostics(view.state, []));
+    },
+  };
+  return ed;
+}

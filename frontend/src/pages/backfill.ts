@@ -1,0 +1,277 @@
+// One backfill: live progress bar, the partition grid on a canvas (colored
+// by state, smooth at 100,000 partitions), a partition's block runs, timings
+// and logs with the run's timeline, and retry / cancel / pause / resume.
+// Everything is re-read from the server on load and after a reconnect, so a
+// reload mid-run shows the backfill still running.
+
+import { html, nothing, type TemplateResult } from "lit-html";
+import { api, errorText } from "../api";
+import { app, type Page } from "../app";
+import { countStates, STATES } from "../grid";
+import { describeSpec } from "../plan";
+import { formatDuration, formatInstant, nsToMs } from "../time";
+import type { BackfillStatus, Notice, PartitionStatus, RunDetail } from "../types";
+import { ganttView } from "../views/gantt";
+import { PartitionGrid, stateColor } from "../views/grid_canvas";
+import { ws } from "../ws";
+
+const FINAL = new Set(["succeeded", "failed", "cancelled", "skipped"]);
+const PAGE = 20000;
+
+export class BackfillPage implements Page {
+  title: string;
+  st?: BackfillStatus;
+  error = "";
+  actionError = "";
+  acting = "";
+  grid = new PartitionGrid();
+  parts: (PartitionStatus | undefined)[] = [];
+  hover = -1;
+  picked?: PartitionStatus;
+  run?: RunDetail;
+  runError = "";
+  zonePipeline?: string;
+  private offs: (() => void)[] = [];
+  private poll?: ReturnType<typeof setInterval>;
+  private loadingParts = false;
+  private runTimer?: ReturnType<typeof setTimeout>;
+  private destroyed = false;
+  private lastFullLoad = 0;
+
+  constructor(readonly id: string) {
+    this.title = id;
+    this.grid.onHover = (i) => {
+      this.hover = i;
+      app.update();
+    };
+    this.grid.onPick = (i) => void this.pick(i);
+    this.offs.push(ws.subscribe(`backfill:${id}`, (n) => this.onNotice(n)));
+    this.offs.push(ws.onReconnect(() => void this.refresh(true)));
+    void this.refresh(true);
+    this.poll = setInterval(() => void this.refresh(false), 2000);
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    this.offs.forEach((f) => f());
+    clearInterval(this.poll);
+    clearTimeout(this.runTimer);
+  }
+
+  pipelineZone(): string | undefined {
+    return this.zonePipeline;
+  }
+
+  private async refresh(full: boolean): Promise<void> {
+    if (this.destroyed) return;
+    const wasFinal = this.st && FINAL.has(this.st.state);
+    if (wasFinal && !full) return;
+    try {
+      const st = await api.backfill(this.id);
+      if (!this.zonePipeline) {
+        api.pipeline(st.pipeline).then((p) => ((this.zonePipeline = p.partitions.timezone), app.update())).catch(() => {});
+      }
+      const becameFinal = FINAL.has(st.state) && !wasFinal;
+      this.st = st;
+      this.error = "";
+      this.grid.setCount(st.total);
+      // Events keep the grid current; a full read on load, on reconnect, at
+      // the end, and every few seconds for grids small enough to re-read.
+      const now = Date.now();
+      if (full || becameFinal || (st.total <= PAGE && now - this.lastFullLoad > 4000)) void this.loadParts();
+    } catch (e) {
+      this.error = errorText(e);
+    }
+    app.update();
+  }
+
+  private async loadParts(): Promise<void> {
+    if (this.loadingParts) return;
+    this.loadingParts = true;
+    this.lastFullLoad = Date.now();
+    try {
+      for (let off = 0; ; off += PAGE) {
+        const page = await api.backfillPartitions(this.id, { offset: off, limit: PAGE });
+        if (this.destroyed) return;
+        this.grid.setCount(page.total);
+        this.grid.fill(off, page.partitions);
+        this.parts.length = page.total;
+        page.partitions.forEach((p, j) => (this.parts[off + j] = p));
+        app.update();
+        if (off + page.partitions.length >= page.total || page.partitions.length === 0) break;
+      }
+      if (this.picked) {
+        const i = this.grid.indexOf(this.picked.key);
+        if (i >= 0 && this.parts[i]) this.picked = this.parts[i];
+      }
+    } catch (e) {
+      this.error = errorText(e);
+    } finally {
+      this.loadingParts = false;
+    }
+    app.update();
+  }
+
+  private onNotice(n: Notice): void {
+    if (n.kind === "progress" && n.progress && this.st) {
+      this.st.progress = { ...n.progress, total: n.progress.total || this.st.total };
+      if (n.progress.state) this.st.state = n.progress.state;
+      if (FINAL.has(this.st.state)) void this.refresh(true);
+    }
+    const ev = n.event;
+    if (ev && !ev.block) {
+      // A run-level event: the partition's state in the grid.
+      this.grid.setState(ev.partition, ev.state);
+      const i = this.grid.indexOf(ev.partition);
+      if (i >= 0) {
+        const p = this.parts[i] ?? { key: ev.partition, interval: "", state: ev.state };
+        this.parts[i] = { ...p, state: ev.state, run_id: ev.run_id || p.run_id, error: ev.error || (ev.state === "succeeded" ? undefined : p.error), duration_ms: ev.duration_ms || p.duration_ms };
+        if (this.picked?.key === ev.partition) this.picked = this.parts[i];
+      }
+    }
+    if (ev && this.picked && ev.partition === this.picked.key) this.scheduleRunReload();
+    app.update();
+  }
+
+  private scheduleRunReload(): void {
+    clearTimeout(this.runTimer);
+    this.runTimer = setTimeout(() => void this.loadRun(), 300);
+  }
+
+  private async pick(i: number): Promise<void> {
+    const p = this.parts[i];
+    this.picked = p ?? { key: this.grid.keys[i] ?? `#${i}`, interval: "", state: "queued" };
+    this.run = undefined;
+    this.runError = "";
+    app.update();
+    await this.loadRun();
+  }
+
+  private async loadRun(): Promise<void> {
+    const p = this.picked;
+    if (!p?.run_id) return;
+    try {
+      this.run = await api.run(p.run_id);
+      this.runError = "";
+    } catch (e) {
+      this.runError = errorText(e);
+    }
+    app.update();
+  }
+
+  async act(action: "retry" | "cancel" | "pause" | "resume"): Promise<void> {
+    this.acting = action;
+    this.actionError = "";
+    app.update();
+    try {
+      this.st = await api.backfillAction(this.id, action);
+      if (action === "retry") {
+        // Failed partitions go back to the queue: show it at once.
+        for (let i = 0; i < this.parts.length; i++) {
+          const p = this.parts[i];
+          if (p && (p.state === "failed" || p.state === "cancelled")) this.grid.setState(p.key, "queued");
+        }
+      }
+      void this.loadParts();
+    } catch (e) {
+      this.actionError = errorText(e);
+    } finally {
+      this.acting = "";
+      app.update();
+    }
+  }
+
+  render(): TemplateResult {
+    const st = this.st;
+    if (!st) return html`<main class="page">${this.error ? html`<div class="error-box">${this.error}</div>` : html`<p class="muted">Loading ${this.id}…</p>`}</main>`;
+    const zone = app.zone();
+    const pr = st.progress;
+    const total = Math.max(1, st.total);
+    const pct = (n: number) => `${((100 * n) / total).toFixed(3)}%`;
+    const final = FINAL.has(st.state);
+    const counts = countStates(this.grid.states);
+    const hovered = this.hover >= 0 ? (this.parts[this.hover] ?? { key: this.grid.keys[this.hover] ?? "", state: STATES[this.grid.states[this.hover]] }) : undefined;
+    return html`<main class="page backfill-page">
+      <section class="page-head">
+        <div>
+          <h1><a href="/backfills" class="muted">Backfills</a> / <span class="mono">${st.id}</span></h1>
+          <p><a href=${`/pipelines/${encodeURIComponent(st.pipeline)}`}>${st.pipeline}</a> · ${describeSpec(st.spec)}</p>
+          <p class="muted small">created ${formatInstant(st.created_at, zone)} · updated ${formatInstant(st.updated_at, zone)} · times in ${zone}${st.message ? ` · ${st.message}` : ""}</p>
+        </div>
+        <div class="head-actions">
+          <span class=${"tag big " + st.state} data-testid="bf-state">${st.state}</span>
+          ${st.state === "running" ? html`<button data-testid="bf-pause" ?disabled=${!!this.acting} @click=${() => this.act("pause")}>Pause</button>` : nothing}
+          ${st.state === "paused" || (st.state === "running" && !st.in_process) ? html`<button data-testid="bf-resume" ?disabled=${!!this.acting} @click=${() => this.act("resume")}>Resume</button>` : nothing}
+          ${!final ? html`<button class="danger" data-testid="bf-cancel" ?disabled=${!!this.acting} @click=${() => this.act("cancel")}>Cancel</button>` : nothing}
+          ${final && pr.failed + pr.cancelled > 0 ? html`<button class="primary" data-testid="bf-retry" ?disabled=${!!this.acting} @click=${() => this.act("retry")}>Retry ${pr.failed + pr.cancelled} failed</button>` : nothing}
+        </div>
+      </section>
+      ${this.error ? html`<div class="error-box">${this.error}</div>` : nothing}
+      ${this.actionError ? html`<div class="error-box" data-testid="bf-action-error">${this.actionError}</div>` : nothing}
+      <section class="progress-box" data-testid="progress">
+        <div class="progressbar" role="progressbar" aria-valuemin="0" aria-valuemax=${st.total} aria-valuenow=${pr.succeeded + pr.failed + pr.skipped + pr.cancelled}>
+          <span class="seg succeeded" style=${`width:${pct(pr.succeeded)}`}></span><span class="seg skipped" style=${`width:${pct(pr.skipped)}`}></span><span class="seg failed" style=${`width:${pct(pr.failed)}`}></span><span class="seg cancelled" style=${`width:${pct(pr.cancelled)}`}></span><span class="seg running" style=${`width:${pct(pr.running)}`}></span>
+        </div>
+        <div class="progress-stats">
+          <span data-testid="progress-text"><b>${(pr.succeeded + pr.failed + pr.skipped + pr.cancelled).toLocaleString("en-US")}</b> of ${st.total.toLocaleString("en-US")} finished</span>
+          <span class="c-succeeded">${pr.succeeded.toLocaleString("en-US")} succeeded</span>
+          <span class="c-failed">${pr.failed.toLocaleString("en-US")} failed</span>
+          <span class="c-running">${pr.running.toLocaleString("en-US")} running</span>
+          <span class="c-skipped">${pr.skipped.toLocaleString("en-US")} skipped</span>
+          <span class="c-cancelled">${pr.cancelled.toLocaleString("en-US")} cancelled</span>
+          <span class="muted">${pr.rate_per_min ? `${pr.rate_per_min.toFixed(1)}/min · ` : ""}${!final && pr.eta ? `ETA ${formatDuration(nsToMs(pr.eta))} · ` : ""}elapsed ${formatDuration(nsToMs(pr.elapsed))}</span>
+        </div>
+      </section>
+      <section class="grid-box">
+        <div class="legend">
+          ${STATES.filter((s) => s !== "paused" || counts[s]).map((s) => html`<span><i style=${`background:${stateColor(s)}`}></i>${s} ${counts[s].toLocaleString("en-US")}</span>`)}
+        </div>
+        ${this.grid.el}
+        <div class="hover-line mono small" data-testid="hover-line">${hovered ? html`${hovered.key} · ${hovered.state}${(hovered as PartitionStatus).duration_ms ? ` · ${formatDuration((hovered as PartitionStatus).duration_ms)}` : ""}${(hovered as PartitionStatus).error ? ` · ${(hovered as PartitionStatus).error}` : ""}` : html`<span class="muted">hover or use the arrow keys; click or Enter opens a partition</span>`}</div>
+      </section>
+      ${this.picked ? this.drawer(this.picked, zone) : nothing}
+    </main>`;
+  }
+
+  private drawer(p: PartitionStatus, zone: string): TemplateResult {
+    const r = this.run;
+    return html`<section class="drawer" data-testid="partition-drawer">
+      <header>
+        <h2 class="mono">${p.key}</h2>
+        <span class=${"tag " + p.state}>${p.state}</span>
+        ${p.duration_ms ? html`<span class="muted">${formatDuration(p.duration_ms)}</span>` : nothing}
+        <span class="spacer"></span>
+        <button class="link" @click=${() => ((this.picked = undefined), app.update())}>close</button>
+      </header>
+      ${p.error ? html`<div class="error-box small">${p.error}</div>` : nothing}
+      ${!p.run_id ? html`<p class="muted">Not run yet.</p>` : nothing}
+      ${this.runError ? html`<div class="error-box">${this.runError}</div>` : nothing}
+      ${r
+        ? html`<p class="muted small">run <span class="mono">${r.run_id}</span> · started ${formatInstant(r.started_at, zone, { ms: true })} · ${formatDuration(r.duration_ms)}</p>
+            <h3>Timeline</h3>
+            ${ganttView(r.blocks, zone)}
+            <h3>Block runs</h3>
+            <table class="data" data-testid="block-runs">
+              <thead><tr><th>block</th><th>state</th><th class="num">attempt</th><th class="num">rows</th><th>started</th><th class="num">duration</th><th>error</th></tr></thead>
+              <tbody>
+                ${r.blocks.map(
+                  (b) => html`<tr>
+                    <td class="mono">${b.block}${b.child ? `[${b.child}]` : ""}</td>
+                    <td><span class=${"tag " + b.state}>${b.state}</span></td>
+                    <td class="num">${b.attempt}</td>
+                    <td class="num">${b.rows.toLocaleString("en-US")}</td>
+                    <td class="small">${formatInstant(b.started_at, zone, { ms: true }).slice(11)}</td>
+                    <td class="num">${formatDuration(b.duration_ms)}</td>
+                    <td class="small error-text">${b.error ?? ""}${b.error_line ? ` (line ${b.error_line})` : ""}</td>
+                  </tr>`,
+                )}
+              </tbody>
+            </table>
+            ${r.blocks.some((b) => b.log)
+              ? html`<h3>Logs</h3>
+                  ${r.blocks.filter((b) => b.log).map((b) => html`<div class="log-block"><div class="mono small muted">${b.block}${b.child ? `[${b.child}]` : ""}</div><pre class="stdout">${b.log}</pre></div>`)}`
+              : nothing}`
+        : nothing}
+    </section>`;
+  }
+}

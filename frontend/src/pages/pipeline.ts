@@ -1,0 +1,517 @@
+// The pipeline page: the blocks as notebook cells in DAG order, the DAG
+// beside them, a partition picker for runs, and per cell: run the editor's
+// text (Ctrl+Enter), save, stored previews and charts, upstream edits.
+
+import { html, nothing, type TemplateResult } from "lit-html";
+import { ref } from "lit-html/directives/ref.js";
+import { api, errorText } from "../api";
+import { app, type Page } from "../app";
+import { createEditor, type CellEditor } from "../editor";
+import { errorPositions, type Exec } from "../exec_state";
+import { isValidKey, KEY_EXAMPLES, latestPartition, mapKey, shiftKey } from "../partitions";
+import { formatDuration } from "../time";
+import type { BlockDetail, BlockView, PipelineView, RunDetail } from "../types";
+import { setUpstream } from "../yaml_edit";
+import { dagView } from "../views/dag_view";
+import { ganttView } from "../views/gantt";
+import { PreviewPanel } from "../views/preview_panel";
+import { ChartPanel } from "../views/chart_panel";
+import { previewTable } from "../views/table";
+import { ws } from "../ws";
+
+interface Cell {
+  block: BlockView;
+  detail?: BlockDetail;
+  host: HTMLDivElement;
+  out: HTMLDivElement | null;
+  editor?: CellEditor;
+  dirty: boolean;
+  status: string; // the last save's outcome
+  statusError: boolean;
+  view: "run" | "stored";
+  stored: PreviewPanel;
+  showStored: boolean;
+  runChart?: ChartPanel;
+  editEdges: boolean;
+  edgeDraft: Set<string>;
+  shownExec?: string;
+}
+
+export class PipelinePage implements Page {
+  title: string;
+  pipeline?: PipelineView;
+  error = "";
+  partition = "";
+  partitionError = "";
+  cells = new Map<string, Cell>();
+  lastRun?: RunDetail;
+  runStates = new Map<string, string>();
+  runBusy = false;
+  addForm = { id: "", kind: "go", upstream: new Set<string>(), error: "" };
+  private offs: (() => void)[] = [];
+  private runSub?: () => void;
+  private destroyed = false;
+
+  constructor(
+    readonly id: string,
+    partition: string | null,
+  ) {
+    this.title = id;
+    this.partition = partition ?? "";
+    this.offs.push(ws.onExec((cell) => this.onExec(cell)));
+    this.offs.push(ws.onReconnect(() => void this.loadLastRun()));
+    void this.load();
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    this.offs.forEach((f) => f());
+    this.runSub?.();
+    for (const c of this.cells.values()) c.editor?.view.destroy();
+  }
+
+  pipelineZone(): string | undefined {
+    return this.pipeline?.partitions.timezone;
+  }
+
+  private update = () => app.update();
+
+  async load(): Promise<void> {
+    try {
+      const pl = await api.pipeline(this.id);
+      if (this.destroyed) return;
+      this.pipeline = pl;
+      this.error = "";
+      if (!this.partition || !isValidKey(pl.partitions, this.partition)) this.partition = latestPartition(pl.partitions, Date.now()) || this.partition;
+      const details = await Promise.all(pl.blocks.map((b) => api.block(this.id, b.id).catch(() => undefined)));
+      if (this.destroyed) return;
+      const seen = new Set<string>();
+      pl.blocks.forEach((b, i) => {
+        seen.add(b.id);
+        let c = this.cells.get(b.id);
+        if (!c) {
+          const host = document.createElement("div");
+          host.className = "editor-host";
+          c = {
+            block: b, host, out: null, dirty: false, status: "", statusError: false, view: "run",
+            stored: new PreviewPanel(b.writes, b.partitions, this.update), showStored: false, editEdges: false, edgeDraft: new Set(b.upstream),
+          };
+          this.cells.set(b.id, c);
+        }
+        c.block = b;
+        c.stored.product = b.writes;
+        c.stored.cfg = b.partitions;
+        c.stored.partition ||= this.partitionFor(b);
+        const d = details[i];
+        if (d) this.attach(c, d);
+      });
+      for (const [id, c] of this.cells) {
+        if (!seen.has(id)) {
+          c.editor?.view.destroy();
+          this.cells.delete(id);
+        }
+      }
+      // A reload during a run: the session's running execution shows in its cell.
+      for (const c of this.cells.values()) this.onExec(`${this.id}/${c.block.id}`);
+      void this.loadLastRun();
+      // A link to a cell (#cell-<block>, from the products page) scrolls to it once drawn.
+      if (location.hash.startsWith("#cell-")) setTimeout(() => document.getElementById(location.hash.slice(1))?.scrollIntoView({ block: "start" }), 100);
+    } catch (e) {
+      this.error = errorText(e);
+    }
+    this.update();
+  }
+
+  /** Creates the cell's editor on first load, or refreshes a clean one. */
+  private attach(c: Cell, d: BlockDetail): void {
+    c.detail = d;
+    if (!c.editor) {
+      c.editor = createEditor(c.host, d.source, d.kind || c.block.kind, {
+        run: () => this.run(c),
+        save: () => void this.save(c),
+        change: (dirty) => {
+          c.dirty = dirty;
+          this.update();
+        },
+      });
+    } else if (!c.editor.dirty() && c.editor.text() !== d.source) {
+      c.editor.setText(d.source);
+      c.editor.markSaved(d.source);
+    }
+    const probs = d.problems.filter((p) => p.line && p.file === d.file);
+    if (probs.length) c.editor.showErrors(probs.map((p) => ({ line: p.line!, column: p.column ?? 1, message: p.message })));
+  }
+
+  /** The partition a block runs for: the picker's, mapped to the block's own interval when it differs (a weekly block). */
+  private partitionFor(b: BlockView): string {
+    const pl = this.pipeline;
+    if (!pl || b.partitions.interval === pl.partitions.interval) return this.partition;
+    return mapKey(pl.partitions, this.partition, b.partitions) ?? latestPartition(b.partitions, Date.now());
+  }
+
+  private async loadLastRun(): Promise<void> {
+    try {
+      const rs = await api.runs({ pipeline: this.id, limit: 1 });
+      const r = rs.runs[0];
+      if (!r || this.destroyed) return;
+      this.lastRun = await api.run(r.run_id);
+      this.runStates = new Map(this.lastRun.blocks.filter((b) => !b.child).map((b) => [b.block, b.state]));
+      this.update();
+    } catch {
+      /* no runs yet */
+    }
+  }
+
+  private setPartition(key: string): void {
+    const pl = this.pipeline;
+    if (!pl) return;
+    key = key.trim();
+    if (!isValidKey(pl.partitions, key)) {
+      this.partitionError = `not a ${pl.partitions.interval} key: want e.g. ${KEY_EXAMPLES[pl.partitions.interval]}`;
+      this.update();
+      return;
+    }
+    this.partitionError = "";
+    this.partition = key;
+    for (const c of this.cells.values()) c.stored.partition = this.partitionFor(c.block);
+    history.replaceState(null, "", `/pipelines/${encodeURIComponent(this.id)}?partition=${encodeURIComponent(key)}`);
+    this.update();
+  }
+
+  run(c: Cell): void {
+    if (!c.editor) return;
+    const cur = ws.execs.forCell(this.id, c.block.id);
+    if (cur && (cur.phase === "pending" || cur.phase === "running")) return;
+    // Keep the output's height while the new result streams in: no jump.
+    if (c.out) c.out.style.minHeight = `${c.out.offsetHeight}px`;
+    c.editor.clearErrors();
+    c.view = "run";
+    c.runChart = undefined;
+    const r = ws.execute(this.id, c.block.id, c.editor.text(), this.partitionFor(c.block));
+    if (typeof r === "string") {
+      c.status = r;
+      c.statusError = true;
+    }
+    this.update();
+  }
+
+  private onExec(cell: string): void {
+    const [pl, block] = [cell.slice(0, cell.indexOf("/")), cell.slice(cell.indexOf("/") + 1)];
+    if (pl !== this.id) return;
+    const c = this.cells.get(block);
+    const e = ws.execs.forCell(pl, block);
+    if (!c || !e) return;
+    if (c.shownExec !== e.id) {
+      c.shownExec = e.id;
+      c.view = "run";
+    }
+    if (e.phase === "failed" && c.editor) {
+      const file = c.block.file;
+      const errs = errorPositions(e.error, file);
+      if (errs.length) c.editor.showErrors(errs);
+    }
+    if (e.phase === "done" || e.phase === "failed" || e.phase === "interrupted") {
+      // Release the reserved height once the final output has painted.
+      requestAnimationFrame(() => {
+        if (c.out) c.out.style.minHeight = "";
+      });
+    }
+    this.update();
+  }
+
+  async save(c: Cell): Promise<void> {
+    if (!c.editor) return;
+    const text = c.editor.text();
+    c.status = "saving…";
+    c.statusError = false;
+    this.update();
+    try {
+      const d = await api.saveBlock(this.id, c.block.id, text);
+      c.editor.markSaved(text);
+      c.detail = d;
+      c.status = d.problems.length ? `saved, ${d.problems.length} problem(s)` : "saved";
+      c.statusError = d.problems.length > 0;
+      c.editor.clearErrors();
+      const probs = d.problems.filter((p) => p.line);
+      if (probs.length) c.editor.showErrors(probs.map((p) => ({ line: p.line!, column: p.column ?? 1, message: p.message })));
+      this.refreshPipeline();
+    } catch (e) {
+      c.status = errorText(e);
+      c.statusError = true;
+    }
+    this.update();
+  }
+
+  /** Re-reads the pipeline (problems, order) without touching editors. */
+  private refreshPipeline(): void {
+    void api.pipeline(this.id).then((pl) => {
+      this.pipeline = pl;
+      this.update();
+    });
+  }
+
+  revert(c: Cell): void {
+    if (!c.editor || !c.detail) return;
+    c.editor.setText(c.detail.source);
+    c.editor.markSaved(c.detail.source);
+    c.editor.clearErrors();
+    this.update();
+  }
+
+  async saveEdges(c: Cell): Promise<void> {
+    const pl = this.pipeline;
+    if (!pl) return;
+    const ordered = pl.order.filter((id) => c.edgeDraft.has(id));
+    try {
+      const yaml = setUpstream(pl.yaml, c.block.id, ordered);
+      const res = await api.savePipeline(this.id, yaml);
+      c.editEdges = false;
+      c.status = res.problems.length ? `edges saved; the pipeline has ${res.problems.length} problem(s)` : "edges saved";
+      c.statusError = res.problems.length > 0;
+      await this.load();
+    } catch (e) {
+      c.status = errorText(e);
+      c.statusError = true;
+      this.update();
+    }
+  }
+
+  async removeBlock(c: Cell): Promise<void> {
+    if (!confirm(`Remove block ${c.block.id} from ${this.id} and delete ${c.block.file}?`)) return;
+    try {
+      await api.deleteBlock(this.id, c.block.id);
+      await this.load();
+    } catch (e) {
+      c.status = errorText(e);
+      c.statusError = true;
+      this.update();
+    }
+  }
+
+  async addBlock(ev: Event): Promise<void> {
+    ev.preventDefault();
+    const f = this.addForm;
+    try {
+      await api.createBlock(this.id, { id: f.id.trim(), kind: f.kind, upstream: (this.pipeline?.order ?? []).filter((b) => f.upstream.has(b)) });
+      f.id = "";
+      f.upstream.clear();
+      f.error = "";
+      await this.load();
+      const c = [...this.cells.values()].pop();
+      c?.host.scrollIntoView({ block: "center" });
+    } catch (e) {
+      f.error = errorText(e);
+      this.update();
+    }
+  }
+
+  async runPipeline(): Promise<void> {
+    this.runBusy = true;
+    this.update();
+    try {
+      const r = await api.startRun(this.id, this.partition);
+      this.runStates = new Map();
+      this.lastRun = undefined;
+      this.runSub?.();
+      this.runSub = ws.subscribe(`run:${r.run_id}`, (n) => {
+        const ev = n.event;
+        if (!ev) return;
+        if (ev.block && !ev.child) this.runStates.set(ev.block, ev.state);
+        if (!ev.block && ["succeeded", "failed", "cancelled", "skipped"].includes(ev.state)) {
+          this.runBusy = false;
+          void api.run(r.run_id).then((d) => {
+            this.lastRun = d;
+            this.update();
+          });
+        }
+        this.update();
+      });
+      // The run may finish before the subscription is in place: read it once it should be done.
+      setTimeout(() => void api.run(r.run_id).then((d) => {
+        if (this.runBusy && d.state !== "running") {
+          this.runBusy = false;
+          this.lastRun = d;
+          this.runStates = new Map(d.blocks.filter((b) => !b.child).map((b) => [b.block, b.state]));
+          this.update();
+        }
+      }).catch(() => {}), 3000);
+    } catch (e) {
+      this.runBusy = false;
+      app.notice = errorText(e);
+    }
+    this.update();
+  }
+
+  render(): TemplateResult {
+    const pl = this.pipeline;
+    if (this.error) return html`<main class="page"><div class="error-box">${this.error}</div></main>`;
+    if (!pl) return html`<main class="page"><p class="muted">Loading ${this.id}…</p></main>`;
+    const zone = app.zone();
+    const cfg = pl.partitions;
+    const order = pl.order.length ? pl.order : pl.blocks.map((b) => b.id);
+    const flags = new Map(pl.blocks.map((b) => [b.id, b.dynamic ? " *" : b.reduce ? " Σ" : ""]));
+    const latest = latestPartition(cfg, Date.now());
+    return html`<main class="page pipeline-page">
+      <section class="page-head">
+        <div>
+          <h1>${pl.id}</h1>
+          <p class="muted">${pl.description} <span class="mono small">${pl.file}</span></p>
+        </div>
+        <div class="partition-picker" data-testid="partition-picker">
+          <label>Partition
+            <button class="icon" title="previous partition" @click=${() => this.setPartition(shiftKey(cfg, this.partition, -1) ?? this.partition)}>‹</button>
+            <input data-testid="partition-input" size="12" .value=${this.partition} placeholder=${KEY_EXAMPLES[cfg.interval]} @change=${(e: Event) => this.setPartition((e.target as HTMLInputElement).value)} />
+            <button class="icon" title="next partition" @click=${() => this.setPartition(shiftKey(cfg, this.partition, 1) ?? this.partition)}>›</button>
+          </label>
+          <button class="link" ?disabled=${this.partition === latest} @click=${() => this.setPartition(latest)}>latest</button>
+          <div class="muted small">${cfg.interval} partitions in <b>${cfg.timezone}</b>${this.partition === latest ? " · the latest complete one" : ""}</div>
+          ${this.partitionError ? html`<div class="error-text small">${this.partitionError}</div>` : nothing}
+        </div>
+        <div class="head-actions">
+          <button ?disabled=${this.runBusy || !pl.runnable} @click=${() => this.runPipeline()} title="run the saved pipeline for the chosen partition and publish it">${this.runBusy ? "Running pipeline…" : `Run pipeline for ${this.partition}`}</button>
+          <a class="button" href=${`/backfills?pipeline=${encodeURIComponent(pl.id)}`}>Backfill…</a>
+        </div>
+      </section>
+      ${pl.problems.length
+        ? html`<div class="error-box" data-testid="pipeline-problems">
+            <b>${pl.problems.length} problem(s):</b>
+            <ul>${pl.problems.map((p) => html`<li><span class="mono">${p.file}${p.line ? `:${p.line}` : ""}</span>${p.field ? html` <i>${p.field}</i>` : nothing}: ${p.message}</li>`)}</ul>
+          </div>`
+        : nothing}
+      <div class="notebook">
+        <div class="cells">
+          ${order.map((id) => this.cells.get(id)).filter((c): c is Cell => !!c).map((c) => this.cell(c, zone))}
+          ${this.addBlockForm()}
+        </div>
+        <aside class="side">
+          <div class="side-box">
+            <h3>DAG</h3>
+            ${dagView(order, pl.edges, this.runStates, (id) => this.cells.get(id)?.host.closest(".cell")?.scrollIntoView({ behavior: "smooth", block: "start" }), flags)}
+            <p class="muted small">* dynamic fan-out · Σ reduce. Colors: the last run${this.lastRun ? html` (${this.lastRun.partition}, ${this.lastRun.state})` : nothing}.</p>
+          </div>
+          ${this.lastRun
+            ? html`<div class="side-box">
+                <h3>Last run · ${this.lastRun.partition} <span class=${"tag " + this.lastRun.state}>${this.lastRun.state}</span></h3>
+                ${ganttView(this.lastRun.blocks, zone, 380)}
+                ${this.lastRun.error ? html`<div class="error-text small">${this.lastRun.error}</div>` : nothing}
+              </div>`
+            : nothing}
+        </aside>
+      </div>
+    </main>`;
+  }
+
+  private cell(c: Cell, zone: string): TemplateResult {
+    const b = c.block;
+    const e = ws.execs.forCell(this.id, b.id);
+    const running = !!e && (e.phase === "pending" || e.phase === "running");
+    const pl = this.pipeline!;
+    return html`<section class=${"cell" + (running ? " busy" : "")} id=${"cell-" + b.id} data-testid=${"cell-" + b.id} data-block=${b.id}>
+      <header class="cell-head">
+        <span class=${"state-dot " + (running ? "running" : (this.runStates.get(b.id) ?? ""))}></span>
+        <h2>${b.id}</h2>
+        <span class=${"tag kind-" + b.kind}>${b.kind || "no file"}</span>
+        ${b.dynamic ? html`<span class="tag">dynamic</span>` : nothing}
+        ${b.reduce ? html`<span class="tag">reduce</span>` : nothing}
+        ${b.fan_out ? html`<span class="tag" title="runs once per row of ${b.fan_out}">per ${b.fan_out} row</span>` : nothing}
+        ${b.partitions.interval !== pl.partitions.interval ? html`<span class="tag">${b.partitions.interval}ly</span>` : nothing}
+        <span class="muted small">${b.upstream.length ? html`← ${b.upstream.join(", ")}` : "source"} · writes <span class="mono">${b.writes}</span></span>
+        ${c.dirty ? html`<span class="tag dirty" data-testid="dirty" title="unsaved changes">● unsaved</span>` : nothing}
+        <span class="spacer"></span>
+        <span class=${"small " + (c.statusError ? "error-text" : "muted")} data-testid="cell-status">${c.status}</span>
+        <button data-testid="run" class="primary" ?disabled=${running} @click=${() => this.run(c)} title="run the editor's text for the partition (Ctrl+Enter)">${running ? "Running…" : "Run ▸"}</button>
+        ${running && e ? html`<button @click=${() => ws.interrupt(e.id)} title="interrupt the running block">Stop</button>` : nothing}
+        <button data-testid="save" ?disabled=${!c.dirty} @click=${() => this.save(c)} title="write the file (Ctrl+S)">Save</button>
+        <details class="menu">
+          <summary aria-label="more actions">⋯</summary>
+          <div class="menu-body">
+            <button class="link" ?disabled=${!c.dirty} @click=${menu(() => this.revert(c))}>Revert to saved</button>
+            <button class="link" @click=${menu(() => ((c.editEdges = !c.editEdges), (c.edgeDraft = new Set(b.upstream)), this.update()))}>Edit upstream…</button>
+            <button class="link danger" @click=${menu(() => this.removeBlock(c))}>Remove block…</button>
+          </div>
+        </details>
+      </header>
+      ${c.editEdges ? this.edgesEditor(c) : nothing}
+      ${c.host}
+      <div class="cell-tabs">
+        <button class=${"tab" + (c.view === "run" ? " active" : "")} @click=${() => ((c.view = "run"), this.update())}>Run output</button>
+        <button class=${"tab" + (c.view === "stored" ? " active" : "")} data-testid="stored-tab" @click=${() => {
+          c.view = "stored";
+          if (!c.stored.result && !c.stored.loading) void c.stored.load();
+          this.update();
+        }}>Stored data</button>
+        <span class="muted small">for ${this.partitionFor(b)} (${b.partitions.interval}, ${b.partitions.timezone})</span>
+      </div>
+      <div class="output" data-testid="output" ${ref((el) => (c.out = (el as HTMLDivElement) ?? null))}>
+        ${c.view === "run" ? this.runOutput(c, e, zone) : html`${c.stored.controls()}${c.stored.body(zone)}`}
+      </div>
+    </section>`;
+  }
+
+  private edgesEditor(c: Cell): TemplateResult {
+    const others = (this.pipeline?.order ?? []).filter((id) => id !== c.block.id);
+    return html`<div class="edges-editor">
+      <span>Upstream of <b>${c.block.id}</b> (in parameter order):</span>
+      ${others.map(
+        (id) => html`<label><input type="checkbox" .checked=${c.edgeDraft.has(id)} @change=${(e: Event) => {
+          if ((e.target as HTMLInputElement).checked) c.edgeDraft.add(id);
+          else c.edgeDraft.delete(id);
+        }} /> ${id}</label>`,
+      )}
+      <button @click=${() => this.saveEdges(c)}>Save edges</button>
+      <button class="link" @click=${() => ((c.editEdges = false), this.update())}>cancel</button>
+      <div class="muted small">Writes <span class="mono">${this.pipeline?.file}</span>; a Go block's entry function takes one table per upstream.</div>
+    </div>`;
+  }
+
+  private runOutput(c: Cell, e: Exec | undefined, zone: string): TemplateResult {
+    if (!e) return html`<div class="muted placeholder">Ctrl+Enter runs this cell's text for ${this.partitionFor(c.block)} without saving it. Nothing is published.</div>`;
+    const running = e.phase === "pending" || e.phase === "running";
+    const log = e.logs.map((l) => `${l.level.padEnd(5)} ${l.msg}`).join("\n");
+    const rows = e.preview?.row_count;
+    return html`<div class="run-status" data-testid="run-status" data-phase=${e.phase}>
+        ${running
+          ? html`<span class="spinner" aria-hidden="true"></span> <b>running</b> ${c.block.id} for ${e.partition}…`
+          : e.phase === "done"
+            ? html`<span class="ok">✓</span> ${e.entry ?? ""} for ${e.partition} · ${rows?.toLocaleString("en-US")} row${rows === 1 ? "" : "s"} · ${formatDuration(e.durationMs)}`
+            : html`<span class="bad">✗</span> ${e.error?.kind ?? e.error?.code ?? "failed"}${e.error?.line ? ` at line ${e.error.line}` : ""}${e.durationMs != null ? ` · ${formatDuration(e.durationMs)}` : ""}`}
+      </div>
+      ${e.stdout || log ? html`<pre class="stdout" data-testid="stdout">${e.stdout}${e.stdout && log ? "\n" : ""}${log ? html`<span class="log">${log}</span>` : nothing}</pre>` : nothing}
+      ${e.phase === "done" && e.preview
+        ? html`${previewTable(e.preview, zone, {
+            caption: html`<span class="tag">editor run</span> <button class="link" data-testid="run-chart" @click=${() => {
+              c.runChart = c.runChart ? undefined : new ChartPanel(e.preview!, this.update);
+              this.update();
+            }}>${c.runChart ? "hide chart" : "chart ▸"}</button>`,
+          })}${c.runChart ? c.runChart.render(zone) : nothing}`
+        : nothing}
+      ${e.error ? html`<div class="error-box" data-testid="run-error"><pre>${e.error.file && e.error.line ? `${e.error.file}:${e.error.line}${e.error.column ? ":" + e.error.column : ""}: ` : ""}${e.error.message}</pre>
+            ${(e.error.diagnostics ?? []).length > 1 ? html`<ul>${e.error.diagnostics!.map((d) => html`<li>line ${d.line}:${d.column}: ${d.message}</li>`)}</ul>` : nothing}
+          </div>` : nothing}`;
+  }
+
+  private addBlockForm(): TemplateResult {
+    const f = this.addForm;
+    const order = this.pipeline?.order ?? [];
+    return html`<form class="cell add-block" data-testid="add-block" @submit=${(e: Event) => this.addBlock(e)}>
+      <b>Add a block</b>
+      <input required pattern="[a-z][a-z0-9_]*" placeholder="block_id" aria-label="new block id" .value=${f.id} @input=${(e: Event) => (f.id = (e.target as HTMLInputElement).value)} />
+      <select aria-label="kind" @change=${(e: Event) => (f.kind = (e.target as HTMLSelectElement).value)}>
+        <option value="go" ?selected=${f.kind === "go"}>Go</option><option value="sql" ?selected=${f.kind === "sql"}>SQL</option>
+      </select>
+      <span class="muted">upstream:</span>
+      ${order.map((id) => html`<label class="small"><input type="checkbox" .checked=${f.upstream.has(id)} @change=${(e: Event) => ((e.target as HTMLInputElement).checked ? f.upstream.add(id) : f.upstream.delete(id))} /> ${id}</label>`)}
+      <button type="submit">Add</button>
+      ${f.error ? html`<div class="error-text small">${f.error}</div>` : nothing}
+    </form>`;
+  }
+}
+
+
+/** A menu item's handler: closes its <details> menu, then acts. */
+function menu(act: () => unknown): (e: Event) => void {
+  return (e) => {
+    (e.currentTarget as Element).closest("details")?.removeAttribute("open");
+    act();
+  };
+}

@@ -1,0 +1,33 @@
+// User settings kept in localStorage: which zone times are shown in.
+
+import { parseZoneMode, resolveZone, type ZoneMode } from "./time";
+
+const ZONE_KEY = "strata.zoneMode";
+type Listener = () => void;
+const listeners = new Set<Listener>();
+
+function storage(): Storage | undefined {
+  try {
+    return globalThis.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+export const settings = {
+  get zoneMode(): ZoneMode {
+    return parseZoneMode(storage()?.getItem(ZONE_KEY));
+  },
+  set zoneMode(m: ZoneMode) {
+    storage()?.setItem(ZONE_KEY, m);
+    listeners.forEach((l) => l());
+  },
+  /** The zone to show times in, given the pipeline's zone on this page. */
+  zone(pipelineZone?: string): string {
+    return resolveZone(this.zoneMode, pipelineZone);
+  },
+  onChange(l: Listener): () => void {
+    listeners.add(l);
+    return () => listeners.delete(l);
+  },
+};

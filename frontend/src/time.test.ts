@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { formatDuration, formatInstant, instantOf, isTimestamp, parseZoneMode, resolveZone, wallTime, zoneOffsetMinutes } from "./time";
+
+describe("formatInstant", () => {
+  const cases: [string, string, string][] = [
+    ["2024-01-02T06:29:59-05:00", "UTC", "2024-01-02 11:29:59"],
+    ["2024-01-02T06:29:59-05:00", "America/New_York", "2024-01-02 06:29:59"],
+    ["2024-01-02T23:30:00Z", "Asia/Tokyo", "2024-01-03 08:30:00"],
+    // DST: 07:30 UTC on the spring-forward day is 03:30 EDT; the day before it is 02:30 EST.
+    ["2024-03-10T07:30:00Z", "America/New_York", "2024-03-10 03:30:00"],
+    ["2024-03-09T07:30:00Z", "America/New_York", "2024-03-09 02:30:00"],
+    ["2024-11-03T05:30:00Z", "America/New_York", "2024-11-03 01:30:00"],
+    ["2024-11-03T06:30:00Z", "America/New_York", "2024-11-03 01:30:00"],
+    ["2024-02-29T12:00:00Z", "Australia/Adelaide", "2024-02-29 22:30:00"],
+  ];
+  it.each(cases)("%s in %s", (iso, zone, want) => {
+    expect(formatInstant(iso, zone)).toBe(want);
+  });
+  it("keeps unparseable values as they are", () => {
+    expect(formatInstant("not a time", "UTC")).toBe("not a time");
+  });
+  it("drops seconds or adds milliseconds", () => {
+    expect(formatInstant("2024-01-02T06:29:59.123Z", "UTC", { seconds: false })).toBe("2024-01-02 06:29");
+    expect(formatInstant("2024-01-02T06:29:59.123Z", "UTC", { ms: true })).toBe("2024-01-02 06:29:59.123");
+  });
+});
+
+describe("zones", () => {
+  it("resolves the setting", () => {
+    expect(resolveZone("utc", "America/New_York", "Europe/Paris")).toBe("UTC");
+    expect(resolveZone("pipeline", "America/New_York", "Europe/Paris")).toBe("America/New_York");
+    expect(resolveZone("pipeline", undefined, "Europe/Paris")).toBe("UTC");
+    expect(resolveZone("local", "America/New_York", "Europe/Paris")).toBe("Europe/Paris");
+  });
+  it("parses stored modes, defaulting to local", () => {
+    expect(parseZoneMode("utc")).toBe("utc");
+    expect(parseZoneMode("bogus")).toBe("local");
+    expect(parseZoneMode(null)).toBe("local");
+  });
+  it("knows offsets across DST", () => {
+    expect(zoneOffsetMinutes(Date.parse("2024-01-15T12:00:00Z"), "America/New_York")).toBe(-300);
+    expect(zoneOffsetMinutes(Date.parse("2024-07-15T12:00:00Z"), "America/New_York")).toBe(-240);
+    expect(zoneOffsetMinutes(Date.parse("2024-07-15T12:00:00Z"), "Australia/Adelaide")).toBe(570);
+  });
+  it("turns wall times into instants", () => {
+    expect(instantOf({ year: 2024, month: 3, day: 10, hour: 0 }, "America/New_York").toISOString()).toBe("2024-03-10T05:00:00.000Z");
+    expect(instantOf({ year: 2024, month: 3, day: 11, hour: 0 }, "America/New_York").toISOString()).toBe("2024-03-11T04:00:00.000Z");
+    // 02:30 does not exist on the spring-forward day: after the jump.
+    expect(instantOf({ year: 2024, month: 3, day: 10, hour: 2, minute: 30 }, "America/New_York").toISOString()).toBe("2024-03-10T07:30:00.000Z");
+    // 01:30 happens twice on the fall-back day: the first one.
+    expect(instantOf({ year: 2024, month: 11, day: 3, hour: 1, minute: 30 }, "America/New_York").toISOString()).toBe("2024-11-03T05:30:00.000Z");
+  });
+  it("reads wall time", () => {
+    expect(wallTime(Date.parse("2024-12-31T23:59:59Z"), "Asia/Kolkata")).toMatchObject({ year: 2025, month: 1, day: 1, hour: 5, minute: 29 });
+  });
+});
+
+describe("formatDuration", () => {
+  it.each([
+    [0.5, "0.50 ms"],
+    [340, "340 ms"],
+    [1234, "1.23 s"],
+    [12_345, "12.3 s"],
+    [123_000, "2 min 03 s"],
+    [3_720_000, "1 h 02 min"],
+    [undefined, "–"],
+  ])("%s ms", (ms, want) => expect(formatDuration(ms as number)).toBe(want));
+});
+
+it("recognizes RFC 3339 timestamps", () => {
+  expect(isTimestamp("2024-01-02T06:29:59-05:00")).toBe(true);
+  expect(isTimestamp("2024-01-02T06:29:59.123456Z")).toBe(true);
+  expect(isTimestamp("2024-01-02")).toBe(false);
+  expect(isTimestamp(5)).toBe(false);
+});

@@ -1,0 +1,170 @@
+// Time zones and formatting. Every timestamp the UI shows goes through
+// formatInstant with the zone the user picked (the browser's, UTC or the
+// pipeline's); the choice is remembered in localStorage.
+
+export type ZoneMode = "local" | "utc" | "pipeline";
+
+export const ZONE_MODES: ZoneMode[] = ["local", "utc", "pipeline"];
+
+export function browserZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+}
+
+/** The IANA zone for a mode; pipelineZone falls back to UTC when unknown. */
+export function resolveZone(mode: ZoneMode, pipelineZone: string | undefined, local = browserZone()): string {
+  switch (mode) {
+    case "utc":
+      return "UTC";
+    case "pipeline":
+      return pipelineZone || "UTC";
+    default:
+      return local;
+  }
+}
+
+export function parseZoneMode(v: string | null | undefined): ZoneMode {
+  return v === "utc" || v === "pipeline" || v === "local" ? v : "local";
+}
+
+export interface WallTime {
+  year: number;
+  month: number; // 1-12
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  ms: number;
+}
+
+const partsCache = new Map<string, Intl.DateTimeFormat>();
+
+function partsFormat(zone: string): Intl.DateTimeFormat {
+  let f = partsCache.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    partsCache.set(zone, f);
+  }
+  return f;
+}
+
+/** The wall-clock reading of an instant in zone. */
+export function wallTime(at: Date | number, zone: string): WallTime {
+  const d = typeof at === "number" ? new Date(at) : at;
+  const w: WallTime = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0, ms: d.getUTCMilliseconds() };
+  for (const p of partsFormat(zone).formatToParts(d)) {
+    switch (p.type) {
+      case "year":
+        w.year = +p.value;
+        break;
+      case "month":
+        w.month = +p.value;
+        break;
+      case "day":
+        w.day = +p.value;
+        break;
+      case "hour":
+        w.hour = +p.value % 24;
+        break;
+      case "minute":
+        w.minute = +p.value;
+        break;
+      case "second":
+        w.second = +p.value;
+        break;
+    }
+  }
+  return w;
+}
+
+/** The zone's offset from UTC at an instant, in minutes (New York in winter: -300). */
+export function zoneOffsetMinutes(at: Date | number, zone: string): number {
+  const t = typeof at === "number" ? at : at.getTime();
+  const w = wallTime(t, zone);
+  const asUTC = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second, w.ms);
+  return Math.round((asUTC - t) / 60000);
+}
+
+/**
+ * The instant a wall-clock time in zone names. A time skipped by a DST jump
+ * resolves after the jump, a repeated one to its first occurrence, as Go's
+ * time.Date does.
+ */
+export function instantOf(w: Partial<WallTime> & { year: number; month: number; day: number }, zone: string): Date {
+  const guess = Date.UTC(w.year, w.month - 1, w.day, w.hour ?? 0, w.minute ?? 0, w.second ?? 0, w.ms ?? 0);
+  let t = guess - zoneOffsetMinutes(guess, zone) * 60000;
+  const off2 = zoneOffsetMinutes(t, zone);
+  const t2 = guess - off2 * 60000;
+  if (t2 !== t) {
+    // Near a transition: prefer the earlier instant whose wall time matches.
+    const cand = [t, t2].sort((a, b) => a - b);
+    for (const c of cand) {
+      const back = wallTime(c, zone);
+      if (back.hour === (w.hour ?? 0) && back.day === w.day) return new Date(c);
+    }
+    t = Math.max(t, t2);
+  }
+  return new Date(t);
+}
+
+const pad = (n: number, w = 2) => String(n).padStart(w, "0");
+
+/** "2024-01-02 06:29:59" in zone; seconds dropped when asked. */
+export function formatInstant(at: string | Date | number, zone: string, opts: { seconds?: boolean; ms?: boolean } = {}): string {
+  const d = at instanceof Date ? at : new Date(at);
+  if (Number.isNaN(d.getTime())) return String(at);
+  const w = wallTime(d, zone);
+  let s = `${w.year}-${pad(w.month)}-${pad(w.day)} ${pad(w.hour)}:${pad(w.minute)}`;
+  if (opts.seconds !== false) s += `:${pad(w.second)}`;
+  if (opts.ms) s += `.${pad(w.ms, 3)}`;
+  return s;
+}
+
+/** Just the clock: "06:29:59". */
+export function formatClock(at: string | Date | number, zone: string): string {
+  return formatInstant(at, zone).slice(11);
+}
+
+/** A short name for the zone at an instant: "EST", "UTC", "GMT+2". */
+export function zoneAbbrev(zone: string, at: Date | number = Date.now()): string {
+  if (zone === "UTC") return "UTC";
+  try {
+    const parts = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "short" }).formatToParts(
+      typeof at === "number" ? new Date(at) : at,
+    );
+    return parts.find((p) => p.type === "timeZoneName")?.value ?? zone;
+  } catch {
+    return zone;
+  }
+}
+
+/** Human durations: "340 ms", "1.2 s", "2 min 03 s", "1 h 02 min". */
+export function formatDuration(ms: number | undefined | null): string {
+  if (ms == null || !Number.isFinite(ms)) return "–";
+  if (ms < 1) return `${ms.toFixed(2)} ms`;
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(s < 10 ? 2 : 1)} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${pad(Math.round(s - m * 60))} s`;
+  const h = Math.floor(m / 60);
+  return `${h} h ${pad(m - h * 60)} min`;
+}
+
+/** Go's time.Duration in JSON is nanoseconds. */
+export function nsToMs(ns: number | undefined | null): number {
+  return (ns ?? 0) / 1e6;
+}
+
+/** Whether a string looks like an RFC 3339 timestamp the server sent. */
+export function isTimestamp(v: unknown): v is string {
+  return typeof v === "string" && /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(v);
+}

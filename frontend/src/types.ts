@@ -1,0 +1,301 @@
+// Shapes of the server's JSON API (server/*.go) and websocket messages
+// (server/ws_messages.go). Only what the app reads is typed.
+
+export interface ApiErrorBody {
+  code: string;
+  message: string;
+  details?: unknown;
+}
+
+export interface PartitionsConfig {
+  interval: string; // hour, day, week, month, quarter, year or none
+  timezone: string;
+  start?: string;
+  week_start?: string;
+}
+
+export interface Problem {
+  file: string;
+  line?: number;
+  column?: number;
+  field?: string;
+  message: string;
+}
+
+export interface BlockView {
+  id: string;
+  file: string;
+  kind: string; // go, sql, or "" when no file was found
+  upstream: string[];
+  dynamic: boolean;
+  reduce: boolean;
+  fan_out?: string;
+  product?: string;
+  writes: string; // the warehouse product holding its output
+  partitions: PartitionsConfig;
+  entry?: string;
+  has_check: boolean;
+  line: number;
+}
+
+export interface BlockDetail extends BlockView {
+  pipeline: string;
+  source: string;
+  problems: Problem[];
+}
+
+export interface PipelineSummary {
+  id: string;
+  file: string;
+  description: string;
+  partitions: PartitionsConfig;
+  blocks: number;
+  problems: number;
+  runnable: boolean;
+}
+
+export interface Edge {
+  from: string;
+  to: string;
+}
+
+export interface PipelineView {
+  id: string;
+  file: string;
+  yaml: string;
+  description: string;
+  partitions: PartitionsConfig;
+  concurrency: number;
+  blocks: BlockView[];
+  order: string[];
+  edges: Edge[];
+  problems: Problem[];
+  runnable: boolean;
+}
+
+export interface Column {
+  name: string;
+  type: string; // int64, float64, string, bool, time
+}
+
+export interface Preview {
+  columns: Column[];
+  rows: unknown[][];
+  row_count: number;
+}
+
+export interface ProductView {
+  name: string;
+  pipeline?: string;
+  block?: string;
+  global: boolean;
+  partitioning: PartitionsConfig;
+  partitions: number;
+  rows: number;
+  latest_partition: string;
+  updated_at: string;
+}
+
+export interface VersionView {
+  version: number;
+  current: boolean;
+  run_id: string;
+  code_hash: string;
+  rows: number;
+  created_at: string;
+}
+
+export interface ProductPartition {
+  key: string;
+  start: string;
+  end: string;
+  current: number;
+  versions: VersionView[];
+}
+
+export interface PreviewResponse {
+  product: string;
+  window: Record<string, unknown>;
+  version?: number;
+  timezone: string;
+  preview: Preview;
+}
+
+export type Reprocess = "missing" | "failed" | "stale" | "all";
+export type PublishMode = "partition" | "atomic";
+
+export interface BackfillSpec {
+  pipeline: string;
+  from: string;
+  to: string;
+  interval?: string;
+  zone?: string;
+  reprocess?: Reprocess;
+  concurrency?: number;
+  rate_per_min?: number;
+  publish?: PublishMode;
+}
+
+export interface PlannedPartition {
+  key: string;
+  interval: string;
+  start: string;
+  state: string; // missing, failed, stale, current vN
+  action: string; // run or skip
+  reason?: string;
+  products: Record<string, string>;
+}
+
+export interface Plan {
+  spec: BackfillSpec;
+  from: string;
+  to: string;
+  total: number;
+  to_run: number;
+  to_skip: number;
+  by_state: Record<string, number>;
+  by_product: Record<string, [number, number]>;
+  products: string[] | null;
+  partitions: PlannedPartition[] | null;
+  rollups: PlannedPartition[] | null;
+}
+
+export type RunState = "queued" | "running" | "succeeded" | "failed" | "skipped" | "cancelled" | "paused";
+
+export interface Progress {
+  backfill_id: string;
+  state: RunState;
+  total: number;
+  done: number;
+  succeeded: number;
+  failed: number;
+  running: number;
+  skipped: number;
+  cancelled: number;
+  rate_per_min: number;
+  eta: number; // nanoseconds
+  elapsed: number; // nanoseconds
+}
+
+export interface BackfillStatus {
+  id: string;
+  pipeline: string;
+  spec: BackfillSpec;
+  state: RunState;
+  message?: string;
+  progress: Progress;
+  created_at: string;
+  updated_at: string;
+  in_process: boolean;
+  total: number;
+  partitions: number;
+}
+
+export interface PartitionStatus {
+  key: string;
+  interval: string;
+  state: RunState;
+  run_id?: string;
+  error?: string;
+  duration_ms?: number;
+}
+
+export interface RunSummary {
+  run_id: string;
+  backfill_id?: string;
+  pipeline: string;
+  partition: string;
+  state: RunState;
+  error?: string;
+  started_at: string;
+  updated_at: string;
+  duration_ms?: number;
+}
+
+export interface BlockRun {
+  block: string;
+  child?: string;
+  partition: string;
+  state: RunState;
+  attempt: number;
+  rows: number;
+  started_at: string;
+  ended_at: string;
+  duration_ms: number;
+  error?: string;
+  error_line?: number;
+  log?: string;
+}
+
+export interface RunDetail extends RunSummary {
+  blocks: BlockRun[];
+}
+
+/** An engine state change (projects/engine Event). Block is "" for a run-level event. */
+export interface EngineEvent {
+  seq?: number;
+  at?: string;
+  run_id: string;
+  backfill_id?: string;
+  pipeline: string;
+  partition: string;
+  block?: string;
+  child?: string;
+  state: RunState;
+  attempt?: number;
+  rows?: number;
+  duration_ms?: number;
+  error?: string;
+  error_line?: number;
+  log?: string;
+}
+
+export interface Notice {
+  kind: "state" | "stdout" | "log" | "progress" | string;
+  event?: EngineEvent;
+  progress?: Progress;
+  text?: string;
+}
+
+export interface Diagnostic {
+  file?: string;
+  line: number;
+  column: number;
+  message: string;
+}
+
+/** The "error" of a websocket error message: a refusal (code) or a failed run (code "run" with kind and position). */
+export interface WsErrorBody {
+  code: string;
+  message: string;
+  kind?: string;
+  file?: string;
+  line?: number;
+  column?: number;
+  diagnostics?: Diagnostic[];
+}
+
+/** Any message the server sends on the websocket. */
+export interface ServerMessage {
+  type: "status" | "stdout" | "log" | "result" | "error" | "event" | "subscribed" | "unsubscribed" | "pong" | string;
+  id?: string;
+  session?: string;
+  state?: "busy" | "idle";
+  pipeline?: string;
+  block?: string;
+  partition?: string;
+  exec_id?: string;
+  restarted?: boolean;
+  stream?: string;
+  data?: string;
+  level?: string;
+  msg?: string;
+  time?: string;
+  preview?: Preview;
+  duration_ms?: number;
+  entry?: string;
+  stdout?: string;
+  error?: WsErrorBody;
+  topic?: string;
+  notice?: Notice;
+}
