@@ -21,11 +21,6 @@ func (r *runner) runDynamic(ctx context.Context, g *group, d *node, nodes map[st
 			region = append(region, b)
 		}
 	}
-	defer func() {
-		for _, b := range region {
-			close(nodes[b.ID].done)
-		}
-	}()
 	d.outcome, d.out = r.execute(ctx, g, d.b, nil, localOutputs(nodes))
 	if d.outcome.State != StateSucceeded || len(region) == 0 {
 		return

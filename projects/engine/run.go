@@ -274,6 +274,11 @@ func (r *runner) runGroup(ctx context.Context, g *group) []*BlockOutcome {
 		go func() {
 			defer wg.Done()
 			defer close(n.done)
+			if b.Dynamic {
+				// Its fan-out region is run (or skipped) through it: however
+				// it ends, the region is done too, or a reduce would wait forever.
+				defer closeRegion(g, b, nodes)
+			}
 			var ups []*node
 			for _, u := range b.Upstream {
 				if un := nodes[u]; un != nil {
@@ -309,6 +314,15 @@ func (r *runner) runGroup(ctx context.Context, g *group) []*BlockOutcome {
 		}
 	}
 	return out
+}
+
+// closeRegion marks the blocks that run once per row of dynamic block d done.
+func closeRegion(g *group, d *project.Block, nodes map[string]*node) {
+	for _, b := range g.blocks {
+		if b.FanOut == d.ID {
+			close(nodes[b.ID].done)
+		}
+	}
 }
 
 // localOutputs finds an upstream's output among the group's finished nodes;

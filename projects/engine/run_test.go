@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stratahq/strata/projects/warehouse"
 )
@@ -199,5 +200,27 @@ func Load(ctx *sdk.Context) (*sdk.Table, error) {
 	// Days 1..5 have n = 1..5 rows: total 15. Week 1 of 2024 is Jan 1-7.
 	if row[0] != int64(2) || row[1] != int64(7) || row[2] != int64(3) || row[3] != int64(15) {
 		t.Fatalf("last, week, range, total = %v", row)
+	}
+}
+
+// A failure upstream of a dynamic block skips its children and the reduce
+// with a reason, and the run ends.
+func TestFailureBeforeFanOutEnds(t *testing.T) {
+	t.Parallel()
+	files := fanFiles(3, "")
+	files["blocks/items/items.go"] = strings.Replace(itemsBlock, "n, err := strconv.Atoi", "if ctx.Partition.Key == \"2024-01-03\" {\n\t\treturn nil, fmt.Errorf(\"boom\")\n\t}\n\tn, err := strconv.Atoi", 1)
+	e := newEnv(t, false, files)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := e.eng.Run(ctx, "fan", "2024-01-03", RunOptions{})
+	if err != nil || res.State != StateFailed {
+		t.Fatalf("want a failed run, got %v %+v", err, res)
+	}
+	states := map[string]State{}
+	for _, b := range res.Blocks {
+		states[b.Block] = b.State
+	}
+	if states["items"] != StateFailed || states["work"] != StateSkipped || states["total"] != StateSkipped {
+		t.Fatalf("states: %v", states)
 	}
 }
