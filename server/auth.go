@@ -179,6 +179,12 @@ func (s *Server) rejectDotDot(next echo.HandlerFunc) echo.HandlerFunc {
 				}
 			}
 		}
+		// Route on the decoded path so that parameters arrive unescaped (run
+		// ids hold ':', which browsers send as %3A). No Strata name holds a
+		// '/', so an escaped one has no meaning to keep.
+		if !strings.Contains(strings.ToLower(r.URL.RawPath), "%2f") {
+			r.URL.RawPath = ""
+		}
 		return next(c)
 	}
 }

@@ -236,6 +236,10 @@ func TestRunsAndProducts(t *testing.T) {
 		t.Fatalf("%d runs", len(runs.Runs))
 	}
 	e.call(http.MethodGet, "/api/v1/runs/run_nope", nil, http.StatusNotFound, nil)
+	// Backfill run ids hold ':', which browsers escape: the id arrives decoded.
+	if resp, data := e.request(http.MethodGet, "/api/v1/runs/bf_none%3A2024-03-10", nil); resp.StatusCode != http.StatusNotFound || !strings.Contains(string(data), `bf_none:2024-03-10`) {
+		t.Fatalf("escaped run id: %d %s", resp.StatusCode, data)
+	}
 
 	var products struct {
 		Products []productView `json:"products"`
