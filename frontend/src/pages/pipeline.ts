@@ -211,10 +211,14 @@ export class PipelinePage implements Page {
       if (errs.length) c.editor.showErrors(errs);
     }
     if (e.phase === "done" || e.phase === "failed" || e.phase === "interrupted") {
+      // The result is what the user waits for: render it now rather than on
+      // the next animation frame, so it lands in the very next paint.
+      app.paint();
       // Release the reserved height once the final output has painted.
       requestAnimationFrame(() => {
         if (c.out) c.out.style.minHeight = "";
       });
+      return;
     }
     this.update();
   }
