@@ -164,18 +164,27 @@ func TestPauseResumeCancel(t *testing.T) {
 	if err := e.eng.Pause(ctx, st.ID); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond) // let running partitions finish
-	a, _ := e.eng.Backfill(ctx, st.ID)
+	// Running partitions finish; after that nothing starts.
+	var a *BackfillStatus
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if a, _ = e.eng.Backfill(ctx, st.ID); a.Progress.Running == 0 || time.Now().After(deadline) {
+			break
+		}
+	}
 	time.Sleep(500 * time.Millisecond)
 	b, _ := e.eng.Backfill(ctx, st.ID)
-	if a.State != StatePaused || b.Progress.Succeeded != a.Progress.Succeeded {
-		t.Fatalf("paused backfill kept going: %s %d -> %d", a.State, a.Progress.Succeeded, b.Progress.Succeeded)
+	if a.State != StatePaused || b.Progress.Succeeded != a.Progress.Succeeded || b.Progress.Running != 0 {
+		t.Fatalf("paused backfill kept going: %s %d -> %d (running %d)", a.State, a.Progress.Succeeded, b.Progress.Succeeded, b.Progress.Running)
 	}
 	if _, err := e.eng.Resume(ctx, st.ID); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(400 * time.Millisecond)
-	c, _ := e.eng.Backfill(ctx, st.ID)
+	var c *BackfillStatus
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if c, _ = e.eng.Backfill(ctx, st.ID); c.Progress.Succeeded > b.Progress.Succeeded || time.Now().After(deadline) {
+			break
+		}
+	}
 	if c.Progress.Succeeded <= b.Progress.Succeeded {
 		t.Fatalf("resume did not continue: %d -> %d", b.Progress.Succeeded, c.Progress.Succeeded)
 	}

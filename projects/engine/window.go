@@ -37,16 +37,22 @@ func newWindow(n int, perMin float64) *window {
 // starts a week's rollup there, which may need a slot itself). It returns
 // false, starting nothing, when ctx ends first.
 func (w *window) Go(ctx context.Context, paced bool, item, then func()) bool {
-	if !w.waitUnpaused(ctx) {
-		return false
-	}
-	if paced && !w.pace.wait(ctx) {
-		return false
-	}
-	select {
-	case w.slots <- struct{}{}:
-	case <-ctx.Done():
-		return false
+	for {
+		if !w.waitUnpaused(ctx) {
+			return false
+		}
+		if paced && !w.pace.wait(ctx) {
+			return false
+		}
+		select {
+		case w.slots <- struct{}{}:
+		case <-ctx.Done():
+			return false
+		}
+		if !w.Paused() {
+			break
+		}
+		<-w.slots // paused while waiting for the slot: nothing starts after a pause
 	}
 	w.wg.Add(1)
 	go func() {

@@ -79,6 +79,21 @@ func (tx *writeTx) state(product, partition string) (*partState, error) {
 		tx.parts[k] = c
 		return c, nil
 	}
+	if !tx.w.complete[product] {
+		if err := tx.loadProduct(product); err != nil {
+			return nil, err
+		}
+		if st, ok := tx.w.parts[k]; ok {
+			c := st.clone()
+			tx.parts[k] = c
+			return c, nil
+		}
+	}
+	if tx.w.complete[product] {
+		st := &partState{} // a new partition: a backfill's common case costs no query
+		tx.parts[k] = st
+		return st, nil
+	}
 	rows, err := tx.query(`
 		SELECT 'v', version, storage_table FROM _strata.versions WHERE product = $1 AND partition = $2
 		UNION ALL SELECT 'c', version, NULL FROM _strata.current WHERE product = $1 AND partition = $2
@@ -113,6 +128,61 @@ func (tx *writeTx) state(product, partition string) (*partState, error) {
 	slices.SortFunc(st.versions, func(a, b keptVersion) int { return a.version - b.version })
 	tx.parts[k] = st
 	return st, nil
+}
+
+// loadProduct reads the committed state of every partition of a product
+// into the writer's cache in one query, and marks the product complete. This
+// transaction has not touched the product yet (it asks only on a miss), so
+// what it reads is the committed state. A product too large to cache stays
+// incomplete and its partitions are read one by one.
+func (tx *writeTx) loadProduct(product string) error {
+	rows, err := tx.query(`
+		SELECT partition, 'v', version, storage_table FROM _strata.versions WHERE product = $1
+		UNION ALL SELECT partition, 'c', version, NULL FROM _strata.current WHERE product = $1
+		UNION ALL SELECT partition, 'd', max_version, NULL FROM _strata.discarded WHERE product = $1`, product)
+	if err != nil {
+		return fmt.Errorf("state of %s: %w", product, err)
+	}
+	defer rows.Close()
+	states := map[string]*partState{}
+	for rows.Next() {
+		var partition, kind string
+		var n int
+		var table *string
+		if err := rows.Scan(&partition, &kind, &n, &table); err != nil {
+			return fmt.Errorf("state of %s: %w", product, err)
+		}
+		st := states[partition]
+		if st == nil {
+			st = &partState{}
+			states[partition] = st
+		}
+		switch kind {
+		case "v":
+			st.versions = append(st.versions, keptVersion{version: n, table: *table})
+			st.last = max(st.last, n)
+		case "c":
+			st.current = n
+		case "d":
+			st.discarded, st.hasDiscarded = n, true
+			st.last = max(st.last, n)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("state of %s: %w", product, err)
+	}
+	if len(tx.w.parts)+len(states) > maxCachedPartitions/2 {
+		return nil
+	}
+	for partition, st := range states {
+		k := partKey{product, partition}
+		if _, ok := tx.w.parts[k]; !ok {
+			slices.SortFunc(st.versions, func(a, b keptVersion) int { return a.version - b.version })
+			tx.w.parts[k] = st
+		}
+	}
+	tx.w.complete[product] = true
+	return nil
 }
 
 // retain keeps the newest w.retention versions of (product, partition) and

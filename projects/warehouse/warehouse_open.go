@@ -80,6 +80,9 @@ type Warehouse struct {
 	stmts   map[string]*sql.Stmt       // statements prepared on writer, by SQL text
 	storage map[string]*productStorage // by lower-cased product name
 	parts   map[partKey]*partState     // partitions written since Open, as committed
+	// complete names the products whose every partition is in parts, so a
+	// partition missing there is known to be new without asking the catalog.
+	complete map[string]bool
 }
 
 // Open opens (creating if needed) the warehouse at path. It fails at once with
@@ -122,7 +125,7 @@ func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) 
 	db.SetMaxIdleConns(4)
 	w := &Warehouse{
 		path: path, retention: opts.Retention, lock: lock, db: db,
-		stmts: map[string]*sql.Stmt{}, parts: map[partKey]*partState{},
+		stmts: map[string]*sql.Stmt{}, parts: map[partKey]*partState{}, complete: map[string]bool{},
 	}
 	if err := w.initCatalog(ctx); err != nil {
 		db.Close()

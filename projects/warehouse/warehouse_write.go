@@ -81,6 +81,7 @@ func (w *Warehouse) write(ctx context.Context, fn func(tx *writeTx) error) error
 	}
 	if len(w.parts)+len(tx.parts) > maxCachedPartitions {
 		clear(w.parts) // a bound, not an LRU: states reload on demand
+		clear(w.complete)
 	}
 	for k, st := range tx.parts {
 		w.parts[k] = st
