@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -55,35 +54,30 @@ func runBackfill(args []string) error {
 		return err
 	}
 	spec.Pipeline = pos[1]
-	ctx, stop := signalContext()
-	defer stop()
-	ws, err := openWorkspace(ctx, pos[0])
-	if err != nil {
-		return err
-	}
-	defer ws.Close()
-	if *dry {
-		limit := 50
-		if *all || *format == "json" {
-			limit = -1
+	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
+		if *dry {
+			limit := 50
+			if *all || *format == "json" {
+				limit = -1
+			}
+			plan, err := ws.eng.Plan(ctx, spec, 0, limit)
+			if err != nil {
+				return err
+			}
+			if *format == "json" {
+				return printJSON(plan)
+			}
+			printPlan(plan, limit)
+			return nil
 		}
-		plan, err := ws.eng.Plan(ctx, spec, 0, limit)
+		st, err := ws.eng.Launch(context.Background(), spec)
 		if err != nil {
 			return err
 		}
-		if *format == "json" {
-			return printJSON(plan)
-		}
-		printPlan(plan, limit)
-		return nil
-	}
-	st, err := ws.eng.Launch(context.Background(), spec)
-	if err != nil {
-		return err
-	}
-	fmt.Printf("backfill %s: pipeline %s, %s..%s (%d partitions), reprocess %s, publish %s\n",
-		st.ID, st.Pipeline, spec.From, spec.To, st.Total, st.Spec.Reprocess, st.Spec.Publish)
-	return followBackfill(ctx, ws, st.ID)
+		fmt.Printf("backfill %s: pipeline %s, %s..%s (%d partitions), reprocess %s, publish %s\n",
+			st.ID, st.Pipeline, spec.From, spec.To, st.Total, st.Spec.Reprocess, st.Spec.Publish)
+		return followBackfill(ctx, ws, st.ID)
+	})
 }
 
 // followBackfill shows progress until the backfill ends; Ctrl+C cancels it.
@@ -198,12 +192,6 @@ func sortedProducts(m map[string][2]int) []string {
 	return out
 }
 
-func printJSON(v any) error {
-	enc := json.NewEncoder(os.Stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
 func backfillList(args []string) error {
 	fs := flag.NewFlagSet("backfill list", flag.ContinueOnError)
 	format := fs.String("format", "text", "text or json")
@@ -214,27 +202,22 @@ func backfillList(args []string) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("usage: strata backfill list DIR")
 	}
-	ctx, stop := signalContext()
-	defer stop()
-	ws, err := openWorkspace(ctx, pos[0])
-	if err != nil {
-		return err
-	}
-	defer ws.Close()
-	bs, err := ws.eng.Backfills(ctx)
-	if err != nil {
-		return err
-	}
-	if *format == "json" {
-		return printJSON(bs)
-	}
-	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tPIPELINE\tRANGE\tSTATE\tSUCCEEDED\tSKIPPED\tFAILED\tCREATED")
-	for _, b := range bs {
-		fmt.Fprintf(tw, "%s\t%s\t%s..%s\t%s\t%d\t%d\t%d\t%s\n", b.ID, b.Pipeline, b.Spec.From, b.Spec.To, b.State,
-			b.Progress.Succeeded, b.Progress.Skipped, b.Progress.Failed, b.CreatedAt.Local().Format(time.DateTime))
-	}
-	return tw.Flush()
+	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
+		bs, err := ws.eng.Backfills(ctx)
+		if err != nil {
+			return err
+		}
+		if *format == "json" {
+			return printJSON(bs)
+		}
+		tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tPIPELINE\tRANGE\tSTATE\tSUCCEEDED\tSKIPPED\tFAILED\tCREATED")
+		for _, b := range bs {
+			fmt.Fprintf(tw, "%s\t%s\t%s..%s\t%s\t%d\t%d\t%d\t%s\n", b.ID, b.Pipeline, b.Spec.From, b.Spec.To, b.State,
+				b.Progress.Succeeded, b.Progress.Skipped, b.Progress.Failed, b.CreatedAt.Local().Format(time.DateTime))
+		}
+		return tw.Flush()
+	})
 }
 
 func backfillStatus(args []string) error {
@@ -249,37 +232,32 @@ func backfillStatus(args []string) error {
 	if len(pos) != 2 {
 		return fmt.Errorf("usage: strata backfill status DIR ID [--format json] [--partitions]")
 	}
-	ctx, stop := signalContext()
-	defer stop()
-	ws, err := openWorkspace(ctx, pos[0])
-	if err != nil {
-		return err
-	}
-	defer ws.Close()
-	st, err := ws.eng.Backfill(ctx, pos[1])
-	if err != nil {
-		return err
-	}
-	doc := map[string]any{"backfill": st, "counts": map[string]int{
-		"succeeded": st.Progress.Succeeded, "skipped": st.Progress.Skipped, "failed": st.Progress.Failed,
-		"cancelled": st.Progress.Cancelled, "running": st.Progress.Running,
-		"queued": st.Total - st.Progress.Succeeded - st.Progress.Skipped - st.Progress.Failed - st.Progress.Cancelled - st.Progress.Running}}
-	var list []engine.PartitionStatus
-	if *parts {
-		if list, _, err = ws.eng.BackfillPartitions(ctx, pos[1], *state, 0, -1); err != nil {
+	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
+		st, err := ws.eng.Backfill(ctx, pos[1])
+		if err != nil {
 			return err
 		}
-		doc["partitions"] = list
-	}
-	if *format == "json" {
-		return printJSON(doc)
-	}
-	fmt.Printf("backfill %s (%s %s..%s): %s %s\n", st.ID, st.Pipeline, st.Spec.From, st.Spec.To, st.State, st.Message)
-	fmt.Println(progressLine(&st.Progress))
-	for _, p := range list {
-		fmt.Printf("  %-12s %-9s %s\n", p.Key, p.State, p.Error)
-	}
-	return nil
+		doc := map[string]any{"backfill": st, "counts": map[string]int{
+			"succeeded": st.Progress.Succeeded, "skipped": st.Progress.Skipped, "failed": st.Progress.Failed,
+			"cancelled": st.Progress.Cancelled, "running": st.Progress.Running,
+			"queued": st.Total - st.Progress.Succeeded - st.Progress.Skipped - st.Progress.Failed - st.Progress.Cancelled - st.Progress.Running}}
+		var list []engine.PartitionStatus
+		if *parts {
+			if list, _, err = ws.eng.BackfillPartitions(ctx, pos[1], *state, 0, -1); err != nil {
+				return err
+			}
+			doc["partitions"] = list
+		}
+		if *format == "json" {
+			return printJSON(doc)
+		}
+		fmt.Printf("backfill %s (%s %s..%s): %s %s\n", st.ID, st.Pipeline, st.Spec.From, st.Spec.To, st.State, st.Message)
+		fmt.Println(progressLine(&st.Progress))
+		for _, p := range list {
+			fmt.Printf("  %-12s %-9s %s\n", p.Key, p.State, p.Error)
+		}
+		return nil
+	})
 }
 
 // backfillControl resumes, retries, cancels or pauses. When another process

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -110,9 +109,7 @@ func runExec(args []string) error {
 			j := tableio.ToJSON(out, -1, loc)
 			doc["columns"], doc["rows"], doc["row_count"] = j.Columns, j.Rows, j.RowCount
 		}
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(doc); err != nil {
+		if err := printJSON(doc); err != nil {
 			return err
 		}
 	case "csv":

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -87,4 +88,11 @@ func interleaved(args []string, boolFlags map[string]bool) (flags, positional []
 		positional = append(positional, a)
 	}
 	return flags, positional
+}
+
+// printJSON writes v as indented JSON: every command's --format json.
+func printJSON(v any) error {
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

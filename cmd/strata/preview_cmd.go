@@ -1,7 +1,7 @@
 package main
 
 import (
-	"encoding/json"
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -33,44 +33,37 @@ func runPreview(args []string) error {
 	if len(pos) != 3 {
 		return fmt.Errorf("usage: strata preview DIR PIPELINE BLOCK [--partition KEY | --last N | --from A --to B | --period P] [--version V]")
 	}
-	ctx, stop := signalContext()
-	defer stop()
-	ws, err := openWorkspace(ctx, pos[0])
-	if err != nil {
-		return err
-	}
-	defer ws.Close()
-	pl, err := ws.eng.Pipeline(pos[1])
-	if err != nil {
-		return err
-	}
-	b := pl.Block(pos[2])
-	if b == nil {
-		return fmt.Errorf("pipeline %s has no block %q", pl.ID, pos[2])
-	}
-	product := engine.ProductName(pl, b)
-	sel, err := ws.eng.ResolveWindow(product, sdk.Window{Partition: *part, Last: *last, From: *from, To: *to, Period: *period})
-	if err != nil {
-		return err
-	}
-	sel.Version = *version
-	t, err := ws.wh.Read(ctx, product, sel, *limit)
-	if err != nil {
-		return err
-	}
-	spec, _ := engine.SpecOf(b.Partitions)
-	loc := spec.Zone
-	if loc == nil {
-		loc = time.UTC
-	}
-	switch *format {
-	case "json":
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"product": product, "preview": tableio.ToJSON(t, *limit, loc)})
-	case "csv":
-		return tableio.WriteCSV(os.Stdout, t, loc)
-	}
-	fmt.Printf("%s (%s)\n", product, b.File)
-	return tableio.WriteText(os.Stdout, t, *limit, loc)
+	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
+		pl, err := ws.eng.Pipeline(pos[1])
+		if err != nil {
+			return err
+		}
+		b := pl.Block(pos[2])
+		if b == nil {
+			return fmt.Errorf("pipeline %s has no block %q", pl.ID, pos[2])
+		}
+		product := engine.ProductName(pl, b)
+		sel, err := ws.eng.ResolveWindow(product, sdk.Window{Partition: *part, Last: *last, From: *from, To: *to, Period: *period})
+		if err != nil {
+			return err
+		}
+		sel.Version = *version
+		t, err := ws.wh.Read(ctx, product, sel, *limit)
+		if err != nil {
+			return err
+		}
+		spec, _ := engine.SpecOf(b.Partitions)
+		loc := spec.Zone
+		if loc == nil {
+			loc = time.UTC
+		}
+		switch *format {
+		case "json":
+			return printJSON(map[string]any{"product": product, "preview": tableio.ToJSON(t, *limit, loc)})
+		case "csv":
+			return tableio.WriteCSV(os.Stdout, t, loc)
+		}
+		fmt.Printf("%s (%s)\n", product, b.File)
+		return tableio.WriteText(os.Stdout, t, *limit, loc)
+	})
 }

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"encoding/json"
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -24,28 +24,21 @@ func runProducts(args []string) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("usage: strata products DIR")
 	}
-	ctx, stop := signalContext()
-	defer stop()
-	ws, err := openWorkspace(ctx, pos[0])
-	if err != nil {
-		return err
-	}
-	defer ws.Close()
-	ps, err := ws.wh.Products(ctx)
-	if err != nil {
-		return err
-	}
-	if *format == "json" {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(ps)
-	}
-	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "PRODUCT\tPARTITIONS\tROWS (CURRENT)\tLATEST\tUPDATED")
-	for _, p := range ps {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\n", p.Name, p.Partitions, p.Rows, p.LatestPartition, p.UpdatedAt.Local().Format(time.DateTime))
-	}
-	return tw.Flush()
+	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
+		ps, err := ws.wh.Products(ctx)
+		if err != nil {
+			return err
+		}
+		if *format == "json" {
+			return printJSON(ps)
+		}
+		tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "PRODUCT\tPARTITIONS\tROWS (CURRENT)\tLATEST\tUPDATED")
+		for _, p := range ps {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\n", p.Name, p.Partitions, p.Rows, p.LatestPartition, p.UpdatedAt.Local().Format(time.DateTime))
+		}
+		return tw.Flush()
+	})
 }
 
 func runRollback(args []string) error {
@@ -59,20 +52,15 @@ func runRollback(args []string) error {
 	if len(pos) != 3 || *part == "" || *to == 0 {
 		return fmt.Errorf("usage: strata rollback DIR PIPELINE BLOCK --partition KEY --to-version V")
 	}
-	ctx, stop := signalContext()
-	defer stop()
-	ws, err := openWorkspace(ctx, pos[0])
-	if err != nil {
-		return err
-	}
-	defer ws.Close()
-	product, err := ws.eng.ProductOf(pos[1], pos[2])
-	if err != nil {
-		return err
-	}
-	if err := ws.wh.Rollback(ctx, product, *part, *to); err != nil {
-		return err
-	}
-	fmt.Printf("%s %s: version %d is current\n", product, *part, *to)
-	return nil
+	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
+		product, err := ws.eng.ProductOf(pos[1], pos[2])
+		if err != nil {
+			return err
+		}
+		if err := ws.wh.Rollback(ctx, product, *part, *to); err != nil {
+			return err
+		}
+		fmt.Printf("%s %s: version %d is current\n", product, *part, *to)
+		return nil
+	})
 }

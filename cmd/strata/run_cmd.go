@@ -1,7 +1,7 @@
 package main
 
 import (
-	"encoding/json"
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -25,42 +25,35 @@ func runRun(args []string) error {
 	if len(pos) != 2 {
 		return fmt.Errorf("usage: strata run DIR PIPELINE [--partition KEY]")
 	}
-	ctx, stop := signalContext()
-	defer stop()
-	ws, err := openWorkspace(ctx, pos[0])
-	if err != nil {
-		return err
-	}
-	defer ws.Close()
-	pl, err := ws.eng.Pipeline(pos[1])
-	if err != nil {
-		return err
-	}
-	key := *part
-	if key == "" {
-		spec, err := engine.SpecOf(pl.Partitions)
+	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
+		pl, err := ws.eng.Pipeline(pos[1])
 		if err != nil {
 			return err
 		}
-		key = spec.Latest(time.Now()).Key
-	}
-	res, err := ws.eng.Run(ctx, pl.ID, key, engine.RunOptions{})
-	if err != nil {
-		return err
-	}
-	if *format == "json" {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
+		key := *part
+		if key == "" {
+			spec, err := engine.SpecOf(pl.Partitions)
+			if err != nil {
+				return err
+			}
+			key = spec.Latest(time.Now()).Key
+		}
+		res, err := ws.eng.Run(ctx, pl.ID, key, engine.RunOptions{})
+		if err != nil {
 			return err
 		}
-	} else {
-		printRun(res)
-	}
-	if res.State != engine.StateSucceeded {
-		return exitError{1}
-	}
-	return nil
+		if *format == "json" {
+			if err := printJSON(res); err != nil {
+				return err
+			}
+		} else {
+			printRun(res)
+		}
+		if res.State != engine.StateSucceeded {
+			return exitError{1}
+		}
+		return nil
+	})
 }
 
 func printRun(res *engine.RunResult) {

@@ -68,3 +68,16 @@ func loadProject(dir string) (*project.Project, error) {
 	}
 	return proj, nil
 }
+
+// withWorkspace opens a project's workspace for one command, with a context
+// that Ctrl+C cancels, and closes it after.
+func withWorkspace(dir string, fn func(ctx context.Context, ws *workspace) error) error {
+	ctx, stop := signalContext()
+	defer stop()
+	ws, err := openWorkspace(ctx, dir)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	return fn(ctx, ws)
+}

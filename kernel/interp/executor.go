@@ -215,7 +215,7 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 	defer e.state.Store(nil)
 	var trace bytes.Buffer
 	p.stdout.set(env.Stdout)
-	p.stderr.set(io.MultiWriter(env.Stderr, &limitedBuffer{b: &trace, max: 64 << 10}))
+	p.stderr.set(&traceSplitter{stderr: env.Stderr, trace: io.MultiWriter(traceOrDiscard(env.Trace), &limitedBuffer{b: &trace, max: 64 << 10})})
 	defer p.stdout.set(nil)
 	defer p.stderr.set(nil)
 
@@ -436,6 +436,26 @@ func (s *switchWriter) Write(b []byte) (int, error) {
 		return len(b), nil // a goroutine outliving its run writes nowhere
 	}
 	return w.Write(b)
+}
+
+// traceSplitter sends the interpreter's panic trace lines, which yaegi
+// writes one per call, apart from what the block itself writes to stderr.
+type traceSplitter struct {
+	stderr, trace io.Writer
+}
+
+func (t *traceSplitter) Write(b []byte) (int, error) {
+	if tracePos.Match(b) {
+		return t.trace.Write(b)
+	}
+	return t.stderr.Write(b)
+}
+
+func traceOrDiscard(w io.Writer) io.Writer {
+	if w == nil {
+		return io.Discard
+	}
+	return w
 }
 
 type limitedBuffer struct {

@@ -132,7 +132,7 @@ type Result struct {
 
 // Stream is a chunk of output.
 type Stream struct {
-	Name string `json:"name"` // stdout or stderr
+	Name string `json:"name"` // stdout, stderr, or trace (the interpreter's panic trace; not for display)
 	Data string `json:"data"`
 }
 

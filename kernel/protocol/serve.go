@@ -24,6 +24,9 @@ type Executor interface {
 type Env struct {
 	Stdout io.Writer               // streamed to the coordinator and kept for the result
 	Stderr io.Writer               // streamed as "stderr"
+	// Trace carries the interpreter's own panic trace ("12:3: panic: …"):
+	// the supervisor keeps it to place a crash, nobody shows it.
+	Trace io.Writer
 	Log    func(level, msg string) // ctx.Log
 	Host   sdk.Host                // ctx.Query and ctx.Product
 }
@@ -110,6 +113,7 @@ func (s *server) startExec(m *Message, tables []*sdk.Table) {
 		env := &Env{
 			Stdout: stdout,
 			Stderr: &streamWriter{s: s, id: id, name: "stderr"},
+			Trace:  &streamWriter{s: s, id: id, name: "trace"},
 			Log: func(level, msg string) {
 				_ = s.out.Write(&Message{Type: TypeLog, ID: id, Log: &LogLine{Level: level, Msg: msg, Time: time.Now()}})
 			},

@@ -10,29 +10,30 @@ import (
 
 // ProductInfo summarizes a product's current data.
 type ProductInfo struct {
-	Name            string
-	Partitions      int    // partitions with a current version
-	Rows            int64  // rows of the current versions
-	LatestPartition string // current partition with the latest start ("" if none)
-	UpdatedAt       time.Time
+	Name            string    `json:"name"`
+	Partitions      int       `json:"partitions"`       // partitions with a current version
+	Rows            int64     `json:"rows"`             // rows of the current versions
+	LatestPartition string    `json:"latest_partition"` // current partition with the latest start ("" if none)
+	UpdatedAt       time.Time `json:"updated_at"`
 }
 
 // PartitionInfo describes one partition and its kept versions.
 type PartitionInfo struct {
-	Key        string
-	Start, End time.Time // from the newest version
-	Current    int       // 0 when only staged versions exist
-	Versions   []VersionInfo
+	Key      string        `json:"key"`
+	Start    time.Time     `json:"start"` // from the newest version
+	End      time.Time     `json:"end"`
+	Current  int           `json:"current"` // 0 when only staged versions exist
+	Versions []VersionInfo `json:"versions"`
 }
 
 // VersionInfo is one kept version: who wrote it, from what.
 type VersionInfo struct {
-	Version   int
-	RunID     string
-	CodeHash  string
-	Rows      int64
-	CreatedAt time.Time
-	Upstream  map[string]map[string]int
+	Version   int                       `json:"version"`
+	RunID     string                    `json:"run_id"`
+	CodeHash  string                    `json:"code_hash"`
+	Rows      int64                     `json:"rows"`
+	CreatedAt time.Time                 `json:"created_at"`
+	Upstream  map[string]map[string]int `json:"upstream"`
 }
 
 // Products lists every product that has a version, by name.
