@@ -22,13 +22,13 @@ type Executor interface {
 
 // Env is what a running block reaches outside itself.
 type Env struct {
-	Stdout io.Writer               // streamed to the coordinator and kept for the result
-	Stderr io.Writer               // streamed as "stderr"
+	Stdout io.Writer // streamed to the coordinator and kept for the result
+	Stderr io.Writer // streamed as "stderr"
 	// Trace carries the interpreter's own panic trace ("12:3: panic: …"):
 	// the supervisor keeps it to place a crash, nobody shows it.
 	Trace io.Writer
-	Log    func(level, msg string) // ctx.Log
-	Host   sdk.Host                // ctx.Query and ctx.Product
+	Log   func(level, msg string) // ctx.Log
+	Host  sdk.Host                // ctx.Query and ctx.Product
 }
 
 // MaxCapturedOutput bounds the stdout kept in a Result; the stream carries it all.
