@@ -263,3 +263,31 @@ func TestRetryRerunsOnlyFailedChildren(t *testing.T) {
 		t.Fatalf("reduce after retry = %d", n)
 	}
 }
+
+// A graceful shutdown leaves a running backfill to be recovered by the next
+// process, which finishes it.
+func TestShutdownThenRecover(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, dailyFiles(""))
+	s := spec("2024-01-01", "2024-01-20")
+	s.RatePerMin = 600
+	st, err := e.eng.Launch(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	dir := e.dir
+	e.close() // Shutdown: the backfill stays "running" in the log
+	e = openEnv(t, dir)
+	ids, err := e.eng.RecoverBackfills(context.Background())
+	if err != nil || len(ids) != 1 || ids[0] != st.ID {
+		t.Fatalf("recovered %v, %v; want [%s]", ids, err, st.ID)
+	}
+	done, err := e.eng.Wait(context.Background(), st.ID)
+	if err != nil || done.State != StateSucceeded {
+		t.Fatalf("recovered backfill: %v %s %q", err, done.State, done.Message)
+	}
+	if n := e.count(`SELECT count(*) FROM _strata.current WHERE product = 'p__agg'`); n != 20 {
+		t.Fatalf("%d of 20 partitions current", n)
+	}
+}
