@@ -244,6 +244,23 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 	filename := p.a.fset.Position(p.a.file.Name.Pos()).Filename
 	select {
 	case o := <-done:
+		// A goroutine that panicked may still be unwinding (its own defers,
+		// such as wg.Done, run before its recover): wait briefly for the
+		// block's goroutines, and let a panic among them decide the run.
+		for i := 0; i < 100 && st.live.Load() > 0; i++ {
+			time.Sleep(time.Millisecond)
+		}
+		if st.live.Load() > 0 {
+			res.Restart = true // goroutines outlive the run: give the next run a clean kernel
+		}
+		select {
+		case msg := <-st.goPanic:
+			st.mu.Lock()
+			pos := st.goPos
+			st.mu.Unlock()
+			return finish(nil, &protocol.RunError{Kind: protocol.ErrPanic, File: filename, Message: msg, Line: pos[0], Column: pos[1]})
+		default:
+		}
 		switch {
 		case o.panicked != nil:
 			rerr := p.panicError(filename, o.panicked, st, trace.String())

@@ -75,11 +75,14 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 			}
 		case *ast.GoStmt:
 			guard := fmt.Sprintf("defer func() { %s.GoRecovered(recover(), %d, %d) }(); ", rtAlias, line(n.Pos()), col(n.Pos()))
+			// GoEnter counts the goroutine before it starts, so the run can
+			// wait for it to report a panic before returning a result.
+			enter := edit{off: off(n.Pos()), text: rtAlias + ".GoEnter(); "}
 			if lit, ok := n.Call.Fun.(*ast.FuncLit); ok {
-				edits = append(edits, edit{off: off(lit.Body.Lbrace) + 1, text: " " + guard})
+				edits = append(edits, enter, edit{off: off(lit.Body.Lbrace) + 1, text: " " + guard})
 			} else if wrapped, ok := a.wrapGoCall(n); ok {
 				// go f(x, y)  ->  go func(a0 T0, a1 T1) { guard; f(a0, a1) }(x, y)
-				edits = append(edits, edit{off: off(n.Call.Pos()), del: off(n.Call.End()) - off(n.Call.Pos()), text: wrapped(guard, func(e ast.Expr) string {
+				edits = append(edits, enter, edit{off: off(n.Call.Pos()), del: off(n.Call.End()) - off(n.Call.Pos()), text: wrapped(guard, func(e ast.Expr) string {
 					return src[off(e.Pos()):off(e.End())]
 				})})
 			}

@@ -16,6 +16,7 @@ type runState struct {
 	goPanic  chan string
 	goOnce   sync.Once
 	line     atomic.Int64 // last statement reached, line<<16 | column (replay only)
+	live     atomic.Int64 // guarded goroutines started and not yet ended
 }
 
 func newRunState() *runState { return &runState{goPanic: make(chan string, 1)} }
@@ -37,12 +38,21 @@ func (e *Executor) rtSymbols() map[string]map[string]reflect.Value {
 					st.line.Store(int64(line)<<16 | int64(col&0xffff))
 				}
 			}),
-			"GoRecovered": reflect.ValueOf(func(r any, line, col int) {
-				if r == nil {
-					return
+			"GoEnter": reflect.ValueOf(func() {
+				if st := e.current(); st != nil {
+					st.live.Add(1)
 				}
+			}),
+			// GoRecovered runs as a goroutine's last deferred call. A kernel
+			// whose goroutines outlive their run is replaced, so the run it
+			// reports to is always its own.
+			"GoRecovered": reflect.ValueOf(func(r any, line, col int) {
 				st := e.current()
 				if st == nil {
+					return
+				}
+				defer st.live.Add(-1)
+				if r == nil {
 					return
 				}
 				msg := fmt.Sprintf("panic in goroutine started at line %d: %v", line, r)
