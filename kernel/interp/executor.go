@@ -298,7 +298,7 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 		// stays clean and needs no restart.
 		select {
 		case <-done:
-		case <-time.After(200 * time.Millisecond):
+		case <-time.After(400 * time.Millisecond): // within the supervisor's 500ms grace
 			res.Restart = true
 		}
 		if req.Timeout > 0 && ctx.Err() == context.DeadlineExceeded {
