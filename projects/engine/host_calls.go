@@ -104,45 +104,27 @@ func (e *Engine) productSpec(product string) (partitions.Spec, error) {
 
 // currentVersions returns the current version of each of keys that exists.
 func (e *Engine) currentVersions(ctx context.Context, product string, keys []string) (map[string]int, error) {
-	out := map[string]int{}
-	if len(keys) == 0 {
-		return out, nil
-	}
-	ph := strings.TrimSuffix(strings.Repeat("?,", len(keys)), ",")
-	args := []any{product}
-	for _, k := range keys {
-		args = append(args, k)
-	}
-	rows, err := e.wh.DB().QueryContext(ctx, `SELECT partition, version FROM _strata.current WHERE product = ? AND partition IN (`+ph+`)`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var k string
-		var v int
-		if err := rows.Scan(&k, &v); err != nil {
-			return nil, err
-		}
-		out[k] = v
-	}
-	return out, rows.Err()
+	return e.versionsOf(ctx, `SELECT partition, version FROM _strata.current WHERE product = ? AND partition IN (%s)`, []any{product}, keys)
 }
 
 // versionsByRun returns, per partition, the newest version of product
 // written by a run whose id starts with prefix.
 func (e *Engine) versionsByRun(ctx context.Context, product string, keys []string, prefix string) (map[string]int, error) {
+	return e.versionsOf(ctx, `SELECT partition, max(version) FROM _strata.versions
+		WHERE product = ? AND starts_with(run_id, ?) AND partition IN (%s) GROUP BY partition`, []any{product, prefix}, keys)
+}
+
+// versionsOf runs a (partition, version) query whose %s is the list of keys.
+func (e *Engine) versionsOf(ctx context.Context, query string, args []any, keys []string) (map[string]int, error) {
 	out := map[string]int{}
 	if len(keys) == 0 {
 		return out, nil
 	}
-	ph := strings.TrimSuffix(strings.Repeat("?,", len(keys)), ",")
-	args := []any{product, prefix}
 	for _, k := range keys {
 		args = append(args, k)
 	}
-	rows, err := e.wh.DB().QueryContext(ctx, `SELECT partition, max(version) FROM _strata.versions
-		WHERE product = ? AND starts_with(run_id, ?) AND partition IN (`+ph+`) GROUP BY partition`, args...)
+	ph := strings.TrimSuffix(strings.Repeat("?,", len(keys)), ",")
+	rows, err := e.wh.DB().QueryContext(ctx, fmt.Sprintf(query, ph), args...)
 	if err != nil {
 		return nil, err
 	}

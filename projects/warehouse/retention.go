@@ -63,6 +63,21 @@ func (st *partState) table(version int) (string, bool) {
 	return "", false
 }
 
+// apply adds one catalog row to the state: a kept version ("v"), the
+// current pointer ("c") or the highest discarded number ("d").
+func (st *partState) apply(kind string, n int, table *string) {
+	switch kind {
+	case "v":
+		st.versions = append(st.versions, keptVersion{version: n, table: *table})
+		st.last = max(st.last, n)
+	case "c":
+		st.current = n
+	case "d":
+		st.discarded, st.hasDiscarded = n, true
+		st.last = max(st.last, n)
+	}
+}
+
 func (st *partState) remove(version int) {
 	st.versions = slices.DeleteFunc(st.versions, func(v keptVersion) bool { return v.version == version })
 }
@@ -111,16 +126,7 @@ func (tx *writeTx) state(product, partition string) (*partState, error) {
 		if err := rows.Scan(&kind, &n, &table); err != nil {
 			return nil, fmt.Errorf("state of %s partition %s: %w", product, partition, err)
 		}
-		switch kind {
-		case "v":
-			st.versions = append(st.versions, keptVersion{version: n, table: *table})
-			st.last = max(st.last, n)
-		case "c":
-			st.current = n
-		case "d":
-			st.discarded, st.hasDiscarded = n, true
-			st.last = max(st.last, n)
-		}
+		st.apply(kind, n, table)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("state of %s partition %s: %w", product, partition, err)
@@ -157,16 +163,7 @@ func (tx *writeTx) loadProduct(product string) error {
 			st = &partState{}
 			states[partition] = st
 		}
-		switch kind {
-		case "v":
-			st.versions = append(st.versions, keptVersion{version: n, table: *table})
-			st.last = max(st.last, n)
-		case "c":
-			st.current = n
-		case "d":
-			st.discarded, st.hasDiscarded = n, true
-			st.last = max(st.last, n)
-		}
+		st.apply(kind, n, table)
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("state of %s: %w", product, err)
