@@ -2,6 +2,10 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -265,29 +269,50 @@ func TestRetryRerunsOnlyFailedChildren(t *testing.T) {
 }
 
 // A graceful shutdown leaves a running backfill to be recovered by the next
-// process, which finishes it.
+// process, which finishes it. The first process is a real one: a warehouse is
+// opened once per process, and DuckDB ties the file to the process.
 func TestShutdownThenRecover(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a process")
+	}
 	t.Parallel()
 	e := newEnv(t, false, dailyFiles(""))
+	dir := e.dir
+	e.close() // the child process holds the warehouse until it shuts down
 	s := spec("2024-01-01", "2024-01-20")
 	s.RatePerMin = 600
-	st, err := e.eng.Launch(context.Background(), s)
+	raw, _ := json.Marshal(s)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "STRATA_ENGINE_CHILD="+string(raw), "STRATA_ENGINE_DIR="+dir, "STRATA_ENGINE_SHUTDOWN_AFTER=300ms")
+	out, err := cmd.Output()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("child: %v\n%s", err, stderrOf(err))
 	}
-	time.Sleep(300 * time.Millisecond)
-	dir := e.dir
-	e.close() // Shutdown: the backfill stays "running" in the log
+	id := strings.TrimSpace(string(out))
 	e = openEnv(t, dir)
 	ids, err := e.eng.RecoverBackfills(context.Background())
-	if err != nil || len(ids) != 1 || ids[0] != st.ID {
-		t.Fatalf("recovered %v, %v; want [%s]", ids, err, st.ID)
+	if err != nil || len(ids) != 1 || ids[0] != id {
+		t.Fatalf("recovered %v, %v; want [%s]", ids, err, id)
 	}
-	done, err := e.eng.Wait(context.Background(), st.ID)
+	done, err := e.eng.Wait(context.Background(), id)
 	if err != nil || done.State != StateSucceeded {
 		t.Fatalf("recovered backfill: %v %s %q", err, done.State, done.Message)
 	}
 	if n := e.count(`SELECT count(*) FROM _strata.current WHERE product = 'p__agg'`); n != 20 {
 		t.Fatalf("%d of 20 partitions current", n)
 	}
+	// Only the partitions in flight at the stop (at most the concurrency)
+	// were started twice; finished ones were not run again.
+	if n := e.count(`SELECT count(*) FROM (SELECT run_id FROM _strata.run_events WHERE backfill_id = ? AND block_id = ''
+		AND state = 'running' GROUP BY run_id HAVING count(*) > 1)`, id); n > s.Concurrency {
+		t.Fatalf("%d partitions started twice; at most %d were in flight", n, s.Concurrency)
+	}
+}
+
+func stderrOf(err error) string {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return string(ee.Stderr)
+	}
+	return ""
 }

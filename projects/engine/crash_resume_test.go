@@ -13,8 +13,9 @@ import (
 	"time"
 )
 
-// engineChild is a separate strata process for the kill test: it launches
-// (or resumes) a backfill and waits for it, until the test kills it.
+// engineChild is a separate strata process for the kill and shutdown tests:
+// it launches (or resumes) a backfill and waits for it, until the test kills
+// it or STRATA_ENGINE_SHUTDOWN_AFTER has passed.
 func engineChild() int {
 	dir := os.Getenv("STRATA_ENGINE_DIR")
 	e, err := openEnvErr(dir)
@@ -41,6 +42,19 @@ func engineChild() int {
 		id = st.ID
 	}
 	fmt.Println(id)
+	if d, err := time.ParseDuration(os.Getenv("STRATA_ENGINE_SHUTDOWN_AFTER")); err == nil {
+		// A graceful stop (what `strata start` does on SIGTERM): the
+		// backfill stays running in the log for the next process.
+		time.Sleep(d)
+		e.eng.Shutdown(ctx)
+		e.eng.Close()
+		e.pool.Close()
+		if err := e.wh.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		return 0
+	}
 	st, _ := e.eng.Wait(ctx, id)
 	e.close()
 	if st == nil || st.State != StateSucceeded {

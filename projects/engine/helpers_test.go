@@ -95,7 +95,11 @@ func (e *env) close() {
 	e.eng.Shutdown(context.Background())
 	e.eng.Close()
 	e.pool.Close()
-	e.wh.Close()
+	if err := e.wh.Close(); err != nil && e.t != nil {
+		// A connection still in use after a graceful shutdown is a leak:
+		// say so here rather than as a refused reopen later.
+		e.t.Errorf("%v", err)
+	}
 	e.eng = nil
 }
 

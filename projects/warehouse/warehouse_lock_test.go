@@ -76,8 +76,8 @@ func TestOpenTwiceInOneProcessFails(t *testing.T) {
 	}
 	_, err = Open(ctx, path, Options{})
 	var locked *LockedError
-	if !errors.As(err, &locked) || err.Error() != lockMessage(path, os.Getpid()) {
-		t.Fatalf("second Open: got %v, want %q", err, lockMessage(path, os.Getpid()))
+	if !errors.As(err, &locked) || locked.PID != os.Getpid() || !strings.Contains(err.Error(), "still open in this process") {
+		t.Fatalf("second Open: got %v, want a LockedError naming this process", err)
 	}
 	if err := wh.Close(); err != nil {
 		t.Fatal(err)
@@ -87,6 +87,47 @@ func TestOpenTwiceInOneProcessFails(t *testing.T) {
 		t.Fatalf("Open after Close: %v", err)
 	}
 	wh.Close()
+}
+
+// A connection still in use when the warehouse closes keeps DuckDB's file
+// open. Close says so, and the lock stays until the connection is returned:
+// a reopen in the meantime is refused at once (DuckDB itself would spin until
+// the old instance is gone), and succeeds afterwards.
+func TestCloseWithConnectionInUseKeepsLock(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "w.duckdb")
+	wh, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := wh.DB().QueryContext(ctx, "SELECT * FROM range(10)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(d time.Duration) { closeDrain = d }(closeDrain)
+	closeDrain = 50 * time.Millisecond
+	if err := wh.Close(); err == nil || !strings.Contains(err.Error(), "1 connections still in use") {
+		t.Fatalf("Close with rows open: %v", err)
+	}
+	var locked *LockedError
+	if _, err := Open(ctx, path, Options{}); !errors.As(err, &locked) {
+		t.Fatalf("reopen while a connection is in use: %v, want a LockedError", err)
+	}
+	rows.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		wh, err = Open(ctx, path, Options{})
+		if err == nil {
+			break
+		}
+		if !errors.As(err, &locked) || time.Now().After(deadline) {
+			t.Fatalf("reopen after the connection was returned: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := wh.Close(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestOpenHeldByAnotherProcessFails(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 )
@@ -47,6 +48,9 @@ type LockedError struct {
 
 func (e *LockedError) Error() string {
 	holder := "another process"
+	if e.PID == os.Getpid() {
+		return fmt.Sprintf("warehouse %s is still open in this process: an earlier Open has not been closed, or its connections are still in use", e.Path)
+	}
 	if e.PID > 0 {
 		holder = fmt.Sprintf("pid %d", e.PID)
 	}
@@ -154,11 +158,42 @@ func (w *Warehouse) Close() error {
 		errs = append(errs, w.writer.Close())
 		w.writer = nil
 	}
-	errs = append(errs, w.db.Close(), w.lock.release())
+	errs = append(errs, w.db.Close())
+	// database/sql closes a connection that is still in use only when its
+	// user returns it, and DuckDB keeps the file open until the last one is
+	// gone (an Open of the same file in this process would spin inside
+	// DuckDB until then). So the lock is released only once every connection
+	// is closed: a reopen meanwhile gets a clear LockedError, not a hang.
+	if n := waitClosed(w.db, closeDrain); n > 0 {
+		errs = append(errs, fmt.Errorf("%d connections still in use after %v; the lock is kept until they are returned", n, closeDrain))
+		go func(db *sql.DB, lock *fileLock) {
+			for waitClosed(db, time.Minute) > 0 {
+			} // the lock outlives the leak, never the file
+			_ = lock.release()
+		}(w.db, w.lock)
+	} else {
+		errs = append(errs, w.lock.release())
+	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("close warehouse %s: %w", w.path, err)
 	}
 	return nil
+}
+
+// closeDrain is how long Close waits for connections still in use.
+var closeDrain = 5 * time.Second
+
+// waitClosed waits up to d for every connection of a closed db to be closed
+// and returns how many are still open.
+func waitClosed(db *sql.DB, d time.Duration) int {
+	deadline := time.Now().Add(d)
+	for {
+		n := db.Stats().OpenConnections
+		if n == 0 || time.Now().After(deadline) {
+			return n
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // Path is the DuckDB file.
