@@ -49,7 +49,7 @@ type LockedError struct {
 func (e *LockedError) Error() string {
 	holder := "another process"
 	if e.PID == os.Getpid() {
-		return fmt.Sprintf("warehouse %s is still open in this process: an earlier Open has not been closed, or its connections are still in use", e.Path)
+		return fmt.Sprintf("warehouse %s is still open in this process (pid %d): an earlier Open has not been closed, or its connections are still in use", e.Path, e.PID)
 	}
 	if e.PID > 0 {
 		holder = fmt.Sprintf("pid %d", e.PID)
