@@ -159,21 +159,23 @@ func (s *Server) previewProduct(c echo.Context) error {
 		return badRequest("%s", err.Error())
 	}
 	sel.Version = version
-	t, err := s.wh.Read(c.Request().Context(), name, sel, limit)
-	if err != nil {
-		return err
-	}
 	loc := time.UTC
 	if spec, err := engine.SpecOf(b.Partitions); err == nil && spec.Zone != nil {
 		loc = spec.Zone
 	}
+	t, total, err := s.wh.ReadCounted(c.Request().Context(), name, sel, limit)
+	if err != nil {
+		return err
+	}
+	preview := tableio.ToJSON(t, limit, loc)
+	preview.RowCount = int(total) // the window's rows, of which the first limit are here
 	return c.JSON(http.StatusOK, struct {
 		Product  string            `json:"product"`
 		Window   sdk.Window        `json:"window"`
 		Version  int               `json:"version,omitempty"`
 		Timezone string            `json:"timezone"`
 		Preview  tableio.JSONTable `json:"preview"`
-	}{name, w, version, loc.String(), tableio.ToJSON(t, limit, loc)})
+	}{name, w, version, loc.String(), preview})
 }
 
 // rollbackProduct: POST /products/:name/rollback {"partition", "version"}.

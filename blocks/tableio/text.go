@@ -14,12 +14,18 @@ import (
 // numbers right-aligned, at most limit rows (all when limit < 0), and a
 // footer with the row count.
 func WriteText(w io.Writer, t *sdk.Table, limit int, loc *time.Location) error {
+	return WriteTextOf(w, t, limit, int64(t.Len()), loc)
+}
+
+// WriteTextOf is WriteText for the first rows of a larger result: the
+// footer counts total rows (the table holds the first of them).
+func WriteTextOf(w io.Writer, t *sdk.Table, limit int, total int64, loc *time.Location) error {
 	cols := t.Columns()
-	n := t.Len()
-	shown := n
-	if limit >= 0 && limit < n {
+	shown := t.Len()
+	if limit >= 0 && limit < shown {
 		shown = limit
 	}
+	n := int(max(total, int64(t.Len())))
 	cells := make([][]string, shown+1)
 	cells[0] = make([]string, len(cols))
 	widths := make([]int, len(cols))

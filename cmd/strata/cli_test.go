@@ -45,7 +45,7 @@ func TestReadmeCommands(t *testing.T) {
 
 	run(0, "init", demo, "--demo")
 	contains(run(0, "run", demo, "clv", "--partition", "2024-03-10"), "succeeded")
-	contains(run(0, "preview", demo, "clv", "daily_customer_metrics", "--partition", "2024-03-10", "--limit", "20"), "(20 rows")
+	contains(run(0, "preview", demo, "clv", "daily_customer_metrics", "--partition", "2024-03-10", "--limit", "20"), " rows, 20 shown)")
 	var last struct {
 		Preview struct {
 			RowCount int `json:"row_count"`

@@ -48,7 +48,7 @@ func runPreview(args []string) error {
 			return err
 		}
 		sel.Version = *version
-		t, err := ws.wh.Read(ctx, product, sel, *limit)
+		t, total, err := ws.wh.ReadCounted(ctx, product, sel, *limit)
 		if err != nil {
 			return err
 		}
@@ -59,11 +59,13 @@ func runPreview(args []string) error {
 		}
 		switch *format {
 		case "json":
-			return printJSON(map[string]any{"product": product, "preview": tableio.ToJSON(t, *limit, loc)})
+			preview := tableio.ToJSON(t, *limit, loc)
+			preview.RowCount = int(total)
+			return printJSON(map[string]any{"product": product, "preview": preview})
 		case "csv":
 			return tableio.WriteCSV(os.Stdout, t, loc)
 		}
 		fmt.Printf("%s (%s)\n", product, b.File)
-		return tableio.WriteText(os.Stdout, t, *limit, loc)
+		return tableio.WriteTextOf(os.Stdout, t, *limit, total, loc)
 	})
 }

@@ -12,18 +12,19 @@ import (
 // not-found errors: they say what was asked for and list what exists, and
 // wrap ErrNotFound.
 
-// lookupVersionTable returns the storage table of a version.
-func lookupVersionTable(ctx context.Context, q querier, r VersionRef) (string, error) {
+// lookupVersion returns the storage table and row count of a version.
+func lookupVersion(ctx context.Context, q querier, r VersionRef) (string, int64, error) {
 	var table string
-	err := q.QueryRowContext(ctx, `SELECT storage_table FROM _strata.versions WHERE product = ? AND partition = ? AND version = ?`,
-		r.Product, r.Partition, r.Version).Scan(&table)
+	var rows int64
+	err := q.QueryRowContext(ctx, `SELECT storage_table, row_count FROM _strata.versions WHERE product = ? AND partition = ? AND version = ?`,
+		r.Product, r.Partition, r.Version).Scan(&table, &rows)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", missingVersion(ctx, q, r)
+		return "", 0, missingVersion(ctx, q, r)
 	}
 	if err != nil {
-		return "", fmt.Errorf("look up %s: %w", r, err)
+		return "", 0, fmt.Errorf("look up %s: %w", r, err)
 	}
-	return table, nil
+	return table, rows, nil
 }
 
 // currentVersion is the current version of a partition, 0 when it has none.

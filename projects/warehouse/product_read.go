@@ -53,6 +53,7 @@ type selectedPartition struct {
 	partition string
 	version   int
 	table     string
+	rows      int64 // the version's row count, from the catalog
 }
 
 // Read returns the rows of the selected partitions of a product, ordered by
@@ -60,14 +61,26 @@ type selectedPartition struct {
 // column. Partitions written with different schemas are unioned by column
 // name (missing columns are NULL). limit <= 0 means all rows.
 func (w *Warehouse) Read(ctx context.Context, product string, sel Selection, limit int) (*sdk.Table, error) {
+	t, _, err := w.ReadCounted(ctx, product, sel, limit)
+	return t, err
+}
+
+// ReadCounted is Read that also returns how many rows the selection holds
+// in all (from the catalog, in the same snapshot), so a preview of the
+// first rows can say "first 100 of 1,204".
+func (w *Warehouse) ReadCounted(ctx context.Context, product string, sel Selection, limit int) (*sdk.Table, int64, error) {
 	if err := sel.validate(); err != nil {
-		return nil, fmt.Errorf("read %s: %w", product, err)
+		return nil, 0, fmt.Errorf("read %s: %w", product, err)
 	}
 	var out *sdk.Table
+	var total int64
 	err := w.readTx(ctx, func(conn *sql.Conn) error {
 		parts, err := resolveSelection(ctx, conn, product, sel)
 		if err != nil {
 			return err
+		}
+		for _, p := range parts {
+			total += p.rows
 		}
 		storage, err := productTables(ctx, conn, product)
 		if err != nil {
@@ -86,9 +99,9 @@ func (w *Warehouse) Read(ctx context.Context, product string, sel Selection, lim
 		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", product, err)
+		return nil, 0, fmt.Errorf("read %s: %w", product, err)
 	}
-	return out, nil
+	return out, total, nil
 }
 
 // readTx runs fn on a pooled connection inside a read-only transaction, so
@@ -122,13 +135,13 @@ func (w *Warehouse) readTx(ctx context.Context, fn func(conn *sql.Conn) error) e
 func resolveSelection(ctx context.Context, q querier, product string, sel Selection) ([]selectedPartition, error) {
 	if sel.Version != 0 {
 		r := VersionRef{Product: product, Partition: sel.Partitions[0], Version: sel.Version}
-		table, err := lookupVersionTable(ctx, q, r)
+		table, n, err := lookupVersion(ctx, q, r)
 		if err != nil {
 			return nil, err
 		}
-		return []selectedPartition{{partition: r.Partition, version: r.Version, table: table}}, nil
+		return []selectedPartition{{partition: r.Partition, version: r.Version, table: table, rows: n}}, nil
 	}
-	const base = `SELECT v.partition, v.version, v.storage_table
+	const base = `SELECT v.partition, v.version, v.storage_table, v.row_count
 		FROM _strata.current c
 		JOIN _strata.versions v ON v.product = c.product AND v.partition = c.partition AND v.version = c.version
 		WHERE c.product = ?`
@@ -142,8 +155,8 @@ func resolveSelection(ctx context.Context, q querier, product string, sel Select
 		}
 		query = base + " AND c.partition IN (" + strings.Join(keys, ", ") + ") ORDER BY v.partition_start, v.partition"
 	case sel.Last > 0:
-		query = `SELECT partition, version, storage_table FROM (
-			SELECT v.partition, v.version, v.storage_table, v.partition_start
+		query = `SELECT partition, version, storage_table, row_count FROM (
+			SELECT v.partition, v.version, v.storage_table, v.row_count, v.partition_start
 			FROM _strata.current c
 			JOIN _strata.versions v ON v.product = c.product AND v.partition = c.partition AND v.version = c.version
 			WHERE c.product = ?
@@ -169,7 +182,7 @@ func resolveSelection(ctx context.Context, q querier, product string, sel Select
 	var out []selectedPartition
 	for rows.Next() {
 		var p selectedPartition
-		if err := rows.Scan(&p.partition, &p.version, &p.table); err != nil {
+		if err := rows.Scan(&p.partition, &p.version, &p.table, &p.rows); err != nil {
 			rows.Close()
 			return nil, err
 		}

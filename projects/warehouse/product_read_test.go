@@ -38,26 +38,30 @@ func TestReadWindows(t *testing.T) {
 		sel   Selection
 		limit int
 		want  []int64
+		total int64 // rows in the whole selection, whatever the limit
 	}{
-		{"one", Selection{Partitions: []string{"2024-03-12"}}, 0, []int64{120, 121, 122}},
-		{"several keep partition order", Selection{Partitions: []string{"2024-03-14", "2024-03-10"}}, 0, []int64{100, 101, 140, 141}},
-		{"last 2", Selection{Last: 2}, 0, []int64{130, 131, 140, 141}},
-		{"last more than exist", Selection{Last: 50}, 0, []int64{100, 101, 110, 111, 120, 121, 122, 130, 131, 140, 141}},
-		{"range inclusive", Selection{From: day("2024-03-11"), To: day("2024-03-13")}, 0, []int64{110, 111, 120, 121, 122, 130, 131}},
-		{"range open end", Selection{From: day("2024-03-13")}, 0, []int64{130, 131, 140, 141}},
-		{"range matching nothing", Selection{From: day("2025-01-01")}, 0, []int64{}},
-		{"all with limit", Selection{}, 3, []int64{100, 101, 110}},
-		{"old version", Selection{Partitions: []string{"2024-03-12"}, Version: 1}, 0, []int64{120, 121}},
+		{"one", Selection{Partitions: []string{"2024-03-12"}}, 0, []int64{120, 121, 122}, 3},
+		{"several keep partition order", Selection{Partitions: []string{"2024-03-14", "2024-03-10"}}, 0, []int64{100, 101, 140, 141}, 4},
+		{"last 2", Selection{Last: 2}, 0, []int64{130, 131, 140, 141}, 4},
+		{"last more than exist", Selection{Last: 50}, 0, []int64{100, 101, 110, 111, 120, 121, 122, 130, 131, 140, 141}, 11},
+		{"range inclusive", Selection{From: day("2024-03-11"), To: day("2024-03-13")}, 0, []int64{110, 111, 120, 121, 122, 130, 131}, 7},
+		{"range open end", Selection{From: day("2024-03-13")}, 0, []int64{130, 131, 140, 141}, 4},
+		{"range matching nothing", Selection{From: day("2025-01-01")}, 0, []int64{}, 0},
+		{"all with limit", Selection{}, 3, []int64{100, 101, 110}, 11},
+		{"old version", Selection{Partitions: []string{"2024-03-12"}, Version: 1}, 1, []int64{120}, 2},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := wh.Read(context.Background(), "m", c.sel, c.limit)
+			got, total, err := wh.ReadCounted(context.Background(), "m", c.sel, c.limit)
 			if err != nil {
 				t.Fatal(err)
 			}
 			assertNames(t, got, "_partition", "id")
 			if g := idsOf(got); fmt.Sprint(g) != fmt.Sprint(c.want) {
 				t.Fatalf("ids %v, want %v", g, c.want)
+			}
+			if total != c.total {
+				t.Fatalf("total %d, want %d", total, c.total)
 			}
 		})
 	}

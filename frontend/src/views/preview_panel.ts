@@ -39,8 +39,6 @@ export class PreviewPanel {
   to = "";
   version = 0;
   period = "";
-  /** The row limit of the shown read. */
-  limit = 100;
   versions: ProductPartition | null = null;
   result?: PreviewResponse;
   shown?: PreviewWindow;
@@ -76,7 +74,6 @@ export class PreviewPanel {
     try {
       this.result = await api.preview(this.product, { ...w, limit });
       this.shown = w;
-      this.limit = limit;
       if (this.chart) this.chart.setPreview(this.result.preview);
     } catch (e) {
       this.error = errorText(e);
@@ -98,7 +95,7 @@ export class PreviewPanel {
     this.chartLoading = true;
     this.update();
     try {
-      const big = this.result.preview.rows.length < this.result.preview.row_count || this.result.preview.rows.length >= 100 ? await api.preview(this.product, { ...this.shown, limit: 10000 }) : this.result;
+      const big = this.result.preview.rows.length < this.result.preview.row_count ? await api.preview(this.product, { ...this.shown, limit: 10000 }) : this.result;
       this.chart = new ChartPanel(big.preview, this.update);
     } catch (e) {
       this.error = errorText(e);
@@ -165,7 +162,7 @@ export class PreviewPanel {
     const w = this.shown ?? {};
     const caption = html`<span class="tag stored">stored</span> <b>${this.product}</b> · ${describeWindow(w)}
       <button class="link" data-testid="chart-toggle" @click=${() => this.toggleChart()}>${this.chartLoading ? "charting…" : this.chart ? "hide chart" : "chart ▸"}</button>`;
-    return html`${previewTable(this.result.preview, zone, { caption, limit: this.limit })}${this.chart ? this.chart.render(zone) : nothing}`;
+    return html`${previewTable(this.result.preview, zone, { caption })}${this.chart ? this.chart.render(zone) : nothing}`;
   }
 
   versionList(zone: string, onRollback: (v: number) => void): TemplateResult {

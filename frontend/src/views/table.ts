@@ -17,14 +17,14 @@ export function formatCell(v: unknown, type: string, zone: string): string {
   return typeof v === "string" ? v : JSON.stringify(v);
 }
 
-export function previewTable(p: Preview, zone: string, opts: { caption?: string | TemplateResult; maxRows?: number; limit?: number } = {}): TemplateResult {
+export function previewTable(p: Preview, zone: string, opts: { caption?: string | TemplateResult; maxRows?: number } = {}): TemplateResult {
   const shown = p.rows.slice(0, opts.maxRows ?? 200);
   return html`<div class="preview">
     <div class="preview-meta">
       ${opts.caption ?? nothing}
-      <span class="rowcount" data-testid="row-count">${opts.limit && p.row_count >= opts.limit
-        ? html`the first ${p.row_count.toLocaleString("en-US")} rows`
-        : html`${p.row_count.toLocaleString("en-US")} row${p.row_count === 1 ? "" : "s"}${shown.length < p.row_count ? html`, first ${shown.length} shown` : nothing}`}</span>
+      <span class="rowcount" data-testid="row-count"
+        >${p.row_count.toLocaleString("en-US")} row${p.row_count === 1 ? "" : "s"}${shown.length < p.row_count ? html`, first ${shown.length.toLocaleString("en-US")} shown` : nothing}</span
+      >
       <span class="muted">· ${p.columns.length} column${p.columns.length === 1 ? "" : "s"} · times in ${zone}</span>
     </div>
     <div class="table-scroll">
