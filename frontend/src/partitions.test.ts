@@ -80,3 +80,34 @@ describe("partitionStart and mapKey", () => {
     expect(mapKey(ny("day"), "2024-05-31", ny("quarter"))).toBe("2024-Q2");
   });
 });
+
+// The hours the zone's clock shows, keyed as projects/partitions keys them.
+describe("hours across DST", () => {
+  it("skips the hour clocks spring over", () => {
+    expect(shiftKey(ny("hour"), "2024-03-10T01", 1)).toBe("2024-03-10T03");
+    expect(shiftKey(ny("hour"), "2024-03-10T03", -1)).toBe("2024-03-10T01");
+    expect(isValidKey(ny("hour"), "2024-03-10T02")).toBe(false);
+  });
+  it("gives both occurrences of the repeated hour their offset", () => {
+    expect(lastKeys(ny("hour"), "2024-11-03T02", 4)).toEqual(["2024-11-03T00", "2024-11-03T01-04:00", "2024-11-03T01-05:00", "2024-11-03T02"]);
+    expect(partitionStart(ny("hour"), "2024-11-03T01-05:00")?.toISOString()).toBe("2024-11-03T06:00:00.000Z");
+    expect(partitionAt(ny("hour"), Date.parse("2024-11-03T05:30:00Z"))).toBe("2024-11-03T01-04:00");
+    expect(latestPartition(ny("hour"), Date.parse("2024-11-03T07:10:00Z"))).toBe("2024-11-03T01-05:00");
+    expect(compareKeys(ny("hour"), "2024-11-03T01-05:00", "2024-11-03T01-04:00")).toBe(1);
+    // The plain key is ambiguous, an offset must be the hour's own, and
+    // offsets are written only for repeated hours.
+    expect(isValidKey(ny("hour"), "2024-11-03T01")).toBe(false);
+    expect(isValidKey(ny("hour"), "2024-11-03T01-06:00")).toBe(false);
+    expect(isValidKey(ny("hour"), "2024-11-03T03-05:00")).toBe(false);
+  });
+  it("orders Berlin's repeated hour by time, not by spelling", () => {
+    const berlin = { interval: "hour", timezone: "Europe/Berlin" };
+    expect(shiftKey(berlin, "2024-10-27T02+02:00", 1)).toBe("2024-10-27T02+01:00");
+    expect(compareKeys(berlin, "2024-10-27T02+02:00", "2024-10-27T02+01:00")).toBe(-1);
+  });
+  it("starts Kolkata's hours at :30 UTC", () => {
+    const kolkata = { interval: "hour", timezone: "Asia/Kolkata" };
+    expect(partitionAt(kolkata, Date.parse("2024-03-10T04:45:00Z"))).toBe("2024-03-10T10");
+    expect(partitionStart(kolkata, "2024-03-10T10")?.toISOString()).toBe("2024-03-10T04:30:00.000Z");
+  });
+});

@@ -3,10 +3,12 @@
 // which has ended), stepping a key back and forth, and a window of keys.
 // Keys: hour 2024-03-10T05, day 2024-03-10, week 2024-W10, month 2024-03,
 // quarter 2024-Q1, year 2024, none "all". Pure: now is an argument.
-// Not handled: the repeated hour of a DST fall-back day, whose second
-// occurrence the server keys with an offset (2024-11-03T01-05:00).
+// Hours are the hours the zone's clock actually shows: the hour skipped when
+// clocks spring forward does not exist, and both occurrences of the hour
+// repeated when they fall back carry their UTC offset, as the server keys
+// them (2024-11-03T01-04:00, then 2024-11-03T01-05:00).
 
-import { instantOf, wallTime } from "./time";
+import { instantOf, wallTime, zoneOffsetMinutes } from "./time";
 import type { PartitionsConfig } from "./types";
 
 const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
@@ -49,17 +51,24 @@ function dayKey(days: number): string {
   return `${pad(c.y, 4)}-${pad(c.m)}-${pad(c.d)}`;
 }
 
-/** A partition as a civil position: for hours, hours since the epoch; else the first day. */
+/**
+ * A partition as a position: for hours the start instant (ms since the
+ * epoch), since wall hours repeat and skip; for the rest a civil number (the
+ * first day, a month or quarter count, a year).
+ */
 interface Pos {
   interval: string;
   n: number;
 }
 
+const HOUR = 3600000;
+const zoneOf = (cfg: PartitionsConfig) => cfg.timezone || "UTC";
+
 function posOfWall(cfg: PartitionsConfig, y: number, m: number, d: number, h: number): Pos {
   const days = civilDays(y, m, d);
   switch (cfg.interval) {
     case "hour":
-      return { interval: "hour", n: days * 24 + h };
+      return { interval: "hour", n: instantOf({ year: y, month: m, day: d, hour: h }, zoneOf(cfg)).getTime() };
     case "day":
       return { interval: "day", n: days };
     case "week":
@@ -75,15 +84,32 @@ function posOfWall(cfg: PartitionsConfig, y: number, m: number, d: number, h: nu
 }
 
 function step(p: Pos, by: number): Pos {
-  return { interval: p.interval, n: p.n + by * (p.interval === "week" ? 7 : 1) };
+  const unit = p.interval === "week" ? 7 : p.interval === "hour" ? HOUR : 1;
+  return { interval: p.interval, n: p.n + by * unit };
+}
+
+/** The wall hour an instant is in, as "2024-03-10T05". */
+function wallHour(t: number, zone: string): string {
+  const w = wallTime(t, zone);
+  return `${dayKey(civilDays(w.year, w.month, w.day))}T${pad(w.hour)}`;
+}
+
+function offsetText(minutes: number): string {
+  const a = Math.abs(minutes);
+  return `${minutes < 0 ? "-" : "+"}${pad(Math.floor(a / 60))}:${pad(a % 60)}`;
+}
+
+function hourKey(cfg: PartitionsConfig, t: number): string {
+  const zone = zoneOf(cfg);
+  const key = wallHour(t, zone);
+  const repeated = wallHour(t - HOUR, zone) === key || wallHour(t + HOUR, zone) === key;
+  return repeated ? key + offsetText(zoneOffsetMinutes(t, zone)) : key;
 }
 
 function keyOf(cfg: PartitionsConfig, p: Pos): string {
   switch (p.interval) {
-    case "hour": {
-      const days = Math.floor(p.n / 24);
-      return `${dayKey(days)}T${pad(p.n - days * 24)}`;
-    }
+    case "hour":
+      return hourKey(cfg, p.n);
     case "day":
       return dayKey(p.n);
     case "week":
@@ -99,7 +125,7 @@ function keyOf(cfg: PartitionsConfig, p: Pos): string {
 }
 
 const KEY_PATTERNS: Record<string, RegExp> = {
-  hour: /^(\d{4})-(\d\d)-(\d\d)T(\d\d)$/,
+  hour: /^(\d{4})-(\d\d)-(\d\d)T(\d\d)(?:([+-])(\d\d):(\d\d))?$/,
   day: /^(\d{4})-(\d\d)-(\d\d)$/,
   week: /^(\d{4})-W(\d\d)$/,
   month: /^(\d{4})-(\d\d)$/,
@@ -134,7 +160,12 @@ function parsePos(cfg: PartitionsConfig, key: string): Pos | null {
       if (civilFromDays(days).d !== d) return null; // 2023-02-30
       if (i === "day") return { interval: i, n: days };
       const h = +m[4];
-      return h > 23 ? null : { interval: i, n: days * 24 + h };
+      if (h > 23) return null;
+      // The instant of that wall hour (at the given offset, or the zone's
+      // first one); the key must then be that instant's own spelling, which
+      // refuses a skipped hour, a plain repeated hour and a wrong offset.
+      const t = m[5] ? Date.UTC(y, mo - 1, d, h) - (m[5] === "-" ? -1 : 1) * (+m[6] * 60 + +m[7]) * 60000 : posOfWall(cfg, y, mo, d, h).n;
+      return hourKey(cfg, t) === key ? { interval: i, n: t } : null;
     }
     case "week": {
       const ws = weekStartIndex(cfg);
@@ -160,17 +191,25 @@ export function isValidKey(cfg: PartitionsConfig, key: string): boolean {
   return parsePos(cfg, key) !== null;
 }
 
+/** The partition holding the instant. */
+function posAt(cfg: PartitionsConfig, at: Date | number): Pos {
+  const t = typeof at === "number" ? at : at.getTime();
+  const w = wallTime(t, zoneOf(cfg));
+  // An hour starts at the instant its wall clock shows :00 (at :30 UTC in
+  // Asia/Kolkata), so floor in wall minutes, not in UTC hours.
+  if (cfg.interval === "hour") return { interval: "hour", n: t - ((w.minute * 60 + w.second) * 1000 + w.ms) };
+  return posOfWall(cfg, w.year, w.month, w.day, w.hour);
+}
+
 /** The key of the partition holding the instant. */
 export function partitionAt(cfg: PartitionsConfig, at: Date | number): string {
-  const w = wallTime(at, cfg.timezone || "UTC");
-  return keyOf(cfg, posOfWall(cfg, w.year, w.month, w.day, w.hour));
+  return keyOf(cfg, posAt(cfg, at));
 }
 
 /** The latest partition that has ended by now (the server's Spec.Latest), or "" before the first. */
 export function latestPartition(cfg: PartitionsConfig, now: Date | number): string {
   if (cfg.interval === "none") return "all";
-  const w = wallTime(now, cfg.timezone || "UTC");
-  const key = keyOf(cfg, step(posOfWall(cfg, w.year, w.month, w.day, w.hour), -1));
+  const key = keyOf(cfg, step(posAt(cfg, now), -1));
   if (cfg.start && compareKeys(cfg, key, firstKey(cfg)) < 0) return "";
   return key;
 }
@@ -210,15 +249,10 @@ export function lastKeys(cfg: PartitionsConfig, last: string, n: number): string
 export function partitionStart(cfg: PartitionsConfig, key: string): Date | null {
   const p = parsePos(cfg, key);
   if (!p) return null;
-  const zone = cfg.timezone || "UTC";
-  let y: number, m: number, d: number, h = 0;
+  let y: number, m: number, d: number;
   switch (p.interval) {
-    case "hour": {
-      const days = Math.floor(p.n / 24);
-      ({ y, m, d } = civilFromDays(days));
-      h = p.n - days * 24;
-      break;
-    }
+    case "hour":
+      return new Date(p.n);
     case "day":
     case "week":
       ({ y, m, d } = civilFromDays(p.n));
@@ -235,7 +269,7 @@ export function partitionStart(cfg: PartitionsConfig, key: string): Date | null 
     default:
       return new Date(0);
   }
-  return instantOf({ year: y, month: m, day: d, hour: h }, zone);
+  return instantOf({ year: y, month: m, day: d }, zoneOf(cfg));
 }
 
 /** The key, in another calendar, of the partition holding key's start: a day's week, month or quarter. */
