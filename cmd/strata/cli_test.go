@@ -63,9 +63,28 @@ func TestReadmeCommands(t *testing.T) {
 	contains(run(1, "run", demo, "clv", "--partition", "2024-3-10"), "YYYY-MM-DD")
 	contains(run(1, "preview", demo, "clv", "daily_customer_metrics", "--partition", "2024-03-10", "--version", "9"), "no version 9")
 
+	// A typo in a pipeline file: its file, line and field, said once.
+	yaml := filepath.Join(demo, "pipelines", "clv.yaml")
+	good, err := os.ReadFile(yaml)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(yaml, []byte(strings.Replace(string(good), "upstream: [raw_orders]", "upstream: [raw_order]", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := run(1, "run", demo, "clv", "--partition", "2024-03-10")
+	contains(out, `pipelines/clv.yaml:17:16: blocks[1].upstream[0]: unknown upstream "raw_order"`)
+	contains(out, `did you mean "raw_orders"?`)
+	if n := strings.Count(out, "unknown upstream"); n != 1 {
+		t.Fatalf("the problem is printed %d times:\n%s", n, out)
+	}
+	if err := os.WriteFile(yaml, good, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
 	// Backfills.
 	contains(run(0, "backfill", demo, "clv", "--from", "2024-03-01", "--to", "2024-03-12", "--dry-run"), "12 partitions")
-	out := run(0, "backfill", demo, "clv", "--from", "2024-03-01", "--to", "2024-03-05", "--concurrency", "2", "--rate", "600/m")
+	out = run(0, "backfill", demo, "clv", "--from", "2024-03-01", "--to", "2024-03-05", "--concurrency", "2", "--rate", "600/m")
 	contains(out, "succeeded")
 	id := strings.Fields(strings.TrimPrefix(out, "backfill "))[0]
 	id = strings.TrimSuffix(id, ":")

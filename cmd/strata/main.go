@@ -43,7 +43,11 @@ func main() {
 		if errors.As(err, &ee) {
 			os.Exit(ee.code)
 		}
-		fmt.Fprintln(os.Stderr, "strata:", err)
+		if alreadyWarned(err) {
+			fmt.Fprintln(os.Stderr, "strata: stopped by the problems above")
+		} else {
+			fmt.Fprintln(os.Stderr, "strata:", err)
+		}
 		os.Exit(1)
 	}
 }

@@ -65,8 +65,29 @@ func loadProject(dir string) (*project.Project, error) {
 	var probs project.Problems
 	if errors.As(err, &probs) && len(proj.Problems) > 0 {
 		fmt.Fprintf(os.Stderr, "strata: project %s has problems:\n%s\n", dir, proj.Problems.Error())
+		for _, p := range proj.Problems {
+			warned[p] = true
+		}
 	}
 	return proj, nil
+}
+
+// warned holds the problems loadProject printed, so a command stopped by
+// them does not print them a second time.
+var warned = map[project.Problem]bool{}
+
+// alreadyWarned reports whether err consists of problems printed above.
+func alreadyWarned(err error) bool {
+	var probs project.Problems
+	if !errors.As(err, &probs) || len(probs) == 0 {
+		return false
+	}
+	for _, p := range probs {
+		if !warned[p] {
+			return false
+		}
+	}
+	return true
 }
 
 // withWorkspace opens a project's workspace for one command, with a context
