@@ -207,7 +207,7 @@ func (s *Server) createBlock(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	edited, err := addBlockYAML(ytext, req.ID, req.Upstream)
+	edited, err := project.AddBlock(ytext, req.ID, req.Upstream)
 	if err != nil {
 		return apiErr(http.StatusUnprocessableEntity, CodeUnprocessable, "cannot add a block to %s: %s; fix the file first", pl.File, err)
 	}
@@ -259,7 +259,7 @@ func (s *Server) deleteBlock(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	edited, err := removeBlockYAML(ytext, b.ID)
+	edited, err := project.RemoveBlock(ytext, b.ID)
 	if err != nil {
 		return apiErr(http.StatusUnprocessableEntity, CodeUnprocessable, "cannot remove the block from %s: %s", pl.File, err)
 	}

@@ -1,4 +1,4 @@
-package server
+package project
 
 import (
 	"bytes"
@@ -11,13 +11,11 @@ import (
 // Adding and removing a block edits the pipeline file through yaml.v3's node
 // tree, which keeps comments, key order and flow style, so the file stays the
 // one a person wrote (re-indented at two spaces). This is file surgery, not
-// pipeline semantics: the result is validated by project.Load like any save.
-//
-// It would sit better next to the loader in projects/project (say
-// project.AddBlock / RemoveBlock), which owns the file's shape.
+// pipeline semantics: the caller validates the result with Load like any save.
 
-// addBlockYAML appends "- id: <id>" (with its upstream list) to blocks.
-func addBlockYAML(src []byte, id string, upstream []string) ([]byte, error) {
+// AddBlock returns the pipeline file src with "- id: <id>" (and its upstream
+// list) appended to blocks.
+func AddBlock(src []byte, id string, upstream []string) ([]byte, error) {
 	doc, root, err := parseMapping(src)
 	if err != nil {
 		return nil, err
@@ -37,20 +35,20 @@ func addBlockYAML(src []byte, id string, upstream []string) ([]byte, error) {
 	}
 	blocks.Style &^= yaml.FlowStyle // "blocks: []" becomes a block list
 	b := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-	b.Content = append(b.Content, str("id"), str(id))
+	b.Content = append(b.Content, yamlStr("id"), yamlStr(id))
 	if len(upstream) > 0 {
 		ups := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle}
 		for _, u := range upstream {
-			ups.Content = append(ups.Content, str(u))
+			ups.Content = append(ups.Content, yamlStr(u))
 		}
-		b.Content = append(b.Content, str("upstream"), ups)
+		b.Content = append(b.Content, yamlStr("upstream"), ups)
 	}
 	blocks.Content = append(blocks.Content, b)
 	return encodeYAML(doc)
 }
 
-// removeBlockYAML removes the block with that id from blocks.
-func removeBlockYAML(src []byte, id string) ([]byte, error) {
+// RemoveBlock returns the pipeline file src without the block with that id.
+func RemoveBlock(src []byte, id string) ([]byte, error) {
 	doc, root, err := parseMapping(src)
 	if err != nil {
 		return nil, err
@@ -101,7 +99,7 @@ func mappingValue(m *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
-func str(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v} }
+func yamlStr(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v} }
 
 func encodeYAML(doc *yaml.Node) ([]byte, error) {
 	var buf bytes.Buffer
