@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"strings"
@@ -284,9 +283,14 @@ func TestShutdownThenRecover(t *testing.T) {
 	raw, _ := json.Marshal(s)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "STRATA_ENGINE_CHILD="+string(raw), "STRATA_ENGINE_DIR="+dir, "STRATA_ENGINE_SHUTDOWN_AFTER=300ms")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("child: %v\n%s", err, stderrOf(err))
+		t.Fatalf("child: %v\n%s", err, stderr.String())
+	}
+	if stderr.Len() > 0 {
+		t.Logf("child said: %s", stderr.String())
 	}
 	id := strings.TrimSpace(string(out))
 	e = openEnv(t, dir)
@@ -307,12 +311,4 @@ func TestShutdownThenRecover(t *testing.T) {
 		AND state = 'running' GROUP BY run_id HAVING count(*) > 1)`, id); n > s.Concurrency {
 		t.Fatalf("%d partitions started twice; at most %d were in flight", n, s.Concurrency)
 	}
-}
-
-func stderrOf(err error) string {
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		return string(ee.Stderr)
-	}
-	return ""
 }
