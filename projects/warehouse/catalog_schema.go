@@ -14,8 +14,11 @@ import (
 )
 
 // layoutVersion is written to _strata.meta; a file written by a newer layout
-// is refused rather than misread.
-const layoutVersion = 1
+// is refused rather than misread, an older one is migrated. Layout 2 keeps
+// the current pointer as a flag on the version row instead of a table of its
+// own: a publish touches one catalog table, not two (a statement fewer and a
+// cheaper commit).
+const layoutVersion = 2
 
 // catalogSchema is the schema holding the catalog and the storage tables.
 const catalogSchema = "_strata"
@@ -26,12 +29,15 @@ const (
 	colVersion   = "_version"
 )
 
-var catalogDDL = []string{
+var metaDDL = []string{
 	`CREATE SCHEMA IF NOT EXISTS _strata`,
 	`CREATE TABLE IF NOT EXISTS _strata.meta (
 		key   VARCHAR PRIMARY KEY,
 		value VARCHAR NOT NULL
 	)`,
+}
+
+var catalogDDL = []string{
 	`CREATE TABLE IF NOT EXISTS _strata.versions (
 		product         VARCHAR NOT NULL,
 		partition       VARCHAR NOT NULL,
@@ -45,14 +51,13 @@ var catalogDDL = []string{
 		schema          JSON NOT NULL,
 		created_at      TIMESTAMPTZ NOT NULL,
 		storage_table   VARCHAR NOT NULL,
+		is_current      BOOLEAN NOT NULL,
 		PRIMARY KEY (product, partition, version)
 	)`,
-	`CREATE TABLE IF NOT EXISTS _strata.current (
-		product   VARCHAR NOT NULL,
-		partition VARCHAR NOT NULL,
-		version   INTEGER NOT NULL,
-		PRIMARY KEY (product, partition)
-	)`,
+	// At most one version of a partition has is_current (the writer keeps
+	// it so); readers join this view as they would a table.
+	`CREATE VIEW IF NOT EXISTS _strata.current AS
+		SELECT product, partition, version FROM _strata.versions WHERE is_current`,
 	`CREATE TABLE IF NOT EXISTS _strata.discarded (
 		product     VARCHAR NOT NULL,
 		partition   VARCHAR NOT NULL,
@@ -67,7 +72,8 @@ var catalogDDL = []string{
 	)`,
 }
 
-// initCatalog creates the catalog (idempotent) and checks the layout version.
+// initCatalog creates the catalog (idempotent), migrates an older layout and
+// refuses a newer one.
 func (w *Warehouse) initCatalog(ctx context.Context) error {
 	conn, err := w.db.Conn(ctx)
 	if err != nil {
@@ -78,7 +84,7 @@ func (w *Warehouse) initCatalog(ctx context.Context) error {
 		return err
 	}
 	err = func() error {
-		for _, stmt := range catalogDDL {
+		for _, stmt := range metaDDL {
 			if _, err := conn.ExecContext(ctx, stmt); err != nil {
 				return fmt.Errorf("create catalog: %w", err)
 			}
@@ -87,12 +93,23 @@ func (w *Warehouse) initCatalog(ctx context.Context) error {
 		err := conn.QueryRowContext(ctx, `SELECT value FROM _strata.meta WHERE key = 'layout'`).Scan(&v)
 		switch {
 		case err == sql.ErrNoRows:
-			_, err = conn.ExecContext(ctx, `INSERT INTO _strata.meta VALUES ('layout', ?)`, fmt.Sprint(layoutVersion))
-			return err
+			v = fmt.Sprint(layoutVersion)
+			if _, err := conn.ExecContext(ctx, `INSERT INTO _strata.meta VALUES ('layout', ?)`, v); err != nil {
+				return err
+			}
 		case err != nil:
 			return err
+		case v == "1":
+			if err := migrateLayout1(ctx, conn); err != nil {
+				return fmt.Errorf("migrate catalog layout 1 to %d: %w", layoutVersion, err)
+			}
 		case v != fmt.Sprint(layoutVersion):
 			return fmt.Errorf("catalog layout %s is not supported by this strata (layout %d); use a matching strata version", v, layoutVersion)
+		}
+		for _, stmt := range catalogDDL {
+			if _, err := conn.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("create catalog: %w", err)
+			}
 		}
 		return nil
 	}()
@@ -102,6 +119,29 @@ func (w *Warehouse) initCatalog(ctx context.Context) error {
 	}
 	_, err = conn.ExecContext(context.WithoutCancel(ctx), "COMMIT")
 	return err
+}
+
+// migrateLayout1 folds layout 1's _strata.current table into the versions'
+// is_current flag, inside initCatalog's transaction. DuckDB cannot alter a
+// table that has an index, so the versions are copied out and back in.
+func migrateLayout1(ctx context.Context, conn *sql.Conn) error {
+	steps := []string{
+		`CREATE TEMP TABLE strata_versions_v1 AS
+			SELECT v.*, c.version IS NOT NULL AS is_current FROM _strata.versions v
+			LEFT JOIN _strata.current c ON c.product = v.product AND c.partition = v.partition AND c.version = v.version`,
+		`DROP TABLE _strata.current`,
+		`DROP TABLE _strata.versions`,
+		catalogDDL[0],
+		`INSERT INTO _strata.versions SELECT * FROM temp.strata_versions_v1`,
+		`DROP TABLE temp.strata_versions_v1`,
+		`UPDATE _strata.meta SET value = '` + fmt.Sprint(layoutVersion) + `' WHERE key = 'layout'`,
+	}
+	for _, q := range steps {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // productStorage is what the writer remembers about a product: its name as

@@ -21,8 +21,9 @@
 //	_strata.versions    one row per kept version of (product, partition):
 //	                    bounds, version number, run id, code hash, upstream
 //	                    versions read (JSON), row count, schema (JSON),
-//	                    created_at and the storage table holding its rows
-//	_strata.current     (product, partition) -> current version
+//	                    created_at, the storage table holding its rows, and
+//	                    is_current (at most one per partition)
+//	_strata.current     view: (product, partition) -> current version
 //	_strata.discarded   (product, partition) -> highest discarded version number
 //	_strata.storage     storage tables: name, product, schema (JSON)
 //	_strata."<product>__<schema hash>"
@@ -46,13 +47,14 @@
 //     casting a column whose type differs between schemas to a common type
 //     (DOUBLE for int64 with float64, VARCHAR otherwise).
 //   - Rows carry (_partition, _version) so that publishing is an append and
-//     switching, rolling back or promoting a version is an update of one
-//     catalog row; nothing is copied. Retention deletes the rows of versions
+//     switching, rolling back or promoting a version is an update of two
+//     catalog flags; nothing is copied. A new version is inserted already
+//     current, so publishing a new partition writes one catalog row. Retention deletes the rows of versions
 //     that fall out of the window and drops a storage table once no version
 //     lives in it.
 //   - The catalog lives in the same file and the same transactions as the
 //     rows, so a version is visible exactly when its catalog row, its rows and
-//     its current pointer are: Publish writes every output of a pipeline run
+//     its current flag are: Publish writes every output of a pipeline run
 //     (inserted from the strata_rows table function, which hands DuckDB the
 //     table's columns a vector at a time inside the connection's open
 //     transaction: see table_source.go), assigns version numbers, switches current pointers and
@@ -63,7 +65,9 @@
 //     version (retention never removes the newest) or, when Discard removed
 //     the newest, the number recorded in _strata.discarded.
 //   - The view is the user's interface (the DuckDB CLI, SQL blocks): it joins
-//     each storage table to _strata.current and hides _version. It is rebuilt
+//     each storage table to _strata.current and hides _version.
+//   - Layout 1 kept the current pointers in a table; Open migrates such a
+//     file in one transaction (catalog_schema.go). It is rebuilt
 //     in the writing transaction whenever the set of storage tables of the
 //     product changes.
 //

@@ -135,7 +135,7 @@ func (w *Warehouse) Rollback(ctx context.Context, product, partition string, to 
 		if _, ok := st.table(to); !ok {
 			return missingVersion(tx.ctx, tx.conn, VersionRef{Product: product, Partition: partition, Version: to})
 		}
-		return tx.setCurrent(product, partition, st, to)
+		return tx.setCurrent(product, partition, st, to, false)
 	})
 	if err != nil {
 		return fmt.Errorf("roll back %s partition %s to version %d: %w", product, partition, to, err)

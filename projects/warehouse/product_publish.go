@@ -154,16 +154,18 @@ func (tx *writeTx) writeOutput(o preparedOutput, makeCurrent bool, created time.
 		return Version{}, err
 	}
 	rows := int64(o.Table.Len())
-	err = tx.exec(`INSERT INTO _strata.versions VALUES (?, ?, ?, ?, ?, ?, ?, ?::JSON, ?, ?::JSON, ?, ?)`,
+	// A published version is inserted current; only the version it replaces
+	// needs an UPDATE (none for a new partition).
+	err = tx.exec(`INSERT INTO _strata.versions VALUES (?, ?, ?, ?, ?, ?, ?, ?::JSON, ?, ?::JSON, ?, ?, ?)`,
 		o.Product, o.Partition, o.PartitionStart, o.PartitionEnd, version, o.RunID, o.CodeHash,
-		o.upstream, rows, encodeSchema(o.schema), created, table)
+		o.upstream, rows, encodeSchema(o.schema), created, table, makeCurrent)
 	if err != nil {
 		return Version{}, fmt.Errorf("record version %d: %w", version, err)
 	}
 	st.versions = append(st.versions, keptVersion{version: version, table: table})
 	st.last = version
 	if makeCurrent {
-		if err := tx.setCurrent(o.Product, o.Partition, st, version); err != nil {
+		if err := tx.setCurrent(o.Product, o.Partition, st, version, true); err != nil {
 			return Version{}, err
 		}
 	}
@@ -176,13 +178,19 @@ func (tx *writeTx) writeOutput(o preparedOutput, makeCurrent bool, created time.
 	}, nil
 }
 
-// setCurrent points (product, partition) at version.
-func (tx *writeTx) setCurrent(product, partition string, st *partState, version int) error {
+// setCurrent points (product, partition) at version: it clears the flag of
+// the current version and sets version's (unless inserted, already set).
+func (tx *writeTx) setCurrent(product, partition string, st *partState, version int, inserted bool) error {
 	var err error
-	if st.current != 0 {
-		err = tx.exec(`UPDATE _strata.current SET version = ? WHERE product = ? AND partition = ?`, version, product, partition)
-	} else {
-		err = tx.exec(`INSERT INTO _strata.current VALUES (?, ?, ?)`, product, partition, version)
+	switch {
+	case st.current == version:
+	case st.current != 0 && inserted:
+		err = tx.exec(`UPDATE _strata.versions SET is_current = false WHERE product = ? AND partition = ? AND version = ?`, product, partition, st.current)
+	case st.current != 0:
+		err = tx.exec(`UPDATE _strata.versions SET is_current = (version = ?) WHERE product = ? AND partition = ? AND version IN (?, ?)`,
+			version, product, partition, version, st.current)
+	case !inserted:
+		err = tx.exec(`UPDATE _strata.versions SET is_current = true WHERE product = ? AND partition = ? AND version = ?`, product, partition, version)
 	}
 	if err != nil {
 		return fmt.Errorf("switch current of %s partition %s to version %d: %w", product, partition, version, err)
@@ -207,7 +215,7 @@ func (w *Warehouse) Promote(ctx context.Context, refs []VersionRef) error {
 			if _, ok := st.table(r.Version); !ok {
 				return missingVersion(tx.ctx, tx.conn, r)
 			}
-			if err := tx.setCurrent(r.Product, r.Partition, st, r.Version); err != nil {
+			if err := tx.setCurrent(r.Product, r.Partition, st, r.Version, false); err != nil {
 				return err
 			}
 			if err := tx.retain(r.Product, r.Partition, st); err != nil {

@@ -82,6 +82,7 @@ func TestRetentionKeepsNewestAndCurrent(t *testing.T) {
 	if !errors.Is(err, ErrNotFound) {
 		t.Fatalf("error %v does not wrap ErrNotFound", err)
 	}
+	checkIntegrity(t, wh)
 }
 
 func TestRetentionDropsTablesOfOldSchemas(t *testing.T) {
@@ -141,6 +142,7 @@ func TestRollbackSwitchesCurrentAndView(t *testing.T) {
 	assertRows(t, read(t, wh, "p", Selection{Partitions: []string{"2024-03-10"}}), row("2024-03-10", int64(1)))
 	err := wh.Rollback(context.Background(), "p", "2024-03-10", 7)
 	assertErrContains(t, err, `product "p" has no version 7 of partition 2024-03-10 (versions: 1, 2; current 1)`)
+	checkIntegrity(t, wh)
 }
 
 func TestPublishIsAllOrNothing(t *testing.T) {
@@ -270,6 +272,7 @@ func TestStagePromoteDiscard(t *testing.T) {
 	if v := stage(t, wh, "p", "2024-03-10", ids(t, 5)); v.Version != 4 {
 		t.Fatalf("next version after discarding 3 is %d, want 4", v.Version)
 	}
+	checkIntegrity(t, wh)
 }
 
 func TestDiscardedNumbersSurviveReopen(t *testing.T) {

@@ -134,7 +134,7 @@ func buildPreviewFixture(b *testing.B, wh *Warehouse) {
 	schema := encodeSchema(tbl.Schema())
 	stmts := []string{
 		`DELETE FROM ` + qualified(storage),
-		`DELETE FROM _strata.versions`, `DELETE FROM _strata.current`,
+		`DELETE FROM _strata.versions`,
 		// Versions were written one backfill after another: v1 of every day,
 		// then v2, then v3.
 		`INSERT INTO ` + qualified(storage) + `
@@ -145,9 +145,8 @@ func buildPreviewFixture(b *testing.B, wh *Warehouse) {
 		`INSERT INTO _strata.versions
 			SELECT 'preview', strftime(DATE '2019-01-01' + d.range::INTEGER, '%Y-%m-%d'),
 				(DATE '2019-01-01' + d.range::INTEGER)::TIMESTAMPTZ, (DATE '2019-01-02' + d.range::INTEGER)::TIMESTAMPTZ,
-				v.range, 'run-' || v.range, 'code', '{}'::JSON, 300, '` + schema + `'::JSON, now(), '` + storage + `'
+				v.range, 'run-' || v.range, 'code', '{}'::JSON, 300, '` + schema + `'::JSON, now(), '` + storage + `', v.range = 3
 			FROM range(1, 4) v, range(1826) d`,
-		`INSERT INTO _strata.current SELECT 'preview', strftime(DATE '2019-01-01' + range::INTEGER, '%Y-%m-%d'), 3 FROM range(1826)`,
 		`CHECKPOINT`,
 	}
 	for _, s := range stmts {
