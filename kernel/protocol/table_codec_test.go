@@ -23,6 +23,9 @@ func TestTableRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if want := encodedSize(in.Columns(), in.Len()); len(b) != want {
+		t.Fatalf("encoded %d bytes, encodedSize said %d", len(b), want)
+	}
 	out, n, err := DecodeTable(b)
 	if err != nil || n != len(b) {
 		t.Fatalf("decode: %v (%d of %d bytes)", err, n, len(b))

@@ -70,6 +70,33 @@ func Transform(ctx *sdk.Context, in *sdk.Table) (*sdk.Table, error) {
 }
 `
 
+// BenchmarkBoundary100k is the process boundary alone: a Transform that
+// returns its input, so 100,000 rows x 2 columns travel to the kernel and
+// back (encode, pipe, decode, twice). It is the floor under Transform100k's
+// interpreted time.
+func BenchmarkBoundary100k(b *testing.B) {
+	const src = `package score
+
+import "github.com/stratahq/strata/blocks/sdk"
+
+func Transform(ctx *sdk.Context, in *sdk.Table) (*sdk.Table, error) { return in, nil }
+`
+	in := transformInput(100_000)
+	k, err := Start(context.Background(), testConfig())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer k.Close()
+	req := &protocol.ExecRequest{Filename: "identity.go", Source: src, Inputs: []string{"in"}, Timeout: time.Minute}
+	for b.Loop() {
+		res, out := k.Exec(context.Background(), req, []*sdk.Table{in}, &collect{})
+		if res.Error != nil || out.Len() != in.Len() {
+			b.Fatal(res.Error)
+		}
+	}
+	b.ReportMetric(b.Elapsed().Seconds()*1000/float64(b.N), "ms/op")
+}
+
 // transformSlicesSrc is the same computation written the way the SDK docs
 // recommend for hot loops: plain slices in the loop, columns built once.
 const transformSlicesSrc = `package score
