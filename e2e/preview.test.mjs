@@ -68,5 +68,7 @@ test("a product's partitions as a status strip, its versions, and rollback", asy
   await eventually(async () => (await page.locator(".preview-meta").innerText()).includes("version 1 of 2024-01-03"), 10_000, "the old version");
   await versions.locator('[data-testid="rollback"]').click();
   await eventually(async () => /v1/.test(await versions.locator("tr.current").innerText()), 10_000, "v1 current");
+  // The newer version is now one click from being current again, and says so.
+  assert.equal((await versions.locator('[data-testid="rollback"]').innerText()).trim(), "make v2 current");
   await screenshot(page, "preview-product");
 });

@@ -183,7 +183,11 @@ export class PreviewPanel {
                 this.version = v.version;
                 void this.load({ partition: this.versions!.key, version: v.version });
               }}>preview</button>
-              ${v.current ? nothing : html`<button class="link danger" data-testid="rollback" @click=${() => onRollback(v.version)}>roll back to v${v.version}</button>`}
+              ${v.current
+                ? nothing
+                : html`<button class="link danger" data-testid="rollback" @click=${() => onRollback(v.version)}>
+                    ${v.version < (this.versions!.current ?? 0) ? `roll back to v${v.version}` : `make v${v.version} current`}
+                  </button>`}
             </td>
           </tr>`,
         )}
