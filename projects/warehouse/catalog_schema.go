@@ -37,8 +37,8 @@ var metaDDL = []string{
 	)`,
 }
 
-var catalogDDL = []string{
-	`CREATE TABLE IF NOT EXISTS _strata.versions (
+// versionsDDL is the catalog of versions; migrateLayout1 recreates it too.
+const versionsDDL = `CREATE TABLE IF NOT EXISTS _strata.versions (
 		product         VARCHAR NOT NULL,
 		partition       VARCHAR NOT NULL,
 		partition_start TIMESTAMPTZ NOT NULL,
@@ -53,7 +53,10 @@ var catalogDDL = []string{
 		storage_table   VARCHAR NOT NULL,
 		is_current      BOOLEAN NOT NULL,
 		PRIMARY KEY (product, partition, version)
-	)`,
+	)`
+
+var catalogDDL = []string{
+	versionsDDL,
 	// At most one version of a partition has is_current (the writer keeps
 	// it so); readers join this view as they would a table.
 	`CREATE VIEW IF NOT EXISTS _strata.current AS
@@ -131,7 +134,7 @@ func migrateLayout1(ctx context.Context, conn *sql.Conn) error {
 			LEFT JOIN _strata.current c ON c.product = v.product AND c.partition = v.partition AND c.version = v.version`,
 		`DROP TABLE _strata.current`,
 		`DROP TABLE _strata.versions`,
-		catalogDDL[0],
+		versionsDDL,
 		`INSERT INTO _strata.versions SELECT * FROM temp.strata_versions_v1`,
 		`DROP TABLE temp.strata_versions_v1`,
 		`UPDATE _strata.meta SET value = '` + fmt.Sprint(layoutVersion) + `' WHERE key = 'layout'`,

@@ -47,10 +47,10 @@ type LockedError struct {
 }
 
 func (e *LockedError) Error() string {
-	holder := "another process"
 	if e.PID == os.Getpid() {
 		return fmt.Sprintf("warehouse %s is still open in this process (pid %d): an earlier Open has not been closed, or its connections are still in use", e.Path, e.PID)
 	}
+	holder := "another process"
 	if e.PID > 0 {
 		holder = fmt.Sprintf("pid %d", e.PID)
 	}
@@ -167,8 +167,9 @@ func (w *Warehouse) Close() error {
 	if n := waitClosed(w.db, closeDrain); n > 0 {
 		errs = append(errs, fmt.Errorf("%d connections still in use after %v; the lock is kept until they are returned", n, closeDrain))
 		go func(db *sql.DB, lock *fileLock) {
+			// Released once DuckDB has let go of the file, not before.
 			for waitClosed(db, time.Minute) > 0 {
-			} // the lock outlives the leak, never the file
+			}
 			_ = lock.release()
 		}(w.db, w.lock)
 	} else {
