@@ -6,7 +6,9 @@
 // Hours are the hours the zone's clock actually shows: the hour skipped when
 // clocks spring forward does not exist, and both occurrences of the hour
 // repeated when they fall back carry their UTC offset, as the server keys
-// them (2024-11-03T01-04:00, then 2024-11-03T01-05:00).
+// them (2024-11-03T01-04:00, then 2024-11-03T01-05:00). Hours step by 60
+// minutes of real time, so a half-hour clock change (Australia/Lord_Howe)
+// is approximated here; the server's keys stay the reference.
 
 import { instantOf, wallTime, zoneOffsetMinutes } from "./time";
 import type { PartitionsConfig } from "./types";
