@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/stratahq/strata/kernel/kerneltest"
@@ -97,8 +99,9 @@ func (e *env) close() {
 	e.pool.Close()
 	if err := e.wh.Close(); err != nil && e.t != nil {
 		// A connection still in use after a graceful shutdown is a leak:
-		// say so here rather than as a refused reopen later.
-		e.t.Errorf("%v", err)
+		// say so here, with the goroutines that touch the database (one of
+		// them holds it), rather than as a refused reopen later.
+		e.t.Errorf("%v\n%s", err, databaseGoroutines())
 	}
 	e.eng = nil
 }
@@ -150,4 +153,18 @@ func (e *env) count(query string, args ...any) int {
 		e.t.Fatalf("%s: %v", query, err)
 	}
 	return n
+}
+
+// databaseGoroutines returns the stacks of the goroutines that are inside
+// database/sql or DuckDB.
+func databaseGoroutines() string {
+	buf := make([]byte, 1<<22)
+	buf = buf[:runtime.Stack(buf, true)]
+	var out []string
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "database/sql") || strings.Contains(g, "duckdb") {
+			out = append(out, g)
+		}
+	}
+	return strings.Join(out, "\n\n")
 }
