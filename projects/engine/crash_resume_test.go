@@ -52,7 +52,7 @@ func engineChild() int {
 		if err := e.wh.Close(); err != nil {
 			// Said, not fatal: the process exits anyway, and DuckDB's
 			// WAL brings the next one to the same state.
-			fmt.Fprintln(os.Stderr, "close after shutdown:", err)
+			fmt.Fprintln(os.Stderr, "close after shutdown:", err, "\n"+databaseGoroutines())
 		}
 		return 0
 	}
