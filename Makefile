@@ -49,10 +49,12 @@ test-frontend: node_modules/.package-lock.json
 test-e2e: build
 	npm run e2e
 
-# bench: every benchmark, summarized in artifacts/bench.txt
-bench:
+# bench: every benchmark (Go, then the browser's), summarized in artifacts/bench.txt
+bench: build
 	@mkdir -p artifacts
 	STRATA_BENCH_WS_DURATION=30s $(GO) test -timeout 30m -run '^$$' -bench . -benchtime 2s $(PKGS) | tee artifacts/bench.txt
+	npm run bench
+	@{ echo; echo "# frontend (npm run bench)"; cat artifacts/frontend-bench.txt; } >> artifacts/bench.txt
 	@echo "report: artifacts/bench.txt"
 
 # check: verify formatting, vet and staticcheck (changes nothing)
