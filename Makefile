@@ -22,11 +22,11 @@ test: check test-go test-race test-frontend test-e2e
 
 # test-go: the whole Go suite (real kernel processes, real DuckDB files)
 test-go:
-	$(GO) test -count=1 $(PKGS)
+	$(GO) test -count=1 -timeout 5m $(PKGS)
 
 # test-race: concurrency-heavy packages under the race detector
 test-race:
-	$(GO) test -count=1 -race -short ./kernel/... ./blocks/... ./projects/partitions/... ./projects/engine/... ./server/...
+	$(GO) test -count=1 -timeout 5m -race -short ./kernel/... ./blocks/... ./projects/partitions/... ./projects/engine/... ./server/...
 
 # frontend: build the web UI into frontend/dist (npm ci first when node_modules is missing or stale)
 frontend: frontend/dist/index.html
