@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -78,6 +79,7 @@ type Store struct {
 	pending []Event
 	waiters []chan error
 	seq     int64
+	stopped bool // the writer is gone: Append answers at once
 	kick    chan struct{}
 	closed  chan struct{}
 	done    chan struct{}
@@ -109,6 +111,11 @@ func OpenStore(ctx context.Context, db *sql.DB) (*Store, error) {
 func (s *Store) Append(evs ...Event) <-chan error {
 	ch := make(chan error, 1)
 	s.mu.Lock()
+	if s.stopped {
+		s.mu.Unlock()
+		ch <- ErrStoreClosed
+		return ch
+	}
 	for i := range evs {
 		s.seq++
 		evs[i].Seq = s.seq
@@ -136,6 +143,9 @@ func (s *Store) Write(ctx context.Context, evs ...Event) error {
 	}
 }
 
+// ErrStoreClosed answers events appended after Close.
+var ErrStoreClosed = errors.New("run state store is closed")
+
 // Close flushes what is queued and stops the writer.
 func (s *Store) Close() {
 	select {
@@ -152,8 +162,18 @@ func (s *Store) loop() {
 		select {
 		case <-s.kick:
 		case <-s.closed:
-			s.flush()
-			return
+			// Flush until nothing is queued, then refuse new events in the
+			// same critical section, so none is left waiting forever.
+			for {
+				s.flush()
+				s.mu.Lock()
+				if len(s.pending) == 0 && len(s.waiters) == 0 {
+					s.stopped = true
+					s.mu.Unlock()
+					return
+				}
+				s.mu.Unlock()
+			}
 		}
 		// A short pause lets concurrent writers join this commit.
 		time.Sleep(500 * time.Microsecond)
