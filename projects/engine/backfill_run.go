@@ -152,7 +152,7 @@ func (b *backfillRun) run() error {
 		case st == StateSucceeded || st == StateSkipped:
 			b.count(st)
 			return
-		case b.retry && st != StateFailed && st != StateCancelled:
+		case b.retry && st != "" && st != StateFailed && st != StateCancelled:
 			return
 		case r.anyFailed:
 			b.skip(runID, r.part.Key, "skipped: some of its partitions failed")
@@ -191,12 +191,15 @@ func (b *backfillRun) run() error {
 		st := prior[runID]
 		var pp PlannedPartition
 		decide := func() string {
+			// A retry re-runs what failed or was cancelled; a partition a
+			// cancel stopped before it started has no state at all, and is
+			// planned like in the first run.
 			switch {
 			case st == StateSucceeded || st == StateSkipped:
 				return "done"
-			case b.retry && st != StateFailed && st != StateCancelled:
+			case b.retry && st != "" && st != StateFailed && st != StateCancelled:
 				return "done"
-			case b.retry:
+			case b.retry && st != "":
 				return "run"
 			}
 			pp = pd.classify(t.pl, p, string(t.pspec.Interval), pd.fine, t.spec.Reprocess)
@@ -268,8 +271,14 @@ func (b *backfillRun) finish(err error) error {
 	if err != nil {
 		return err
 	}
-	if counts[StateFailed]+counts[StateCancelled]+counts[StateRunning] > 0 {
+	// Success means every targeted partition ended succeeded or skipped,
+	// not merely that none failed.
+	missing := b.t.total + e.rollupCount(b.t) - counts[StateSucceeded] - counts[StateSkipped] - counts[StateFailed] - counts[StateCancelled] - counts[StateRunning]
+	if counts[StateFailed]+counts[StateCancelled]+counts[StateRunning] > 0 || missing > 0 {
 		msg := fmt.Sprintf("%d partitions failed, %d cancelled", counts[StateFailed], counts[StateCancelled])
+		if missing > 0 {
+			msg += fmt.Sprintf(", %d never ran", missing)
+		}
 		if atomicMode {
 			msg += "; atomic: nothing was made current (retry to finish)"
 		}

@@ -198,6 +198,18 @@ func TestPauseResumeCancel(t *testing.T) {
 	if d.State != StateCancelled || d.Progress.Succeeded >= 91 {
 		t.Fatalf("cancel: %s %+v", d.State, d.Progress)
 	}
+	// Retry after a cancel also runs the partitions the cancel stopped
+	// before they started, and only then calls the backfill succeeded.
+	if _, err := e.eng.Retry(ctx, st.ID); err != nil {
+		t.Fatal(err)
+	}
+	f, err := e.eng.Wait(ctx, st.ID)
+	if err != nil || f.State != StateSucceeded {
+		t.Fatalf("retry after cancel: %v %s %q %+v", err, f.State, f.Message, f.Progress)
+	}
+	if n := e.count(`SELECT count(*) FROM _strata.current WHERE product = 'p__agg'`); n != 91 {
+		t.Fatalf("%d of 91 days current after the retry", n)
+	}
 }
 
 // Fan-out: one child per row, a failed child is isolated, the reduce is
