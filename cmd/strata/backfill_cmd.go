@@ -122,6 +122,7 @@ func followBackfill(ctx context.Context, ws *workspace, id string) error {
 				fmt.Println(st.Message)
 			}
 			if st.State != engine.StateSucceeded {
+				fmt.Fprintf(os.Stderr, "re-run what did not succeed: strata backfill retry %s %s\n", ws.proj.Dir, st.ID)
 				return exitError{1}
 			}
 			return nil

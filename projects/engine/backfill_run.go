@@ -148,18 +148,19 @@ func (b *backfillRun) run() error {
 	finishRollup := func(r *rollup) {
 		runID := runIDFor(b.id, r.interval+":"+r.part.Key)
 		st := prior[runID]
+		// A rollup an earlier pass skipped because some of its partitions
+		// failed is decided again once this pass has re-run some of them.
+		again := st == StateSkipped && r.anyRun
 		switch {
-		case st == StateSucceeded || st == StateSkipped:
-			b.count(st)
-			return
-		case b.retry && st != "" && st != StateFailed && st != StateCancelled:
+		case (st == StateSucceeded || st == StateSkipped) && !again:
+			b.countPrior(st)
 			return
 		case r.anyFailed:
 			b.skip(runID, r.part.Key, "skipped: some of its partitions failed")
 			return
 		}
 		pp := pd.classify(t.pl, r.part, r.interval, r.blocks, t.spec.Reprocess)
-		if !r.anyRun && pp.Action != "run" && !b.retry {
+		if !r.anyRun && pp.Action != "run" && !(b.retry && st != "") {
 			b.skip(runID, r.part.Key, "skipped: "+pp.State)
 			return
 		}
@@ -191,13 +192,11 @@ func (b *backfillRun) run() error {
 		st := prior[runID]
 		var pp PlannedPartition
 		decide := func() string {
-			// A retry re-runs what failed or was cancelled; a partition a
-			// cancel stopped before it started has no state at all, and is
-			// planned like in the first run.
+			// A retry re-runs what did not succeed (failed, cancelled, or
+			// left running by a crash); a partition a cancel stopped before
+			// it started has no state at all, and is planned as at launch.
 			switch {
 			case st == StateSucceeded || st == StateSkipped:
-				return "done"
-			case b.retry && st != "" && st != StateFailed && st != StateCancelled:
 				return "done"
 			case b.retry && st != "":
 				return "run"
@@ -211,7 +210,7 @@ func (b *backfillRun) run() error {
 		rollMu.Unlock()
 		switch action {
 		case "done":
-			b.count(st)
+			b.countPrior(st)
 			doneFine(rs, st)
 			continue
 		case "skip":
@@ -232,7 +231,17 @@ func (b *backfillRun) skip(runID, key, reason string) {
 	b.count(StateSkipped)
 }
 
+// count records a partition that ended in this run; the rate and ETA
+// follow these.
 func (b *backfillRun) count(s State) {
+	b.countPrior(s)
+	b.finishes.add(time.Now())
+}
+
+// countPrior records a partition that an earlier run of the backfill had
+// finished (a retry or resume passes over it): done, but not part of the
+// rate.
+func (b *backfillRun) countPrior(s State) {
 	switch s {
 	case StateSucceeded:
 		b.succeeded.Add(1)
@@ -243,7 +252,6 @@ func (b *backfillRun) count(s State) {
 	default:
 		b.failed.Add(1)
 	}
-	b.finishes.add(time.Now())
 }
 
 // finish records how the backfill ended; an atomic backfill that fully

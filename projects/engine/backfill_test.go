@@ -151,6 +151,35 @@ func TestAtomicPublishAndRetry(t *testing.T) {
 	}
 }
 
+// A week skipped because one of its days failed is rolled up by the retry
+// that makes the day succeed, not left skipped.
+func TestRetryRollsUpWeeksSkippedForFailedDays(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, dailyFiles("2024-01-03"))
+	st := e.backfill(spec("2024-01-01", "2024-01-14"))
+	if st.State != StateFailed {
+		t.Fatalf("want a failed backfill, got %s %q", st.State, st.Message)
+	}
+	if n := e.count(`SELECT count(*) FROM _strata.current WHERE product = 'p__weekly'`); n != 1 {
+		t.Fatalf("%d weeks current before the retry; want only 2024-W02", n)
+	}
+	writeFiles(t, e.dir, dailyFiles(""))
+	e.reload()
+	if _, err := e.eng.Retry(context.Background(), st.ID); err != nil {
+		t.Fatal(err)
+	}
+	done, err := e.eng.Wait(context.Background(), st.ID)
+	if err != nil || done.State != StateSucceeded {
+		t.Fatalf("retry: %v %s %q", err, done.State, done.Message)
+	}
+	if n := e.count(`SELECT count(*) FROM _strata.current WHERE product = 'p__weekly'`); n != 2 {
+		t.Fatalf("%d of 2 weeks current after the retry", n)
+	}
+	if n := e.count(`SELECT days FROM p__weekly WHERE week = '2024-W01'`); n != 7 {
+		t.Fatalf("2024-W01 rolled up %d days, want 7", n)
+	}
+}
+
 // Cancel stops the backfill and its running kernels; pause holds new
 // partitions back until resume.
 func TestPauseResumeCancel(t *testing.T) {
@@ -209,6 +238,11 @@ func TestPauseResumeCancel(t *testing.T) {
 	}
 	if n := e.count(`SELECT count(*) FROM _strata.current WHERE product = 'p__agg'`); n != 91 {
 		t.Fatalf("%d of 91 days current after the retry", n)
+	}
+	// Weeks the cancel left skipped (some of their days were cancelled)
+	// are rolled up once their days succeed: all 13 weeks of the quarter.
+	if n := e.count(`SELECT count(*) FROM _strata.current WHERE product = 'p__weekly'`); n != 13 {
+		t.Fatalf("%d of 13 weeks current after the retry", n)
 	}
 }
 
