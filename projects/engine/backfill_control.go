@@ -36,8 +36,10 @@ func (e *Engine) Cancel(ctx context.Context, id string) error {
 	if st.State.Final() {
 		return fmt.Errorf("backfill %s already %s", id, st.State)
 	}
-	if err := e.discardStaged(ctx, id); err != nil {
-		return err
+	if st.Spec.Publish == PublishAtomic {
+		if err := e.discardStaged(ctx, id); err != nil {
+			return err
+		}
 	}
 	return e.backfillEvent(ctx, id, StateCancelled, "cancelled while not running")
 }

@@ -332,12 +332,44 @@ func (e *Engine) promoteStaged(ctx context.Context, id string) (int, error) {
 	return len(refs), e.wh.Promote(ctx, refs)
 }
 
+// discardStaged drops the versions an atomic backfill staged and marks
+// their partitions cancelled.
 func (e *Engine) discardStaged(ctx context.Context, id string) error {
 	refs, err := e.staged(ctx, id)
-	if err != nil || len(refs) == 0 {
+	if err != nil {
 		return err
 	}
-	return e.wh.Discard(ctx, refs)
+	if len(refs) > 0 {
+		if err := e.wh.Discard(ctx, refs); err != nil {
+			return err
+		}
+	}
+	return e.markDiscarded(ctx, id)
+}
+
+// markDiscarded records the partitions whose staged versions a cancel
+// discarded as cancelled: their work is gone, so a retry must run them
+// again rather than count them as done.
+func (e *Engine) markDiscarded(ctx context.Context, id string) error {
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT run_id, any_value(pipeline), any_value(partition_key) FROM _strata.run_events
+		WHERE backfill_id = ? AND block_id = '' GROUP BY run_id HAVING arg_max(state, seq) = 'succeeded'`, id)
+	if err != nil {
+		return err
+	}
+	var evs []Event
+	for rows.Next() {
+		ev := Event{BackfillID: id, State: StateCancelled, Error: "cancelled: the atomic backfill was cancelled before its versions were made current, and they were discarded"}
+		if err := rows.Scan(&ev.RunID, &ev.Pipeline, &ev.Partition); err != nil {
+			rows.Close()
+			return err
+		}
+		evs = append(evs, ev)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(evs) == 0 {
+		return err
+	}
+	return e.store.Write(ctx, evs...)
 }
 
 func (e *Engine) backfillSpec(ctx context.Context, id string) (BackfillSpec, error) {

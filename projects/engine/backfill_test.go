@@ -180,6 +180,50 @@ func TestRetryRollsUpWeeksSkippedForFailedDays(t *testing.T) {
 	}
 }
 
+// Cancelling an atomic backfill discards what it staged and leaves current
+// data as it was; a retry then runs those partitions again (their work is
+// gone) and promotes everything at once.
+func TestAtomicCancelThenRetry(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, dailyFiles(""))
+	ctx := context.Background()
+	s := spec("2024-01-01", "2024-01-21")
+	s.Publish = PublishAtomic
+	s.RatePerMin = 600
+	st, err := e.eng.Launch(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		b, _ := e.eng.Backfill(ctx, st.ID)
+		if b.Progress.Succeeded >= 5 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no progress: %+v", b.Progress)
+		}
+	}
+	if err := e.eng.Cancel(ctx, st.ID); err != nil {
+		t.Fatal(err)
+	}
+	if n := e.count(`SELECT count(*) FROM _strata.versions WHERE run_id LIKE ? || ':%'`, st.ID); n != 0 {
+		t.Fatalf("%d staged versions left after the cancel", n)
+	}
+	if _, err := e.eng.Retry(ctx, st.ID); err != nil {
+		t.Fatal(err)
+	}
+	done, err := e.eng.Wait(ctx, st.ID)
+	if err != nil || done.State != StateSucceeded {
+		t.Fatalf("retry after an atomic cancel: %v %s %q", err, done.State, done.Message)
+	}
+	if n := e.count(`SELECT count(*) FROM _strata.current WHERE product = 'p__agg'`); n != 21 {
+		t.Fatalf("%d of 21 days current", n)
+	}
+	if n := e.count(`SELECT count(*) FROM _strata.current WHERE product = 'p__weekly'`); n != 3 {
+		t.Fatalf("%d of 3 weeks current", n)
+	}
+}
+
 // Cancel stops the backfill and its running kernels; pause holds new
 // partitions back until resume.
 func TestPauseResumeCancel(t *testing.T) {
