@@ -51,7 +51,7 @@ test("the last N partitions, charted in one click", async () => {
 test("a product's partitions as a status strip, its versions, and rollback", async () => {
   // A code change makes the partitions written with the old code stale.
   const b = await server.api("GET", "/pipelines/clv/blocks/raw_orders");
-  await server.api("PUT", "/pipelines/clv/blocks/raw_orders", { source: b.source + "\n// changed\n" });
+  await server.api("PUT", "/pipelines/clv/blocks/raw_orders", { source: b.source + "\nfunc changed() {}\n" });
   page.on("dialog", (d) => d.accept());
   await page.goto(server.base + "/products/clv__raw_orders?end=2024-01-07");
   const strip = page.locator('[data-testid="status-strip"]');

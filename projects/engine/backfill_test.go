@@ -72,12 +72,22 @@ func TestReprocessPolicies(t *testing.T) {
 	if plans[ReprocessMissing] != 2 || plans[ReprocessFailed] != 2 || plans[ReprocessStale] != 2 || plans[ReprocessAll] != 6 {
 		t.Fatalf("to run by policy: %v", plans)
 	}
-	// Change agg's code: its partitions become stale.
-	writeFiles(t, e.dir, map[string]string{"blocks/agg.sql": aggBlock + " -- v2"})
-	e.reload()
 	s := spec("2024-01-01", "2024-01-05")
 	s.Reprocess = ReprocessStale
+	// A comment or a line break is not a code change.
+	writeFiles(t, e.dir, map[string]string{"blocks/agg.sql": "-- totals per day\n" + strings.Replace(aggBlock, " FROM", "\nFROM", 1)})
+	e.reload()
 	p, err := e.eng.Plan(context.Background(), s, 0, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.ByState["stale"] != 0 {
+		t.Fatalf("after a comment: states %v", p.ByState)
+	}
+	// Change agg's code: its partitions become stale.
+	writeFiles(t, e.dir, map[string]string{"blocks/agg.sql": aggBlock + " WHERE x >= 0"})
+	e.reload()
+	p, err = e.eng.Plan(context.Background(), s, 0, -1)
 	if err != nil {
 		t.Fatal(err)
 	}

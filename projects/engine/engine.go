@@ -2,8 +2,6 @@ package engine
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"sort"
@@ -119,8 +117,7 @@ func readSources(pl *project.Pipeline) (map[string]blockSource, error) {
 		if err != nil {
 			return nil, fmt.Errorf("block %s: %w", b.ID, err)
 		}
-		sum := sha256.Sum256(src)
-		out[b.ID] = blockSource{text: string(src), hash: hex.EncodeToString(sum[:8])}
+		out[b.ID] = blockSource{text: string(src), hash: codeHash(b.Path, src)}
 	}
 	return out, nil
 }
