@@ -133,6 +133,13 @@ func (e *Engine) target(s BackfillSpec) (*target, error) {
 	if t.total, err = pspec.Count(t.from, t.to); err != nil {
 		return nil, fmt.Errorf("pipeline %s: %w", pl.ID, err)
 	}
+	// A partition that has not started has no data to compute yet; a
+	// backfill into the future is almost always a typo in a year.
+	now := e.now()
+	if last, err := pspec.Parse(t.to); err == nil && last.Start.After(now) {
+		return nil, fmt.Errorf("pipeline %s: to: partition %s has not started yet (the current partition is %s, the latest complete one %s)",
+			pl.ID, t.to, pspec.At(now).Key, pspec.Latest(now).Key)
+	}
 	t.spec = s
 	return t, nil
 }

@@ -412,3 +412,16 @@ func TestShutdownThenRecover(t *testing.T) {
 		t.Fatalf("%d partitions started twice; at most %d were in flight", n, s.Concurrency)
 	}
 }
+
+// A backfill never targets partitions that have not started.
+func TestBackfillRefusesFuturePartitions(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, dailyFiles(""))
+	_, err := e.eng.Plan(context.Background(), spec("2024-01-01", "2099-01-02"), 0, 10)
+	if err == nil || !strings.Contains(err.Error(), "to: partition 2099-01-02 has not started yet (the current partition is ") {
+		t.Fatalf("plan into the future: %v", err)
+	}
+	if _, err := e.eng.Launch(context.Background(), spec("2099-01-01", "2099-01-02")); err == nil {
+		t.Fatal("launched a backfill into the future")
+	}
+}
