@@ -89,7 +89,10 @@ func TestBlockSourceProblems(t *testing.T) {
 			name:     "two Go blocks in one folder",
 			pipeline: lines("blocks:", "  - id: a", "  - id: b", "    file: blocks/a/b.go"),
 			files:    map[string]string{"blocks/a/a.go": goBlock("a", EntryLoad, 0), "blocks/a/b.go": goBlock("a", EntryLoad, 0)},
-			want:     []want{{"blocks/a/b.go", 5, "", "2 entry functions (Load at blocks/a/a.go:5, Load at blocks/a/b.go:5)"}},
+			want: []want{
+				{"blocks/a/b.go", 5, "", "2 entry functions (Load at blocks/a/a.go:5, Load at blocks/a/b.go:5)"},
+				{"blocks/a/b.go", 1, "", "a Go block is one file, but blocks/a holds another"},
+			},
 		},
 		{
 			name:     "Transform takes more tables than upstreams",
@@ -197,6 +200,18 @@ func TestBlockSourceProblems(t *testing.T) {
 }
 
 // TestBlockSources checks what loading learns about valid blocks.
+// A helper file next to a block's file would be missing when the kernel
+// runs the block: loading says so, at the helper.
+func TestGoBlockIsOneFile(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"pipelines/p.yaml":    lines("blocks:", "  - id: clv"),
+		"blocks/clv/clv.go":   goBlock("clv", EntryLoad, 0),
+		"blocks/clv/check.go": "package clv\n\n" + sdkImport + "\nfunc Check(ctx *sdk.Context, out *sdk.Table) error { return nil }\n",
+	})
+	_, probs := loadProject(t, dir)
+	assertProblems(t, probs, []want{{"blocks/clv/check.go", 1, "", "a Go block is one file, but blocks/clv holds another: the kernel runs only the block's own file, so what check.go declares would be missing"}})
+}
+
 func TestBlockSources(t *testing.T) {
 	t.Parallel()
 	dir := writeProject(t, map[string]string{
@@ -211,8 +226,7 @@ func TestBlockSources(t *testing.T) {
 			"    kind: sql",
 		),
 		"blocks/raw_orders.sql":  "select 1 as id\n",
-		"blocks/clv/clv.go":      goBlock("clv", EntryTransform, 1),
-		"blocks/clv/check.go":    "package clv\n\n" + sdkImport + "\nfunc Check(ctx *sdk.Context, out *sdk.Table) error { return nil }\n",
+		"blocks/clv/clv.go":      goBlock("clv", EntryTransform, 1) + "\nfunc Check(ctx *sdk.Context, out *sdk.Table) error { return nil }\n",
 		"blocks/clv/clv_test.go": "package clv\n\nfunc Load() {}\n",
 		"blocks/dual/dual.go":    goBlock("dual", EntryLoad, 0),
 		"blocks/dual.sql":        "select 1\n",
