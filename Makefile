@@ -17,7 +17,7 @@ build: frontend
 run: build
 	./$(BIN) start $(DEMO)
 
-# test: every test: vet, the Go suite, the race detector on the pure-Go packages, the frontend's unit and browser tests
+# test: every test: vet, the Go suite, the race detector on the concurrent packages, the frontend's unit and browser tests
 test: check test-go test-race test-frontend test-e2e
 
 # test-go: the whole Go suite (real kernel processes, real DuckDB files)

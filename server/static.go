@@ -92,8 +92,8 @@ const notBuiltPage = `<!doctype html>
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:46rem;margin:3rem auto;padding:0 1rem;color:#222}code,pre{background:#f3f3f3;padding:.1rem .3rem;border-radius:3px}pre{padding:.8rem;overflow:auto}</style>
 </head><body>
 <h1>Strata is running</h1>
-<p>The web UI is not built into this binary. Build it with <code>make build</code> after
-<code>npm ci &amp;&amp; npm run build</code> in <code>frontend/</code>, or use the HTTP API and the websocket directly:</p>
+<p>The web UI is not built into this binary. Build it with <code>make build</code> at the
+repository root (it runs npm and Go), or use the HTTP API and the websocket directly:</p>
 <pre>TOKEN=$(cat .strata/token)   # in the project folder, or the token printed by strata start
 curl -H "Authorization: Bearer $TOKEN" http://HOST/api/v1/pipelines
 curl -H "Authorization: Bearer $TOKEN" http://HOST/api/v1/products

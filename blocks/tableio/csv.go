@@ -12,8 +12,8 @@ import (
 )
 
 // ReadCSV reads a CSV file with a header row into a table. Column types are
-// inferred from the values: int64, then float64, bool, time (RFC 3339 or
-// YYYY-MM-DD), else string; an empty cell is a null.
+// inferred from the values: int64, then float64, bool, time (RFC 3339,
+// YYYY-MM-DD HH:MM:SS or YYYY-MM-DD), else string; an empty cell is a null.
 func ReadCSV(r io.Reader) (*sdk.Table, error) {
 	cr := csv.NewReader(r)
 	records, err := cr.ReadAll()
@@ -108,7 +108,7 @@ func parseTime(s string) (time.Time, error) {
 			return t, nil
 		}
 	}
-	return time.Time{}, fmt.Errorf("%q is not a time (want RFC 3339 or YYYY-MM-DD)", s)
+	return time.Time{}, fmt.Errorf("%q is not a time (want RFC 3339, YYYY-MM-DD HH:MM:SS or YYYY-MM-DD)", s)
 }
 
 // WriteCSV writes the table with a header row; nulls are empty cells and

@@ -1,7 +1,6 @@
 package tableio
 
 import (
-	"encoding/json"
 	"math"
 	"time"
 
@@ -60,9 +59,4 @@ func ToJSON(t *sdk.Table, limit int, loc *time.Location) JSONTable {
 		out.Rows = append(out.Rows, row)
 	}
 	return out
-}
-
-// MarshalJSON is a convenience for ToJSON then json.Marshal.
-func MarshalJSON(t *sdk.Table, limit int, loc *time.Location) ([]byte, error) {
-	return json.Marshal(ToJSON(t, limit, loc))
 }

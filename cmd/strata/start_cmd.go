@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,7 +11,6 @@ import (
 	"time"
 
 	"github.com/stratahq/strata/frontend"
-	"github.com/stratahq/strata/kernel/supervisor"
 	"github.com/stratahq/strata/projects/scaffold"
 	"github.com/stratahq/strata/server"
 )
@@ -60,36 +60,31 @@ func runStart(args []string) error {
 		}
 	}
 
-	ctx, stop := signalContext()
-	defer stop()
-	ws, err := openWorkspace(ctx, dir)
-	if err != nil {
+	return withWorkspace(dir, func(ctx context.Context, ws *workspace) error {
+		ln, err := net.Listen("tcp", *addr)
+		if err != nil {
+			return err
+		}
+		srv, err := server.New(server.Config{
+			Engine:     ws.eng,
+			Warehouse:  ws.wh,
+			Pool:       ws.pool,
+			ProjectDir: ws.proj.Dir,
+			Kernel:     kernelConfig(ws.proj),
+			Token:      tok,
+			NoAuth:     *noAuth,
+			Addr:       ln.Addr().String(),
+			UI:         frontend.FS(), // nil until the app is built: the server explains how
+		})
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		fmt.Printf("Strata is serving %s\n\n    %s\n\n", ws.proj.Name, serverURL(ln.Addr(), tok))
+		err = srv.Serve(ctx, ln, 10*time.Second)
+		fmt.Fprintln(os.Stderr, "strata: stopped")
 		return err
-	}
-	defer ws.Close()
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return err
-	}
-	srv, err := server.New(server.Config{
-		Engine:     ws.eng,
-		Warehouse:  ws.wh,
-		Pool:       ws.pool,
-		ProjectDir: ws.proj.Dir,
-		Kernel:     supervisor.Config{Command: kernelCommand(), MemoryLimit: ws.proj.Kernel.MemoryLimit},
-		Token:      tok,
-		NoAuth:     *noAuth,
-		Addr:       ln.Addr().String(),
-		UI:         frontend.FS(), // nil until the app is built: the server explains how
 	})
-	if err != nil {
-		ln.Close()
-		return err
-	}
-	fmt.Printf("Strata is serving %s\n\n    %s\n\n", ws.proj.Name, serverURL(ln.Addr(), tok))
-	err = srv.Serve(ctx, ln, 10*time.Second)
-	fmt.Fprintln(os.Stderr, "strata: stopped")
-	return err
 }
 
 // initIfNew creates the demo project when dir does not exist or is empty.

@@ -39,7 +39,7 @@ func openWorkspace(ctx context.Context, dir string) (*workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	pool := supervisor.NewPool(supervisor.Config{Command: kernelCommand(), MemoryLimit: proj.Kernel.MemoryLimit}, max(2, runtime.NumCPU()))
+	pool := supervisor.NewPool(kernelConfig(proj), max(2, runtime.NumCPU()))
 	eng, err := engine.New(ctx, proj, wh, pool, engine.Options{})
 	if err != nil {
 		pool.Close()
@@ -49,10 +49,19 @@ func openWorkspace(ctx context.Context, dir string) (*workspace, error) {
 	return &workspace{proj: proj, wh: wh, pool: pool, eng: eng}, nil
 }
 
+// kernelConfig is how this binary starts kernels for a project.
+func kernelConfig(proj *project.Project) supervisor.Config {
+	return supervisor.Config{Command: kernelCommand(), MemoryLimit: proj.Kernel.MemoryLimit}
+}
+
+// Close stops the engine and kernels and closes the warehouse; a warehouse
+// that cannot close cleanly (connections still in use) is said on stderr.
 func (w *workspace) Close() {
 	w.eng.Close()
 	w.pool.Close()
-	w.wh.Close()
+	if err := w.wh.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, "strata:", err)
+	}
 }
 
 // loadProject loads a project; problems in some pipelines are printed as

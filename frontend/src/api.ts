@@ -3,6 +3,7 @@
 // {"error": {"code", "message", "details"}} and are thrown as ApiError.
 
 import type {
+  ApiErrorBody,
   BackfillSpec,
   BackfillStatus,
   BlockDetail,
@@ -29,7 +30,7 @@ export class ApiError extends Error {
   }
 }
 
-/** Where the API lives; tests and the dev server may point elsewhere. */
+/** Where the API lives: same-origin (the dev server proxies it to `strata start`). */
 export const API = "/api/v1";
 
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -48,7 +49,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
     /* not JSON: handled below */
   }
   if (!res.ok) {
-    const e = (data as { error?: { code?: string; message?: string; details?: unknown } })?.error;
+    const e = (data as { error?: Partial<ApiErrorBody> })?.error;
     if (res.status === 401) {
       throw new ApiError(401, "unauthorized", "Not signed in: open the URL that `strata start` printed (it ends with ?token=…).");
     }

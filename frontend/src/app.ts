@@ -85,7 +85,7 @@ class App {
     });
   }
 
-  /** Renders now (used by the benchmarks and after navigation). */
+  /** Renders now instead of on the next animation frame (the pipeline page paints a finished run at once). */
   paint(): void {
     render(this.shell(), this.root);
   }

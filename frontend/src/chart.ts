@@ -1,5 +1,5 @@
 // Series and scales for the hand-rolled SVG line chart of a numeric column
-// over time (pages/chart_view.ts draws it). Pure.
+// over time (views/chart_view.ts draws it). Pure.
 
 import type { Preview } from "./types";
 

@@ -1,7 +1,7 @@
 // A small layered layout for the pipeline's DAG: each block sits one layer
 // below its deepest upstream (longest path), blocks within a layer keep the
 // pipeline's order and are then nudged toward their parents (one barycenter
-// pass). Pure math; pages/dag_view.ts draws it.
+// pass). Pure math; views/dag_view.ts draws it.
 
 import type { Edge } from "./types";
 

@@ -32,8 +32,6 @@ export interface Exec {
   error?: WsErrorBody;
   /** performance.now() when sent or discovered; for the UI's own latency. */
   startedAt: number;
-  /** stdout dropped by the server because the client read too slowly; the full text came with the result. */
-  truncated?: boolean;
 }
 
 export const MAX_STDOUT = 256 * 1024;
@@ -120,10 +118,7 @@ export class ExecStore {
         if (!e || isFinal(e.phase)) return null;
         e.phase = "running";
         e.stdout += m.data ?? "";
-        if (e.stdout.length > MAX_STDOUT) {
-          e.stdout = e.stdout.slice(e.stdout.length - MAX_STDOUT);
-          e.truncated = true;
-        }
+        if (e.stdout.length > MAX_STDOUT) e.stdout = e.stdout.slice(e.stdout.length - MAX_STDOUT);
         return cellKey(e.pipeline, e.block);
       }
       case "log": {
@@ -141,10 +136,7 @@ export class ExecStore {
         e.preview = m.preview ?? { columns: [], rows: [], row_count: 0 };
         e.durationMs = m.duration_ms;
         e.entry = m.entry;
-        if (m.stdout) {
-          e.stdout = m.stdout;
-          e.truncated = false;
-        }
+        if (m.stdout) e.stdout = m.stdout;
         return cellKey(e.pipeline, e.block);
       }
       case "error": {

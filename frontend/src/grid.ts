@@ -1,7 +1,7 @@
 // Layout math of the partition grid: cells in rows, oldest first, sized so a
 // handful of partitions get large cells and 100,000 still fit in a
 // scrollable canvas. The canvas draws only the rows in view
-// (pages/grid_canvas.ts); this file is pure and unit-tested.
+// (views/grid_canvas.ts); this file is pure and unit-tested.
 
 export interface GridLayout {
   count: number;

@@ -1,6 +1,6 @@
 // Time zones and formatting. Every timestamp the UI shows goes through
 // formatInstant with the zone the user picked (the browser's, UTC or the
-// pipeline's); the choice is remembered in localStorage.
+// pipeline's); settings.ts remembers the choice in localStorage.
 
 export type ZoneMode = "local" | "utc" | "pipeline";
 
@@ -131,19 +131,6 @@ export function formatInstant(at: string | Date | number, zone: string, opts: { 
 /** Just the clock: "06:29:59". */
 export function formatClock(at: string | Date | number, zone: string): string {
   return formatInstant(at, zone).slice(11);
-}
-
-/** A short name for the zone at an instant: "EST", "UTC", "GMT+2". */
-export function zoneAbbrev(zone: string, at: Date | number = Date.now()): string {
-  if (zone === "UTC") return "UTC";
-  try {
-    const parts = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "short" }).formatToParts(
-      typeof at === "number" ? new Date(at) : at,
-    );
-    return parts.find((p) => p.type === "timeZoneName")?.value ?? zone;
-  } catch {
-    return zone;
-  }
 }
 
 /** Human durations: "340 ms", "1.2 s", "2 min 03 s", "1 h 02 min". */

@@ -162,6 +162,9 @@ export interface Plan {
 
 export type RunState = "queued" | "running" | "succeeded" | "failed" | "skipped" | "cancelled" | "paused";
 
+/** The states a run or a backfill ends in. */
+export const FINAL_STATES: ReadonlySet<string> = new Set<RunState>(["succeeded", "failed", "cancelled", "skipped"]);
+
 export interface Progress {
   backfill_id: string;
   state: RunState;

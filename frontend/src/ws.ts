@@ -4,7 +4,7 @@
 // and sees a block that is still running. Topic subscriptions are counted
 // and re-sent after every reconnect. Execution state lives in ExecStore.
 
-import { backoff, ExecStore, type Exec, parseMessage } from "./exec_state";
+import { backoff, cellKey, ExecStore, type Exec, parseMessage } from "./exec_state";
 import type { Notice, ServerMessage } from "./types";
 
 export type ConnState = "connecting" | "open" | "closed";
@@ -86,17 +86,13 @@ export class WsClient {
     if (this.state !== "open") return "not connected to the server (reconnecting…)";
     const id = this.nextId("x");
     const e = this.execs.start(id, pipeline, block, partition, performance.now());
-    this.emitExec(`${pipeline}/${block}`);
+    this.emitExec(cellKey(pipeline, block));
     this.send({ type: "execute", id, pipeline, block, source, partition });
     return e;
   }
 
   interrupt(execId: string): void {
     this.send({ type: "interrupt", id: this.nextId("int"), exec_id: execId });
-  }
-
-  restart(): void {
-    this.send({ type: "restart", id: this.nextId("restart") });
   }
 
   /** Subscribes to engine notices of topic; returns the unsubscribe function. */

@@ -1,6 +1,7 @@
 // Package child is the body of a kernel process (`strata kernel`): it guards
 // the protocol stream, enforces the memory limit, and serves an Executor.
-// Like protocol, it imports only the standard library and the SDK.
+// Besides the standard library it imports only kernel/protocol, which itself
+// imports only the standard library and the SDK.
 package child
 
 import (

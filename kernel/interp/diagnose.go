@@ -47,7 +47,7 @@ func (e *Executor) analyze(filename, src, wantEntry string, allow map[string]boo
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, filename, src, parser.SkipObjectResolution)
 	if err != nil {
-		return nil, compileError(filename, scannerDiagnostics(filename, err))
+		return nil, diagError(protocol.ErrCompile, filename, scannerDiagnostics(filename, err))
 	}
 	a := &analysis{fset: fset, file: f}
 
@@ -67,7 +67,7 @@ func (e *Executor) analyze(filename, src, wantEntry string, allow map[string]boo
 		}
 	}
 	if len(diags) > 0 {
-		return nil, &protocol.RunError{Kind: protocol.ErrRefused, Message: diags[0].Message, File: filename, Line: diags[0].Line, Column: diags[0].Column, Diagnostics: diags}
+		return nil, diagError(protocol.ErrRefused, filename, diags)
 	}
 
 	a.info = &types.Info{
@@ -92,10 +92,10 @@ func (e *Executor) analyze(filename, src, wantEntry string, allow map[string]boo
 	if len(diags) > 0 {
 		sortDiagnostics(diags)
 		kind := protocol.ErrCompile
-		if len(diags) > 0 && strings.Contains(diags[0].Message, "the kernel's interpreter") {
+		if strings.Contains(diags[0].Message, "the kernel's interpreter") {
 			kind = protocol.ErrUnsupported
 		}
-		return nil, &protocol.RunError{Kind: kind, Message: diags[0].Message, File: filename, Line: diags[0].Line, Column: diags[0].Column, Diagnostics: diags}
+		return nil, diagError(kind, filename, diags)
 	}
 	if rerr := a.contract(filename, wantEntry); rerr != nil {
 		return nil, rerr
@@ -135,9 +135,7 @@ func (a *analysis) contract(filename, want string) *protocol.RunError {
 	}
 	fail := func(pos token.Pos, format string, args ...any) *protocol.RunError {
 		p := a.fset.Position(pos)
-		msg := fmt.Sprintf(format, args...)
-		return &protocol.RunError{Kind: protocol.ErrCompile, Message: msg, File: filename, Line: p.Line, Column: p.Column,
-			Diagnostics: []protocol.Diagnostic{{File: filename, Line: p.Line, Column: p.Column, Message: msg}}}
+		return diagError(protocol.ErrCompile, filename, []protocol.Diagnostic{{File: filename, Line: p.Line, Column: p.Column, Message: fmt.Sprintf(format, args...)}})
 	}
 	switch {
 	case want != "" && funcs[want] == nil:
@@ -213,8 +211,10 @@ func orNone(names []string) string {
 	return strings.Join(names, ", ")
 }
 
-func compileError(filename string, diags []protocol.Diagnostic) *protocol.RunError {
-	e := &protocol.RunError{Kind: protocol.ErrCompile, File: filename, Diagnostics: diags}
+// diagError builds a RunError of the given kind that carries diags and takes
+// its message and position from the first one.
+func diagError(kind protocol.ErrorKind, filename string, diags []protocol.Diagnostic) *protocol.RunError {
+	e := &protocol.RunError{Kind: kind, File: filename, Diagnostics: diags}
 	if len(diags) > 0 {
 		e.Message, e.Line, e.Column = diags[0].Message, diags[0].Line, diags[0].Column
 	}

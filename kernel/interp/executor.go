@@ -76,12 +76,6 @@ type funcSpan struct {
 	start, end int
 }
 
-// Prepare parses, checks and evaluates a block without running it.
-func (e *Executor) Prepare(req *protocol.ExecRequest) *protocol.RunError {
-	_, rerr := e.program(req)
-	return rerr
-}
-
 func (e *Executor) program(req *protocol.ExecRequest) (*program, *protocol.RunError) {
 	filename := req.Filename
 	if filename == "" {

@@ -75,15 +75,7 @@ func (im *symbolImporter) importLocked(p string) (*types.Package, error) {
 	if !ok && !gen {
 		return nil, fmt.Errorf("package %q is not available in the kernel", p)
 	}
-	pkg := im.pkgs[p]
-	if pkg == nil {
-		name := path.Base(p)
-		if ok {
-			name = path.Base(key)
-		}
-		pkg = types.NewPackage(p, name)
-		im.pkgs[p] = pkg
-	}
+	pkg := im.packageObject(p)
 	if ok {
 		names := make([]string, 0, len(im.symbols[key]))
 		for n := range im.symbols[key] {
@@ -137,7 +129,7 @@ func (im *symbolImporter) object(pkg *types.Package, name string, v reflect.Valu
 		cv := v.Interface().(constant.Value)
 		return types.NewConst(token.NoPos, pkg, name, untypedOf(cv), cv)
 	case t.Kind() == reflect.Func:
-		return types.NewFunc(token.NoPos, pkg, name, im.signature(t, false))
+		return types.NewFunc(token.NoPos, pkg, name, im.signature(t))
 	case t.Kind() == reflect.Pointer && v.IsNil():
 		if nt, ok := im.typeOf(t.Elem()).(*types.Named); ok {
 			return nt.Obj()
@@ -233,7 +225,7 @@ func (im *symbolImporter) structural(t reflect.Type) types.Type {
 		}
 		return types.NewChan(dir, im.typeOf(t.Elem()))
 	case reflect.Func:
-		return im.signature(t, false)
+		return im.signature(t)
 	case reflect.Struct:
 		fields := make([]*types.Var, 0, t.NumField())
 		for i := 0; i < t.NumField(); i++ {
@@ -245,7 +237,7 @@ func (im *symbolImporter) structural(t reflect.Type) types.Type {
 		methods := make([]*types.Func, 0, t.NumMethod())
 		for i := 0; i < t.NumMethod(); i++ {
 			m := t.Method(i)
-			methods = append(methods, types.NewFunc(token.NoPos, im.pkgOf(m.PkgPath, t), m.Name, im.signature(m.Type, false)))
+			methods = append(methods, types.NewFunc(token.NoPos, im.pkgOf(m.PkgPath, t), m.Name, im.signature(m.Type)))
 		}
 		return types.NewInterfaceType(methods, nil).Complete()
 	}
@@ -322,7 +314,7 @@ func (im *symbolImporter) methodSignature(recv *types.Var, ft reflect.Type) *typ
 	return types.NewSignatureType(recv, nil, nil, types.NewTuple(params...), im.results(ft), ft.IsVariadic())
 }
 
-func (im *symbolImporter) signature(ft reflect.Type, _ bool) *types.Signature {
+func (im *symbolImporter) signature(ft reflect.Type) *types.Signature {
 	params := make([]*types.Var, 0, ft.NumIn())
 	for i := 0; i < ft.NumIn(); i++ {
 		params = append(params, types.NewParam(token.NoPos, nil, "", im.typeOf(ft.In(i))))

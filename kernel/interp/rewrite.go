@@ -15,7 +15,8 @@ import (
 // edit only inserts or replaces text within a line, never adds a line, so
 // every line number yaegi reports is the block file's own.
 
-// rtImport is the kernel's runtime package as blocks see it after rewriting.
+// rtPath and rtAlias are the import path and name of the kernel's runtime
+// package as blocks see it after rewriting.
 const (
 	rtPath  = "strata.dev/kernel/rt"
 	rtAlias = "strata_rt"
@@ -225,10 +226,7 @@ func (a *analysis) loopVarProblems(filename string) []protocol.Diagnostic {
 // in the block's own terms; such a goroutine's panic still only kills the
 // kernel, which the supervisor reports and restarts.
 func (a *analysis) wrapGoCall(g *ast.GoStmt) (func(guard string, text func(ast.Expr) string) string, bool) {
-	qual, ok := a.qualifier()
-	if !ok {
-		return nil, false
-	}
+	qual := a.qualifier()
 	call := g.Call
 	if call.Ellipsis.IsValid() {
 		return nil, false
@@ -241,7 +239,7 @@ func (a *analysis) wrapGoCall(g *ast.GoStmt) (func(guard string, text func(ast.E
 		}
 		t := types.Default(tv.Type)
 		ts := types.TypeString(t, qual)
-		if strings.Contains(ts, "invalid type") || strings.Contains(ts, "untyped") || typeNeedsMissingImport(t, qual) {
+		if strings.Contains(ts, "invalid type") || strings.Contains(ts, "untyped") || typeNeedsMissingImport(ts) {
 			return nil, false
 		}
 		params = append(params, fmt.Sprintf("strata_a%d %s", i, ts))
@@ -258,7 +256,7 @@ func (a *analysis) wrapGoCall(g *ast.GoStmt) (func(guard string, text func(ast.E
 
 // qualifier writes package-qualified types with the names the block's own
 // imports give them; a package the block does not import marks the type unwritable.
-func (a *analysis) qualifier() (types.Qualifier, bool) {
+func (a *analysis) qualifier() types.Qualifier {
 	names := map[string]string{}
 	for _, imp := range a.file.Imports {
 		path := strings.Trim(imp.Path.Value, `"`)
@@ -279,9 +277,11 @@ func (a *analysis) qualifier() (types.Qualifier, bool) {
 			}
 		}
 		return "\x00missing"
-	}, true
+	}
 }
 
-func typeNeedsMissingImport(t types.Type, q types.Qualifier) bool {
-	return strings.Contains(types.TypeString(t, q), "\x00missing")
+// typeNeedsMissingImport reports whether ts, a type written with qualifier,
+// names a package the block does not import.
+func typeNeedsMissingImport(ts string) bool {
+	return strings.Contains(ts, "\x00missing")
 }

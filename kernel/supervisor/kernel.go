@@ -120,9 +120,6 @@ func Start(ctx context.Context, cfg Config) (*Kernel, error) {
 	}
 }
 
-// PID of the kernel process.
-func (k *Kernel) PID() int { return k.pid }
-
 // Alive reports whether the process is running and usable.
 func (k *Kernel) Alive() bool {
 	select {

@@ -178,14 +178,7 @@ type recordingHandler struct {
 
 func (r *recordingHandler) Stream(name, data string) {
 	r.mu.Lock()
-	if name == "trace" { // kept to place a crash, never shown
-		if r.errOut.Len() < 64<<10 {
-			r.errOut.WriteString(data)
-		}
-		r.mu.Unlock()
-		return
-	}
-	if name == "stderr" {
+	if name == "trace" || name == "stderr" {
 		if r.errOut.Len() < 64<<10 {
 			r.errOut.WriteString(data)
 		}
@@ -193,7 +186,7 @@ func (r *recordingHandler) Stream(name, data string) {
 		r.out.WriteString(data)
 	}
 	r.mu.Unlock()
-	if r.Handler != nil {
+	if r.Handler != nil && name != "trace" { // trace is kept to place a crash, never shown
 		r.Handler.Stream(name, data)
 	}
 }

@@ -59,21 +59,7 @@ func (p *Pool) get(ctx context.Context) (*Kernel, error) {
 			}
 			p.discard(k)
 		case <-p.slot:
-			k, err := Start(ctx, p.cfg)
-			if err != nil {
-				p.slot <- struct{}{}
-				return nil, err
-			}
-			p.mu.Lock()
-			if p.closed {
-				p.mu.Unlock()
-				k.Close()
-				p.slot <- struct{}{}
-				return nil, errors.New("kernel pool is closed")
-			}
-			p.all[k] = true
-			p.mu.Unlock()
-			return k, nil
+			return p.start(ctx)
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
@@ -96,21 +82,31 @@ func (p *Pool) warm() {
 	default:
 		return
 	}
-	k, err := Start(context.Background(), p.cfg)
+	k, err := p.start(context.Background())
+	if err != nil {
+		return
+	}
+	p.idle <- k
+}
+
+// start starts a kernel in a slot the caller has taken from p.slot and
+// registers it. On failure, or if the pool has closed, the slot is handed back.
+func (p *Pool) start(ctx context.Context) (*Kernel, error) {
+	k, err := Start(ctx, p.cfg)
 	if err != nil {
 		p.slot <- struct{}{}
-		return
+		return nil, err
 	}
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
 		k.Close()
 		p.slot <- struct{}{}
-		return
+		return nil, errors.New("kernel pool is closed")
 	}
 	p.all[k] = true
 	p.mu.Unlock()
-	p.idle <- k
+	return k, nil
 }
 
 func (p *Pool) discard(k *Kernel) {

@@ -67,7 +67,9 @@ func (e *Engine) Resume(ctx context.Context, id string) (*BackfillStatus, error)
 	return e.restart(ctx, id, false)
 }
 
-// Retry re-runs only the failed and cancelled partitions of a backfill.
+// Retry re-runs the partitions of a backfill that did not succeed: failed,
+// cancelled (or never started because of the cancel), or left running by a
+// crash. Succeeded and skipped ones are not run again.
 func (e *Engine) Retry(ctx context.Context, id string) (*BackfillStatus, error) {
 	if e.running(id) != nil {
 		return nil, fmt.Errorf("backfill %s is still running; retry it when it ends", id)

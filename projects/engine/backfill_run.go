@@ -21,7 +21,7 @@ type backfillRun struct {
 	t      *target
 	ctx    context.Context
 	cancel context.CancelFunc
-	retry  bool // re-run only failed and cancelled partitions
+	retry  bool // re-run what did not succeed (see decide in run)
 	start  time.Time
 
 	win *window // the partitions in flight
@@ -30,7 +30,6 @@ type backfillRun struct {
 	finishes                                       *rateWindow
 	cancelledByUser                                atomic.Bool
 	done                                           chan struct{}
-	err                                            error
 }
 
 // Launch records a backfill and starts it in the background.
@@ -63,13 +62,12 @@ func (e *Engine) startBackfill(id string, t *target, retry bool) *backfillRun {
 	ctx, cancel := context.WithCancel(context.Background())
 	b := &backfillRun{e: e, id: id, t: t, ctx: ctx, cancel: cancel, retry: retry, start: time.Now(),
 		win: newWindow(t.spec.Concurrency, t.spec.RatePerMin), finishes: newRateWindow(time.Minute), done: make(chan struct{})}
-	b.win.whilePaused = b.pollControl
 	e.mu.Lock()
 	e.backfills[id] = b
 	e.mu.Unlock()
 	go func() {
 		defer close(b.done)
-		b.err = b.run()
+		_ = b.run() // its outcome is in the event log
 		e.mu.Lock()
 		delete(e.backfills, id)
 		e.mu.Unlock()
@@ -105,6 +103,8 @@ func (b *backfillRun) run() error {
 	ticker := time.NewTicker(250 * time.Millisecond)
 	stopTicker := make(chan struct{})
 	defer func() { ticker.Stop(); close(stopTicker) }()
+	// Progress notices and the control file (cancel/pause/resume from
+	// another process), also while the window holds partitions on a pause.
 	go func() {
 		for {
 			select {
@@ -281,7 +281,8 @@ func (b *backfillRun) finish(err error) error {
 	}
 	// Success means every targeted partition ended succeeded or skipped,
 	// not merely that none failed.
-	missing := b.t.total + e.rollupCount(b.t) - counts[StateSucceeded] - counts[StateSkipped] - counts[StateFailed] - counts[StateCancelled] - counts[StateRunning]
+	seen := counts[StateSucceeded] + counts[StateSkipped] + counts[StateFailed] + counts[StateCancelled] + counts[StateRunning]
+	missing := b.t.total + b.t.rollups - seen
 	if counts[StateFailed]+counts[StateCancelled]+counts[StateRunning] > 0 || missing > 0 {
 		msg := fmt.Sprintf("%d partitions failed, %d cancelled", counts[StateFailed], counts[StateCancelled])
 		if missing > 0 {
@@ -347,9 +348,10 @@ func (e *Engine) discardStaged(ctx context.Context, id string) error {
 	return e.markDiscarded(ctx, id)
 }
 
-// markDiscarded records the partitions whose staged versions a cancel
-// discarded as cancelled: their work is gone, so a retry must run them
-// again rather than count them as done.
+// markDiscarded records every partition run of the backfill whose latest
+// state is succeeded as cancelled. It is called right after an atomic
+// backfill's staged versions were discarded, when succeeded runs are exactly
+// those whose work is gone: a retry must run them again, not count them done.
 func (e *Engine) markDiscarded(ctx context.Context, id string) error {
 	rows, err := e.wh.DB().QueryContext(ctx, `SELECT run_id, any_value(pipeline), any_value(partition_key) FROM _strata.run_events
 		WHERE backfill_id = ? AND block_id = '' GROUP BY run_id HAVING arg_max(state, seq) = 'succeeded'`, id)

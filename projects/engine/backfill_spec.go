@@ -72,7 +72,8 @@ type target struct {
 	pl       *project.Pipeline
 	pspec    partitions.Spec
 	from, to string // pipeline partition keys
-	total    int
+	total    int    // pipeline partitions in the range
+	rollups  int    // coarse partitions (weeks, months) the range touches
 }
 
 func (e *Engine) target(s BackfillSpec) (*target, error) {
@@ -141,6 +142,7 @@ func (e *Engine) target(s BackfillSpec) (*target, error) {
 			pl.ID, t.to, pspec.At(now).Key, pspec.Latest(now).Key)
 	}
 	t.spec = s
+	t.rollups = rollupCount(t)
 	return t, nil
 }
 

@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
-
-	"github.com/stratahq/strata/projects/project"
 )
 
 // BackfillStatus is a backfill as the CLI, API and UI show it.
@@ -41,7 +39,7 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 	st.Message = msg.String
 	if t, err := e.target(spec); err == nil {
 		st.Partitions = t.total
-		st.Total = t.total + e.rollupCount(t)
+		st.Total = t.total + t.rollups
 	}
 	if b := e.running(id); b != nil {
 		st.InProcess = true
@@ -63,21 +61,16 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 }
 
 // rollupCount is the number of coarse partitions a backfill's range touches.
-func (e *Engine) rollupCount(t *target) int {
+func rollupCount(t *target) int {
 	first, err1 := t.pspec.Parse(t.from)
 	last, err2 := t.pspec.Parse(t.to)
 	if err1 != nil || err2 != nil {
 		return 0
 	}
 	n := 0
-	seen := map[string]bool{}
-	for _, b := range t.pl.Blocks {
-		iv := b.Partitions.Interval
-		if iv == t.pl.Partitions.Interval || seen[iv] || b.Entry == project.EntryExport {
-			continue
-		}
-		seen[iv] = true
-		cs, err := SpecOf(b.Partitions)
+	_, coarse := splitBlocks(t.pl)
+	for _, blocks := range coarse {
+		cs, err := SpecOf(blocks[0].Partitions)
 		if err != nil {
 			continue
 		}

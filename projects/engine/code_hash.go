@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 )
 
 // codeHash identifies what a block computes, so that only a change of
@@ -18,7 +19,25 @@ import (
 // block is hashed as its syntax tree without comments or positions; a SQL
 // block with comments removed and whitespace outside quotes collapsed.
 // Source that does not parse is hashed as written.
+//
+// Every run reads its blocks' files (an editor save applies to the next
+// run), so the canonical form is memoized by the raw bytes' digest: a
+// backfill parses each block once, not once per partition.
 func codeHash(path string, src []byte) string {
+	raw := sha256.Sum256(append([]byte(filepath.Ext(path)+"\x00"), src...))
+	if h, ok := codeHashes.Load(raw); ok {
+		return h.(string)
+	}
+	h := canonicalHash(path, src)
+	codeHashes.Store(raw, h)
+	return h
+}
+
+// codeHashes maps the digest of (extension, raw source) to its code hash.
+// It grows by one entry per distinct source text seen by the process.
+var codeHashes sync.Map
+
+func canonicalHash(path string, src []byte) string {
 	canon := src
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".go":

@@ -62,7 +62,7 @@ func (r *rateWindow) perMinute(elapsed time.Duration) float64 {
 }
 
 func (b *backfillRun) progress() *Progress {
-	p := &Progress{BackfillID: b.id, State: StateRunning, Total: b.t.total + b.e.rollupCount(b.t),
+	p := &Progress{BackfillID: b.id, State: StateRunning, Total: b.t.total + b.t.rollups,
 		Succeeded: int(b.succeeded.Load()), Failed: int(b.failed.Load()), Skipped: int(b.skipped.Load()),
 		Cancelled: int(b.cancelled.Load()), Running: int(b.running.Load()), Elapsed: time.Since(b.start)}
 	if b.win.Paused() {

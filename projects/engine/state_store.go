@@ -16,7 +16,8 @@ import (
 // State is the state of a run, a block run or a backfill.
 type State string
 
-// States. Queued and running are intents; the others are final.
+// States. Queued and running are intents, paused holds a backfill; the
+// others are final.
 const (
 	StateQueued    State = "queued"
 	StateRunning   State = "running"

@@ -20,9 +20,6 @@ type window struct {
 	mu      sync.Mutex
 	paused  bool
 	unpause chan struct{}
-	// whilePaused runs every 200ms while the producer waits on a pause
-	// (backfills poll their control file there).
-	whilePaused func()
 }
 
 func newWindow(n int, perMin float64) *window {
@@ -108,10 +105,6 @@ func (w *window) waitUnpaused(ctx context.Context) bool {
 		case <-ch:
 		case <-ctx.Done():
 			return false
-		case <-time.After(200 * time.Millisecond):
-			if w.whilePaused != nil {
-				w.whilePaused()
-			}
 		}
 	}
 }

@@ -199,7 +199,6 @@ func TestBlockSourceProblems(t *testing.T) {
 	}
 }
 
-// TestBlockSources checks what loading learns about valid blocks.
 // A helper file next to a block's file would be missing when the kernel
 // runs the block: loading says so, at the helper.
 func TestGoBlockIsOneFile(t *testing.T) {
@@ -212,6 +211,7 @@ func TestGoBlockIsOneFile(t *testing.T) {
 	assertProblems(t, probs, []want{{"blocks/clv/check.go", 1, "", "a Go block is one file, but blocks/clv holds another: the kernel runs only the block's own file, so what check.go declares would be missing"}})
 }
 
+// TestBlockSources checks what loading learns about valid blocks.
 func TestBlockSources(t *testing.T) {
 	t.Parallel()
 	dir := writeProject(t, map[string]string{

@@ -30,7 +30,7 @@ func lookupVersion(ctx context.Context, q querier, r VersionRef) (string, int64,
 // currentVersion is the current version of a partition, 0 when it has none.
 func currentVersion(ctx context.Context, q querier, product, partition string) (int, error) {
 	var v int
-	err := q.QueryRowContext(ctx, `SELECT version FROM _strata.current WHERE product = ? AND partition = ?`, product, partition).Scan(&v)
+	err := q.QueryRowContext(ctx, `SELECT version FROM _strata.versions WHERE product = ? AND partition = ? AND is_current`, product, partition).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}

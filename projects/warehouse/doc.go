@@ -57,19 +57,19 @@
 //     its current flag are: Publish writes every output of a pipeline run
 //     (inserted from the strata_rows table function, which hands DuckDB the
 //     table's columns a vector at a time inside the connection's open
-//     transaction: see table_source.go), assigns version numbers, switches current pointers and
-//     applies retention, then commits once. A crash before COMMIT leaves
+//     transaction: see table_source.go), assigns version numbers, switches
+//     current flags and applies retention, then commits once. A crash before COMMIT leaves
 //     nothing; DuckDB's write-ahead log makes the commit itself atomic.
 //   - A version number is never handed out twice, so lineage that names "v4"
 //     always means the same rows: the next number follows the newest kept
 //     version (retention never removes the newest) or, when Discard removed
 //     the newest, the number recorded in _strata.discarded.
 //   - The view is the user's interface (the DuckDB CLI, SQL blocks): it joins
-//     each storage table to _strata.current and hides _version.
-//   - Layout 1 kept the current pointers in a table; Open migrates such a
-//     file in one transaction (catalog_schema.go). It is rebuilt
+//     each storage table to _strata.current and hides _version. It is rebuilt
 //     in the writing transaction whenever the set of storage tables of the
 //     product changes.
+//   - Layout 1 kept the current pointers in a table; Open migrates such a
+//     file in one transaction (catalog_schema.go).
 //
 // Everything internal lives in the _strata schema so that the main schema,
 // which users see first, holds only product views (and whatever run state or

@@ -43,8 +43,7 @@ func (w *Warehouse) Products(ctx context.Context) ([]ProductInfo, error) {
 		rows, err := conn.QueryContext(ctx, `
 			WITH cur AS (
 				SELECT v.product, v.partition, v.partition_start, v.row_count, v.created_at
-				FROM _strata.current c
-				JOIN _strata.versions v ON v.product = c.product AND v.partition = c.partition AND v.version = c.version
+				FROM _strata.versions v WHERE v.is_current
 			)
 			SELECT p.product, count(cur.partition), coalesce(sum(cur.row_count), 0)::BIGINT,
 				coalesce(arg_max(cur.partition, cur.partition_start), ''), max(cur.created_at)
@@ -128,12 +127,9 @@ func (w *Warehouse) Partitions(ctx context.Context, product string) ([]Partition
 // and lists the kept ones.
 func (w *Warehouse) Rollback(ctx context.Context, product, partition string, to int) error {
 	err := w.write(ctx, func(tx *writeTx) error {
-		st, err := tx.state(product, partition)
+		st, err := tx.keptState(VersionRef{Product: product, Partition: partition, Version: to})
 		if err != nil {
 			return err
-		}
-		if _, ok := st.table(to); !ok {
-			return missingVersion(tx.ctx, tx.conn, VersionRef{Product: product, Partition: partition, Version: to})
 		}
 		return tx.setCurrent(product, partition, st, to, false)
 	})

@@ -199,6 +199,19 @@ func (tx *writeTx) setCurrent(product, partition string, st *partState, version 
 	return nil
 }
 
+// keptState is the state of r's partition, or the not-found error that lists
+// the kept versions when r is not one of them.
+func (tx *writeTx) keptState(r VersionRef) (*partState, error) {
+	st, err := tx.state(r.Product, r.Partition)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := st.table(r.Version); !ok {
+		return nil, missingVersion(tx.ctx, tx.conn, r)
+	}
+	return st, nil
+}
+
 // Promote makes the given (staged) versions current, all in one transaction,
 // and applies retention to their partitions. It is how an atomic backfill
 // switches every partition at once.
@@ -208,12 +221,9 @@ func (w *Warehouse) Promote(ctx context.Context, refs []VersionRef) error {
 	}
 	err := w.write(ctx, func(tx *writeTx) error {
 		for _, r := range refs {
-			st, err := tx.state(r.Product, r.Partition)
+			st, err := tx.keptState(r)
 			if err != nil {
 				return err
-			}
-			if _, ok := st.table(r.Version); !ok {
-				return missingVersion(tx.ctx, tx.conn, r)
 			}
 			if err := tx.setCurrent(r.Product, r.Partition, st, r.Version, false); err != nil {
 				return err
@@ -239,12 +249,9 @@ func (w *Warehouse) Discard(ctx context.Context, refs []VersionRef) error {
 	}
 	err := w.write(ctx, func(tx *writeTx) error {
 		for _, r := range refs {
-			st, err := tx.state(r.Product, r.Partition)
+			st, err := tx.keptState(r)
 			if err != nil {
 				return err
-			}
-			if _, ok := st.table(r.Version); !ok {
-				return missingVersion(tx.ctx, tx.conn, r)
 			}
 			if st.current == r.Version {
 				return fmt.Errorf("%s is current; roll the partition back to another version first", r)
@@ -264,8 +271,6 @@ func (w *Warehouse) Discard(ctx context.Context, refs []VersionRef) error {
 	return nil
 }
 
-// checkRefs refuses an empty list and duplicates: the same version twice,
-// or (onePerPartition) two versions of one partition.
 // recordDiscarded remembers the highest discarded version number of a
 // partition, so that it is not handed out again.
 func (tx *writeTx) recordDiscarded(product, partition string, st *partState, version int) error {
@@ -285,6 +290,8 @@ func (tx *writeTx) recordDiscarded(product, partition string, st *partState, ver
 	return nil
 }
 
+// checkRefs refuses an empty list and duplicates: the same version twice,
+// or (onePerPartition) two versions of one partition.
 func checkRefs(refs []VersionRef, onePerPartition bool) error {
 	if len(refs) == 0 {
 		return fmt.Errorf("no versions given")

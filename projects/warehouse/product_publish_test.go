@@ -150,7 +150,7 @@ func TestPublishIsAllOrNothing(t *testing.T) {
 	wh := openTemp(t)
 	publish(t, wh, "existing", "2024-03-10", ids(t, 1))
 	big := sdk.NewTable(sdk.Int64("id"), sdk.String("s"))
-	for i := range 150_000 { // several appender flushes
+	for i := range 150_000 { // many data chunks through strata_rows
 		big.Append(i, "x")
 	}
 	broken := sdk.NewTable(sdk.Int64("id"))

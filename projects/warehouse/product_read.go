@@ -142,9 +142,8 @@ func resolveSelection(ctx context.Context, q querier, product string, sel Select
 		return []selectedPartition{{partition: r.Partition, version: r.Version, table: table, rows: n}}, nil
 	}
 	const base = `SELECT v.partition, v.version, v.storage_table, v.row_count
-		FROM _strata.current c
-		JOIN _strata.versions v ON v.product = c.product AND v.partition = c.partition AND v.version = c.version
-		WHERE c.product = ?`
+		FROM _strata.versions v
+		WHERE v.is_current AND v.product = ?`
 	args := []any{product}
 	query := base + " ORDER BY v.partition_start, v.partition"
 	switch {
@@ -153,13 +152,12 @@ func resolveSelection(ctx context.Context, q querier, product string, sel Select
 		for i, k := range sel.Partitions {
 			keys[i] = quoteLiteral(k)
 		}
-		query = base + " AND c.partition IN (" + strings.Join(keys, ", ") + ") ORDER BY v.partition_start, v.partition"
+		query = base + " AND v.partition IN (" + strings.Join(keys, ", ") + ") ORDER BY v.partition_start, v.partition"
 	case sel.Last > 0:
 		query = `SELECT partition, version, storage_table, row_count FROM (
 			SELECT v.partition, v.version, v.storage_table, v.row_count, v.partition_start
-			FROM _strata.current c
-			JOIN _strata.versions v ON v.product = c.product AND v.partition = c.partition AND v.version = c.version
-			WHERE c.product = ?
+			FROM _strata.versions v
+			WHERE v.is_current AND v.product = ?
 			ORDER BY v.partition_start DESC, v.partition DESC LIMIT ?
 		) ORDER BY partition_start, partition`
 		args = append(args, sel.Last)

@@ -64,7 +64,8 @@ func (st *partState) table(version int) (string, bool) {
 }
 
 // apply adds one catalog row to the state: a kept version ("v"), the
-// current pointer ("c") or the highest discarded number ("d").
+// current version ("c", a version row flagged is_current) or the highest
+// discarded number ("d").
 func (st *partState) apply(kind string, n int, table *string) {
 	switch kind {
 	case "v":
@@ -94,7 +95,7 @@ func (tx *writeTx) state(product, partition string) (*partState, error) {
 		tx.parts[k] = c
 		return c, nil
 	}
-	if !tx.w.complete[product] {
+	if !tx.w.complete[product] && !tx.w.uncached[product] {
 		if err := tx.loadProduct(product); err != nil {
 			return nil, err
 		}
@@ -111,7 +112,7 @@ func (tx *writeTx) state(product, partition string) (*partState, error) {
 	}
 	rows, err := tx.query(`
 		SELECT 'v', version, storage_table FROM _strata.versions WHERE product = $1 AND partition = $2
-		UNION ALL SELECT 'c', version, NULL FROM _strata.current WHERE product = $1 AND partition = $2
+		UNION ALL SELECT 'c', version, NULL FROM _strata.versions WHERE product = $1 AND partition = $2 AND is_current
 		UNION ALL SELECT 'd', max_version, NULL FROM _strata.discarded WHERE product = $1 AND partition = $2`,
 		product, partition)
 	if err != nil {
@@ -144,7 +145,7 @@ func (tx *writeTx) state(product, partition string) (*partState, error) {
 func (tx *writeTx) loadProduct(product string) error {
 	rows, err := tx.query(`
 		SELECT partition, 'v', version, storage_table FROM _strata.versions WHERE product = $1
-		UNION ALL SELECT partition, 'c', version, NULL FROM _strata.current WHERE product = $1
+		UNION ALL SELECT partition, 'c', version, NULL FROM _strata.versions WHERE product = $1 AND is_current
 		UNION ALL SELECT partition, 'd', max_version, NULL FROM _strata.discarded WHERE product = $1`, product)
 	if err != nil {
 		return fmt.Errorf("state of %s: %w", product, err)
@@ -169,6 +170,7 @@ func (tx *writeTx) loadProduct(product string) error {
 		return fmt.Errorf("state of %s: %w", product, err)
 	}
 	if len(tx.w.parts)+len(states) > maxCachedPartitions/2 {
+		tx.w.uncached[product] = true // read its partitions one by one from now on
 		return nil
 	}
 	for partition, st := range states {

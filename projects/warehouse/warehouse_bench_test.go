@@ -14,8 +14,8 @@ import (
 const benchRows = 1_000_000
 
 // BenchmarkPublishRows publishes 1,000,000 rows x 4 columns (int64, float64,
-// string, time) into one partition per op: the whole Publish, from Appender
-// to COMMIT.
+// string, time) into one partition per op: the whole Publish, from the
+// strata_rows insert to COMMIT.
 func BenchmarkPublishRows(b *testing.B) {
 	wh := openTemp(b)
 	ctx := context.Background()

@@ -87,6 +87,9 @@ type Warehouse struct {
 	// complete names the products whose every partition is in parts, so a
 	// partition missing there is known to be new without asking the catalog.
 	complete map[string]bool
+	// uncached names the products too large to load whole into parts: their
+	// partitions are read one by one, without scanning the product again.
+	uncached map[string]bool
 }
 
 // Open opens (creating if needed) the warehouse at path. It fails at once with
@@ -129,7 +132,7 @@ func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) 
 	db.SetMaxIdleConns(4)
 	w := &Warehouse{
 		path: path, retention: opts.Retention, lock: lock, db: db,
-		stmts: map[string]*sql.Stmt{}, parts: map[partKey]*partState{}, complete: map[string]bool{},
+		stmts: map[string]*sql.Stmt{}, parts: map[partKey]*partState{}, complete: map[string]bool{}, uncached: map[string]bool{},
 	}
 	if err := w.initCatalog(ctx); err != nil {
 		db.Close()

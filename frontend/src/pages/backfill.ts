@@ -7,15 +7,14 @@
 import { html, nothing, type TemplateResult } from "lit-html";
 import { api, errorText } from "../api";
 import { app, type Page } from "../app";
-import { countStates, STATES } from "../grid";
+import { STATES } from "../grid";
 import { describeSpec } from "../plan";
 import { formatDuration, formatInstant, nsToMs } from "../time";
-import type { BackfillStatus, Notice, PartitionStatus, RunDetail } from "../types";
+import { FINAL_STATES, type BackfillStatus, type Notice, type PartitionStatus, type RunDetail } from "../types";
 import { ganttView } from "../views/gantt";
 import { PartitionGrid, stateColor } from "../views/grid_canvas";
 import { ws } from "../ws";
 
-const FINAL = new Set(["succeeded", "failed", "cancelled", "skipped"]);
 const PAGE = 20000;
 
 export class BackfillPage implements Page {
@@ -64,14 +63,14 @@ export class BackfillPage implements Page {
 
   private async refresh(full: boolean): Promise<void> {
     if (this.destroyed) return;
-    const wasFinal = this.st && FINAL.has(this.st.state);
+    const wasFinal = this.st && FINAL_STATES.has(this.st.state);
     if (wasFinal && !full) return;
     try {
       const st = await api.backfill(this.id);
       if (!this.zonePipeline) {
         api.pipeline(st.pipeline).then((p) => ((this.zonePipeline = p.partitions.timezone), app.update())).catch(() => {});
       }
-      const becameFinal = FINAL.has(st.state) && !wasFinal;
+      const becameFinal = FINAL_STATES.has(st.state) && !wasFinal;
       this.st = st;
       this.error = "";
       this.grid.setCount(st.total);
@@ -116,7 +115,7 @@ export class BackfillPage implements Page {
     if (n.kind === "progress" && n.progress && this.st) {
       this.st.progress = { ...n.progress, total: n.progress.total || this.st.total };
       if (n.progress.state) this.st.state = n.progress.state;
-      if (FINAL.has(this.st.state)) void this.refresh(true);
+      if (FINAL_STATES.has(this.st.state)) void this.refresh(true);
     }
     const ev = n.event;
     if (ev && !ev.block) {
@@ -188,9 +187,9 @@ export class BackfillPage implements Page {
     const pr = st.progress;
     const total = Math.max(1, st.total);
     const pct = (n: number) => `${((100 * n) / total).toFixed(3)}%`;
-    const final = FINAL.has(st.state);
-    const counts = countStates(this.grid.states);
-    const hovered = this.hover >= 0 ? (this.parts[this.hover] ?? { key: this.grid.keys[this.hover] ?? "", state: STATES[this.grid.states[this.hover]] }) : undefined;
+    const final = FINAL_STATES.has(st.state);
+    const counts = this.grid.counts();
+    const hovered: PartitionStatus | undefined = this.hover >= 0 ? (this.parts[this.hover] ?? { key: this.grid.keys[this.hover] ?? "", interval: "", state: STATES[this.grid.states[this.hover]] }) : undefined;
     return html`<main class="page backfill-page">
       <section class="page-head">
         <div>
@@ -227,7 +226,7 @@ export class BackfillPage implements Page {
           ${STATES.filter((s) => s !== "paused" || counts[s]).map((s) => html`<span><i style=${`background:${stateColor(s)}`}></i>${s} ${counts[s].toLocaleString("en-US")}</span>`)}
         </div>
         ${this.grid.el}
-        <div class="hover-line mono small" data-testid="hover-line">${hovered ? html`${hovered.key} · ${hovered.state}${(hovered as PartitionStatus).duration_ms ? ` · ${formatDuration((hovered as PartitionStatus).duration_ms)}` : ""}${(hovered as PartitionStatus).error ? ` · ${(hovered as PartitionStatus).error}` : ""}` : html`<span class="muted">hover or use the arrow keys; click or Enter opens a partition</span>`}</div>
+        <div class="hover-line mono small" data-testid="hover-line">${hovered ? html`${hovered.key} · ${hovered.state}${hovered.duration_ms ? ` · ${formatDuration(hovered.duration_ms)}` : ""}${hovered.error ? ` · ${hovered.error}` : ""}` : html`<span class="muted">hover or use the arrow keys; click or Enter opens a partition</span>`}</div>
       </section>
       ${this.picked ? this.drawer(this.picked, zone) : nothing}
     </main>`;

@@ -8,10 +8,9 @@ import { app, type Page } from "../app";
 import { isValidKey, KEY_EXAMPLES, latestPartition, shiftKey } from "../partitions";
 import { describeSpec, stateBucket, summarizePlan } from "../plan";
 import { browserZone, formatInstant } from "../time";
-import type { BackfillSpec, BackfillStatus, PipelineSummary, Plan, PublishMode, Reprocess } from "../types";
+import { FINAL_STATES, type BackfillSpec, type BackfillStatus, type PipelineSummary, type Plan, type PublishMode, type Reprocess } from "../types";
 
 const INTERVALS = ["", "hour", "day", "week", "month", "quarter", "year"];
-const FINAL = new Set(["succeeded", "failed", "cancelled", "skipped"]);
 
 export class BackfillsPage implements Page {
   title = "Backfills";
@@ -30,7 +29,7 @@ export class BackfillsPage implements Page {
     this.spec.pipeline = pipeline ?? "";
     void this.load();
     this.timer = setInterval(() => {
-      if (this.list.some((b) => !FINAL.has(b.state))) void this.loadList();
+      if (this.list.some((b) => !FINAL_STATES.has(b.state))) void this.loadList();
     }, 3000);
   }
 

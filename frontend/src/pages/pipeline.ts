@@ -7,10 +7,10 @@ import { ref } from "lit-html/directives/ref.js";
 import { api, errorText } from "../api";
 import { app, type Page } from "../app";
 import { createEditor, type CellEditor } from "../editor";
-import { errorPositions, type Exec } from "../exec_state";
+import { cellKey, errorPositions, isFinal, type Exec } from "../exec_state";
 import { isValidKey, KEY_EXAMPLES, latestPartition, mapKey, shiftKey } from "../partitions";
 import { formatDuration } from "../time";
-import type { BlockDetail, BlockView, PipelineView, RunDetail } from "../types";
+import { FINAL_STATES, type BlockDetail, type BlockView, type PipelineView, type RunDetail } from "../types";
 import { setUpstream } from "../yaml_edit";
 import { dagView } from "../views/dag_view";
 import { ganttView } from "../views/gantt";
@@ -26,11 +26,10 @@ interface Cell {
   out: HTMLDivElement | null;
   editor?: CellEditor;
   dirty: boolean;
-  status: string; // the last save's outcome
+  status: string; // the outcome of the cell's last save, edge edit or remove, or why a run could not start
   statusError: boolean;
   view: "run" | "stored";
   stored: PreviewPanel;
-  showStored: boolean;
   runChart?: ChartPanel;
   editEdges: boolean;
   edgeDraft: Set<string>;
@@ -94,7 +93,7 @@ export class PipelinePage implements Page {
           host.className = "editor-host";
           c = {
             block: b, host, out: null, dirty: false, status: "", statusError: false, view: "run",
-            stored: new PreviewPanel(b.writes, b.partitions, this.update), showStored: false, editEdges: false, edgeDraft: new Set(b.upstream),
+            stored: new PreviewPanel(b.writes, b.partitions, this.update), editEdges: false, edgeDraft: new Set(b.upstream),
           };
           this.cells.set(b.id, c);
         }
@@ -112,7 +111,7 @@ export class PipelinePage implements Page {
         }
       }
       // A reload during a run: the session's running execution shows in its cell.
-      for (const c of this.cells.values()) this.onExec(`${this.id}/${c.block.id}`);
+      for (const c of this.cells.values()) this.onExec(cellKey(this.id, c.block.id));
       void this.loadLastRun();
       // A link to a cell (#cell-<block>, from the products page) scrolls to it once drawn.
       if (location.hash.startsWith("#cell-")) setTimeout(() => document.getElementById(location.hash.slice(1))?.scrollIntoView({ block: "start" }), 100);
@@ -181,7 +180,7 @@ export class PipelinePage implements Page {
   run(c: Cell): void {
     if (!c.editor) return;
     const cur = ws.execs.forCell(this.id, c.block.id);
-    if (cur && (cur.phase === "pending" || cur.phase === "running")) return;
+    if (cur && !isFinal(cur.phase)) return;
     // Keep the output's height while the new result streams in: no jump.
     if (c.out) c.out.style.minHeight = `${c.out.offsetHeight}px`;
     c.editor.clearErrors();
@@ -210,7 +209,7 @@ export class PipelinePage implements Page {
       const errs = errorPositions(e.error, file);
       if (errs.length) c.editor.showErrors(errs);
     }
-    if (e.phase === "done" || e.phase === "failed" || e.phase === "interrupted") {
+    if (isFinal(e.phase)) {
       // The result is what the user waits for: render it now rather than on
       // the next animation frame, so it lands in the very next paint.
       app.paint();
@@ -321,7 +320,7 @@ export class PipelinePage implements Page {
         const ev = n.event;
         if (!ev) return;
         if (ev.block && !ev.child) this.runStates.set(ev.block, ev.state);
-        if (!ev.block && ["succeeded", "failed", "cancelled", "skipped"].includes(ev.state)) {
+        if (!ev.block && FINAL_STATES.has(ev.state)) {
           this.runBusy = false;
           void api.run(r.run_id).then((d) => {
             this.lastRun = d;
@@ -408,7 +407,7 @@ export class PipelinePage implements Page {
   private cell(c: Cell, zone: string): TemplateResult {
     const b = c.block;
     const e = ws.execs.forCell(this.id, b.id);
-    const running = !!e && (e.phase === "pending" || e.phase === "running");
+    const running = !!e && !isFinal(e.phase);
     const pl = this.pipeline!;
     return html`<section class=${"cell" + (running ? " busy" : "")} id=${"cell-" + b.id} data-testid=${"cell-" + b.id} data-block=${b.id}>
       <header class="cell-head">
@@ -470,7 +469,7 @@ export class PipelinePage implements Page {
 
   private runOutput(c: Cell, e: Exec | undefined, zone: string): TemplateResult {
     if (!e) return html`<div class="muted placeholder">Ctrl+Enter runs this cell's text for ${this.partitionFor(c.block)} without saving it. Nothing is published.</div>`;
-    const running = e.phase === "pending" || e.phase === "running";
+    const running = !isFinal(e.phase);
     const log = e.logs.map((l) => `${l.level.padEnd(5)} ${l.msg}`).join("\n");
     const rows = e.preview?.row_count;
     return html`<div class="run-status" data-testid="run-status" data-phase=${e.phase}>

@@ -31,8 +31,6 @@ export class ChartPanel {
       ys = numericColumns(this.preview);
     if (!xs.includes(this.x)) this.x = xs[0] ?? "";
     if (!ys.includes(this.y)) this.y = ys.find((c) => !/(^id$|_id$|^_)/.test(c)) ?? ys[0] ?? "";
-    const xType = this.preview.columns.find((c) => c.name === this.x)?.type;
-    if (xType === "time" && this.agg === "sum") this.agg = "sum";
   }
 
   render(zone: string): TemplateResult {

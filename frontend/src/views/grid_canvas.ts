@@ -3,7 +3,7 @@
 // time, so 100,000 partitions scroll as smoothly as 10. Cells are picked
 // with the mouse or the arrow keys (Enter opens one).
 
-import { cellAt, cellRect, gridLayout, STATES, visibleRange, type GridLayout } from "../grid";
+import { cellAt, cellRect, gridLayout, stateCode, STATES, visibleRange, type GridLayout, type GridState } from "../grid";
 
 const COLORS: Record<string, string> = {
   queued: "#d9dde3",
@@ -23,7 +23,10 @@ export class PartitionGrid {
   private spacer: HTMLDivElement;
   private ctx: CanvasRenderingContext2D;
   private layout: GridLayout = gridLayout(0, 600);
+  /** State codes by cell; change them only through setCount, fill and setState, which keep the counts. */
   states = new Uint8Array(0);
+  /** How many cells hold each state code, kept in step with states. */
+  private tally = new Array<number>(STATES.length).fill(0);
   keys: string[] = [];
   private index = new Map<string, number>();
   private pending = false;
@@ -62,6 +65,8 @@ export class PartitionGrid {
   setCount(n: number): void {
     if (n === this.states.length) return;
     const old = this.states;
+    for (let i = n; i < old.length; i++) this.tally[old[i]]--;
+    if (n > old.length) this.tally[0] += n - old.length;
     this.states = new Uint8Array(n);
     this.states.set(old.subarray(0, Math.min(n, old.length)));
     this.keys.length = n;
@@ -77,7 +82,7 @@ export class PartitionGrid {
       if (old !== undefined && old !== rows[j].key) this.index.delete(old);
       this.keys[i] = rows[j].key;
       this.index.set(rows[j].key, i);
-      this.states[i] = Math.max(0, STATES.indexOf(rows[j].state as (typeof STATES)[number]));
+      this.put(i, stateCode(rows[j].state));
     }
     this.schedule();
   }
@@ -90,9 +95,22 @@ export class PartitionGrid {
   setState(key: string, state: string): boolean {
     const i = this.indexOf(key);
     if (i < 0) return false;
-    this.states[i] = Math.max(0, STATES.indexOf(state as (typeof STATES)[number]));
+    this.put(i, stateCode(state));
     this.schedule();
     return true;
+  }
+
+  /** Counts of each state, for the legend: the same as countStates(states), without a pass over the grid. */
+  counts(): Record<GridState, number> {
+    return Object.fromEntries(STATES.map((s, i) => [s, this.tally[i]])) as Record<GridState, number>;
+  }
+
+  private put(i: number, code: number): void {
+    // The index may still name a cell a shrinking setCount dropped: nothing to set.
+    if (i >= this.states.length) return;
+    this.tally[this.states[i]]--;
+    this.tally[code]++;
+    this.states[i] = code;
   }
 
   select(i: number, open: boolean): void {
