@@ -137,10 +137,10 @@ func (k *Kernel) readLoop(r *protocol.Reader, ready chan<- error) {
 	for {
 		m, tables, err := r.Read()
 		if err != nil {
+			k.exit() // first: describeExit waits for it
 			if first {
 				ready <- fmt.Errorf("kernel exited before ready: %s", k.describeExit())
 			}
-			k.exit()
 			return
 		}
 		if first {
@@ -209,8 +209,14 @@ func (k *Kernel) exit() {
 }
 
 // describeExit summarizes how the process ended, with the tail of its stderr.
+// A kernel that was marked broken but has not exited yet says so instead of
+// waiting for it.
 func (k *Kernel) describeExit() string {
-	<-k.dead
+	select {
+	case <-k.dead:
+	default:
+		return "it was marked for replacement after a failed run"
+	}
 	k.mu.Lock()
 	err := k.exitErr
 	k.mu.Unlock()

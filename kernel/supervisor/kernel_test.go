@@ -154,3 +154,15 @@ func TestPing(t *testing.T) {
 		t.Fatal("ping of a killed kernel succeeded")
 	}
 }
+
+// A kernel process that dies before it is ready is reported at once, with
+// its exit status and what it wrote to stderr, not after the start deadline.
+func TestKernelDyingBeforeReadySaysWhy(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, err := Start(ctx, Config{Command: []string{"sh", "-c", "echo cannot load the interpreter >&2; exit 7"}})
+	if err == nil || !strings.Contains(err.Error(), "kernel exited before ready: exit status 7: cannot load the interpreter") {
+		t.Fatalf("start of a kernel that exits at once: %v", err)
+	}
+}
