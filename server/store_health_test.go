@@ -13,7 +13,7 @@ import (
 // error that says what happened, and /healthz reports unhealthy.
 func TestRemovedWarehouseFailsLoud(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
+		name    string
 		breakIt func(t *testing.T, dir string)
 	}{
 		{"removed", func(t *testing.T, dir string) {
