@@ -25,7 +25,9 @@ func runBackfill(args []string) error {
 			return backfillList(args[1:])
 		case "status":
 			return backfillStatus(args[1:])
-		case "retry", "resume", "cancel", "pause":
+		case "retry":
+			return backfillRetry(args[1:])
+		case "resume", "cancel", "pause":
 			return backfillControl(args[0], args[1:])
 		}
 	}
@@ -294,7 +296,7 @@ func backfillControl(action string, args []string) error {
 	case "pause":
 		return fmt.Errorf("backfill %s is not running (nothing to pause)", id)
 	case "retry":
-		if _, err := ws.eng.Retry(ctx, id); err != nil {
+		if _, err := ws.eng.Retry(ctx, id, false); err != nil {
 			return err
 		}
 	default:

@@ -70,17 +70,16 @@ func ParseRate(s string) (float64, error) {
 type target struct {
 	spec     BackfillSpec
 	pl       *project.Pipeline
+	pin      *pinned // the pipeline version it runs; nil in a dry run
 	pspec    partitions.Spec
 	from, to string // pipeline partition keys
 	total    int    // pipeline partitions in the range
 	rollups  int    // coarse partitions (weeks, months) the range touches
 }
 
-func (e *Engine) target(s BackfillSpec) (*target, error) {
-	pl, err := e.Pipeline(s.Pipeline)
-	if err != nil {
-		return nil, err
-	}
+// target normalizes s against pl, the pipeline as the backfill sees it:
+// its pinned version, or the files now for a dry run.
+func (e *Engine) target(s BackfillSpec, pl *project.Pipeline) (*target, error) {
 	pspec, err := SpecOf(pl.Partitions)
 	if err != nil {
 		return nil, err

@@ -34,12 +34,16 @@ type RunOptions struct {
 	// written by runs whose id starts with it, current or not (staged data
 	// of an atomic backfill).
 	PreferRun string
+	// Snapshot is the pipeline version to run (a backfill's); empty takes
+	// a snapshot of the files as they are now.
+	Snapshot string
 }
 
 // RunResult is what a run did.
 type RunResult struct {
 	RunID      string                `json:"run_id"`
 	Pipeline   string                `json:"pipeline"`
+	Snapshot   string                `json:"snapshot"` // the pipeline version that ran
 	Partition  string                `json:"partition"`
 	State      State                 `json:"state"`
 	Error      string                `json:"error,omitempty"`
@@ -56,10 +60,17 @@ func (r *RunResult) Output(block string) *sdk.Table { return r.outputs[block] }
 
 // Run computes one partition of a pipeline and publishes it.
 func (e *Engine) Run(ctx context.Context, pipelineID, key string, opt RunOptions) (*RunResult, error) {
-	pl, err := e.Pipeline(pipelineID)
+	var pin *pinned
+	var err error
+	if opt.Snapshot != "" {
+		pin, err = e.pinnedVersion(opt.Snapshot, pipelineID)
+	} else {
+		pin, err = e.pin(pipelineID)
+	}
 	if err != nil {
 		return nil, err
 	}
+	pl := pin.pl
 	spec, err := SpecOf(pl.Partitions)
 	if err != nil {
 		return nil, err
@@ -73,22 +84,20 @@ func (e *Engine) Run(ctx context.Context, pipelineID, key string, opt RunOptions
 	if err != nil {
 		return nil, fmt.Errorf("pipeline %s: %w", pl.ID, err)
 	}
-	srcs, err := readSources(pl)
-	if err != nil {
-		return nil, err
-	}
 	if opt.RunID == "" {
 		opt.RunID = "run_" + pl.ID + "_" + p.Key + "_" + strconv.FormatInt(e.now().UnixNano(), 36)
 	}
-	r := &runner{e: e, pl: pl, spec: spec, part: p, opt: opt, srcs: srcs,
+	r := &runner{e: e, pin: pin, pl: pl, spec: spec, part: p, opt: opt, srcs: pin.srcs,
 		readVersions: map[string]map[string]int{},
-		res:          &RunResult{RunID: opt.RunID, Pipeline: pl.ID, Partition: p.Key, Started: e.now(), outputs: map[string]*sdk.Table{}}}
+		res: &RunResult{RunID: opt.RunID, Pipeline: pl.ID, Snapshot: pin.hash, Partition: p.Key, Started: e.now(),
+			outputs: map[string]*sdk.Table{}}}
 	return r.run(ctx)
 }
 
 // runner executes one run.
 type runner struct {
 	e    *Engine
+	pin  *pinned // the pipeline version this run computes
 	pl   *project.Pipeline
 	spec partitions.Spec
 	part partitions.Partition
@@ -364,7 +373,7 @@ func (r *runner) publish(ctx context.Context, g *group, outcomes []*BlockOutcome
 		}
 		outs = append(outs, warehouse.Output{
 			Product: ProductName(r.pl, b), Partition: g.part.Key, PartitionStart: g.part.Start, PartitionEnd: g.part.End,
-			Table: t, RunID: r.opt.RunID, CodeHash: r.srcs[b.ID].hash, Upstream: r.lineage(g, b),
+			Table: t, RunID: r.opt.RunID, CodeHash: r.srcs[b.ID].hash, Upstream: r.lineage(g, b), Snapshot: r.pin.hash,
 		})
 	}
 	if len(outs) == 0 {

@@ -96,9 +96,15 @@ func OpenStore(ctx context.Context, db *sql.DB) (*Store, error) {
 			return nil, fmt.Errorf("create run state tables: %w", err)
 		}
 	}
-	// Run state written before child outputs were kept lacks the column.
-	if _, err := db.ExecContext(ctx, `ALTER TABLE _strata.run_events ADD COLUMN IF NOT EXISTS output BLOB`); err != nil {
-		return nil, fmt.Errorf("upgrade run state tables: %w", err)
+	// Run state written before child outputs (or pipeline versions) were
+	// kept lacks the column.
+	for _, q := range []string{
+		`ALTER TABLE _strata.run_events ADD COLUMN IF NOT EXISTS output BLOB`,
+		`ALTER TABLE _strata.backfills ADD COLUMN IF NOT EXISTS snapshot VARCHAR`,
+	} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return nil, fmt.Errorf("upgrade run state tables: %w", err)
+		}
 	}
 	s := &Store{db: db, kick: make(chan struct{}, 1), closed: make(chan struct{}), done: make(chan struct{})}
 	if err := db.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM _strata.run_events`).Scan(&s.seq); err != nil {

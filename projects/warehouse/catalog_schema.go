@@ -17,8 +17,10 @@ import (
 // is refused rather than misread, an older one is migrated. Layout 2 keeps
 // the current pointer as a flag on the version row instead of a table of its
 // own: a publish touches one catalog table, not two (a statement fewer and a
-// cheaper commit).
-const layoutVersion = 2
+// cheaper commit). Layout 3 adds each version's snapshot (the pipeline
+// version that computed it) and based_on (the current version it was
+// planned to replace, which a compare-and-set publish or promote checks).
+const layoutVersion = 3
 
 // catalogSchema is the schema holding the catalog and the storage tables.
 const catalogSchema = "_strata"
@@ -52,8 +54,14 @@ const versionsDDL = `CREATE TABLE IF NOT EXISTS _strata.versions (
 		created_at      TIMESTAMPTZ NOT NULL,
 		storage_table   VARCHAR NOT NULL,
 		is_current      BOOLEAN NOT NULL,
+		snapshot        VARCHAR NOT NULL DEFAULT '',
+		based_on        INTEGER NOT NULL DEFAULT 0,
 		PRIMARY KEY (product, partition, version)
 	)`
+
+// layout2Columns are the versions columns of layout 2, in order.
+const layout2Columns = `product, partition, partition_start, partition_end, version, run_id, code_hash,
+	upstream, row_count, schema, created_at, storage_table, is_current`
 
 var catalogDDL = []string{
 	versionsDDL,
@@ -106,6 +114,10 @@ func (w *Warehouse) initCatalog(ctx context.Context) error {
 			if err := migrateLayout1(ctx, conn); err != nil {
 				return fmt.Errorf("migrate catalog layout 1 to %d: %w", layoutVersion, err)
 			}
+		case v == "2":
+			if err := migrateLayout2(ctx, conn); err != nil {
+				return fmt.Errorf("migrate catalog layout 2 to %d: %w", layoutVersion, err)
+			}
 		case v != fmt.Sprint(layoutVersion):
 			return fmt.Errorf("catalog layout %s is not supported by this strata (layout %d); use a matching strata version", v, layoutVersion)
 		}
@@ -135,8 +147,29 @@ func migrateLayout1(ctx context.Context, conn *sql.Conn) error {
 		`DROP TABLE _strata.current`,
 		`DROP TABLE _strata.versions`,
 		versionsDDL,
-		`INSERT INTO _strata.versions SELECT * FROM temp.strata_versions_v1`,
+		`INSERT INTO _strata.versions (` + layout2Columns + `) SELECT * FROM temp.strata_versions_v1`,
 		`DROP TABLE temp.strata_versions_v1`,
+		`UPDATE _strata.meta SET value = '` + fmt.Sprint(layoutVersion) + `' WHERE key = 'layout'`,
+	}
+	for _, q := range steps {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// migrateLayout2 adds the snapshot and based_on columns (empty and 0 for
+// versions written before them), inside initCatalog's transaction, copying
+// the versions out and back in as migrateLayout1 does.
+func migrateLayout2(ctx context.Context, conn *sql.Conn) error {
+	steps := []string{
+		`CREATE TEMP TABLE strata_versions_v2 AS SELECT ` + layout2Columns + ` FROM _strata.versions`,
+		`DROP VIEW IF EXISTS _strata.current`,
+		`DROP TABLE _strata.versions`,
+		versionsDDL,
+		`INSERT INTO _strata.versions (` + layout2Columns + `) SELECT * FROM temp.strata_versions_v2`,
+		`DROP TABLE temp.strata_versions_v2`,
 		`UPDATE _strata.meta SET value = '` + fmt.Sprint(layoutVersion) + `' WHERE key = 'layout'`,
 	}
 	for _, q := range steps {
