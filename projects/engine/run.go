@@ -37,6 +37,13 @@ type RunOptions struct {
 	// Snapshot is the pipeline version to run (a backfill's); empty takes
 	// a snapshot of the files as they are now.
 	Snapshot string
+	// BasedOn makes the publish a compare-and-set: product -> the current
+	// version of this partition the run was planned against (0: none). If
+	// another version became current meanwhile, nothing is made current,
+	// the outputs are kept staged and the run ends in StateConflict. Staged
+	// outputs (Stage) record it for the promote's check. Products it does
+	// not name publish unchecked.
+	BasedOn map[string]int
 }
 
 // RunResult is what a run did.
@@ -49,6 +56,7 @@ type RunResult struct {
 	Error      string                `json:"error,omitempty"`
 	Blocks     []*BlockOutcome       `json:"blocks"`
 	Versions   []warehouse.Version   `json:"versions,omitempty"`
+	Conflicts  []warehouse.Conflict  `json:"conflicts,omitempty"` // newer work that kept this run's versions from becoming current
 	Started    time.Time             `json:"started_at"`
 	Duration   time.Duration         `json:"-"`
 	DurationMS float64               `json:"duration_ms"`
@@ -182,12 +190,23 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 			continue
 		}
 		versions, err := r.publish(ctx, g, outcomes)
+		if cs := warehouse.AsConflict(err); cs != nil {
+			// Not made current, kept: a user decides (promote anyway or
+			// keep the newer versions).
+			r.res.Versions = append(r.res.Versions, versions...)
+			r.res.Conflicts = append(r.res.Conflicts, cs...)
+			continue
+		}
 		if err != nil {
 			failed = true
 			r.res.Error = "publish: " + err.Error()
 			continue
 		}
 		r.res.Versions = append(r.res.Versions, versions...)
+	}
+	if len(r.res.Conflicts) > 0 && !failed {
+		r.res.State = StateConflict
+		r.res.Error = (&warehouse.ConflictError{Conflicts: r.res.Conflicts}).Error()
 	}
 	if failed {
 		r.res.State = StateFailed
@@ -375,6 +394,9 @@ func (r *runner) publish(ctx context.Context, g *group, outcomes []*BlockOutcome
 			Product: ProductName(r.pl, b), Partition: g.part.Key, PartitionStart: g.part.Start, PartitionEnd: g.part.End,
 			Table: t, RunID: r.opt.RunID, CodeHash: r.srcs[b.ID].hash, Upstream: r.lineage(g, b), Snapshot: r.pin.hash,
 		})
+		if v, ok := r.opt.BasedOn[outs[len(outs)-1].Product]; ok {
+			outs[len(outs)-1].BasedOn, outs[len(outs)-1].IfCurrent = v, true
+		}
 	}
 	if len(outs) == 0 {
 		return nil, nil

@@ -26,11 +26,21 @@ const (
 	StateSkipped   State = "skipped"
 	StateCancelled State = "cancelled"
 	StatePaused    State = "paused"
+	// StateConflict ends a partition run whose publish found newer work
+	// current (its versions are kept, not current); StateNeedsAttention
+	// ends a backfill with conflicts to resolve (promote anyway or keep
+	// the newer versions).
+	StateConflict       State = "conflict"
+	StateNeedsAttention State = "needs_attention"
 )
 
 // Final reports whether s ends a run.
 func (s State) Final() bool {
-	return s == StateSucceeded || s == StateFailed || s == StateSkipped || s == StateCancelled
+	switch s {
+	case StateSucceeded, StateFailed, StateSkipped, StateCancelled, StateConflict, StateNeedsAttention:
+		return true
+	}
+	return false
 }
 
 // Event is one state change. Block is empty for a run-level event; Child is

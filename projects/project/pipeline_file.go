@@ -36,6 +36,7 @@ type Pipeline struct {
 	Retries     RetryPolicy       // default of the blocks
 	Timeout     time.Duration     // default limit of one block run; the kernel timeout when unset
 	Blocks      []*Block          // in file order; blocks without an id or with a repeated id are left out
+	Triggers    []*Trigger        // in file order; what launches the pipeline besides a person
 	Problems    Problems          // problems of this pipeline and of the block files it uses
 }
 
@@ -72,7 +73,7 @@ type Block struct {
 	entryAt string           // file:line of the Go entry, for messages
 }
 
-var pipelineFields = []string{"id", "description", "partitions", "variables", "concurrency", "retries", "timeout", "blocks"}
+var pipelineFields = []string{"id", "description", "partitions", "variables", "concurrency", "retries", "timeout", "blocks", "triggers"}
 var blockFields = []string{"id", "file", "kind", "upstream", "dynamic", "reduce", "product", "partitions", "timeout", "retries"}
 var retryFields = []string{"attempts", "backoff", "max_backoff"}
 
@@ -133,6 +134,9 @@ func (d *decoder) decodePipeline(pl *Pipeline, root *yaml.Node, proj *Project) {
 		if v, ok := d.duration(e, "timeout", false); ok {
 			pl.Timeout = v
 		}
+	}
+	if e, ok := f["triggers"]; ok {
+		d.decodeTriggers(pl, e)
 	}
 	e, ok := f["blocks"]
 	if !ok {
