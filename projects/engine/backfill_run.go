@@ -97,7 +97,7 @@ func (b *backfillRun) run() error {
 	if err != nil {
 		return b.finish(err)
 	}
-	atomicMode := t.spec.Publish == PublishAtomic
+	atomicMode := t.spec.Publish == PublishAtomic || t.spec.Publish == PublishReview
 	var rollMu sync.Mutex
 	rollups := newRollupTracker(t, pd)
 	ticker := time.NewTicker(250 * time.Millisecond)
@@ -128,6 +128,9 @@ func (b *backfillRun) run() error {
 				Reuse: prior[runID] != ""}
 			if atomicMode {
 				opt.PreferRun = b.id + ":"
+			}
+			if t.spec.Publish == PublishReview {
+				opt.Pin = b.id
 			}
 			res, err := e.Run(ctx, t.pl.ID, key, opt)
 			if err != nil {
@@ -262,7 +265,7 @@ func (b *backfillRun) finish(err error) error {
 	if err := e.store.Write(ctx); err != nil {
 		return err
 	}
-	atomicMode := b.t.spec.Publish == PublishAtomic
+	atomicMode := b.t.spec.Publish == PublishAtomic || b.t.spec.Publish == PublishReview
 	switch {
 	case err != nil:
 		_ = e.backfillEvent(ctx, b.id, StateFailed, err.Error())
@@ -289,9 +292,16 @@ func (b *backfillRun) finish(err error) error {
 			msg += fmt.Sprintf(", %d never ran", missing)
 		}
 		if atomicMode {
-			msg += "; atomic: nothing was made current (retry to finish)"
+			msg += "; " + b.t.spec.Publish + ": nothing was made current (retry to finish)"
 		}
 		return e.backfillEvent(ctx, b.id, StateFailed, msg)
+	}
+	if b.t.spec.Publish == PublishReview {
+		refs, err := e.staged(ctx, b.id)
+		if err != nil {
+			return err
+		}
+		return e.backfillEvent(ctx, b.id, StateReview, fmt.Sprintf("ready for review: %d versions staged, nothing made current", len(refs)))
 	}
 	if atomicMode {
 		n, err := e.promoteStaged(ctx, b.id)
@@ -344,6 +354,9 @@ func (e *Engine) discardStaged(ctx context.Context, id string) error {
 		if err := e.wh.Discard(ctx, refs); err != nil {
 			return err
 		}
+	}
+	if err := e.wh.Unpin(ctx, id); err != nil { // a review backfill's pins
+		return err
 	}
 	return e.markDiscarded(ctx, id)
 }

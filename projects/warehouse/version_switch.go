@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -18,7 +19,7 @@ import (
 //     newer one was published after the backfill staged its version:
 //     promoting would overwrite it); a rollback expects exactly the version
 //     the batch made current. One mismatch refuses the whole batch with a
-//     *ConflictError listing every mismatch.
+//     *SwitchConflictError listing every mismatch.
 //   - Every applied switch is logged in _strata.switch_log under its batch
 //     id, in the same transaction, so RevertBatch knows what was current
 //     before.
@@ -59,8 +60,8 @@ type Switch struct {
 	Expect    int    `json:"expect"`
 }
 
-// Conflict is a partition whose current version is not the one expected.
-type Conflict struct {
+// SwitchConflict is a partition whose current version is not the one expected.
+type SwitchConflict struct {
 	Product   string `json:"product"`
 	Partition string `json:"partition"`
 	Current   int    `json:"current"`
@@ -68,19 +69,19 @@ type Conflict struct {
 	Expected  int    `json:"expected"`
 }
 
-func (c Conflict) String() string {
+func (c SwitchConflict) String() string {
 	if c.Expected == ExpectOlder {
 		return fmt.Sprintf("%s %s: version %d is current, newer than version %d", c.Product, c.Partition, c.Current, c.Want)
 	}
 	return fmt.Sprintf("%s %s: version %s is current, not version %s", c.Product, c.Partition, currentString(c.Current), currentString(c.Expected))
 }
 
-// ConflictError refuses a batch of switches; nothing was changed.
-type ConflictError struct {
-	Conflicts []Conflict
+// SwitchConflictError refuses a batch of switches; nothing was changed.
+type SwitchConflictError struct {
+	Conflicts []SwitchConflict
 }
 
-func (e *ConflictError) Error() string {
+func (e *SwitchConflictError) Error() string {
 	lines := make([]string, len(e.Conflicts))
 	for i, c := range e.Conflicts {
 		lines[i] = c.String()
@@ -88,15 +89,16 @@ func (e *ConflictError) Error() string {
 	return fmt.Sprintf("%d partitions changed since (nothing was switched): %s", len(e.Conflicts), abbreviate(lines, 10))
 }
 
-// ErrConflict is wrapped by a *ConflictError, for errors.Is.
-var ErrConflict = errors.New("conflict")
+// ErrSwitchConflict is wrapped by a *SwitchConflictError, for errors.Is.
+var ErrSwitchConflict = errors.New("conflict")
 
-// Unwrap lets errors.Is(err, ErrConflict) find a conflict.
-func (e *ConflictError) Unwrap() error { return ErrConflict }
+// Unwrap lets errors.Is(err, ErrSwitchConflict) find a conflict.
+func (e *SwitchConflictError) Unwrap() error { return ErrSwitchConflict }
 
 // SwitchBatch applies switches in one transaction under the batch id,
-// releases the pins of owner unpin ("" keeps them), and applies retention
-// to the switched partitions. A conflict anywhere refuses all of it.
+// releases the pins owner unpin holds in the switched partitions ("" keeps
+// them), and applies retention to them. A conflict anywhere refuses all of
+// it.
 func (w *Warehouse) SwitchBatch(ctx context.Context, batch string, switches []Switch, unpin string) error {
 	if batch == "" {
 		return errors.New("switch: empty batch id")
@@ -105,16 +107,33 @@ func (w *Warehouse) SwitchBatch(ctx context.Context, batch string, switches []Sw
 		return errors.New("switch: no partitions given")
 	}
 	err := w.write(ctx, func(tx *writeTx) error {
-		now := time.Now().UTC()
-		if err := tx.applySwitches(switches, func(s Switch, from int) error {
-			return tx.exec(`INSERT INTO _strata.switch_log VALUES (?, ?, ?, ?, ?, ?, NULL)`, batch, s.Product, s.Partition, from, s.To, now)
-		}); err != nil {
+		froms, err := tx.applySwitches(switches)
+		if err != nil {
 			return err
 		}
-		if unpin != "" {
-			return tx.exec(`DELETE FROM _strata.pins WHERE owner = ?`, unpin)
+		// One statement for the log and one for the pins, whatever the
+		// number of partitions.
+		now := time.Now().UTC().Format(time.RFC3339Nano)
+		var log, parts strings.Builder
+		for i, s := range switches {
+			if i > 0 {
+				log.WriteString(", ")
+				parts.WriteString(", ")
+			}
+			fmt.Fprintf(&log, "(%s, %s, %s, %d, %d, TIMESTAMPTZ %s, NULL)", quoteLiteral(batch), quoteLiteral(s.Product), quoteLiteral(s.Partition), froms[i], s.To, quoteLiteral(now))
+			fmt.Fprintf(&parts, "(%s, %s)", quoteLiteral(s.Product), quoteLiteral(s.Partition))
+			tx.w.guarded[partKey{s.Product, s.Partition}] = true
 		}
-		return nil
+		if err := tx.exec(`INSERT INTO _strata.switch_log VALUES ` + log.String()); err != nil {
+			return fmt.Errorf("log switches: %w", err)
+		}
+		if unpin != "" {
+			err := tx.exec(`DELETE FROM _strata.pins WHERE owner = ` + quoteLiteral(unpin) + ` AND (product, partition) IN (VALUES ` + parts.String() + `)`)
+			if err != nil {
+				return fmt.Errorf("release pins of %s: %w", unpin, err)
+			}
+		}
+		return tx.retainSwitched(switches)
 	})
 	if err != nil {
 		return fmt.Errorf("switch %d partitions (%s): %w", len(switches), batch, err)
@@ -125,7 +144,7 @@ func (w *Warehouse) SwitchBatch(ctx context.Context, batch string, switches []Sw
 // RevertBatch switches every partition of a batch back to the version that
 // was current before it, in one transaction, and returns what it switched.
 // A partition whose current version is no longer the one the batch made
-// current refuses the revert with a *ConflictError listing all of them.
+// current refuses the revert with a *SwitchConflictError listing all of them.
 func (w *Warehouse) RevertBatch(ctx context.Context, batch string) ([]Switch, error) {
 	var back []Switch
 	err := w.write(ctx, func(tx *writeTx) error {
@@ -151,10 +170,13 @@ func (w *Warehouse) RevertBatch(ctx context.Context, batch string) ([]Switch, er
 		if len(back) == 0 {
 			return fmt.Errorf("batch %s switched nothing that is not already reverted: %w", batch, ErrNotFound)
 		}
-		if err := tx.applySwitches(back, nil); err != nil {
+		if _, err := tx.applySwitches(back); err != nil {
 			return err
 		}
-		return tx.exec(`UPDATE _strata.switch_log SET reverted_at = ? WHERE batch = ? AND reverted_at IS NULL`, time.Now().UTC(), batch)
+		if err := tx.exec(`UPDATE _strata.switch_log SET reverted_at = ? WHERE batch = ? AND reverted_at IS NULL`, time.Now().UTC(), batch); err != nil {
+			return err
+		}
+		return tx.retainSwitched(back)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("revert %s: %w", batch, err)
@@ -163,24 +185,24 @@ func (w *Warehouse) RevertBatch(ctx context.Context, batch string) ([]Switch, er
 }
 
 // applySwitches checks every switch against the current versions, then
-// applies them all (calling logged for each) or none.
-func (tx *writeTx) applySwitches(switches []Switch, logged func(s Switch, from int) error) error {
+// applies them all or none; it returns the version each replaced.
+func (tx *writeTx) applySwitches(switches []Switch) ([]int, error) {
 	seen := map[partKey]bool{}
 	states := make([]*partState, len(switches))
-	var conflicts []Conflict
+	var conflicts []SwitchConflict
 	for i, s := range switches {
 		k := partKey{s.Product, s.Partition}
 		if seen[k] {
-			return fmt.Errorf("%s partition %s is named twice", s.Product, s.Partition)
+			return nil, fmt.Errorf("%s partition %s is named twice", s.Product, s.Partition)
 		}
 		seen[k] = true
 		st, err := tx.state(s.Product, s.Partition)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if s.To != 0 {
 			if _, ok := st.table(s.To); !ok {
-				return missingVersion(tx.ctx, tx.conn, VersionRef{Product: s.Product, Partition: s.Partition, Version: s.To})
+				return nil, missingVersion(tx.ctx, tx.conn, VersionRef{Product: s.Product, Partition: s.Partition, Version: s.To})
 			}
 		}
 		ok := st.current == s.Expect
@@ -188,7 +210,7 @@ func (tx *writeTx) applySwitches(switches []Switch, logged func(s Switch, from i
 			ok = st.current < s.To
 		}
 		if !ok {
-			conflicts = append(conflicts, Conflict{Product: s.Product, Partition: s.Partition, Current: st.current, Want: s.To, Expected: s.Expect})
+			conflicts = append(conflicts, SwitchConflict{Product: s.Product, Partition: s.Partition, Current: st.current, Want: s.To, Expected: s.Expect})
 		}
 		states[i] = st
 	}
@@ -199,23 +221,30 @@ func (tx *writeTx) applySwitches(switches []Switch, logged func(s Switch, from i
 			}
 			return conflicts[i].Partition < conflicts[j].Partition
 		})
-		return &ConflictError{Conflicts: conflicts}
+		return nil, &SwitchConflictError{Conflicts: conflicts}
 	}
+	froms := make([]int, len(switches))
 	for i, s := range switches {
 		st := states[i]
-		from := st.current
+		froms[i] = st.current
 		if s.To == 0 {
 			if err := tx.clearCurrent(s.Product, s.Partition, st); err != nil {
-				return err
+				return nil, err
 			}
 		} else if err := tx.setCurrent(s.Product, s.Partition, st, s.To, false); err != nil {
-			return err
+			return nil, err
 		}
-		if logged != nil {
-			if err := logged(s, from); err != nil {
-				return fmt.Errorf("log switch of %s partition %s: %w", s.Product, s.Partition, err)
-			}
-			tx.w.guarded[partKey{s.Product, s.Partition}] = true
+	}
+	return froms, nil
+}
+
+// retainSwitched applies retention to switched partitions, once the log
+// that protects their rollback targets is written.
+func (tx *writeTx) retainSwitched(switches []Switch) error {
+	for _, s := range switches {
+		st, err := tx.state(s.Product, s.Partition)
+		if err != nil {
+			return err
 		}
 		if err := tx.retain(s.Product, s.Partition, st); err != nil {
 			return err
@@ -235,90 +264,6 @@ func (tx *writeTx) clearCurrent(product, partition string, st *partState) error 
 	}
 	st.current = 0
 	return nil
-}
-
-// Pin keeps versions from retention on behalf of owner until Unpin (or a
-// SwitchBatch releasing owner's pins).
-func (w *Warehouse) Pin(ctx context.Context, owner string, refs []VersionRef) error {
-	if owner == "" || len(refs) == 0 {
-		return nil
-	}
-	err := w.write(ctx, func(tx *writeTx) error {
-		for _, r := range refs {
-			if err := tx.pin(owner, r); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("pin %d versions for %s: %w", len(refs), owner, err)
-	}
-	return nil
-}
-
-func (tx *writeTx) pin(owner string, r VersionRef) error {
-	if err := tx.exec(`INSERT INTO _strata.pins VALUES (?, ?, ?, ?)`, owner, r.Product, r.Partition, r.Version); err != nil {
-		return fmt.Errorf("pin %s: %w", r, err)
-	}
-	tx.w.guarded[partKey{r.Product, r.Partition}] = true
-	return nil
-}
-
-// Unpin releases every pin of owner.
-func (w *Warehouse) Unpin(ctx context.Context, owner string) error {
-	err := w.write(ctx, func(tx *writeTx) error {
-		return tx.exec(`DELETE FROM _strata.pins WHERE owner = ?`, owner)
-	})
-	if err != nil {
-		return fmt.Errorf("unpin %s: %w", owner, err)
-	}
-	return nil
-}
-
-// protectedVersions are the versions of a partition retention must keep
-// besides the current one: pinned ones, and those a logged switch replaced
-// while the version it switched to is still current. It asks the catalog
-// only for partitions a pin or switch ever touched.
-func (tx *writeTx) protectedVersions(product, partition string, current int) (map[int]bool, error) {
-	if !tx.w.guarded[partKey{product, partition}] {
-		return nil, nil
-	}
-	rows, err := tx.query(`SELECT version FROM _strata.pins WHERE product = $1 AND partition = $2
-		UNION ALL SELECT from_version FROM _strata.switch_log
-		WHERE product = $1 AND partition = $2 AND reverted_at IS NULL AND to_version = $3`, product, partition, current)
-	if err != nil {
-		return nil, fmt.Errorf("protected versions of %s partition %s: %w", product, partition, err)
-	}
-	defer rows.Close()
-	out := map[int]bool{}
-	for rows.Next() {
-		var v int
-		if err := rows.Scan(&v); err != nil {
-			return nil, err
-		}
-		out[v] = true
-	}
-	return out, rows.Err()
-}
-
-// loadGuarded reads which partitions have pins or logged switches.
-func loadGuarded(ctx context.Context, q querier) (map[partKey]bool, error) {
-	rows, err := q.QueryContext(ctx, `SELECT DISTINCT product, partition FROM _strata.pins
-		UNION SELECT DISTINCT product, partition FROM _strata.switch_log WHERE reverted_at IS NULL`)
-	if err != nil {
-		return nil, fmt.Errorf("load pins: %w", err)
-	}
-	defer rows.Close()
-	out := map[partKey]bool{}
-	for rows.Next() {
-		var k partKey
-		if err := rows.Scan(&k.product, &k.partition); err != nil {
-			return nil, err
-		}
-		out[k] = true
-	}
-	return out, rows.Err()
 }
 
 // BatchSwitches lists what a batch switched and whether it was reverted.

@@ -57,7 +57,7 @@ func TestSwitchBatchConflicts(t *testing.T) {
 		{Product: "m", Partition: "2024-01-01", To: s.Version, Expect: ExpectOlder},
 		{Product: "m", Partition: "2024-01-02", To: s2.Version, Expect: ExpectOlder},
 	}, "")
-	var ce *ConflictError
+	var ce *SwitchConflictError
 	if !errors.As(err, &ce) || len(ce.Conflicts) != 1 || ce.Conflicts[0].Current != 3 {
 		t.Fatalf("promote over a newer version: %v", err)
 	}
