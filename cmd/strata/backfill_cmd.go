@@ -278,9 +278,15 @@ func backfillStatus(args []string) error {
 	})
 }
 
+// controlWait is how long a cancel, pause or resume handed to another
+// process waits for that process to acknowledge it.
+const controlWait = 10 * time.Second
+
 // backfillControl resumes, retries, cancels or pauses. When another process
 // (a running `strata backfill` or `strata start`) holds the project, a cancel,
-// pause or resume is handed to it through a control file.
+// pause or resume is handed to the run instance of the backfill in that
+// process, which acknowledges it; if that process is not running the
+// backfill, nothing is handed over and the command fails saying so.
 func backfillControl(action string, args []string) error {
 	if len(args) != 2 {
 		return fmt.Errorf("usage: strata backfill %s DIR ID", action)
@@ -291,10 +297,11 @@ func backfillControl(action string, args []string) error {
 	ws, err := openWorkspace(ctx, dir)
 	var locked *warehouse.LockedError
 	if errors.As(err, &locked) && action != "retry" {
-		if err := engine.RequestControl(dir, id, action); err != nil {
+		msg, err := engine.RequestControl(ctx, dir, id, action, locked.PID, controlWait)
+		if err != nil {
 			return err
 		}
-		fmt.Printf("asked pid %d to %s backfill %s\n", locked.PID, action, id)
+		fmt.Println(msg)
 		return nil
 	}
 	if err != nil {
@@ -309,7 +316,7 @@ func backfillControl(action string, args []string) error {
 		fmt.Printf("backfill %s cancelled\n", id)
 		return nil
 	case "pause":
-		return fmt.Errorf("backfill %s is not running (nothing to pause)", id)
+		return &engine.NotRunningError{Backfill: id, Action: "pause"}
 	case "retry":
 		if _, err := ws.eng.Retry(ctx, id); err != nil {
 			return err

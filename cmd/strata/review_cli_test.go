@@ -3,10 +3,11 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stratahq/strata/e2e/strataproc"
 )
 
 // TestReviewFlow drives the README's review flow through the real binary on
@@ -17,21 +18,15 @@ func TestReviewFlow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := builtBinary(t)
+	bin := strataproc.Binary(t)
 	demo := filepath.Join(t.TempDir(), "demo")
 	run := func(want int, args ...string) string {
 		t.Helper()
-		out, err := exec.Command(bin, args...).CombinedOutput()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
+		out, code := strataproc.Run(t, bin, args...)
 		if code != want {
 			t.Fatalf("strata %s: exit %d, want %d\n%s", strings.Join(args, " "), code, want, out)
 		}
-		return string(out)
+		return out
 	}
 	contains := func(out string, wants ...string) {
 		t.Helper()

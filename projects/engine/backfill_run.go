@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -25,6 +26,9 @@ type backfillRun struct {
 	start  time.Time
 
 	win *window // the partitions in flight
+	// instance names this execution of the backfill, for control requests
+	// from other processes (control_file.go).
+	instance controlInstance
 
 	succeeded, failed, skipped, cancelled, running atomic.Int64
 	finishes                                       *rateWindow
@@ -61,12 +65,20 @@ func (e *Engine) backfillEvent(ctx context.Context, id string, s State, msg stri
 func (e *Engine) startBackfill(id string, t *target, retry bool) *backfillRun {
 	ctx, cancel := context.WithCancel(context.Background())
 	b := &backfillRun{e: e, id: id, t: t, ctx: ctx, cancel: cancel, retry: retry, start: time.Now(),
-		win: newWindow(t.spec.Concurrency, t.spec.RatePerMin), finishes: newRateWindow(time.Minute), done: make(chan struct{})}
+		win: newWindow(t.spec.Concurrency, t.spec.RatePerMin), finishes: newRateWindow(time.Minute), done: make(chan struct{}),
+		instance: controlInstance{Backfill: id, Instance: fmt.Sprintf("%d-%s", os.Getpid(), newNonce()), PID: os.Getpid(), Started: time.Now()}}
 	e.mu.Lock()
 	e.backfills[id] = b
 	e.mu.Unlock()
+	dir := e.project().Dir
+	if err := advertise(dir, b.instance); err != nil {
+		// Runs anyway; only control from another process is lost, and
+		// that process will say "not running" rather than hang.
+		fmt.Fprintf(os.Stderr, "strata: backfill %s: cannot advertise it for cancel/pause from other processes: %v\n", id, err)
+	}
 	go func() {
 		defer close(b.done)
+		defer unadvertise(dir, b.instance)
 		_ = b.run() // its outcome is in the event log
 		e.mu.Lock()
 		delete(e.backfills, id)
@@ -108,8 +120,8 @@ func (b *backfillRun) run() error {
 	go func() {
 		for {
 			select {
-			case <-ticker.C:
-				b.pollControl()
+			case now := <-ticker.C:
+				b.pollControl(now)
 				e.hub.Publish(Notice{Kind: "progress", Progress: b.progress()})
 			case <-stopTicker:
 				return

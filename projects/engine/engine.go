@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/stratahq/strata/kernel/supervisor"
 	"github.com/stratahq/strata/projects/partitions"
 	"github.com/stratahq/strata/projects/project"
 	"github.com/stratahq/strata/projects/warehouse"
@@ -19,7 +18,7 @@ import (
 type Engine struct {
 	proj  *project.Project
 	wh    *warehouse.Warehouse
-	pool  *supervisor.Pool
+	pool  Executor
 	store *Store
 	hub   *Hub
 	now   func() time.Time
@@ -36,8 +35,9 @@ type Options struct {
 	Now func() time.Time // default time.Now
 }
 
-// New returns an engine; it creates the run state tables if needed.
-func New(ctx context.Context, proj *project.Project, wh *warehouse.Warehouse, pool *supervisor.Pool, opt Options) (*Engine, error) {
+// New returns an engine that runs Go blocks on pool; it creates the run
+// state tables if needed.
+func New(ctx context.Context, proj *project.Project, wh *warehouse.Warehouse, pool Executor, opt Options) (*Engine, error) {
 	store, err := OpenStore(ctx, wh.DB())
 	if err != nil {
 		return nil, err

@@ -37,6 +37,7 @@ type Pipeline struct {
 	Timeout     time.Duration     // default limit of one block run; the kernel timeout when unset
 	Blocks      []*Block          // in file order; blocks without an id or with a repeated id are left out
 	Checks      []ReviewCheck     // product-level checks gating a reviewed backfill's promotion
+	Triggers    []*Trigger        // in file order; what launches the pipeline besides a person
 	Problems    Problems          // problems of this pipeline and of the block files it uses
 }
 
@@ -74,7 +75,7 @@ type Block struct {
 	entryAt string           // file:line of the Go entry, for messages
 }
 
-var pipelineFields = []string{"id", "description", "partitions", "variables", "concurrency", "retries", "timeout", "blocks", "checks"}
+var pipelineFields = []string{"id", "description", "partitions", "variables", "concurrency", "retries", "timeout", "blocks", "triggers", "checks"}
 var blockFields = []string{"id", "file", "kind", "upstream", "dynamic", "reduce", "product", "key", "partitions", "timeout", "retries"}
 var retryFields = []string{"attempts", "backoff", "max_backoff"}
 
@@ -135,6 +136,9 @@ func (d *decoder) decodePipeline(pl *Pipeline, root *yaml.Node, proj *Project) {
 		if v, ok := d.duration(e, "timeout", false); ok {
 			pl.Timeout = v
 		}
+	}
+	if e, ok := f["triggers"]; ok {
+		d.decodeTriggers(pl, e)
 	}
 	if e, ok := f["checks"]; ok {
 		defer d.decodeChecks(pl, e) // after the blocks, which checks name
