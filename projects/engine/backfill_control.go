@@ -37,7 +37,10 @@ func (e *Engine) Cancel(ctx context.Context, id string) error {
 	if st.State.Final() {
 		return fmt.Errorf("backfill %s already %s", id, st.State)
 	}
-	if st.Spec.Publish == PublishAtomic {
+	if st.State == StateReview || st.State == StateRolledBack {
+		return fmt.Errorf("backfill %s is %s: discard it (strata backfill discard) or promote it instead", id, st.State)
+	}
+	if st.Spec.Publish == PublishAtomic || st.Spec.Publish == PublishReview {
 		if err := e.discardStaged(ctx, id); err != nil {
 			return err
 		}

@@ -119,7 +119,7 @@ func (b *backfillRun) run() error {
 	if err != nil {
 		return b.finish(err)
 	}
-	atomicMode := t.spec.Publish == PublishAtomic
+	atomicMode := t.spec.Publish == PublishAtomic || t.spec.Publish == PublishReview
 	var rollMu sync.Mutex
 	rollups := newRollupTracker(t, pd)
 	ticker := time.NewTicker(250 * time.Millisecond)
@@ -150,6 +150,9 @@ func (b *backfillRun) run() error {
 				Reuse: prior[runID] != "", Snapshot: t.pin.hash}
 			if atomicMode {
 				opt.PreferRun = b.id + ":"
+			}
+			if t.spec.Publish == PublishReview {
+				opt.Pin = b.id
 			}
 			res, err := e.Run(ctx, t.pl.ID, key, opt)
 			if err != nil {
@@ -284,7 +287,7 @@ func (b *backfillRun) finish(err error) error {
 	if err := e.store.Write(ctx); err != nil {
 		return err
 	}
-	atomicMode := b.t.spec.Publish == PublishAtomic
+	atomicMode := b.t.spec.Publish == PublishAtomic || b.t.spec.Publish == PublishReview
 	switch {
 	case err != nil:
 		_ = e.backfillEvent(ctx, b.id, StateFailed, err.Error())
@@ -311,9 +314,16 @@ func (b *backfillRun) finish(err error) error {
 			msg += fmt.Sprintf(", %d never ran", missing)
 		}
 		if atomicMode {
-			msg += "; atomic: nothing was made current (retry to finish)"
+			msg += "; " + b.t.spec.Publish + ": nothing was made current (retry to finish)"
 		}
 		return e.backfillEvent(ctx, b.id, StateFailed, msg)
+	}
+	if b.t.spec.Publish == PublishReview {
+		refs, err := e.staged(ctx, b.id)
+		if err != nil {
+			return err
+		}
+		return e.backfillEvent(ctx, b.id, StateReview, fmt.Sprintf("ready for review: %d versions staged, nothing made current", len(refs)))
 	}
 	if atomicMode {
 		n, err := e.promoteStaged(ctx, b.id)
@@ -366,6 +376,9 @@ func (e *Engine) discardStaged(ctx context.Context, id string) error {
 		if err := e.wh.Discard(ctx, refs); err != nil {
 			return err
 		}
+	}
+	if err := e.wh.Unpin(ctx, id); err != nil { // a review backfill's pins
+		return err
 	}
 	return e.markDiscarded(ctx, id)
 }

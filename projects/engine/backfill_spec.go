@@ -30,8 +30,10 @@ type BackfillSpec struct {
 	Reprocess   string  `json:"reprocess,omitempty"`
 	Concurrency int     `json:"concurrency,omitempty"`  // partitions at once; default the pipeline's
 	RatePerMin  float64 `json:"rate_per_min,omitempty"` // partitions started per minute; 0 = unpaced
-	// Publish: partition (default; each partition visible when it succeeds)
-	// or atomic (nothing becomes current until all succeeded).
+	// Publish: partition (default; each partition visible when it succeeds),
+	// atomic (nothing becomes current until all succeeded, then all at once)
+	// or review (nothing becomes current: the backfill ends ready for
+	// review, and a user promotes all or part of it, or discards it).
 	Publish string `json:"publish,omitempty"`
 }
 
@@ -44,6 +46,7 @@ const (
 
 	PublishPartition = "partition"
 	PublishAtomic    = "atomic"
+	PublishReview    = "review"
 )
 
 // The accepted pacing. A rate below one partition a day is almost surely a
@@ -150,9 +153,9 @@ func (e *Engine) targetOf(s BackfillSpec, pl *project.Pipeline) (*target, error)
 	switch s.Publish {
 	case "":
 		s.Publish = PublishPartition
-	case PublishPartition, PublishAtomic:
+	case PublishPartition, PublishAtomic, PublishReview:
 	default:
-		return nil, fmt.Errorf("publish %q: want partition or atomic", s.Publish)
+		return nil, fmt.Errorf("publish %q: want partition, atomic or review", s.Publish)
 	}
 	switch {
 	case s.Concurrency == 0:

@@ -44,6 +44,10 @@ type RunOptions struct {
 	// outputs (Stage) record it for the promote's check. Products it does
 	// not name publish unchecked.
 	BasedOn map[string]int
+	// Pin keeps the versions this run writes from retention on behalf of
+	// this owner (a backfill staged for review) until it promotes or
+	// discards them.
+	Pin string
 }
 
 // RunResult is what a run did.
@@ -392,7 +396,7 @@ func (r *runner) publish(ctx context.Context, g *group, outcomes []*BlockOutcome
 		}
 		outs = append(outs, warehouse.Output{
 			Product: ProductName(r.pl, b), Partition: g.part.Key, PartitionStart: g.part.Start, PartitionEnd: g.part.End,
-			Table: t, RunID: r.opt.RunID, CodeHash: r.srcs[b.ID].hash, Upstream: r.lineage(g, b), Snapshot: r.pin.hash,
+			Table: t, RunID: r.opt.RunID, CodeHash: r.srcs[b.ID].hash, Upstream: r.lineage(g, b), Snapshot: r.pin.hash, Pin: r.opt.Pin,
 		})
 		if v, ok := r.opt.BasedOn[outs[len(outs)-1].Product]; ok {
 			outs[len(outs)-1].BasedOn, outs[len(outs)-1].IfCurrent = v, true

@@ -17,10 +17,8 @@ import (
 // is refused rather than misread, an older one is migrated. Layout 2 keeps
 // the current pointer as a flag on the version row instead of a table of its
 // own: a publish touches one catalog table, not two (a statement fewer and a
-// cheaper commit). Layout 3 adds each version's snapshot (the pipeline
-// version that computed it) and based_on (the current version it was
-// planned to replace, which a compare-and-set publish or promote checks).
-const layoutVersion = 3
+// cheaper commit).
+const layoutVersion = 2
 
 // catalogSchema is the schema holding the catalog and the storage tables.
 const catalogSchema = "_strata"
@@ -54,8 +52,6 @@ const versionsDDL = `CREATE TABLE IF NOT EXISTS _strata.versions (
 		created_at      TIMESTAMPTZ NOT NULL,
 		storage_table   VARCHAR NOT NULL,
 		is_current      BOOLEAN NOT NULL,
-		snapshot        VARCHAR NOT NULL DEFAULT '',
-		based_on        INTEGER NOT NULL DEFAULT 0,
 		PRIMARY KEY (product, partition, version)
 	)`
 
@@ -75,6 +71,15 @@ var catalogDDL = []string{
 		max_version INTEGER NOT NULL,
 		PRIMARY KEY (product, partition)
 	)`,
+	// A version's content hash (content_hash.go) came after layout 2's
+	// first release; a file written before has NULL there, which the diff
+	// reads as "unknown" and compares rows instead.
+	`ALTER TABLE _strata.versions ADD COLUMN IF NOT EXISTS content_hash VARCHAR`,
+	// So did each version's snapshot (the pipeline version that computed
+	// it; '' before) and based_on (the current version it was planned to
+	// replace, which a compare-and-set publish or promote checks; 0 before).
+	`ALTER TABLE _strata.versions ADD COLUMN IF NOT EXISTS snapshot VARCHAR DEFAULT ''`,
+	`ALTER TABLE _strata.versions ADD COLUMN IF NOT EXISTS based_on INTEGER DEFAULT 0`,
 	`CREATE TABLE IF NOT EXISTS _strata.storage (
 		table_name VARCHAR PRIMARY KEY,
 		product    VARCHAR NOT NULL,
@@ -114,14 +119,10 @@ func (w *Warehouse) initCatalog(ctx context.Context) error {
 			if err := migrateLayout1(ctx, conn); err != nil {
 				return fmt.Errorf("migrate catalog layout 1 to %d: %w", layoutVersion, err)
 			}
-		case v == "2":
-			if err := migrateLayout2(ctx, conn); err != nil {
-				return fmt.Errorf("migrate catalog layout 2 to %d: %w", layoutVersion, err)
-			}
 		case v != fmt.Sprint(layoutVersion):
 			return fmt.Errorf("catalog layout %s is not supported by this strata (layout %d); use a matching strata version", v, layoutVersion)
 		}
-		for _, stmt := range catalogDDL {
+		for _, stmt := range append(catalogDDL, switchDDL...) {
 			if _, err := conn.ExecContext(ctx, stmt); err != nil {
 				return fmt.Errorf("create catalog: %w", err)
 			}
@@ -149,27 +150,6 @@ func migrateLayout1(ctx context.Context, conn *sql.Conn) error {
 		versionsDDL,
 		`INSERT INTO _strata.versions (` + layout2Columns + `) SELECT * FROM temp.strata_versions_v1`,
 		`DROP TABLE temp.strata_versions_v1`,
-		`UPDATE _strata.meta SET value = '` + fmt.Sprint(layoutVersion) + `' WHERE key = 'layout'`,
-	}
-	for _, q := range steps {
-		if _, err := conn.ExecContext(ctx, q); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// migrateLayout2 adds the snapshot and based_on columns (empty and 0 for
-// versions written before them), inside initCatalog's transaction, copying
-// the versions out and back in as migrateLayout1 does.
-func migrateLayout2(ctx context.Context, conn *sql.Conn) error {
-	steps := []string{
-		`CREATE TEMP TABLE strata_versions_v2 AS SELECT ` + layout2Columns + ` FROM _strata.versions`,
-		`DROP VIEW IF EXISTS _strata.current`,
-		`DROP TABLE _strata.versions`,
-		versionsDDL,
-		`INSERT INTO _strata.versions (` + layout2Columns + `) SELECT * FROM temp.strata_versions_v2`,
-		`DROP TABLE temp.strata_versions_v2`,
 		`UPDATE _strata.meta SET value = '` + fmt.Sprint(layoutVersion) + `' WHERE key = 'layout'`,
 	}
 	for _, q := range steps {
