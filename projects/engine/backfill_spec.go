@@ -32,6 +32,9 @@ type BackfillSpec struct {
 	// Publish: partition (default; each partition visible when it succeeds)
 	// or atomic (nothing becomes current until all succeeded).
 	Publish string `json:"publish,omitempty"`
+	// Engine forces interp or compiled Go blocks; empty: compiled when a
+	// Go toolchain is found. A backfill builds once, before it starts.
+	Engine string `json:"engine,omitempty"`
 }
 
 // Reprocess policies and publish modes.

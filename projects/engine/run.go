@@ -34,6 +34,13 @@ type RunOptions struct {
 	// written by runs whose id starts with it, current or not (staged data
 	// of an atomic backfill).
 	PreferRun string
+	// Engine runs the Go blocks interpreted ("interp") or compiled
+	// ("compiled"); empty: compiled when a Go toolchain is found.
+	Engine string
+
+	// code is what a backfill prepared once for all its runs: the sources
+	// read at launch and the executor built from them.
+	code *preparedCode
 }
 
 // RunResult is what a run did.
@@ -43,6 +50,8 @@ type RunResult struct {
 	Partition  string                `json:"partition"`
 	State      State                 `json:"state"`
 	Error      string                `json:"error,omitempty"`
+	Engine     string                `json:"engine"` // interp or compiled: how the Go blocks ran
+	EngineNote string                `json:"engine_note,omitempty"`
 	Blocks     []*BlockOutcome       `json:"blocks"`
 	Versions   []warehouse.Version   `json:"versions,omitempty"`
 	Started    time.Time             `json:"started_at"`
@@ -73,16 +82,20 @@ func (e *Engine) Run(ctx context.Context, pipelineID, key string, opt RunOptions
 	if err != nil {
 		return nil, fmt.Errorf("pipeline %s: %w", pl.ID, err)
 	}
-	srcs, err := readSources(pl)
-	if err != nil {
-		return nil, err
+	code := opt.code
+	if code == nil {
+		if code, err = e.prepare(ctx, pl, opt.Engine); err != nil {
+			return nil, err
+		}
+		defer code.release()
 	}
+	srcs := code.srcs
 	if opt.RunID == "" {
 		opt.RunID = "run_" + pl.ID + "_" + p.Key + "_" + strconv.FormatInt(e.now().UnixNano(), 36)
 	}
-	r := &runner{e: e, pl: pl, spec: spec, part: p, opt: opt, srcs: srcs,
+	r := &runner{e: e, pl: pl, spec: spec, part: p, opt: opt, srcs: srcs, exec: code.exec,
 		readVersions: map[string]map[string]int{},
-		res:          &RunResult{RunID: opt.RunID, Pipeline: pl.ID, Partition: p.Key, Started: e.now(), outputs: map[string]*sdk.Table{}}}
+		res:          &RunResult{RunID: opt.RunID, Pipeline: pl.ID, Partition: p.Key, Started: e.now(), Engine: code.engine, EngineNote: code.note, outputs: map[string]*sdk.Table{}}}
 	return r.run(ctx)
 }
 
@@ -94,6 +107,7 @@ type runner struct {
 	part partitions.Partition
 	opt  RunOptions
 	srcs map[string]blockSource
+	exec blockExecutor
 	res  *RunResult
 
 	mu           sync.Mutex
@@ -126,7 +140,7 @@ func (r *runner) emit(ev Event) <-chan error {
 
 func (r *runner) run(ctx context.Context) (*RunResult, error) {
 	start := time.Now()
-	if err := <-r.emit(Event{State: StateRunning}); err != nil {
+	if err := <-r.emit(Event{State: StateRunning, Engine: r.res.Engine}); err != nil {
 		return nil, err
 	}
 	if r.opt.Reuse {
@@ -191,7 +205,7 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 	}
 	r.res.Duration = time.Since(start)
 	r.res.DurationMS = ms(r.res.Duration)
-	final := r.emit(Event{State: r.res.State, Error: r.res.Error, DurationMS: ms(r.res.Duration)})
+	final := r.emit(Event{State: r.res.State, Error: r.res.Error, DurationMS: ms(r.res.Duration), Engine: r.res.Engine})
 	if err := <-final; err != nil {
 		return r.res, err
 	}
