@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stratahq/strata/e2e/strataproc"
 )
 
 // TestEngines runs the demo through the real binary in both engines: by
@@ -19,7 +21,7 @@ func TestEngines(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no Go toolchain")
 	}
-	bin := builtBinary(t)
+	bin := strataproc.Binary(t)
 	demo := filepath.Join(t.TempDir(), "demo")
 	run := func(env []string, args ...string) string {
 		t.Helper()

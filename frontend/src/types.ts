@@ -298,7 +298,17 @@ export interface ServerMessage {
   duration_ms?: number;
   entry?: string;
   stdout?: string;
+  inputs?: InputOrigin[];
   error?: WsErrorBody;
   topic?: string;
   notice?: Notice;
+}
+
+/** Where one upstream of an editor run came from: the session's draft, or published versions per partition. */
+export interface InputOrigin {
+  block: string;
+  draft: boolean;
+  draft_at?: string;
+  product?: string;
+  versions?: Record<string, number>;
 }

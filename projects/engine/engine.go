@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/stratahq/strata/kernel/build"
-	"github.com/stratahq/strata/kernel/supervisor"
 	"github.com/stratahq/strata/projects/partitions"
 	"github.com/stratahq/strata/projects/project"
 	"github.com/stratahq/strata/projects/warehouse"
@@ -20,7 +19,7 @@ import (
 type Engine struct {
 	proj *project.Project
 	wh   *warehouse.Warehouse
-	pool *supervisor.Pool
+	pool Executor
 	// compiler builds native workers; nil runs everything interpreted.
 	compiler *build.Compiler
 	store    *Store
@@ -42,8 +41,9 @@ type Options struct {
 	Compiler *build.Compiler
 }
 
-// New returns an engine; it creates the run state tables if needed.
-func New(ctx context.Context, proj *project.Project, wh *warehouse.Warehouse, pool *supervisor.Pool, opt Options) (*Engine, error) {
+// New returns an engine that runs Go blocks on pool; it creates the run
+// state tables if needed.
+func New(ctx context.Context, proj *project.Project, wh *warehouse.Warehouse, pool Executor, opt Options) (*Engine, error) {
 	store, err := OpenStore(ctx, wh.DB())
 	if err != nil {
 		return nil, err

@@ -5,10 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/kernel/build"
-	"github.com/stratahq/strata/kernel/protocol"
-	"github.com/stratahq/strata/kernel/supervisor"
 	"github.com/stratahq/strata/projects/project"
 )
 
@@ -18,17 +15,14 @@ const (
 	EngineCompiled = "compiled" // a native worker built with the Go toolchain
 )
 
-// blockExecutor runs one Go block: the interpreter's kernel pool, or a pool
-// of compiled workers.
-type blockExecutor interface {
-	Exec(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table, h supervisor.Handler) (*protocol.Result, *sdk.Table, error)
-}
+// A compiled worker pool is an Executor like the interpreter's.
+var _ Executor = (*build.Executor)(nil)
 
 // preparedCode is the code a run (or every run of a backfill) uses: the
 // sources read once and the executor that runs them.
 type preparedCode struct {
 	srcs    map[string]blockSource
-	exec    blockExecutor
+	exec    Executor
 	engine  string
 	note    string // why the default compiled mode was not used, when it was not
 	release func()

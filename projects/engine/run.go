@@ -34,6 +34,10 @@ type RunOptions struct {
 	// written by runs whose id starts with it, current or not (staged data
 	// of an atomic backfill).
 	PreferRun string
+	// Pin keeps the versions this run writes from retention on behalf of
+	// this owner (a backfill staged for review) until it promotes or
+	// discards them.
+	Pin string
 	// Engine runs the Go blocks interpreted ("interp") or compiled
 	// ("compiled"); empty: compiled when a Go toolchain is found.
 	Engine string
@@ -107,7 +111,7 @@ type runner struct {
 	part partitions.Partition
 	opt  RunOptions
 	srcs map[string]blockSource
-	exec blockExecutor
+	exec Executor
 	res  *RunResult
 
 	mu           sync.Mutex
@@ -378,7 +382,7 @@ func (r *runner) publish(ctx context.Context, g *group, outcomes []*BlockOutcome
 		}
 		outs = append(outs, warehouse.Output{
 			Product: ProductName(r.pl, b), Partition: g.part.Key, PartitionStart: g.part.Start, PartitionEnd: g.part.End,
-			Table: t, RunID: r.opt.RunID, CodeHash: r.srcs[b.ID].hash, Upstream: r.lineage(g, b),
+			Table: t, RunID: r.opt.RunID, CodeHash: r.srcs[b.ID].hash, Upstream: r.lineage(g, b), Pin: r.opt.Pin,
 		})
 	}
 	if len(outs) == 0 {

@@ -26,6 +26,10 @@ const (
 	StateSkipped   State = "skipped"
 	StateCancelled State = "cancelled"
 	StatePaused    State = "paused"
+	// A backfill published for review ends here once every partition is
+	// staged; promote, discard and rollback move it on (backfill_promote.go).
+	StateReview     State = "review"
+	StateRolledBack State = "rolled_back"
 )
 
 // Final reports whether s ends a run.
@@ -70,6 +74,7 @@ CREATE TABLE IF NOT EXISTS _strata.backfills (
 	backfill_id VARCHAR, created_at TIMESTAMPTZ, pipeline VARCHAR, spec VARCHAR);
 CREATE TABLE IF NOT EXISTS _strata.backfill_events (
 	backfill_id VARCHAR, event_at TIMESTAMPTZ, state VARCHAR, message VARCHAR);
+` + promotionsDDL + `;
 `
 
 // Store writes run state through one goroutine with group commit: callers

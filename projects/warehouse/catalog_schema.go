@@ -67,6 +67,10 @@ var catalogDDL = []string{
 		max_version INTEGER NOT NULL,
 		PRIMARY KEY (product, partition)
 	)`,
+	// A version's content hash (content_hash.go) came after layout 2's
+	// first release; a file written before has NULL there, which the diff
+	// reads as "unknown" and compares rows instead.
+	`ALTER TABLE _strata.versions ADD COLUMN IF NOT EXISTS content_hash VARCHAR`,
 	`CREATE TABLE IF NOT EXISTS _strata.storage (
 		table_name VARCHAR PRIMARY KEY,
 		product    VARCHAR NOT NULL,
@@ -109,7 +113,7 @@ func (w *Warehouse) initCatalog(ctx context.Context) error {
 		case v != fmt.Sprint(layoutVersion):
 			return fmt.Errorf("catalog layout %s is not supported by this strata (layout %d); use a matching strata version", v, layoutVersion)
 		}
-		for _, stmt := range catalogDDL {
+		for _, stmt := range append(catalogDDL, switchDDL...) {
 			if _, err := conn.ExecContext(ctx, stmt); err != nil {
 				return fmt.Errorf("create catalog: %w", err)
 			}

@@ -21,6 +21,9 @@ type Output struct {
 	CodeHash       string
 	// Upstream records what the run read: product -> partition -> version.
 	Upstream map[string]map[string]int
+	// Pin, when set, keeps the new version from retention on behalf of this
+	// owner (a staged backfill) until released (version_switch.go).
+	Pin string
 }
 
 // Version is a version written by Publish or Stage.
@@ -70,6 +73,7 @@ type preparedOutput struct {
 	Output
 	schema   []sdk.Field
 	upstream string // JSON
+	hash     string // content_hash.go
 }
 
 func prepareOutputs(outs []Output) ([]preparedOutput, error) {
@@ -106,7 +110,7 @@ func prepareOutputs(outs []Output) ([]preparedOutput, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: upstream: %w", where, err)
 		}
-		prepared[i] = preparedOutput{Output: o, schema: schema, upstream: string(b)}
+		prepared[i] = preparedOutput{Output: o, schema: schema, upstream: string(b), hash: contentHash(o.Table, schema)}
 	}
 	return prepared, nil
 }
@@ -156,14 +160,21 @@ func (tx *writeTx) writeOutput(o preparedOutput, makeCurrent bool, created time.
 	rows := int64(o.Table.Len())
 	// A published version is inserted current; only the version it replaces
 	// needs an UPDATE (none for a new partition).
-	err = tx.exec(`INSERT INTO _strata.versions VALUES (?, ?, ?, ?, ?, ?, ?, ?::JSON, ?, ?::JSON, ?, ?, ?)`,
+	err = tx.exec(`INSERT INTO _strata.versions (product, partition, partition_start, partition_end, version, run_id, code_hash,
+			upstream, row_count, schema, created_at, storage_table, is_current, content_hash)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?::JSON, ?, ?::JSON, ?, ?, ?, ?)`,
 		o.Product, o.Partition, o.PartitionStart, o.PartitionEnd, version, o.RunID, o.CodeHash,
-		o.upstream, rows, encodeSchema(o.schema), created, table, makeCurrent)
+		o.upstream, rows, encodeSchema(o.schema), created, table, makeCurrent, o.hash)
 	if err != nil {
 		return Version{}, fmt.Errorf("record version %d: %w", version, err)
 	}
 	st.versions = append(st.versions, keptVersion{version: version, table: table})
 	st.last = version
+	if o.Pin != "" {
+		if err := tx.pin(o.Pin, VersionRef{Product: o.Product, Partition: o.Partition, Version: version}); err != nil {
+			return Version{}, err
+		}
+	}
 	if makeCurrent {
 		if err := tx.setCurrent(o.Product, o.Partition, st, version, true); err != nil {
 			return Version{}, err

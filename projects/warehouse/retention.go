@@ -197,6 +197,14 @@ func (tx *writeTx) retain(product, partition string, st *partState) error {
 	if len(victims) == 0 {
 		return nil
 	}
+	protected, err := tx.protectedVersions(product, partition, st.current)
+	if err != nil {
+		return err
+	}
+	victims = slices.DeleteFunc(victims, func(v keptVersion) bool { return protected[v.version] })
+	if len(victims) == 0 {
+		return nil
+	}
 	nums := make([]int, len(victims))
 	for i, v := range victims {
 		nums[i] = v.version
@@ -223,6 +231,12 @@ func (tx *writeTx) deleteVersions(product, partition string, st *partState, vers
 		err = tx.exec(`DELETE FROM _strata.versions WHERE product = ? AND partition = ? AND version = ?`, product, partition, v)
 		if err != nil {
 			return fmt.Errorf("delete catalog row of version %d: %w", v, err)
+		}
+		if tx.w.guarded[partKey{product, partition}] {
+			err = tx.exec(`DELETE FROM _strata.pins WHERE product = ? AND partition = ? AND version = ?`, product, partition, v)
+			if err != nil {
+				return fmt.Errorf("delete pins of version %d: %w", v, err)
+			}
 		}
 		st.remove(v)
 		touched[table] = true
