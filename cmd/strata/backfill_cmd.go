@@ -25,7 +25,9 @@ func runBackfill(args []string) error {
 			return backfillList(args[1:])
 		case "status":
 			return backfillStatus(args[1:])
-		case "retry", "resume", "cancel", "pause":
+		case "retry":
+			return backfillRetry(args[1:])
+		case "resume", "cancel", "pause":
 			return backfillControl(args[0], args[1:])
 		case "diff":
 			return backfillDiff(args[1:])
@@ -296,7 +298,7 @@ func backfillStatus(args []string) error {
 // process waits for that process to acknowledge it.
 const controlWait = 10 * time.Second
 
-// backfillControl resumes, retries, cancels or pauses. When another process
+// backfillControl resumes, cancels or pauses (retry is backfillRetry). When another process
 // (a running `strata backfill` or `strata start`) holds the project, a cancel,
 // pause or resume is handed to the run instance of the backfill in that
 // process, which acknowledges it; if that process is not running the
@@ -310,7 +312,7 @@ func backfillControl(action string, args []string) error {
 	defer stop()
 	ws, err := openWorkspace(ctx, dir)
 	var locked *warehouse.LockedError
-	if errors.As(err, &locked) && action != "retry" {
+	if errors.As(err, &locked) {
 		msg, err := engine.RequestControl(ctx, dir, id, action, locked.PID, controlWait)
 		if err != nil {
 			return err
@@ -331,10 +333,6 @@ func backfillControl(action string, args []string) error {
 		return nil
 	case "pause":
 		return &engine.NotRunningError{Backfill: id, Action: "pause"}
-	case "retry":
-		if _, err := ws.eng.Retry(ctx, id); err != nil {
-			return err
-		}
 	default:
 		if _, err := ws.eng.Resume(ctx, id); err != nil {
 			return err

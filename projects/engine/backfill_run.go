@@ -38,14 +38,24 @@ type backfillRun struct {
 }
 
 // Launch records a backfill and starts it in the background.
+//
+// The backfill takes a snapshot of the pipeline's files first (its pipeline
+// version) and runs that snapshot to the end: edits on disk meanwhile apply
+// to later runs, not to this backfill.
 func (e *Engine) Launch(ctx context.Context, spec BackfillSpec) (*BackfillStatus, error) {
-	t, err := e.target(spec)
+	pin, err := e.pin(spec.Pipeline)
 	if err != nil {
 		return nil, err
 	}
+	t, err := e.target(spec, pin.pl)
+	if err != nil {
+		return nil, err
+	}
+	t.pin = pin
 	id := newBackfillID(e.now())
 	raw, _ := json.Marshal(t.spec)
-	if _, err := e.wh.DB().ExecContext(ctx, `INSERT INTO _strata.backfills VALUES (?, ?, ?, ?)`, id, e.now(), t.pl.ID, string(raw)); err != nil {
+	if _, err := e.wh.DB().ExecContext(ctx, `INSERT INTO _strata.backfills (backfill_id, created_at, pipeline, spec, snapshot) VALUES (?, ?, ?, ?, ?)`,
+		id, e.now(), t.pl.ID, string(raw), pin.hash); err != nil {
 		return nil, fmt.Errorf("record backfill: %w", err)
 	}
 	if err := e.backfillEvent(ctx, id, StateRunning, "launched"); err != nil {
@@ -98,13 +108,13 @@ func (e *Engine) running(id string) *backfillRun {
 func (b *backfillRun) run() error {
 	e, t := b.e, b.t
 	ctx := b.ctx
-	pd, err := e.loadPlanData(ctx, t.pl)
+	pd, err := e.loadPlanData(ctx, t.pin.proj.Dir, t.pl)
 	if err != nil {
 		return b.finish(err)
 	}
-	// The code is read and built once: every partition runs the same code,
-	// even if files change or a build would be needed mid-way.
-	code, err := e.prepare(ctx, t.pl, t.spec.Engine)
+	// The backfill's pipeline version is built once, before anything runs:
+	// never a rebuild mid-way, whatever happens to the files.
+	code, err := e.prepare(ctx, t.pin, t.spec.Engine)
 	if err != nil {
 		return b.finish(err)
 	}
@@ -157,7 +167,7 @@ func (b *backfillRun) run() error {
 			b.running.Add(1)
 			defer b.running.Add(-1)
 			opt := RunOptions{RunID: runID, BackfillID: b.id, Stage: atomicMode, FineOnly: interval == "", Interval: interval,
-				Reuse: prior[runID] != "", code: code}
+				Reuse: prior[runID] != "", Snapshot: t.pin.hash, code: code}
 			if atomicMode {
 				opt.PreferRun = b.id + ":"
 			}

@@ -18,10 +18,10 @@ const (
 // A compiled worker pool is an Executor like the interpreter's.
 var _ Executor = (*build.Executor)(nil)
 
-// preparedCode is the code a run (or every run of a backfill) uses: the
-// sources read once and the executor that runs them.
+// preparedCode is the executor a run (or every run of a backfill) uses for
+// one pipeline version.
 type preparedCode struct {
-	srcs    map[string]blockSource
+	hash    string // the pipeline version (snapshot) it runs
 	exec    Executor
 	engine  string
 	note    string // why the default compiled mode was not used, when it was not
@@ -38,18 +38,16 @@ func ParseEngine(s string) (string, error) {
 	return "", fmt.Errorf("engine %q: want %s or %s (or nothing: compiled when a Go toolchain is found)", s, EngineInterp, EngineCompiled)
 }
 
-// prepare reads a pipeline's sources and picks the executor: compiled when
-// asked, or by default when a Go toolchain is found; interpreted otherwise.
-// Compiled means one build of exactly these sources, before anything runs.
-func (e *Engine) prepare(ctx context.Context, pl *project.Pipeline, want string) (*preparedCode, error) {
+// prepare picks the executor of a pipeline version: compiled when asked,
+// or by default when a Go toolchain is found; interpreted otherwise.
+// Compiled means one build of exactly the version's sources, before
+// anything runs.
+func (e *Engine) prepare(ctx context.Context, pin *pinned, want string) (*preparedCode, error) {
 	if _, err := ParseEngine(want); err != nil {
 		return nil, err
 	}
-	srcs, err := readSources(pl)
-	if err != nil {
-		return nil, err
-	}
-	code := &preparedCode{srcs: srcs, exec: e.pool, engine: EngineInterp, release: func() {}}
+	pl, srcs := pin.pl, pin.srcs
+	code := &preparedCode{hash: pin.hash, exec: e.pool, engine: EngineInterp, release: func() {}}
 	if want == EngineInterp {
 		return code, nil
 	}
@@ -71,7 +69,7 @@ func (e *Engine) prepare(ctx context.Context, pl *project.Pipeline, want string)
 			blocks = append(blocks, build.Block{File: b.File, Source: srcs[b.ID].text, Entry: b.Entry})
 		}
 	}
-	ex, release, err := e.compiler.Executor(ctx, blocks, e.project().Kernel.Allow)
+	ex, release, err := e.compiler.Executor(ctx, blocks, pin.proj.Kernel.Allow)
 	if err != nil {
 		if want == EngineCompiled {
 			return nil, fmt.Errorf("build compiled worker: %w", err)
