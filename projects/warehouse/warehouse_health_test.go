@@ -3,7 +3,9 @@ package warehouse
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -47,5 +49,39 @@ func TestChangedFileRefusesWrites(t *testing.T) {
 		if err := wh.Healthy(); !errors.Is(err, ErrFileChanged) {
 			t.Fatalf("%s: healthy: %v", change, err)
 		}
+	}
+}
+
+// A warehouse file cut short at the tail (a full disk, an interrupted copy)
+// is refused at open, saying what happened and what to do; it used to open
+// and fail on the first write with DuckDB's raw "Could not read enough
+// bytes" IO error.
+func TestTruncatedFileIsRefusedAtOpen(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "warehouse.duckdb")
+	wh, err := Open(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 20 {
+		publish(t, wh, "p", fmt.Sprintf("2024-01-%02d", i+1), ids(t, int64(i)))
+	}
+	if err := wh.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(path, st.Size()-100_000); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Open(context.Background(), path, Options{})
+	if err == nil || !strings.Contains(err.Error(), "truncated") || !strings.Contains(err.Error(), "restore") || !strings.Contains(err.Error(), path) {
+		t.Fatalf("open of a truncated file: %v", err)
+	}
+	// It can be opened again once it is whole (the lock was released).
+	if err := os.Truncate(path, st.Size()); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -139,6 +139,10 @@ func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) 
 		path: path, retention: opts.Retention, lock: lock, db: db,
 		stmts: map[string]*sql.Stmt{}, parts: map[partKey]*partState{}, complete: map[string]bool{}, uncached: map[string]bool{},
 	}
+	if err := checkWhole(ctx, db, path); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open warehouse: %w", err)
+	}
 	if err := w.initCatalog(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open warehouse %s: %w", path, err)

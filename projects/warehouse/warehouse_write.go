@@ -73,7 +73,7 @@ func (w *Warehouse) write(ctx context.Context, fn func(tx *writeTx) error) error
 	}
 	if err != nil {
 		w.rollback(ctx)
-		return err
+		return ioHint(w.path, err)
 	}
 	for key, ps := range tx.storage {
 		if ps == nil {
