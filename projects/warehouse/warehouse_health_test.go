@@ -85,3 +85,40 @@ func TestTruncatedFileIsRefusedAtOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Read-only opens read what is there, coexist with each other, refuse
+// writes, and keep a writer out while they read (and are kept out by one).
+func TestReadOnlyOpen(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "warehouse.duckdb")
+	if _, err := Open(context.Background(), path, Options{ReadOnly: true}); err == nil {
+		t.Fatal("read-only open of a missing file succeeded")
+	}
+	wh, err := Open(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	publish(t, wh, "p", "2024-01-01", ids(t, 1, 2))
+	if _, err := Open(context.Background(), path, Options{ReadOnly: true}); err == nil {
+		t.Fatal("read-only open while a writer holds it succeeded")
+	}
+	if err := wh.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ro, err := Open(context.Background(), path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	tbl, err := ro.Read(context.Background(), "p", Selection{}, 0)
+	if err != nil || tbl.Len() != 2 {
+		t.Fatalf("read: %v %v", tbl, err)
+	}
+	if _, err := ro.Publish(context.Background(), []Output{out("p", "2024-01-02", ids(t, 3))}); !errors.Is(err, ErrReadOnly) {
+		t.Fatalf("publish on a read-only warehouse: %v", err)
+	}
+	var locked *LockedError
+	if _, err := Open(context.Background(), path, Options{}); !errors.As(err, &locked) {
+		t.Fatalf("a writer while a reader reads: %v", err)
+	}
+}
