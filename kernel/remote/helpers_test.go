@@ -92,7 +92,11 @@ type recorder struct {
 }
 
 func (r *recorder) Stream(name, data string) { r.mu.Lock(); r.out = append(r.out, data); r.mu.Unlock() }
-func (r *recorder) Log(l protocol.LogLine)   { r.mu.Lock(); r.out = append(r.out, "log:"+l.Msg); r.mu.Unlock() }
+func (r *recorder) Log(l protocol.LogLine) {
+	r.mu.Lock()
+	r.out = append(r.out, "log:"+l.Msg)
+	r.mu.Unlock()
+}
 func (r *recorder) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk.Table, error) {
 	r.mu.Lock()
 	r.calls = append(r.calls, c.Method+":"+c.SQL)

@@ -51,6 +51,9 @@ type Event struct {
 	Error      string    `json:"error,omitempty"`
 	ErrorLine  int       `json:"error_line,omitempty"`
 	Log        string    `json:"log,omitempty"`
+	// Worker is the worker machine that ran the block (empty: this
+	// machine's own kernels without workers, or a SQL block).
+	Worker string `json:"worker,omitempty"`
 	// Output is a dynamic child's output table (the kernel protocol's
 	// encoding), kept so that a retried run re-runs only the children that
 	// failed.
@@ -62,7 +65,7 @@ CREATE SCHEMA IF NOT EXISTS _strata;
 CREATE TABLE IF NOT EXISTS _strata.run_events (
 	seq BIGINT, event_at TIMESTAMPTZ, run_id VARCHAR, backfill_id VARCHAR, pipeline VARCHAR,
 	partition_key VARCHAR, block_id VARCHAR, child_key VARCHAR, state VARCHAR, attempt INTEGER,
-	rows BIGINT, duration_ms DOUBLE, error VARCHAR, error_line INTEGER, log VARCHAR, output BLOB);
+	rows BIGINT, duration_ms DOUBLE, error VARCHAR, error_line INTEGER, log VARCHAR, output BLOB, worker VARCHAR);
 CREATE TABLE IF NOT EXISTS _strata.backfills (
 	backfill_id VARCHAR, created_at TIMESTAMPTZ, pipeline VARCHAR, spec VARCHAR);
 CREATE TABLE IF NOT EXISTS _strata.backfill_events (
@@ -97,8 +100,11 @@ func OpenStore(ctx context.Context, db *sql.DB) (*Store, error) {
 		}
 	}
 	// Run state written before child outputs were kept lacks the column.
-	if _, err := db.ExecContext(ctx, `ALTER TABLE _strata.run_events ADD COLUMN IF NOT EXISTS output BLOB`); err != nil {
-		return nil, fmt.Errorf("upgrade run state tables: %w", err)
+	// ... and the worker column, added with scale-out.
+	for _, col := range []string{"output BLOB", "worker VARCHAR"} {
+		if _, err := db.ExecContext(ctx, `ALTER TABLE _strata.run_events ADD COLUMN IF NOT EXISTS `+col); err != nil {
+			return nil, fmt.Errorf("upgrade run state tables: %w", err)
+		}
 	}
 	s := &Store{db: db, kick: make(chan struct{}, 1), closed: make(chan struct{}), done: make(chan struct{})}
 	if err := db.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM _strata.run_events`).Scan(&s.seq); err != nil {
@@ -218,7 +224,7 @@ func (s *Store) commit(evs []Event) error {
 		}
 		for _, e := range evs {
 			if err := a.AppendRow(e.Seq, e.At, e.RunID, e.BackfillID, e.Pipeline, e.Partition, e.Block, e.Child,
-				string(e.State), int32(e.Attempt), e.Rows, e.DurationMS, e.Error, int32(e.ErrorLine), e.Log, blob(e.Output)); err != nil {
+				string(e.State), int32(e.Attempt), e.Rows, e.DurationMS, e.Error, int32(e.ErrorLine), e.Log, blob(e.Output), e.Worker); err != nil {
 				_ = a.Close()
 				return err
 			}
