@@ -156,6 +156,9 @@ func (c *Cluster) Close() {
 	c.wg.Wait()
 	if c.Pool != nil {
 		c.Pool.Close()
+		if n := c.Pool.LateResults(); n > 0 {
+			fmt.Fprintf(os.Stderr, "strata: %d results from workers arrived for runs already decided and were ignored (tasks that ran twice)\n", n)
+		}
 	}
 	if c.nc != nil {
 		_ = c.nc.Drain()

@@ -57,6 +57,9 @@ func StartServer(cfg ServerConfig) (*server.Server, error) {
 		if opts.Port, err = strconv.Atoi(port); err != nil {
 			return nil, fmt.Errorf("listen address %q: port: %w", cfg.Listen, err)
 		}
+		if opts.Port == 0 {
+			opts.Port = server.RANDOM_PORT // the server reads 0 as its default, 4222
+		}
 	}
 	ns, err := server.NewServer(opts)
 	if err != nil {
