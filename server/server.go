@@ -15,6 +15,7 @@ import (
 
 	"github.com/stratahq/strata/kernel/supervisor"
 	"github.com/stratahq/strata/projects/engine"
+	"github.com/stratahq/strata/projects/notebook"
 	"github.com/stratahq/strata/projects/warehouse"
 )
 
@@ -66,7 +67,7 @@ type Server struct {
 	wh       *warehouse.Warehouse
 	log      *slog.Logger
 	echo     *echo.Echo
-	sessions *sessionManager
+	sessions *notebook.Manager
 	hub      *wsHub
 	metrics  *metrics
 	files    sync.Mutex // serializes writes of project files and the reload that follows
@@ -120,7 +121,12 @@ func New(cfg Config) (*Server, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{cfg: cfg, eng: cfg.Engine, wh: cfg.Warehouse, log: cfg.Logger, ctx: ctx, cancel: cancel}
 	s.metrics = newMetrics(cfg.Engine.Hub())
-	s.sessions = newSessionManager(s)
+	var err error
+	if s.sessions, err = notebook.NewManager(notebook.Config{Engine: cfg.Engine, Kernel: cfg.Kernel, MaxSessions: cfg.MaxSessions,
+		Idle: cfg.SessionIdle, Logger: cfg.Logger, OnExec: s.metrics.exec}); err != nil {
+		cancel()
+		return nil, err
+	}
 	s.hub = newWSHub(s)
 	s.echo = s.routes()
 	return s, nil
@@ -205,7 +211,7 @@ func (s *Server) Shutdown(ctx context.Context) {
 		case <-done:
 		case <-ctx.Done():
 		}
-		s.sessions.close()
+		s.sessions.Close()
 		s.hub.wait()
 		s.metrics.close()
 	})

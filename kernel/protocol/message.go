@@ -66,6 +66,9 @@ type ExecRequest struct {
 	// Task names the run this exec belongs to, "<run>/<block>[/<child>]",
 	// for executors that route work to other machines; kernels ignore it.
 	Task string `json:"task,omitempty"`
+	// Snapshot is the content hash of the pipeline snapshot Source was
+	// taken from, so a worker's logs and results name the code version.
+	Snapshot string `json:"snapshot,omitempty"`
 }
 
 // PartitionWire carries sdk.Partition; the zone travels by name.

@@ -134,8 +134,9 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 		Vars:      r.pl.Variables,
 		Inputs:    names,
 		Timeout:   b.Timeout,
-		Allow:     r.e.project().Kernel.Allow,
+		Allow:     r.pin.proj.Kernel.Allow,
 		Task:      taskLabel(r.opt.RunID, b.ID, item),
+		Snapshot:  r.pin.hash,
 	}
 	res, out, err := r.e.pool.Exec(ctx, req, inputs, h)
 	if err != nil {
