@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 
+	kbuild "github.com/stratahq/strata/kernel/build"
 	"github.com/stratahq/strata/kernel/remote"
 	"github.com/stratahq/strata/kernel/supervisor"
 	"github.com/stratahq/strata/projects/engine"
@@ -19,10 +20,11 @@ import (
 // warehouse, a kernel pool and the engine. Opening it takes the warehouse
 // lock, so only one strata process works on a project at a time.
 type workspace struct {
-	proj *project.Project
-	wh   *warehouse.Warehouse
-	pool *supervisor.Pool
-	eng  *engine.Engine
+	proj     *project.Project
+	wh       *warehouse.Warehouse
+	pool     *supervisor.Pool
+	compiler *kbuild.Compiler
+	eng      *engine.Engine
 	// cluster, with workers, is where the engine runs Go blocks; the local
 	// pool then serves as one of its workers (unless --no-local).
 	cluster *remote.Cluster
@@ -49,27 +51,38 @@ func openScaledWorkspace(ctx context.Context, dir string, so *scaleOut) (*worksp
 	if err != nil {
 		return nil, err
 	}
-	pool := supervisor.NewPool(kernelConfig(proj), max(2, runtime.NumCPU()))
+	size := max(2, runtime.NumCPU())
+	pool := supervisor.NewPool(kernelConfig(proj), size)
+	// Compiled workers get the same limits; their command is each build.
+	compiler := kbuild.NewCompiler(dir, kernelConfig(proj), size)
 	var exec engine.Executor = pool
 	var cluster *remote.Cluster
 	if so != nil && so.enabled() {
 		if cluster, err = so.start(ctx, dir, pool); err != nil {
+			compiler.Close()
 			pool.Close()
 			wh.Close()
 			return nil, err
 		}
 		exec = cluster.Pool
 	}
-	eng, err := engine.New(ctx, proj, wh, exec, engine.Options{})
+	opts := engine.Options{Compiler: compiler}
+	if cluster != nil {
+		// Workers run blocks interpreted: a compiled worker would run on
+		// this machine only (shipping builds to workers is not done yet).
+		opts.Compiler = nil
+	}
+	eng, err := engine.New(ctx, proj, wh, exec, opts)
 	if err != nil {
 		if cluster != nil {
 			cluster.Close()
 		}
+		compiler.Close()
 		pool.Close()
 		wh.Close()
 		return nil, err
 	}
-	return &workspace{proj: proj, wh: wh, pool: pool, eng: eng, cluster: cluster}, nil
+	return &workspace{proj: proj, wh: wh, pool: pool, compiler: compiler, eng: eng, cluster: cluster}, nil
 }
 
 // kernelConfig is how this binary starts kernels for a project.
@@ -85,6 +98,7 @@ func (w *workspace) Close() {
 		w.cluster.Close() // hands the local agent's tasks back before its kernels stop
 	}
 	w.pool.Close()
+	w.compiler.Close()
 	if err := w.wh.Close(); err != nil {
 		fmt.Fprintln(os.Stderr, "strata:", err)
 	}

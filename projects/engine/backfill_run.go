@@ -33,6 +33,7 @@ type backfillRun struct {
 	succeeded, failed, skipped, cancelled, running atomic.Int64
 	finishes                                       *rateWindow
 	cancelledByUser                                atomic.Bool
+	engine                                         atomic.Value // string: interp or compiled
 	done                                           chan struct{}
 }
 
@@ -111,6 +112,25 @@ func (b *backfillRun) run() error {
 	if err != nil {
 		return b.finish(err)
 	}
+	// The backfill's pipeline version is built once, before anything runs:
+	// never a rebuild mid-way, whatever happens to the files.
+	code, err := e.prepare(ctx, t.pin, t.spec.Engine)
+	if err != nil {
+		return b.finish(err)
+	}
+	defer code.release()
+	b.engine.Store(code.engine)
+	msg := "engine: " + code.engine
+	if code.built != nil {
+		how := "built in " + code.built.Duration.Round(time.Millisecond).String()
+		if code.built.Cached {
+			how = "already built"
+		}
+		msg += fmt.Sprintf(" (worker %s, %s)", code.built.Hash[:12], how)
+	}
+	if err := e.backfillEvent(ctx, b.id, StateRunning, msg); err != nil {
+		return b.finish(err)
+	}
 	prior, err := e.partitionStates(ctx, b.id)
 	if err != nil {
 		return b.finish(err)
@@ -147,7 +167,7 @@ func (b *backfillRun) run() error {
 			b.running.Add(1)
 			defer b.running.Add(-1)
 			opt := RunOptions{RunID: runID, BackfillID: b.id, Stage: atomicMode, FineOnly: interval == "", Interval: interval,
-				Reuse: prior[runID] != "", Snapshot: t.pin.hash}
+				Reuse: prior[runID] != "", Snapshot: t.pin.hash, code: code}
 			if atomicMode {
 				opt.PreferRun = b.id + ":"
 			}

@@ -65,6 +65,9 @@ type Event struct {
 	Error      string    `json:"error,omitempty"`
 	ErrorLine  int       `json:"error_line,omitempty"`
 	Log        string    `json:"log,omitempty"`
+	// Engine is how a run's Go blocks ran (interp or compiled), on the
+	// run's own events.
+	Engine string `json:"engine,omitempty"`
 	// Worker is the worker machine that ran the block (empty: this
 	// machine's own kernels without workers, or a SQL block).
 	Worker string `json:"worker,omitempty"`
@@ -79,7 +82,7 @@ CREATE SCHEMA IF NOT EXISTS _strata;
 CREATE TABLE IF NOT EXISTS _strata.run_events (
 	seq BIGINT, event_at TIMESTAMPTZ, run_id VARCHAR, backfill_id VARCHAR, pipeline VARCHAR,
 	partition_key VARCHAR, block_id VARCHAR, child_key VARCHAR, state VARCHAR, attempt INTEGER,
-	rows BIGINT, duration_ms DOUBLE, error VARCHAR, error_line INTEGER, log VARCHAR, output BLOB, worker VARCHAR);
+	rows BIGINT, duration_ms DOUBLE, error VARCHAR, error_line INTEGER, log VARCHAR, output BLOB);
 CREATE TABLE IF NOT EXISTS _strata.backfills (
 	backfill_id VARCHAR, created_at TIMESTAMPTZ, pipeline VARCHAR, spec VARCHAR);
 CREATE TABLE IF NOT EXISTS _strata.backfill_events (
@@ -119,9 +122,16 @@ func OpenStore(ctx context.Context, db *sql.DB) (*Store, error) {
 	for _, q := range []string{
 		`ALTER TABLE _strata.run_events ADD COLUMN IF NOT EXISTS output BLOB`,
 		`ALTER TABLE _strata.backfills ADD COLUMN IF NOT EXISTS snapshot VARCHAR`,
-		`ALTER TABLE _strata.run_events ADD COLUMN IF NOT EXISTS worker VARCHAR`, // scale-out
 	} {
 		if _, err := db.ExecContext(ctx, q); err != nil {
+			return nil, fmt.Errorf("upgrade run state tables: %w", err)
+		}
+	}
+	// Nor the engine (interpreted or compiled) a run used.
+	// Nor the worker that ran a block (scale-out). The appender writes
+	// columns in table order, so these come last and in this order.
+	for _, col := range []string{"engine VARCHAR", "worker VARCHAR"} {
+		if _, err := db.ExecContext(ctx, `ALTER TABLE _strata.run_events ADD COLUMN IF NOT EXISTS `+col); err != nil {
 			return nil, fmt.Errorf("upgrade run state tables: %w", err)
 		}
 	}
@@ -243,7 +253,7 @@ func (s *Store) commit(evs []Event) error {
 		}
 		for _, e := range evs {
 			if err := a.AppendRow(e.Seq, e.At, e.RunID, e.BackfillID, e.Pipeline, e.Partition, e.Block, e.Child,
-				string(e.State), int32(e.Attempt), e.Rows, e.DurationMS, e.Error, int32(e.ErrorLine), e.Log, blob(e.Output), e.Worker); err != nil {
+				string(e.State), int32(e.Attempt), e.Rows, e.DurationMS, e.Error, int32(e.ErrorLine), e.Log, blob(e.Output), e.Engine, e.Worker); err != nil {
 				_ = a.Close()
 				return err
 			}
