@@ -3,10 +3,11 @@ package main
 import (
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stratahq/strata/e2e/strataproc"
 )
 
 // With `strata start` holding the project, `strata backfill cancel|pause`
@@ -17,33 +18,24 @@ func TestBackfillControlReachesTheServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := builtBinary(t)
+	bin := strataproc.Binary(t)
 	demo := filepath.Join(t.TempDir(), "demo")
-	srv := startServer(t, bin, demo, "0123456789abcdef-test")
-	cli := func(args ...string) (string, int) {
-		t.Helper()
-		out, err := exec.Command(bin, args...).CombinedOutput()
-		if ee, ok := err.(*exec.ExitError); ok {
-			return string(out), ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return string(out), 0
-	}
+	srv := strataproc.Start(t, bin, demo, "0123456789abcdef-test")
+	cli := func(args ...string) (string, int) { t.Helper(); return strataproc.Run(t, bin, args...) }
 	var a struct {
 		ID string `json:"id"`
 	}
-	srv.call(t, http.MethodPost, "/backfills", `{"pipeline": "clv", "from": "2024-01-01", "to": "2024-01-14", "rate_per_min": 120}`, &a)
-	srv.waitFor(t, a.ID, func(p progress) bool { return p.Succeeded >= 1 })
+	srv.Call(t, http.MethodPost, "/backfills", `{"pipeline": "clv", "from": "2024-01-01", "to": "2024-01-14", "rate_per_min": 120}`, &a)
+	srv.WaitFor(t, a.ID, func(p strataproc.Progress) bool { return p.Succeeded >= 1 })
 	out, code := cli("backfill", "pause", demo, a.ID)
 	if code != 0 || !strings.Contains(out, "paused") {
 		t.Fatalf("pause: exit %d\n%s", code, out)
 	}
-	srv.waitFor(t, a.ID, func(p progress) bool { return p.State == "paused" })
+	srv.WaitFor(t, a.ID, func(p strataproc.Progress) bool { return p.State == "paused" })
 	if out, code := cli("backfill", "cancel", demo, a.ID); code != 0 || !strings.Contains(out, "cancelled") {
 		t.Fatalf("cancel: exit %d\n%s", code, out)
 	}
-	srv.waitFor(t, a.ID, func(p progress) bool { return p.State == "cancelled" })
+	srv.WaitFor(t, a.ID, func(p strataproc.Progress) bool { return p.State == "cancelled" })
 
 	// Not running in the server now: said, exit 1, nothing left behind.
 	for _, action := range []string{"pause", "cancel"} {
@@ -56,10 +48,10 @@ func TestBackfillControlReachesTheServer(t *testing.T) {
 		t.Fatalf("control requests left behind: %v", left)
 	}
 	// So the retry neither hangs paused nor is cancelled.
-	srv.call(t, http.MethodPost, "/backfills/"+a.ID+"/retry", "", &a)
-	st := srv.waitFor(t, a.ID, func(p progress) bool { return p.State != "running" })
+	srv.Call(t, http.MethodPost, "/backfills/"+a.ID+"/retry", "", &a)
+	st := srv.WaitFor(t, a.ID, func(p strataproc.Progress) bool { return p.State != "running" })
 	if st.State != "succeeded" {
 		t.Fatalf("retry after refused requests: %+v", st)
 	}
-	srv.stop(t)
+	srv.Stop(t)
 }

@@ -151,6 +151,7 @@ export interface PlannedPartition {
 
 export interface Plan {
   spec: BackfillSpec;
+  snapshot?: string; // the pipeline version a launch would run
   from: string;
   to: string;
   total: number;
@@ -195,6 +196,10 @@ export interface BackfillStatus {
   in_process: boolean;
   total: number;
   partitions: number;
+  snapshot: string; // the pipeline version the backfill runs
+  current_snapshot?: string; // the version the files make now
+  files_changed: boolean;
+  problem?: string;
 }
 
 export interface PartitionStatus {

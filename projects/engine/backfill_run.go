@@ -37,14 +37,24 @@ type backfillRun struct {
 }
 
 // Launch records a backfill and starts it in the background.
+//
+// The backfill takes a snapshot of the pipeline's files first (its pipeline
+// version) and runs that snapshot to the end: edits on disk meanwhile apply
+// to later runs, not to this backfill.
 func (e *Engine) Launch(ctx context.Context, spec BackfillSpec) (*BackfillStatus, error) {
-	t, err := e.target(spec)
+	pin, err := e.pin(spec.Pipeline)
 	if err != nil {
 		return nil, err
 	}
+	t, err := e.target(spec, pin.pl)
+	if err != nil {
+		return nil, err
+	}
+	t.pin = pin
 	id := newBackfillID(e.now())
 	raw, _ := json.Marshal(t.spec)
-	if _, err := e.wh.DB().ExecContext(ctx, `INSERT INTO _strata.backfills VALUES (?, ?, ?, ?)`, id, e.now(), t.pl.ID, string(raw)); err != nil {
+	if _, err := e.wh.DB().ExecContext(ctx, `INSERT INTO _strata.backfills (backfill_id, created_at, pipeline, spec, snapshot) VALUES (?, ?, ?, ?, ?)`,
+		id, e.now(), t.pl.ID, string(raw), pin.hash); err != nil {
 		return nil, fmt.Errorf("record backfill: %w", err)
 	}
 	if err := e.backfillEvent(ctx, id, StateRunning, "launched"); err != nil {
@@ -97,7 +107,7 @@ func (e *Engine) running(id string) *backfillRun {
 func (b *backfillRun) run() error {
 	e, t := b.e, b.t
 	ctx := b.ctx
-	pd, err := e.loadPlanData(ctx, t.pl)
+	pd, err := e.loadPlanData(ctx, t.pin.proj.Dir, t.pl)
 	if err != nil {
 		return b.finish(err)
 	}
@@ -109,7 +119,7 @@ func (b *backfillRun) run() error {
 	if err != nil {
 		return b.finish(err)
 	}
-	atomicMode := t.spec.Publish == PublishAtomic
+	atomicMode := t.spec.Publish == PublishAtomic || t.spec.Publish == PublishReview
 	var rollMu sync.Mutex
 	rollups := newRollupTracker(t, pd)
 	ticker := time.NewTicker(250 * time.Millisecond)
@@ -137,9 +147,12 @@ func (b *backfillRun) run() error {
 			b.running.Add(1)
 			defer b.running.Add(-1)
 			opt := RunOptions{RunID: runID, BackfillID: b.id, Stage: atomicMode, FineOnly: interval == "", Interval: interval,
-				Reuse: prior[runID] != ""}
+				Reuse: prior[runID] != "", Snapshot: t.pin.hash}
 			if atomicMode {
 				opt.PreferRun = b.id + ":"
+			}
+			if t.spec.Publish == PublishReview {
+				opt.Pin = b.id
 			}
 			res, err := e.Run(ctx, t.pl.ID, key, opt)
 			if err != nil {
@@ -274,7 +287,7 @@ func (b *backfillRun) finish(err error) error {
 	if err := e.store.Write(ctx); err != nil {
 		return err
 	}
-	atomicMode := b.t.spec.Publish == PublishAtomic
+	atomicMode := b.t.spec.Publish == PublishAtomic || b.t.spec.Publish == PublishReview
 	switch {
 	case err != nil:
 		_ = e.backfillEvent(ctx, b.id, StateFailed, err.Error())
@@ -301,9 +314,16 @@ func (b *backfillRun) finish(err error) error {
 			msg += fmt.Sprintf(", %d never ran", missing)
 		}
 		if atomicMode {
-			msg += "; atomic: nothing was made current (retry to finish)"
+			msg += "; " + b.t.spec.Publish + ": nothing was made current (retry to finish)"
 		}
 		return e.backfillEvent(ctx, b.id, StateFailed, msg)
+	}
+	if b.t.spec.Publish == PublishReview {
+		refs, err := e.staged(ctx, b.id)
+		if err != nil {
+			return err
+		}
+		return e.backfillEvent(ctx, b.id, StateReview, fmt.Sprintf("ready for review: %d versions staged, nothing made current", len(refs)))
 	}
 	if atomicMode {
 		n, err := e.promoteStaged(ctx, b.id)
@@ -356,6 +376,9 @@ func (e *Engine) discardStaged(ctx context.Context, id string) error {
 		if err := e.wh.Discard(ctx, refs); err != nil {
 			return err
 		}
+	}
+	if err := e.wh.Unpin(ctx, id); err != nil { // a review backfill's pins
+		return err
 	}
 	return e.markDiscarded(ctx, id)
 }

@@ -30,8 +30,10 @@ type BackfillSpec struct {
 	Reprocess   string  `json:"reprocess,omitempty"`
 	Concurrency int     `json:"concurrency,omitempty"`  // partitions at once; default the pipeline's
 	RatePerMin  float64 `json:"rate_per_min,omitempty"` // partitions started per minute; 0 = unpaced
-	// Publish: partition (default; each partition visible when it succeeds)
-	// or atomic (nothing becomes current until all succeeded).
+	// Publish: partition (default; each partition visible when it succeeds),
+	// atomic (nothing becomes current until all succeeded, then all at once)
+	// or review (nothing becomes current: the backfill ends ready for
+	// review, and a user promotes all or part of it, or discards it).
 	Publish string `json:"publish,omitempty"`
 }
 
@@ -44,6 +46,7 @@ const (
 
 	PublishPartition = "partition"
 	PublishAtomic    = "atomic"
+	PublishReview    = "review"
 )
 
 // The accepted pacing. A rate below one partition a day is almost surely a
@@ -113,16 +116,18 @@ func (e *SpecError) Unwrap() error { return e.Err }
 type target struct {
 	spec     BackfillSpec
 	pl       *project.Pipeline
+	pin      *pinned // the pipeline version it runs; nil in a dry run
 	pspec    partitions.Spec
 	from, to string // pipeline partition keys
 	total    int    // pipeline partitions in the range
 	rollups  int    // coarse partitions (weeks, months) the range touches
 }
 
-// target normalizes a spec; what it refuses is a *SpecError (or the
-// pipeline's NotFoundError).
-func (e *Engine) target(s BackfillSpec) (*target, error) {
-	t, err := e.targetOf(s)
+// target normalizes s against pl, the pipeline as the backfill sees it
+// (its pinned version, or the files now for a dry run); what it refuses is
+// a *SpecError (or the pipeline's NotFoundError).
+func (e *Engine) target(s BackfillSpec, pl *project.Pipeline) (*target, error) {
+	t, err := e.targetOf(s, pl)
 	var nf *NotFoundError
 	if err != nil && !errors.As(err, &nf) {
 		return nil, &SpecError{err}
@@ -130,11 +135,7 @@ func (e *Engine) target(s BackfillSpec) (*target, error) {
 	return t, err
 }
 
-func (e *Engine) targetOf(s BackfillSpec) (*target, error) {
-	pl, err := e.Pipeline(s.Pipeline)
-	if err != nil {
-		return nil, err
-	}
+func (e *Engine) targetOf(s BackfillSpec, pl *project.Pipeline) (*target, error) {
 	pspec, err := SpecOf(pl.Partitions)
 	if err != nil {
 		return nil, err
@@ -152,9 +153,9 @@ func (e *Engine) targetOf(s BackfillSpec) (*target, error) {
 	switch s.Publish {
 	case "":
 		s.Publish = PublishPartition
-	case PublishPartition, PublishAtomic:
+	case PublishPartition, PublishAtomic, PublishReview:
 	default:
-		return nil, fmt.Errorf("publish %q: want partition or atomic", s.Publish)
+		return nil, fmt.Errorf("publish %q: want partition, atomic or review", s.Publish)
 	}
 	switch {
 	case s.Concurrency == 0:
