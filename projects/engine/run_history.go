@@ -28,6 +28,7 @@ type RunSummary struct {
 	StartedAt  time.Time `json:"started_at"`
 	UpdatedAt  time.Time `json:"updated_at"`
 	DurationMS float64   `json:"duration_ms,omitempty"`
+	Engine     string    `json:"engine,omitempty"` // interp or compiled
 }
 
 // Runs lists runs, newest first.
@@ -48,7 +49,8 @@ func (e *Engine) Runs(ctx context.Context, f RunFilter) ([]RunSummary, error) {
 	}
 	args = append(args, f.Limit)
 	rows, err := e.wh.DB().QueryContext(ctx, `SELECT run_id, any_value(backfill_id), any_value(pipeline), any_value(partition_key),
-		arg_max(state, seq), arg_max(error, seq), min(event_at), max(event_at), arg_max(duration_ms, seq)
+		arg_max(state, seq), arg_max(error, seq), min(event_at), max(event_at), arg_max(duration_ms, seq),
+		coalesce(arg_max(engine, seq) FILTER (WHERE engine <> ''), '')
 		FROM _strata.run_events WHERE `+strings.Join(where, " AND ")+`
 		GROUP BY run_id ORDER BY min(event_at) DESC LIMIT ?`, args...)
 	if err != nil {
@@ -58,7 +60,7 @@ func (e *Engine) Runs(ctx context.Context, f RunFilter) ([]RunSummary, error) {
 	var out []RunSummary
 	for rows.Next() {
 		var r RunSummary
-		if err := rows.Scan(&r.RunID, &r.BackfillID, &r.Pipeline, &r.Partition, &r.State, &r.Error, &r.StartedAt, &r.UpdatedAt, &r.DurationMS); err != nil {
+		if err := rows.Scan(&r.RunID, &r.BackfillID, &r.Pipeline, &r.Partition, &r.State, &r.Error, &r.StartedAt, &r.UpdatedAt, &r.DurationMS, &r.Engine); err != nil {
 			return nil, err
 		}
 		out = append(out, r)
@@ -120,9 +122,10 @@ func (e *Engine) runByID(ctx context.Context, runID string) (RunSummary, error) 
 	}
 	var r RunSummary
 	err := e.wh.DB().QueryRowContext(ctx, `SELECT run_id, any_value(backfill_id), any_value(pipeline), any_value(partition_key),
-		arg_max(state, seq), arg_max(error, seq), min(event_at), max(event_at), arg_max(duration_ms, seq)
+		arg_max(state, seq), arg_max(error, seq), min(event_at), max(event_at), arg_max(duration_ms, seq),
+		coalesce(arg_max(engine, seq) FILTER (WHERE engine <> ''), '')
 		FROM _strata.run_events WHERE run_id = ? AND block_id = '' GROUP BY run_id`, runID).
-		Scan(&r.RunID, &r.BackfillID, &r.Pipeline, &r.Partition, &r.State, &r.Error, &r.StartedAt, &r.UpdatedAt, &r.DurationMS)
+		Scan(&r.RunID, &r.BackfillID, &r.Pipeline, &r.Partition, &r.State, &r.Error, &r.StartedAt, &r.UpdatedAt, &r.DurationMS, &r.Engine)
 	if err != nil {
 		return r, errNotFoundf("run %q not found", runID)
 	}
