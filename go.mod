@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/duckdb/duckdb-go/v2 v2.10506.0
+	github.com/fsnotify/fsnotify v1.10.1
 	github.com/gorilla/websocket v1.5.3
 	github.com/labstack/echo/v4 v4.16.0
 	github.com/nats-io/nats-server/v2 v2.15.2
