@@ -283,3 +283,19 @@ func sortDiagnostics(d []protocol.Diagnostic) {
 		return d[i].Column < d[j].Column
 	})
 }
+
+// NeedsCompiled reports why the interpreter cannot run a block faithfully:
+// the "needs compiled" diagnostics of the block's analysis, or none when it
+// can run (or when the block has other errors, which compiling would not
+// fix). It only parses and type-checks; nothing runs.
+func (e *Executor) NeedsCompiled(filename, src string, allow []string) []protocol.Diagnostic {
+	allowed := map[string]bool{}
+	for _, p := range allow {
+		allowed[p] = true
+	}
+	_, rerr := e.analyze(filename, src, "", allowed)
+	if rerr == nil || rerr.Kind != protocol.ErrUnsupported {
+		return nil
+	}
+	return rerr.Diagnostics
+}
