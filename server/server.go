@@ -15,7 +15,9 @@ import (
 
 	"github.com/stratahq/strata/kernel/supervisor"
 	"github.com/stratahq/strata/projects/engine"
+	"github.com/stratahq/strata/projects/notebook"
 	"github.com/stratahq/strata/projects/warehouse"
+	"github.com/stratahq/strata/projects/watch"
 )
 
 // Defaults of Config.
@@ -55,7 +57,9 @@ type Config struct {
 	WSReadLimit int64         // websocket message limit; DefaultWSReadLimit when 0
 	SessionIdle time.Duration // reap a session this long without a connection; DefaultSessionIdle when 0
 	MaxSessions int           // editor sessions (each one kernel process); DefaultMaxSessions when 0
-	Logger      *slog.Logger  // slog.Default() when nil
+	// NoWatch turns off watching ProjectDir for changes made outside the server.
+	NoWatch bool
+	Logger  *slog.Logger // slog.Default() when nil
 }
 
 // Server is Strata's HTTP server. It is an http.Handler; Serve runs it on a
@@ -66,10 +70,11 @@ type Server struct {
 	wh       *warehouse.Warehouse
 	log      *slog.Logger
 	echo     *echo.Echo
-	sessions *sessionManager
+	sessions *notebook.Manager
 	hub      *wsHub
 	metrics  *metrics
 	files    sync.Mutex // serializes writes of project files and the reload that follows
+	watcher  *watch.Watcher
 
 	// ctx is cancelled at shutdown; background runs and executions use it.
 	ctx    context.Context
@@ -120,9 +125,20 @@ func New(cfg Config) (*Server, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{cfg: cfg, eng: cfg.Engine, wh: cfg.Warehouse, log: cfg.Logger, ctx: ctx, cancel: cancel}
 	s.metrics = newMetrics(cfg.Engine.Hub())
-	s.sessions = newSessionManager(s)
+	var err error
+	if s.sessions, err = notebook.NewManager(notebook.Config{Engine: cfg.Engine, Kernel: cfg.Kernel, MaxSessions: cfg.MaxSessions,
+		Idle: cfg.SessionIdle, Logger: cfg.Logger, OnExec: s.metrics.exec}); err != nil {
+		cancel()
+		return nil, err
+	}
 	s.hub = newWSHub(s)
 	s.echo = s.routes()
+	if !cfg.NoWatch {
+		if s.watcher, err = watch.Start(cfg.ProjectDir, 0, s.filesChanged); err != nil {
+			// Without a watcher the server still works; edits elsewhere need a restart.
+			s.log.Warn("watch the project folder for changes", "dir", cfg.ProjectDir, "err", err)
+		}
+	}
 	return s, nil
 }
 
@@ -196,6 +212,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration
 // more than once.
 func (s *Server) Shutdown(ctx context.Context) {
 	s.closeOnce.Do(func() {
+		if s.watcher != nil {
+			s.watcher.Close()
+		}
 		s.hub.closeAll()
 		s.shutdownEngine(ctx)
 		s.cancel()
@@ -205,16 +224,20 @@ func (s *Server) Shutdown(ctx context.Context) {
 		case <-done:
 		case <-ctx.Done():
 		}
-		s.sessions.close()
+		s.sessions.Close()
 		s.hub.wait()
 		s.metrics.close()
 	})
 }
 
-// healthz is unauthenticated: it says the process answers, nothing more.
+// healthz is unauthenticated: it says whether the process answers and can
+// still keep what it writes (its warehouse file is the one it opened).
 func (s *Server) healthz(c echo.Context) error {
 	if s.ctx.Err() != nil {
 		return apiErr(http.StatusServiceUnavailable, CodeUnavailable, "shutting down")
+	}
+	if err := s.wh.Healthy(); err != nil {
+		return apiErr(http.StatusServiceUnavailable, CodeUnavailable, "%s", err.Error())
 	}
 	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/stratahq/strata/projects/engine"
+	"github.com/stratahq/strata/projects/notebook"
 )
 
 const (
@@ -96,6 +97,20 @@ func (h *wsHub) closeAll() {
 	}
 }
 
+// broadcast sends m to every connection, dropping it for one whose queue
+// is full rather than waiting on a slow reader.
+func (h *wsHub) broadcast(m Message) {
+	h.mu.Lock()
+	conns := make([]*wsConn, 0, len(h.conns))
+	for c := range h.conns {
+		conns = append(conns, c)
+	}
+	h.mu.Unlock()
+	for _, c := range conns {
+		c.trySend(m)
+	}
+}
+
 // wait returns once every connection's goroutines have ended.
 func (h *wsHub) wait() { h.wg.Wait() }
 
@@ -118,7 +133,7 @@ type wsConn struct {
 	closeReason string
 
 	mu      sync.Mutex
-	session *session
+	session *notebook.Session
 	topics  map[string]bool
 	sub     *engine.Subscription
 }
@@ -248,33 +263,32 @@ func (c *wsConn) readLoop() {
 }
 
 func (c *wsConn) dispatch(m ClientMessage) {
-	s := c.hub.s
 	switch m.Type {
 	case MsgPing:
 		c.send(PongMessage(m.ID))
 	case MsgHello:
-		s.sessions.hello(c, m)
+		c.hello(m)
 	case MsgExecute:
-		sess, err := s.sessions.forConn(c)
+		sess, err := c.sessionFor()
 		if err != nil {
 			c.send(ErrorMessage(m.ID, WSNoSession, err.Error()))
 			return
 		}
-		sess.execute(m)
+		sess.Execute(notebook.Exec{ID: m.ID, Pipeline: m.Pipeline, Block: m.Block, Source: m.Source, Partition: m.Partition})
 	case MsgInterrupt:
 		sess := c.currentSession()
 		if sess == nil {
 			c.send(ErrorMessage(m.ID, WSNotRunning, "nothing is running: this connection has no session"))
 			return
 		}
-		sess.interrupt(m)
+		sess.Interrupt(m.ID, m.ExecID)
 	case MsgRestart:
-		sess, err := s.sessions.forConn(c)
+		sess, err := c.sessionFor()
 		if err != nil {
 			c.send(ErrorMessage(m.ID, WSNoSession, err.Error()))
 			return
 		}
-		sess.restart(m)
+		sess.Restart(m.ID)
 	case MsgSubscribe:
 		c.subscribe(m)
 	case MsgUnsubscribe:
@@ -291,13 +305,13 @@ func quote(s string) string {
 	return string(b)
 }
 
-func (c *wsConn) currentSession() *session {
+func (c *wsConn) currentSession() *notebook.Session {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.session
 }
 
-func (c *wsConn) setSession(s *session) {
+func (c *wsConn) setSession(s *notebook.Session) {
 	c.mu.Lock()
 	c.session = s
 	c.mu.Unlock()
@@ -312,7 +326,7 @@ func (c *wsConn) cleanup() {
 	c.session, c.sub = nil, nil
 	c.mu.Unlock()
 	if sess != nil {
-		c.hub.s.sessions.detach(sess, c)
+		c.hub.s.sessions.Detach(sess, sessionClient{c})
 	}
 	if sub != nil {
 		sub.Close()

@@ -25,8 +25,8 @@ type Options struct {
 
 // Main serves ex on the process's stdin and stdout until the coordinator
 // closes them. Anything else that writes to fd 1 (native code, a stray
-// print) is sent to stderr so it cannot corrupt the protocol, and fd 0 is
-// /dev/null so that nothing but Serve reads the coordinator's messages.
+// print) is sent to stderr so it cannot corrupt the protocol, and fd 0 reads
+// as empty so a block reading stdin cannot eat the coordinator's messages.
 func Main(ex protocol.Executor, opt Options) error {
 	protoOut, err := guardStdout()
 	if err != nil {

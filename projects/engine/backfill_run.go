@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -25,22 +26,39 @@ type backfillRun struct {
 	start  time.Time
 
 	win *window // the partitions in flight
+	// instance names this execution of the backfill, for control requests
+	// from other processes (control_file.go).
+	instance controlInstance
 
 	succeeded, failed, skipped, cancelled, running atomic.Int64
 	finishes                                       *rateWindow
 	cancelledByUser                                atomic.Bool
+	engine                                         atomic.Value // string: interp or compiled
 	done                                           chan struct{}
 }
 
 // Launch records a backfill and starts it in the background.
+//
+// The backfill takes a snapshot of the pipeline's files first (its pipeline
+// version) and runs that snapshot to the end: edits on disk meanwhile apply
+// to later runs, not to this backfill.
 func (e *Engine) Launch(ctx context.Context, spec BackfillSpec) (*BackfillStatus, error) {
-	t, err := e.target(spec)
+	pin, err := e.pin(spec.Pipeline)
 	if err != nil {
 		return nil, err
 	}
+	t, err := e.target(spec, pin.pl)
+	if err != nil {
+		return nil, err
+	}
+	t.pin = pin
 	id := newBackfillID(e.now())
 	raw, _ := json.Marshal(t.spec)
-	if _, err := e.wh.DB().ExecContext(ctx, `INSERT INTO _strata.backfills VALUES (?, ?, ?, ?)`, id, e.now(), t.pl.ID, string(raw)); err != nil {
+	if err := e.wh.Healthy(); err != nil {
+		return nil, fmt.Errorf("record backfill: %w", err)
+	}
+	if _, err := e.wh.DB().ExecContext(ctx, `INSERT INTO _strata.backfills (backfill_id, created_at, pipeline, spec, snapshot) VALUES (?, ?, ?, ?, ?)`,
+		id, e.now(), t.pl.ID, string(raw), pin.hash); err != nil {
 		return nil, fmt.Errorf("record backfill: %w", err)
 	}
 	if err := e.backfillEvent(ctx, id, StateRunning, "launched"); err != nil {
@@ -51,6 +69,9 @@ func (e *Engine) Launch(ctx context.Context, spec BackfillSpec) (*BackfillStatus
 }
 
 func (e *Engine) backfillEvent(ctx context.Context, id string, s State, msg string) error {
+	if err := e.wh.Healthy(); err != nil {
+		return fmt.Errorf("record backfill %s %s: %w", id, s, err)
+	}
 	_, err := e.wh.DB().ExecContext(ctx, `INSERT INTO _strata.backfill_events VALUES (?, ?, ?, ?)`, id, e.now(), string(s), msg)
 	if err == nil {
 		e.hub.Publish(Notice{Kind: "progress", Progress: &Progress{BackfillID: id, State: s}})
@@ -61,12 +82,20 @@ func (e *Engine) backfillEvent(ctx context.Context, id string, s State, msg stri
 func (e *Engine) startBackfill(id string, t *target, retry bool) *backfillRun {
 	ctx, cancel := context.WithCancel(context.Background())
 	b := &backfillRun{e: e, id: id, t: t, ctx: ctx, cancel: cancel, retry: retry, start: time.Now(),
-		win: newWindow(t.spec.Concurrency, t.spec.RatePerMin), finishes: newRateWindow(time.Minute), done: make(chan struct{})}
+		win: newWindow(t.spec.Concurrency, t.spec.RatePerMin), finishes: newRateWindow(time.Minute), done: make(chan struct{}),
+		instance: controlInstance{Backfill: id, Instance: fmt.Sprintf("%d-%s", os.Getpid(), newNonce()), PID: os.Getpid(), Started: time.Now()}}
 	e.mu.Lock()
 	e.backfills[id] = b
 	e.mu.Unlock()
+	dir := e.project().Dir
+	if err := advertise(dir, b.instance); err != nil {
+		// Runs anyway; only control from another process is lost, and
+		// that process will say "not running" rather than hang.
+		fmt.Fprintf(os.Stderr, "strata: backfill %s: cannot advertise it for cancel/pause from other processes: %v\n", id, err)
+	}
 	go func() {
 		defer close(b.done)
+		defer unadvertise(dir, b.instance)
 		_ = b.run() // its outcome is in the event log
 		e.mu.Lock()
 		delete(e.backfills, id)
@@ -85,8 +114,27 @@ func (e *Engine) running(id string) *backfillRun {
 func (b *backfillRun) run() error {
 	e, t := b.e, b.t
 	ctx := b.ctx
-	pd, err := e.loadPlanData(ctx, t.pl)
+	pd, err := e.loadPlanData(ctx, t.pin.proj.Dir, t.pl)
 	if err != nil {
+		return b.finish(err)
+	}
+	// The backfill's pipeline version is built once, before anything runs:
+	// never a rebuild mid-way, whatever happens to the files.
+	code, err := e.prepare(ctx, t.pin, t.spec.Engine)
+	if err != nil {
+		return b.finish(err)
+	}
+	defer code.release()
+	b.engine.Store(code.engine)
+	msg := "engine: " + code.engine
+	if code.built != nil {
+		how := "built in " + code.built.Duration.Round(time.Millisecond).String()
+		if code.built.Cached {
+			how = "already built"
+		}
+		msg += fmt.Sprintf(" (worker %s, %s)", code.built.Hash[:12], how)
+	}
+	if err := e.backfillEvent(ctx, b.id, StateRunning, msg); err != nil {
 		return b.finish(err)
 	}
 	prior, err := e.partitionStates(ctx, b.id)
@@ -97,7 +145,7 @@ func (b *backfillRun) run() error {
 	if err != nil {
 		return b.finish(err)
 	}
-	atomicMode := t.spec.Publish == PublishAtomic
+	atomicMode := t.spec.Publish == PublishAtomic || t.spec.Publish == PublishReview
 	var rollMu sync.Mutex
 	rollups := newRollupTracker(t, pd)
 	ticker := time.NewTicker(250 * time.Millisecond)
@@ -108,8 +156,8 @@ func (b *backfillRun) run() error {
 	go func() {
 		for {
 			select {
-			case <-ticker.C:
-				b.pollControl()
+			case now := <-ticker.C:
+				b.pollControl(now)
 				e.hub.Publish(Notice{Kind: "progress", Progress: b.progress()})
 			case <-stopTicker:
 				return
@@ -125,9 +173,12 @@ func (b *backfillRun) run() error {
 			b.running.Add(1)
 			defer b.running.Add(-1)
 			opt := RunOptions{RunID: runID, BackfillID: b.id, Stage: atomicMode, FineOnly: interval == "", Interval: interval,
-				Reuse: prior[runID] != ""}
+				Reuse: prior[runID] != "", Snapshot: t.pin.hash, code: code}
 			if atomicMode {
 				opt.PreferRun = b.id + ":"
+			}
+			if t.spec.Publish == PublishReview {
+				opt.Pin = b.id
 			}
 			res, err := e.Run(ctx, t.pl.ID, key, opt)
 			if err != nil {
@@ -205,8 +256,11 @@ func (b *backfillRun) run() error {
 			return pp.Action
 		}
 		action := decide()
+		// A day an earlier pass of this backfill ran counts as run by it:
+		// its week must be rolled up from it even if the week was current
+		// before (a resume after a stop between the days and the week).
 		rollMu.Lock()
-		rs := rollups.add(p, action == "run")
+		rs := rollups.add(p, action == "run" || (action == "done" && st == StateSucceeded))
 		rollMu.Unlock()
 		switch action {
 		case "done":
@@ -262,7 +316,7 @@ func (b *backfillRun) finish(err error) error {
 	if err := e.store.Write(ctx); err != nil {
 		return err
 	}
-	atomicMode := b.t.spec.Publish == PublishAtomic
+	atomicMode := b.t.spec.Publish == PublishAtomic || b.t.spec.Publish == PublishReview
 	switch {
 	case err != nil:
 		_ = e.backfillEvent(ctx, b.id, StateFailed, err.Error())
@@ -289,9 +343,16 @@ func (b *backfillRun) finish(err error) error {
 			msg += fmt.Sprintf(", %d never ran", missing)
 		}
 		if atomicMode {
-			msg += "; atomic: nothing was made current (retry to finish)"
+			msg += "; " + b.t.spec.Publish + ": nothing was made current (retry to finish)"
 		}
 		return e.backfillEvent(ctx, b.id, StateFailed, msg)
+	}
+	if b.t.spec.Publish == PublishReview {
+		refs, err := e.staged(ctx, b.id)
+		if err != nil {
+			return err
+		}
+		return e.backfillEvent(ctx, b.id, StateReview, fmt.Sprintf("ready for review: %d versions staged, nothing made current", len(refs)))
 	}
 	if atomicMode {
 		n, err := e.promoteStaged(ctx, b.id)
@@ -344,6 +405,9 @@ func (e *Engine) discardStaged(ctx context.Context, id string) error {
 		if err := e.wh.Discard(ctx, refs); err != nil {
 			return err
 		}
+	}
+	if err := e.wh.Unpin(ctx, id); err != nil { // a review backfill's pins
+		return err
 	}
 	return e.markDiscarded(ctx, id)
 }

@@ -69,6 +69,11 @@ func Load(dir string) (*Project, error) {
 		p.Pipelines[pl.ID] = pl
 		probs = append(probs, pl.Problems...)
 	}
+	for id, tp := range checkTriggerProducts(p.Pipelines, p.PipelineIDs()) {
+		pl := p.Pipelines[id]
+		pl.Problems = append(pl.Problems, tp...).normalize()
+		probs = append(probs, tp...)
+	}
 	p.Problems = probs.normalize()
 	return p, p.Problems.Err()
 }
@@ -90,7 +95,17 @@ func LoadPipeline(p *Project, file string) (*Pipeline, error) {
 			owners.claim(p.Pipelines[id])
 		}
 	}
-	pl.Problems = append(pl.Problems, owners.claim(pl)...).normalize()
+	pl.Problems = append(pl.Problems, owners.claim(pl)...)
+	all := map[string]*Pipeline{}
+	for id, other := range p.Pipelines {
+		all[id] = other
+	}
+	all[pl.ID] = pl
+	ids := p.PipelineIDs()
+	if p.Pipelines[pl.ID] == nil {
+		ids = append(ids, pl.ID)
+	}
+	pl.Problems = append(pl.Problems, checkTriggerProducts(all, ids)[pl.ID]...).normalize()
 	return pl, pl.Problems.Err()
 }
 

@@ -78,6 +78,8 @@ type Warehouse struct {
 	lock      *fileLock
 	db        *sql.DB
 	closed    atomic.Bool
+	opened    identity              // the file and lock opened (warehouse_health.go)
+	broken    atomic.Pointer[error] // set once they changed: every write is refused
 
 	mu      sync.Mutex
 	writer  *sql.Conn                  // nil until first write, and after a broken rollback
@@ -90,6 +92,9 @@ type Warehouse struct {
 	// uncached names the products too large to load whole into parts: their
 	// partitions are read one by one, without scanning the product again.
 	uncached map[string]bool
+	// guarded names the partitions that have pins or logged switches, whose
+	// retention must ask which versions are protected (version_switch.go).
+	guarded map[partKey]bool
 }
 
 // Open opens (creating if needed) the warehouse at path. It fails at once with
@@ -144,6 +149,14 @@ func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) 
 		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
 	}
 	w.storage = storage
+	if w.guarded, err = loadGuarded(ctx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
+	}
+	if w.opened, err = openedIdentity(path, lock); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
+	}
 	return w, nil
 }
 
