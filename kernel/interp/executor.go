@@ -265,6 +265,13 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 		return finish(nil, &protocol.RunError{Kind: protocol.ErrCompile, File: p.a.fset.Position(p.a.file.Name.Pos()).Filename,
 			Message: fmt.Sprintf("%s takes %d table(s) but the run has %d input(s)%s", p.a.entry, p.a.tables, len(inputs), inputNames(req.Inputs))})
 	}
+	if e.out != nil && env.Log != nil {
+		// ctx.Log lines keep their order with the block's stdout.
+		logf := env.Log
+		envCopy := *env
+		envCopy.Log = func(level, msg string) { e.out.flush(); logf(level, msg) }
+		env = &envCopy
+	}
 	bctx, err := newBlockContext(ctx, req, env)
 	if err != nil {
 		return finish(nil, &protocol.RunError{Kind: protocol.ErrRuntime, Message: err.Error()})
@@ -281,7 +288,11 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 		defer e.out.set(nil)
 		defer e.out.flush() // runs first: what the block wrote reaches this run
 	}
-	p.stderr.set(&traceSplitter{stderr: env.Stderr, trace: io.MultiWriter(traceOrDiscard(env.Trace), &limitedBuffer{b: &trace, max: 64 << 10})})
+	stderr := env.Stderr
+	if e.out != nil {
+		stderr = flushingWriter{c: e.out, w: env.Stderr}
+	}
+	p.stderr.set(&traceSplitter{stderr: stderr, trace: io.MultiWriter(traceOrDiscard(env.Trace), &limitedBuffer{b: &trace, max: 64 << 10})})
 	defer p.stdout.set(nil)
 	defer p.stderr.set(nil)
 

@@ -24,6 +24,7 @@ type fileCapture struct {
 
 	mu      sync.Mutex
 	sink    io.Writer
+	flushMu sync.Mutex // one marker in flight, so each flush waits for its own
 	flushed chan struct{}
 }
 
@@ -61,6 +62,8 @@ func (c *fileCapture) deliver(p []byte) {
 // flush returns once everything written to the pipe before it was called has
 // been delivered.
 func (c *fileCapture) flush() {
+	c.flushMu.Lock()
+	defer c.flushMu.Unlock()
 	if _, err := c.w.Write(c.marker); err != nil {
 		return
 	}
@@ -96,4 +99,16 @@ func (c *fileCapture) drain() {
 			return
 		}
 	}
+}
+
+// flushingWriter flushes the captured stdout before each write, so that
+// what a block prints and what it logs or writes to stderr keep their order.
+type flushingWriter struct {
+	c *fileCapture
+	w io.Writer
+}
+
+func (f flushingWriter) Write(p []byte) (int, error) {
+	f.c.flush()
+	return f.w.Write(p)
 }
