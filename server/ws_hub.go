@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/stratahq/strata/projects/engine"
+	"github.com/stratahq/strata/projects/triggers/launcher"
 )
 
 const (
@@ -343,6 +344,9 @@ func topicMatches(topic string, n engine.Notice) bool {
 	case "run":
 		return n.Event != nil && n.Event.RunID == id
 	case "pipeline":
+		if f, ok := n.Data.(*launcher.Firing); ok {
+			return f.Pipeline == id // a trigger of the pipeline fired, skipped or failed
+		}
 		return n.Event != nil && n.Event.Pipeline == id
 	}
 	return false

@@ -11,6 +11,7 @@ import (
 	"github.com/stratahq/strata/kernel/supervisor"
 	"github.com/stratahq/strata/projects/engine"
 	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/triggers/launcher"
 	"github.com/stratahq/strata/projects/warehouse"
 )
 
@@ -22,6 +23,9 @@ type workspace struct {
 	wh   *warehouse.Warehouse
 	pool *supervisor.Pool
 	eng  *engine.Engine
+	// clock is the time triggers and the engine share (sped up only by a
+	// test hook, see triggerClock).
+	clock *launcher.RealClock
 }
 
 // WarehousePath is where a project's DuckDB file lives.
@@ -40,13 +44,14 @@ func openWorkspace(ctx context.Context, dir string) (*workspace, error) {
 		return nil, err
 	}
 	pool := supervisor.NewPool(kernelConfig(proj), max(2, runtime.NumCPU()))
-	eng, err := engine.New(ctx, proj, wh, pool, engine.Options{})
+	clock := triggerClock()
+	eng, err := engine.New(ctx, proj, wh, pool, engine.Options{Now: clock.Now})
 	if err != nil {
 		pool.Close()
 		wh.Close()
 		return nil, err
 	}
-	return &workspace{proj: proj, wh: wh, pool: pool, eng: eng}, nil
+	return &workspace{proj: proj, wh: wh, pool: pool, eng: eng, clock: clock}, nil
 }
 
 // kernelConfig is how this binary starts kernels for a project.

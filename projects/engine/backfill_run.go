@@ -34,11 +34,14 @@ type backfillRun struct {
 
 // Launch records a backfill and starts it in the background.
 func (e *Engine) Launch(ctx context.Context, spec BackfillSpec) (*BackfillStatus, error) {
+	return e.launch(ctx, newBackfillID(e.now()), spec)
+}
+
+func (e *Engine) launch(ctx context.Context, id string, spec BackfillSpec) (*BackfillStatus, error) {
 	t, err := e.target(spec)
 	if err != nil {
 		return nil, err
 	}
-	id := newBackfillID(e.now())
 	raw, _ := json.Marshal(t.spec)
 	if _, err := e.wh.DB().ExecContext(ctx, `INSERT INTO _strata.backfills VALUES (?, ?, ?, ?)`, id, e.now(), t.pl.ID, string(raw)); err != nil {
 		return nil, fmt.Errorf("record backfill: %w", err)
@@ -125,7 +128,7 @@ func (b *backfillRun) run() error {
 			b.running.Add(1)
 			defer b.running.Add(-1)
 			opt := RunOptions{RunID: runID, BackfillID: b.id, Stage: atomicMode, FineOnly: interval == "", Interval: interval,
-				Reuse: prior[runID] != ""}
+				Reuse: prior[runID] != "", Origin: t.spec.Origin}
 			if atomicMode {
 				opt.PreferRun = b.id + ":"
 			}
@@ -330,7 +333,12 @@ func (e *Engine) promoteStaged(ctx context.Context, id string) (int, error) {
 	if err != nil || len(refs) == 0 {
 		return 0, err
 	}
-	return len(refs), e.wh.Promote(ctx, refs)
+	if err := e.wh.Promote(ctx, refs); err != nil {
+		return 0, err
+	}
+	spec, _ := e.backfillSpec(ctx, id)
+	e.published(spec.Pipeline, "", id, refs)
+	return len(refs), nil
 }
 
 // discardStaged drops the versions an atomic backfill staged and marks

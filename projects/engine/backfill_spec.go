@@ -32,6 +32,8 @@ type BackfillSpec struct {
 	// Publish: partition (default; each partition visible when it succeeds)
 	// or atomic (nothing becomes current until all succeeded).
 	Publish string `json:"publish,omitempty"`
+	// Origin is what launched the backfill, when not a person (a trigger).
+	Origin *Origin `json:"origin,omitempty"`
 }
 
 // Reprocess policies and publish modes.

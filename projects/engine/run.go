@@ -34,6 +34,8 @@ type RunOptions struct {
 	// written by runs whose id starts with it, current or not (staged data
 	// of an atomic backfill).
 	PreferRun string
+	// Origin is what launched the run (a trigger), recorded on its first event.
+	Origin *Origin
 }
 
 // RunResult is what a run did.
@@ -126,7 +128,7 @@ func (r *runner) emit(ev Event) <-chan error {
 
 func (r *runner) run(ctx context.Context) (*RunResult, error) {
 	start := time.Now()
-	if err := <-r.emit(Event{State: StateRunning}); err != nil {
+	if err := <-r.emit(Event{State: StateRunning, Origin: r.opt.Origin.encode()}); err != nil {
 		return nil, err
 	}
 	if r.opt.Reuse {
@@ -373,7 +375,15 @@ func (r *runner) publish(ctx context.Context, g *group, outcomes []*BlockOutcome
 	if r.opt.Stage {
 		return r.e.wh.Stage(ctx, outs)
 	}
-	return r.e.wh.Publish(ctx, outs)
+	vs, err := r.e.wh.Publish(ctx, outs)
+	if err == nil {
+		refs := make([]warehouse.VersionRef, len(vs))
+		for i, v := range vs {
+			refs[i] = v.Ref()
+		}
+		r.e.published(r.pl.ID, r.opt.RunID, r.opt.BackfillID, refs)
+	}
+	return vs, err
 }
 
 // lineage records what a block read: upstream product -> partition ->

@@ -55,6 +55,8 @@ type Event struct {
 	// encoding), kept so that a retried run re-runs only the children that
 	// failed.
 	Output []byte `json:"-"`
+	// Origin is what launched the run (an encoded Origin), on its first event only.
+	Origin string `json:"-"`
 }
 
 const stateSchema = `
@@ -98,6 +100,10 @@ func OpenStore(ctx context.Context, db *sql.DB) (*Store, error) {
 	}
 	// Run state written before child outputs were kept lacks the column.
 	if _, err := db.ExecContext(ctx, `ALTER TABLE _strata.run_events ADD COLUMN IF NOT EXISTS output BLOB`); err != nil {
+		return nil, fmt.Errorf("upgrade run state tables: %w", err)
+	}
+	// Run state written before triggers lacks the origin of a run.
+	if _, err := db.ExecContext(ctx, `ALTER TABLE _strata.run_events ADD COLUMN IF NOT EXISTS origin VARCHAR DEFAULT ''`); err != nil {
 		return nil, fmt.Errorf("upgrade run state tables: %w", err)
 	}
 	s := &Store{db: db, kick: make(chan struct{}, 1), closed: make(chan struct{}), done: make(chan struct{})}
@@ -218,7 +224,7 @@ func (s *Store) commit(evs []Event) error {
 		}
 		for _, e := range evs {
 			if err := a.AppendRow(e.Seq, e.At, e.RunID, e.BackfillID, e.Pipeline, e.Partition, e.Block, e.Child,
-				string(e.State), int32(e.Attempt), e.Rows, e.DurationMS, e.Error, int32(e.ErrorLine), e.Log, blob(e.Output)); err != nil {
+				string(e.State), int32(e.Attempt), e.Rows, e.DurationMS, e.Error, int32(e.ErrorLine), e.Log, blob(e.Output), e.Origin); err != nil {
 				_ = a.Close()
 				return err
 			}
