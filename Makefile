@@ -5,7 +5,7 @@ BIN     := bin/strata
 DEMO    ?= demo
 PKGS    := ./...
 
-.PHONY: all build run test test-go test-race bench check fmt generate clean frontend test-frontend test-e2e
+.PHONY: all build run test test-go test-race bench check fmt generate clean frontend test-frontend test-e2e soak
 
 all: build
 
@@ -27,6 +27,10 @@ test-go:
 # test-race: concurrency-heavy packages under the race detector
 test-race:
 	$(GO) test -count=1 -timeout 5m -race -short ./kernel/... ./blocks/... ./projects/partitions/... ./projects/engine/... ./server/...
+
+# soak: the fault-injection soak: STRATA_SOAK_TRIALS (default 40) kill -9 trials of demo backfills; the seed is printed, STRATA_SOAK_SEED replays it
+soak:
+	STRATA_SOAK_TRIALS=$${STRATA_SOAK_TRIALS:-40} $(GO) test -count=1 -timeout 0 -run '^TestFaultSoak$$' -v ./e2e/faults/
 
 # frontend: build the web UI into frontend/dist (npm ci first when node_modules is missing or stale)
 frontend: frontend/dist/index.html

@@ -13,15 +13,11 @@
 //
 // # Editor sessions
 //
-// An editor session (ws_session.go) owns one kernel process, so two browser
-// tabs never wait for each other and a block that kills its kernel harms only
-// its own session. Sessions are keyed by an id the browser chooses and keeps
-// in sessionStorage, not by the websocket connection: a reload reconnects to
-// the same session and sees a block that is still running. A session without
-// a connection is reaped, its kernel closed, after SessionIdle. A session
-// runs one execution at a time and answers a second with a "busy" error
-// instead of queueing: a flood of Ctrl+Enter must not build an unbounded
-// backlog in front of a kernel.
+// The notebook sessions (one kernel, one running execution and the drafts of
+// the cells run, per browser session id) live in projects/notebook.
+// ws_session.go only adapts them to the websocket: hello attaches a
+// connection to its session, execute/interrupt/restart call it, and its
+// events become status/stdout/log/result/error messages.
 //
 // # Trust
 //

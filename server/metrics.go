@@ -141,7 +141,7 @@ func (s *Server) writeMetrics(w io.Writer) {
 		fmt.Fprintf(w, "strata_kernel_pool_idle %d\n", idle)
 	}
 
-	busy, idle, connected := s.sessions.stats()
+	busy, idle, connected := s.sessions.Stats()
 	header(w, "strata_editor_sessions", "gauge", "Editor sessions (one kernel each), by state.")
 	fmt.Fprintf(w, "strata_editor_sessions{state=\"busy\"} %d\n", busy)
 	fmt.Fprintf(w, "strata_editor_sessions{state=\"idle\"} %d\n", idle)

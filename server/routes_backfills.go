@@ -38,14 +38,15 @@ func (s *Server) backfillSpec(c echo.Context) (engine.BackfillSpec, error) {
 	return spec, nil
 }
 
-// specError: once the pipeline is known to be valid, what the engine refuses
-// in a spec (a bad range, an unknown policy) is the client's to fix.
+// specError: what the engine refuses in a spec (a bad range, an unknown
+// policy, a concurrency out of range) is the client's to fix (400); anything
+// else, such as a failure to record the backfill, is the server's (500).
 func specError(err error) error {
-	var nf *engine.NotFoundError
-	if errors.As(err, &nf) || errors.Is(err, context.Canceled) {
-		return err
+	var se *engine.SpecError
+	if errors.As(err, &se) {
+		return badRequest("%s", err.Error())
 	}
-	return badRequest("%s", err.Error())
+	return err
 }
 
 // actionError: a lifecycle action refused for the backfill's current state
@@ -155,7 +156,7 @@ func (s *Server) backfillPartitions(c echo.Context) error {
 }
 
 func (s *Server) retryBackfill(c echo.Context) error {
-	return s.backfillAction(c, func(ctx context.Context, id string) (*engine.BackfillStatus, error) { return s.eng.Retry(ctx, id) })
+	return s.retryWith(c)
 }
 
 func (s *Server) resumeBackfill(c echo.Context) error {

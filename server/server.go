@@ -15,6 +15,7 @@ import (
 
 	"github.com/stratahq/strata/kernel/supervisor"
 	"github.com/stratahq/strata/projects/engine"
+	"github.com/stratahq/strata/projects/notebook"
 	"github.com/stratahq/strata/projects/triggers/launcher"
 	"github.com/stratahq/strata/projects/warehouse"
 )
@@ -71,7 +72,7 @@ type Server struct {
 	wh       *warehouse.Warehouse
 	log      *slog.Logger
 	echo     *echo.Echo
-	sessions *sessionManager
+	sessions *notebook.Manager
 	hub      *wsHub
 	metrics  *metrics
 	triggers *launcher.Loop
@@ -136,7 +137,11 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.triggers = loop
 	s.metrics = newMetrics(cfg.Engine.Hub())
-	s.sessions = newSessionManager(s)
+	if s.sessions, err = notebook.NewManager(notebook.Config{Engine: cfg.Engine, Kernel: cfg.Kernel, MaxSessions: cfg.MaxSessions,
+		Idle: cfg.SessionIdle, Logger: cfg.Logger, OnExec: s.metrics.exec}); err != nil {
+		cancel()
+		return nil, err
+	}
 	s.hub = newWSHub(s)
 	s.echo = s.routes()
 	return s, nil
@@ -226,7 +231,7 @@ func (s *Server) Shutdown(ctx context.Context) {
 		case <-done:
 		case <-ctx.Done():
 		}
-		s.sessions.close()
+		s.sessions.Close()
 		s.hub.wait()
 		s.metrics.close()
 	})

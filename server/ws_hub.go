@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/stratahq/strata/projects/engine"
+	"github.com/stratahq/strata/projects/notebook"
 	"github.com/stratahq/strata/projects/triggers/launcher"
 )
 
@@ -119,7 +120,7 @@ type wsConn struct {
 	closeReason string
 
 	mu      sync.Mutex
-	session *session
+	session *notebook.Session
 	topics  map[string]bool
 	sub     *engine.Subscription
 }
@@ -249,33 +250,32 @@ func (c *wsConn) readLoop() {
 }
 
 func (c *wsConn) dispatch(m ClientMessage) {
-	s := c.hub.s
 	switch m.Type {
 	case MsgPing:
 		c.send(PongMessage(m.ID))
 	case MsgHello:
-		s.sessions.hello(c, m)
+		c.hello(m)
 	case MsgExecute:
-		sess, err := s.sessions.forConn(c)
+		sess, err := c.sessionFor()
 		if err != nil {
 			c.send(ErrorMessage(m.ID, WSNoSession, err.Error()))
 			return
 		}
-		sess.execute(m)
+		sess.Execute(notebook.Exec{ID: m.ID, Pipeline: m.Pipeline, Block: m.Block, Source: m.Source, Partition: m.Partition})
 	case MsgInterrupt:
 		sess := c.currentSession()
 		if sess == nil {
 			c.send(ErrorMessage(m.ID, WSNotRunning, "nothing is running: this connection has no session"))
 			return
 		}
-		sess.interrupt(m)
+		sess.Interrupt(m.ID, m.ExecID)
 	case MsgRestart:
-		sess, err := s.sessions.forConn(c)
+		sess, err := c.sessionFor()
 		if err != nil {
 			c.send(ErrorMessage(m.ID, WSNoSession, err.Error()))
 			return
 		}
-		sess.restart(m)
+		sess.Restart(m.ID)
 	case MsgSubscribe:
 		c.subscribe(m)
 	case MsgUnsubscribe:
@@ -292,13 +292,13 @@ func quote(s string) string {
 	return string(b)
 }
 
-func (c *wsConn) currentSession() *session {
+func (c *wsConn) currentSession() *notebook.Session {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.session
 }
 
-func (c *wsConn) setSession(s *session) {
+func (c *wsConn) setSession(s *notebook.Session) {
 	c.mu.Lock()
 	c.session = s
 	c.mu.Unlock()
@@ -313,7 +313,7 @@ func (c *wsConn) cleanup() {
 	c.session, c.sub = nil, nil
 	c.mu.Unlock()
 	if sess != nil {
-		c.hub.s.sessions.detach(sess, c)
+		c.hub.s.sessions.Detach(sess, sessionClient{c})
 	}
 	if sub != nil {
 		sub.Close()

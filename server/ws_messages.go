@@ -6,6 +6,7 @@ import (
 	"github.com/stratahq/strata/blocks/tableio"
 	"github.com/stratahq/strata/kernel/protocol"
 	"github.com/stratahq/strata/projects/engine"
+	"github.com/stratahq/strata/projects/notebook"
 )
 
 // MessageType names a websocket message. Every message is one JSON object
@@ -39,27 +40,24 @@ const (
 
 // Session states.
 const (
-	StateIdle = "idle"
-	StateBusy = "busy"
+	StateIdle = notebook.StateIdle
+	StateBusy = notebook.StateBusy
 )
 
 // Error codes of websocket errors. A failed execution is code "run" and
 // carries the kernel's RunError fields (kind, file, line, column,
 // diagnostics) as they are.
 const (
-	WSBadMessage   = "bad_message"   // not JSON, or a field of the wrong type
-	WSUnknownType  = "unknown_type"  // a type this server does not know
-	WSInvalid      = "invalid"       // a well-formed request that cannot be done (unknown pipeline, bad partition, ...)
-	WSBusy         = "busy"          // the session is running another execution
-	WSNotRunning   = "not_running"   // interrupt with nothing running
-	WSNoSession    = "no_session"    // too many sessions, or the session was closed
-	WSRun          = "run"           // the block failed: see kind
-	WSKernel       = "kernel"        // the session's kernel could not be started
-	WSSessionMoved = "session_taken" // another connection said hello with this session
+	WSBadMessage   = "bad_message"           // not JSON, or a field of the wrong type
+	WSUnknownType  = "unknown_type"          // a type this server does not know
+	WSInvalid      = notebook.CodeInvalid    // a well-formed request that cannot be done (unknown pipeline, bad partition, ...)
+	WSBusy         = notebook.CodeBusy       // the session is running another execution
+	WSNotRunning   = notebook.CodeNotRunning // interrupt with nothing running
+	WSNoSession    = notebook.CodeNoSession  // too many sessions, or the session was closed
+	WSRun          = notebook.CodeRun        // the block failed: see kind
+	WSKernel       = notebook.CodeKernel     // the session's kernel could not be started
+	WSSessionMoved = notebook.CodeMoved      // another connection said hello with this session
 )
-
-// maxSessionIDLen bounds the session id a client chooses.
-const maxSessionIDLen = 128
 
 // ClientMessage is any message a client sends; fields unused by a type are
 // left empty.
@@ -117,6 +115,9 @@ type Message struct {
 	DurationMS *float64           `json:"duration_ms,omitempty"`
 	Entry      string             `json:"entry,omitempty"`
 	Stdout     string             `json:"stdout,omitempty"` // the captured stdout, when streaming dropped some
+	// Inputs says where each upstream came from: the session's draft or
+	// published versions.
+	Inputs []engine.InputOrigin `json:"inputs,omitempty"`
 
 	// error
 	Error *ErrorBody `json:"error,omitempty"`
@@ -124,19 +125,6 @@ type Message struct {
 	// event, subscribed, unsubscribed
 	Topic  string         `json:"topic,omitempty"`
 	Notice *engine.Notice `json:"notice,omitempty"`
-}
-
-// sessionStatus describes a session to its client.
-type sessionStatus struct {
-	session, state, pipeline, block, partition, execID string
-	restarted                                          bool
-}
-
-// StatusMessage reports a session's state; id echoes the request it answers
-// (hello, restart) or the execution's id.
-func StatusMessage(id string, st sessionStatus) Message {
-	return Message{Type: MsgStatus, ID: id, Session: st.session, State: st.state, Pipeline: st.pipeline,
-		Block: st.block, Partition: st.partition, ExecID: st.execID, Restarted: st.restarted}
 }
 
 // StdoutMessage is a chunk of output of execution id.

@@ -344,7 +344,7 @@ func TestWSSessionsAreReaped(t *testing.T) {
 	c.conn.Close()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		busy, idle, _ := e.srv.sessions.stats()
+		busy, idle, _ := e.srv.sessions.Stats()
 		if busy+idle == 0 {
 			break
 		}

@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	register("backfill", "plan, run and manage backfills (strata backfill DIR PIPELINE --from A --to B; list|status|retry|cancel|pause|resume DIR ID)", runBackfill)
+	register("backfill", "plan, run and manage backfills (strata backfill DIR PIPELINE --from A --to B; list|status|retry|cancel|pause|resume|diff|promote|discard|rollback DIR ID)", runBackfill)
 }
 
 func runBackfill(args []string) error {
@@ -25,8 +25,18 @@ func runBackfill(args []string) error {
 			return backfillList(args[1:])
 		case "status":
 			return backfillStatus(args[1:])
-		case "retry", "resume", "cancel", "pause":
+		case "retry":
+			return backfillRetry(args[1:])
+		case "resume", "cancel", "pause":
 			return backfillControl(args[0], args[1:])
+		case "diff":
+			return backfillDiff(args[1:])
+		case "promote":
+			return backfillPromote(args[1:])
+		case "discard":
+			return backfillDiscard(args[1:])
+		case "rollback":
+			return backfillRollback(args[1:])
 		}
 	}
 	fs := flag.NewFlagSet("backfill", flag.ContinueOnError)
@@ -38,7 +48,7 @@ func runBackfill(args []string) error {
 	fs.StringVar(&spec.Reprocess, "reprocess", "missing", "missing, failed, stale or all")
 	fs.IntVar(&spec.Concurrency, "concurrency", 0, "partitions at once (default: the pipeline's)")
 	rate := fs.String("rate", "", "partitions started per minute: 600/m, 10/s, 1000/h")
-	fs.StringVar(&spec.Publish, "publish", "partition", "partition or atomic")
+	fs.StringVar(&spec.Publish, "publish", "partition", "partition, atomic, or review (stage everything; promote after `strata backfill diff`)")
 	dry := fs.Bool("dry-run", false, "print the plan; run nothing")
 	format := fs.String("format", "text", "text or json")
 	all := fs.Bool("all", false, "with --dry-run: list every partition (default: the first 50)")
@@ -120,6 +130,15 @@ func followBackfill(ctx context.Context, ws *workspace, id string) error {
 				st.Progress.Succeeded, st.Progress.Skipped, st.Progress.Failed, st.Progress.Cancelled, st.Progress.Elapsed.Round(time.Millisecond))
 			if st.Message != "" {
 				fmt.Println(st.Message)
+			}
+			if st.State == engine.StateReview {
+				rv, err := ws.eng.BackfillReview(ctx, id)
+				if err != nil {
+					return err
+				}
+				printReview(rv)
+				fmt.Printf("review: strata backfill diff %[1]s %[2]s [--product P --partition KEY]; then strata backfill promote|discard %[1]s %[2]s\n", ws.proj.Dir, id)
+				return nil
 			}
 			if st.State != engine.StateSucceeded {
 				fmt.Fprintf(os.Stderr, "re-run what did not succeed: strata backfill retry %s %s\n", ws.proj.Dir, st.ID)
@@ -261,9 +280,15 @@ func backfillStatus(args []string) error {
 	})
 }
 
-// backfillControl resumes, retries, cancels or pauses. When another process
+// controlWait is how long a cancel, pause or resume handed to another
+// process waits for that process to acknowledge it.
+const controlWait = 10 * time.Second
+
+// backfillControl resumes, cancels or pauses (retry is backfillRetry). When another process
 // (a running `strata backfill` or `strata start`) holds the project, a cancel,
-// pause or resume is handed to it through a control file.
+// pause or resume is handed to the run instance of the backfill in that
+// process, which acknowledges it; if that process is not running the
+// backfill, nothing is handed over and the command fails saying so.
 func backfillControl(action string, args []string) error {
 	if len(args) != 2 {
 		return fmt.Errorf("usage: strata backfill %s DIR ID", action)
@@ -273,11 +298,12 @@ func backfillControl(action string, args []string) error {
 	defer stop()
 	ws, err := openWorkspace(ctx, dir)
 	var locked *warehouse.LockedError
-	if errors.As(err, &locked) && action != "retry" {
-		if err := engine.RequestControl(dir, id, action); err != nil {
+	if errors.As(err, &locked) {
+		msg, err := engine.RequestControl(ctx, dir, id, action, locked.PID, controlWait)
+		if err != nil {
 			return err
 		}
-		fmt.Printf("asked pid %d to %s backfill %s\n", locked.PID, action, id)
+		fmt.Println(msg)
 		return nil
 	}
 	if err != nil {
@@ -292,11 +318,7 @@ func backfillControl(action string, args []string) error {
 		fmt.Printf("backfill %s cancelled\n", id)
 		return nil
 	case "pause":
-		return fmt.Errorf("backfill %s is not running (nothing to pause)", id)
-	case "retry":
-		if _, err := ws.eng.Retry(ctx, id); err != nil {
-			return err
-		}
+		return &engine.NotRunningError{Backfill: id, Action: "pause"}
 	default:
 		if _, err := ws.eng.Resume(ctx, id); err != nil {
 			return err

@@ -6,39 +6,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-)
 
-var build struct {
-	once sync.Once
-	dir  string
-	err  error
-	out  []byte
-}
+	"github.com/stratahq/strata/e2e/strataproc"
+)
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if build.dir != "" {
-		os.RemoveAll(build.dir)
-	}
+	strataproc.Cleanup()
 	os.Exit(code)
-}
-
-// builtBinary builds this package once per test binary, for the tests that
-// drive the real strata command.
-func builtBinary(t *testing.T) string {
-	t.Helper()
-	build.once.Do(func() {
-		build.dir, build.err = os.MkdirTemp("", "strata-cli-test-")
-		if build.err == nil {
-			build.out, build.err = exec.Command("go", "build", "-o", filepath.Join(build.dir, "strata"), ".").CombinedOutput()
-		}
-	})
-	if build.err != nil {
-		t.Fatalf("build: %v\n%s", build.err, build.out)
-	}
-	return filepath.Join(build.dir, "strata")
 }
 
 // TestReadmeCommands builds the real binary and runs the commands the
@@ -48,7 +24,7 @@ func TestReadmeCommands(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	dir := t.TempDir()
-	bin := builtBinary(t)
+	bin := strataproc.Binary(t)
 	demo := filepath.Join(dir, "demo")
 	run := func(want int, args ...string) string {
 		t.Helper()

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stratahq/strata/e2e/strataproc"
 )
 
 // The real binary runs the triggers of every pipeline. Its clock is sped up
@@ -18,7 +20,7 @@ func TestStartRunsTriggers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := builtBinary(t)
+	bin := strataproc.Binary(t)
 	dir := filepath.Join(t.TempDir(), "proj")
 	files := map[string]string{
 		"strata.yaml": "name: e2e\ntimezone: UTC\n",
@@ -59,7 +61,7 @@ triggers:
 	}
 	t.Setenv("STRATA_TRIGGER_CLOCK_SPEED", "30")
 	const token = "0123456789abcdef-test"
-	srv := startServer(t, bin, dir, token)
+	srv := strataproc.Start(t, bin, dir, token)
 
 	// Schedule: two ticks fire, each a run with its trigger and tick recorded.
 	type run struct {
@@ -78,8 +80,10 @@ triggers:
 	}
 	runs := func(query string) []run {
 		var out struct{ Runs []run }
-		srv.call(t, http.MethodGet, "/runs?"+query, "", &out)
-		sort.Slice(out.Runs, func(i, j int) bool { return out.Runs[i].Partition+out.Runs[i].RunID < out.Runs[j].Partition+out.Runs[j].RunID })
+		srv.Call(t, http.MethodGet, "/runs?"+query, "", &out)
+		sort.Slice(out.Runs, func(i, j int) bool {
+			return out.Runs[i].Partition+out.Runs[i].RunID < out.Runs[j].Partition+out.Runs[j].RunID
+		})
 		return out.Runs
 	}
 	succeeded := func(rs []run) int {
@@ -96,7 +100,7 @@ triggers:
 		deadline := time.Now().Add(60 * time.Second)
 		for !ok() {
 			if time.Now().After(deadline) {
-				t.Fatalf("%s: not within 60s\n%s", what, srv.stderr)
+				t.Fatalf("%s: not within 60s\n%s", what, srv.Stderr)
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
@@ -120,7 +124,7 @@ triggers:
 			Current int    `json:"current"`
 		} `json:"partitions"`
 	}
-	srv.call(t, http.MethodGet, "/products/ticks/partitions", "", &parts)
+	srv.Call(t, http.MethodGet, "/products/ticks/partitions", "", &parts)
 	versions := 0
 	for _, p := range parts.Partitions {
 		versions += p.Current
@@ -142,7 +146,7 @@ triggers:
 		} `json:"history"`
 	}
 	eventually("a tick skipped while paused", func() bool {
-		srv.call(t, http.MethodGet, "/pipelines/ticker/triggers/every-minute", "", &st)
+		srv.Call(t, http.MethodGet, "/pipelines/ticker/triggers/every-minute", "", &st)
 		return st.Paused && len(st.History) > 0 && st.History[0].Action == "skipped" && st.History[0].Detail == "paused"
 	})
 	out, err = exec.Command(bin, "triggers", dir).CombinedOutput()
@@ -154,8 +158,8 @@ triggers:
 	var bf struct {
 		ID string `json:"id"`
 	}
-	srv.call(t, http.MethodPost, "/backfills", `{"pipeline": "raw", "from": "2024-01-01", "to": "2024-01-21"}`, &bf)
-	srv.waitFor(t, bf.ID, func(p progress) bool { return p.State == "succeeded" })
+	srv.Call(t, http.MethodPost, "/backfills", `{"pipeline": "raw", "from": "2024-01-01", "to": "2024-01-21"}`, &bf)
+	srv.WaitFor(t, bf.ID, func(p strataproc.Progress) bool { return p.State == "succeeded" })
 	eventually("3 weekly runs", func() bool { return succeeded(runs("pipeline=weekly&origin=trigger:on-raw")) == 3 })
 	weekly := runs("pipeline=weekly&origin=trigger:on-raw")
 	ids := map[string]bool{}
@@ -175,7 +179,7 @@ triggers:
 	var res struct {
 		State string `json:"state"`
 	}
-	srv.call(t, http.MethodPost, "/pipelines/raw/runs?wait=true", `{"partition": "2024-01-10"}`, &res)
+	srv.Call(t, http.MethodPost, "/pipelines/raw/runs?wait=true", `{"partition": "2024-01-10"}`, &res)
 	if res.State != "succeeded" {
 		t.Fatalf("upstream rewrite: %+v", res)
 	}
@@ -189,5 +193,5 @@ triggers:
 	if count["2024-W01"] != 1 || count["2024-W02"] != 2 || count["2024-W03"] != 1 || len(weekly) != 4 {
 		t.Fatalf("weekly runs per partition: %v", count)
 	}
-	srv.stop(t)
+	srv.Stop(t)
 }

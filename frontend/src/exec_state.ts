@@ -8,7 +8,7 @@
 //      |                        |------error----> failed (or interrupted)
 //      '------error (refused: busy, invalid, ...)----> failed
 
-import type { Preview, ServerMessage, WsErrorBody } from "./types";
+import type { InputOrigin, Preview, ServerMessage, WsErrorBody } from "./types";
 
 export type ExecPhase = "pending" | "running" | "done" | "failed" | "interrupted";
 
@@ -30,6 +30,8 @@ export interface Exec {
   durationMs?: number;
   entry?: string;
   error?: WsErrorBody;
+  /** Where each upstream came from (the session's draft or published data). */
+  inputs?: InputOrigin[];
   /** performance.now() when sent or discovered; for the UI's own latency. */
   startedAt: number;
 }
@@ -136,6 +138,8 @@ export class ExecStore {
         e.preview = m.preview ?? { columns: [], rows: [], row_count: 0 };
         e.durationMs = m.duration_ms;
         e.entry = m.entry;
+        e.inputs = m.inputs;
+        if (m.partition) e.partition = m.partition;
         if (m.stdout) e.stdout = m.stdout;
         return cellKey(e.pipeline, e.block);
       }

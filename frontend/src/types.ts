@@ -148,6 +148,7 @@ export interface PlannedPartition {
 
 export interface Plan {
   spec: BackfillSpec;
+  snapshot?: string; // the pipeline version a launch would run
   from: string;
   to: string;
   total: number;
@@ -192,6 +193,10 @@ export interface BackfillStatus {
   in_process: boolean;
   total: number;
   partitions: number;
+  snapshot: string; // the pipeline version the backfill runs
+  current_snapshot?: string; // the version the files make now
+  files_changed: boolean;
+  problem?: string;
 }
 
 export interface PartitionStatus {
@@ -298,7 +303,17 @@ export interface ServerMessage {
   duration_ms?: number;
   entry?: string;
   stdout?: string;
+  inputs?: InputOrigin[];
   error?: WsErrorBody;
   topic?: string;
   notice?: Notice;
+}
+
+/** Where one upstream of an editor run came from: the session's draft, or published versions per partition. */
+export interface InputOrigin {
+  block: string;
+  draft: boolean;
+  draft_at?: string;
+  product?: string;
+  versions?: Record<string, number>;
 }

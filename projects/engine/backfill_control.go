@@ -4,8 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
+	"time"
+
+	"github.com/stratahq/strata/projects/snapshot"
 )
 
 // Wait blocks until a backfill running in this process ends.
@@ -36,7 +37,10 @@ func (e *Engine) Cancel(ctx context.Context, id string) error {
 	if st.State.Final() {
 		return fmt.Errorf("backfill %s already %s", id, st.State)
 	}
-	if st.Spec.Publish == PublishAtomic {
+	if st.State == StateReview || st.State == StateRolledBack {
+		return fmt.Errorf("backfill %s is %s: discard it (strata backfill discard) or promote it instead", id, st.State)
+	}
+	if st.Spec.Publish == PublishAtomic || st.Spec.Publish == PublishReview {
 		if err := e.discardStaged(ctx, id); err != nil {
 			return err
 		}
@@ -64,32 +68,51 @@ func (e *Engine) Resume(ctx context.Context, id string) (*BackfillStatus, error)
 		}
 		return e.Backfill(ctx, id)
 	}
-	return e.restart(ctx, id, false)
+	return e.restart(ctx, id, false, false)
 }
 
 // Retry re-runs the partitions of a backfill that did not succeed: failed,
 // cancelled (or never started because of the cancel), or left running by a
-// crash. Succeeded and skipped ones are not run again.
-func (e *Engine) Retry(ctx context.Context, id string) (*BackfillStatus, error) {
+// crash. Succeeded and skipped ones are not run again. It runs the
+// backfill's pipeline version, or with useCurrentCode a new snapshot of the
+// files as they are now (which the backfill then runs to the end).
+func (e *Engine) Retry(ctx context.Context, id string, useCurrentCode bool) (*BackfillStatus, error) {
 	if e.running(id) != nil {
 		return nil, fmt.Errorf("backfill %s is still running; retry it when it ends", id)
 	}
-	return e.restart(ctx, id, true)
+	return e.restart(ctx, id, true, useCurrentCode)
 }
 
-func (e *Engine) restart(ctx context.Context, id string, retry bool) (*BackfillStatus, error) {
+func (e *Engine) restart(ctx context.Context, id string, retry, useCurrentCode bool) (*BackfillStatus, error) {
 	spec, err := e.backfillSpec(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	t, err := e.target(spec)
-	if err != nil {
-		return nil, err
-	}
+	var pin *pinned
 	msg := "resumed"
 	if retry {
 		msg = "retrying failed and cancelled partitions"
 	}
+	if useCurrentCode {
+		old, err := e.backfillVersion(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if pin, err = e.pin(spec.Pipeline); err != nil {
+			return nil, err
+		}
+		if err := e.setBackfillVersion(ctx, id, pin.hash); err != nil {
+			return nil, err
+		}
+		msg += fmt.Sprintf(" with the current code: pipeline version %s (was %s)", snapshot.Short(pin.hash), snapshot.Short(old))
+	} else if pin, err = e.backfillPin(ctx, id, spec.Pipeline); err != nil {
+		return nil, err
+	}
+	t, err := e.target(spec, pin.pl)
+	if err != nil {
+		return nil, err
+	}
+	t.pin = pin
 	if err := e.backfillEvent(ctx, id, StateRunning, msg); err != nil {
 		return nil, err
 	}
@@ -117,7 +140,7 @@ func (e *Engine) RecoverBackfills(ctx context.Context) ([]string, error) {
 	}
 	rows.Close()
 	for _, id := range ids {
-		if _, err := e.restart(ctx, id, false); err != nil {
+		if _, err := e.restart(ctx, id, false, false); err != nil {
 			return ids, err
 		}
 	}
@@ -145,34 +168,30 @@ func (e *Engine) Shutdown(ctx context.Context) {
 	}
 }
 
-// pollControl reads a control file that another process (`strata backfill
-// cancel|pause|resume` while this one holds the warehouse) leaves in
-// .strata/control/<id>.
-func (b *backfillRun) pollControl() {
-	path := controlPath(b.e.project().Dir, b.id)
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return
+// pollControl applies the control requests another process handed to this
+// run instance (see control_file.go) and acknowledges each; requests for
+// another instance, or expired, are dropped unanswered.
+func (b *backfillRun) pollControl(now time.Time) {
+	dir := b.e.project().Dir
+	for _, r := range takeRequests(dir, b.id, b.instance.Instance, now) {
+		switch r.Action {
+		case "cancel":
+			b.cancelledByUser.Store(true)
+			b.cancel()
+			// Answered once the kernels have stopped and the backfill
+			// recorded its end, so the asker can say it is done.
+			go func(r controlRequest) {
+				<-b.done
+				acknowledge(dir, r, nil, fmt.Sprintf("backfill %s cancelled by pid %d", b.id, os.Getpid()))
+			}(r)
+		case "pause":
+			err := b.e.Pause(context.Background(), b.id)
+			acknowledge(dir, r, err, fmt.Sprintf("backfill %s paused by pid %d: running partitions finish, no new ones start", b.id, os.Getpid()))
+		case "resume":
+			_, err := b.e.Resume(context.Background(), b.id)
+			acknowledge(dir, r, err, fmt.Sprintf("backfill %s resumed by pid %d", b.id, os.Getpid()))
+		default:
+			acknowledge(dir, r, fmt.Errorf("unknown action %q", r.Action), "")
+		}
 	}
-	_ = os.Remove(path)
-	switch strings.TrimSpace(string(raw)) {
-	case "cancel":
-		b.cancelledByUser.Store(true)
-		b.cancel()
-	case "pause":
-		_ = b.e.Pause(context.Background(), b.id)
-	case "resume":
-		_, _ = b.e.Resume(context.Background(), b.id)
-	}
-}
-
-func controlPath(dir, id string) string { return filepath.Join(dir, ".strata", "control", id) }
-
-// RequestControl asks the process running a backfill to cancel, pause or
-// resume it (used by the CLI when another process holds the warehouse).
-func RequestControl(dir, id, action string) error {
-	if err := os.MkdirAll(filepath.Join(dir, ".strata", "control"), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(controlPath(dir, id), []byte(action), 0o644)
 }

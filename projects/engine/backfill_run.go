@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -25,6 +26,9 @@ type backfillRun struct {
 	start  time.Time
 
 	win *window // the partitions in flight
+	// instance names this execution of the backfill, for control requests
+	// from other processes (control_file.go).
+	instance controlInstance
 
 	succeeded, failed, skipped, cancelled, running atomic.Int64
 	finishes                                       *rateWindow
@@ -33,17 +37,27 @@ type backfillRun struct {
 }
 
 // Launch records a backfill and starts it in the background.
+//
+// The backfill takes a snapshot of the pipeline's files first (its pipeline
+// version) and runs that snapshot to the end: edits on disk meanwhile apply
+// to later runs, not to this backfill.
 func (e *Engine) Launch(ctx context.Context, spec BackfillSpec) (*BackfillStatus, error) {
 	return e.launch(ctx, newBackfillID(e.now()), spec)
 }
 
 func (e *Engine) launch(ctx context.Context, id string, spec BackfillSpec) (*BackfillStatus, error) {
-	t, err := e.target(spec)
+	pin, err := e.pin(spec.Pipeline)
 	if err != nil {
 		return nil, err
 	}
+	t, err := e.target(spec, pin.pl)
+	if err != nil {
+		return nil, err
+	}
+	t.pin = pin
 	raw, _ := json.Marshal(t.spec)
-	if _, err := e.wh.DB().ExecContext(ctx, `INSERT INTO _strata.backfills VALUES (?, ?, ?, ?)`, id, e.now(), t.pl.ID, string(raw)); err != nil {
+	if _, err := e.wh.DB().ExecContext(ctx, `INSERT INTO _strata.backfills (backfill_id, created_at, pipeline, spec, snapshot) VALUES (?, ?, ?, ?, ?)`,
+		id, e.now(), t.pl.ID, string(raw), pin.hash); err != nil {
 		return nil, fmt.Errorf("record backfill: %w", err)
 	}
 	if err := e.backfillEvent(ctx, id, StateRunning, "launched"); err != nil {
@@ -64,12 +78,20 @@ func (e *Engine) backfillEvent(ctx context.Context, id string, s State, msg stri
 func (e *Engine) startBackfill(id string, t *target, retry bool) *backfillRun {
 	ctx, cancel := context.WithCancel(context.Background())
 	b := &backfillRun{e: e, id: id, t: t, ctx: ctx, cancel: cancel, retry: retry, start: time.Now(),
-		win: newWindow(t.spec.Concurrency, t.spec.RatePerMin), finishes: newRateWindow(time.Minute), done: make(chan struct{})}
+		win: newWindow(t.spec.Concurrency, t.spec.RatePerMin), finishes: newRateWindow(time.Minute), done: make(chan struct{}),
+		instance: controlInstance{Backfill: id, Instance: fmt.Sprintf("%d-%s", os.Getpid(), newNonce()), PID: os.Getpid(), Started: time.Now()}}
 	e.mu.Lock()
 	e.backfills[id] = b
 	e.mu.Unlock()
+	dir := e.project().Dir
+	if err := advertise(dir, b.instance); err != nil {
+		// Runs anyway; only control from another process is lost, and
+		// that process will say "not running" rather than hang.
+		fmt.Fprintf(os.Stderr, "strata: backfill %s: cannot advertise it for cancel/pause from other processes: %v\n", id, err)
+	}
 	go func() {
 		defer close(b.done)
+		defer unadvertise(dir, b.instance)
 		_ = b.run() // its outcome is in the event log
 		e.mu.Lock()
 		delete(e.backfills, id)
@@ -88,7 +110,7 @@ func (e *Engine) running(id string) *backfillRun {
 func (b *backfillRun) run() error {
 	e, t := b.e, b.t
 	ctx := b.ctx
-	pd, err := e.loadPlanData(ctx, t.pl)
+	pd, err := e.loadPlanData(ctx, t.pin.proj.Dir, t.pl)
 	if err != nil {
 		return b.finish(err)
 	}
@@ -100,7 +122,7 @@ func (b *backfillRun) run() error {
 	if err != nil {
 		return b.finish(err)
 	}
-	atomicMode := t.spec.Publish == PublishAtomic
+	atomicMode := t.spec.Publish == PublishAtomic || t.spec.Publish == PublishReview
 	var rollMu sync.Mutex
 	rollups := newRollupTracker(t, pd)
 	ticker := time.NewTicker(250 * time.Millisecond)
@@ -111,8 +133,8 @@ func (b *backfillRun) run() error {
 	go func() {
 		for {
 			select {
-			case <-ticker.C:
-				b.pollControl()
+			case now := <-ticker.C:
+				b.pollControl(now)
 				e.hub.Publish(Notice{Kind: "progress", Progress: b.progress()})
 			case <-stopTicker:
 				return
@@ -128,9 +150,12 @@ func (b *backfillRun) run() error {
 			b.running.Add(1)
 			defer b.running.Add(-1)
 			opt := RunOptions{RunID: runID, BackfillID: b.id, Stage: atomicMode, FineOnly: interval == "", Interval: interval,
-				Reuse: prior[runID] != "", Origin: t.spec.Origin}
+				Reuse: prior[runID] != "", Snapshot: t.pin.hash, Origin: t.spec.Origin}
 			if atomicMode {
 				opt.PreferRun = b.id + ":"
+			}
+			if t.spec.Publish == PublishReview {
+				opt.Pin = b.id
 			}
 			res, err := e.Run(ctx, t.pl.ID, key, opt)
 			if err != nil {
@@ -265,7 +290,7 @@ func (b *backfillRun) finish(err error) error {
 	if err := e.store.Write(ctx); err != nil {
 		return err
 	}
-	atomicMode := b.t.spec.Publish == PublishAtomic
+	atomicMode := b.t.spec.Publish == PublishAtomic || b.t.spec.Publish == PublishReview
 	switch {
 	case err != nil:
 		_ = e.backfillEvent(ctx, b.id, StateFailed, err.Error())
@@ -292,9 +317,16 @@ func (b *backfillRun) finish(err error) error {
 			msg += fmt.Sprintf(", %d never ran", missing)
 		}
 		if atomicMode {
-			msg += "; atomic: nothing was made current (retry to finish)"
+			msg += "; " + b.t.spec.Publish + ": nothing was made current (retry to finish)"
 		}
 		return e.backfillEvent(ctx, b.id, StateFailed, msg)
+	}
+	if b.t.spec.Publish == PublishReview {
+		refs, err := e.staged(ctx, b.id)
+		if err != nil {
+			return err
+		}
+		return e.backfillEvent(ctx, b.id, StateReview, fmt.Sprintf("ready for review: %d versions staged, nothing made current", len(refs)))
 	}
 	if atomicMode {
 		n, err := e.promoteStaged(ctx, b.id)
@@ -352,6 +384,9 @@ func (e *Engine) discardStaged(ctx context.Context, id string) error {
 		if err := e.wh.Discard(ctx, refs); err != nil {
 			return err
 		}
+	}
+	if err := e.wh.Unpin(ctx, id); err != nil { // a review backfill's pins
+		return err
 	}
 	return e.markDiscarded(ctx, id)
 }

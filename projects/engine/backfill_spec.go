@@ -3,6 +3,7 @@ package engine
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -29,8 +30,10 @@ type BackfillSpec struct {
 	Reprocess   string  `json:"reprocess,omitempty"`
 	Concurrency int     `json:"concurrency,omitempty"`  // partitions at once; default the pipeline's
 	RatePerMin  float64 `json:"rate_per_min,omitempty"` // partitions started per minute; 0 = unpaced
-	// Publish: partition (default; each partition visible when it succeeds)
-	// or atomic (nothing becomes current until all succeeded).
+	// Publish: partition (default; each partition visible when it succeeds),
+	// atomic (nothing becomes current until all succeeded, then all at once)
+	// or review (nothing becomes current: the backfill ends ready for
+	// review, and a user promotes all or part of it, or discards it).
 	Publish string `json:"publish,omitempty"`
 	// Origin is what launched the backfill, when not a person (a trigger).
 	Origin *Origin `json:"origin,omitempty"`
@@ -45,44 +48,96 @@ const (
 
 	PublishPartition = "partition"
 	PublishAtomic    = "atomic"
+	PublishReview    = "review"
 )
 
-// ParseRate reads "600/m", "10/s", "1000/h" or a plain number per minute.
+// The accepted pacing. A rate below one partition a day is almost surely a
+// typo, and its interval would overflow a time.Duration somewhere below
+// 1e-8/m (which used to run the backfill unpaced); above 1000 a second the
+// pacer cannot keep up anyway. More than MaxConcurrency partitions at once
+// is more goroutines and kernel queue than any pool here serves.
+const (
+	MinRatePerMin  = 1.0 / (24 * 60)
+	MaxRatePerMin  = 60_000
+	MaxConcurrency = 1000
+)
+
+// rateRange says the accepted rates, for errors.
+var rateRange = fmt.Sprintf("between 1/d (%.6f per minute) and %d per minute (1000/s), or 0 for unpaced", MinRatePerMin, MaxRatePerMin)
+
+// ParseRate reads "600/m", "10/s", "1000/h", "2/d" or a plain number per
+// minute; 0 (or empty) is unpaced.
 func ParseRate(s string) (float64, error) {
 	if s == "" {
 		return 0, nil
 	}
 	num, unit, _ := strings.Cut(s, "/")
 	n, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("rate %q: want partitions per minute such as 600/m, 10/s or 1000/h", s)
+	if err != nil {
+		return 0, fmt.Errorf("rate %q: want partitions per minute such as 600/m, 10/s or 1000/h, %s", s, rateRange)
 	}
+	var perMin float64
 	switch strings.TrimSpace(unit) {
 	case "", "m", "min":
-		return n, nil
+		perMin = n
 	case "s", "sec":
-		return n * 60, nil
+		perMin = n * 60
 	case "h", "hour":
-		return n / 60, nil
+		perMin = n / 60
+	case "d", "day":
+		perMin = n / (24 * 60)
+	default:
+		return 0, fmt.Errorf("rate %q: unit must be /s, /m, /h or /d", s)
 	}
-	return 0, fmt.Errorf("rate %q: unit must be /s, /m or /h", s)
+	if err := checkRate(perMin); err != nil {
+		return 0, fmt.Errorf("rate %q: %w", s, err)
+	}
+	return perMin, nil
 }
+
+// checkRate refuses a rate outside the accepted range (0 is unpaced).
+func checkRate(perMin float64) error {
+	if perMin == 0 {
+		return nil
+	}
+	// The tolerance lets "1/d" itself through despite rounding.
+	if !(perMin >= MinRatePerMin*(1-1e-9)) || perMin > MaxRatePerMin {
+		return fmt.Errorf("%g partitions per minute is out of range: want %s", perMin, rateRange)
+	}
+	return nil
+}
+
+// SpecError is a backfill spec the engine refuses (a bad range, policy,
+// concurrency or rate): the client's to fix, unlike a storage failure.
+type SpecError struct{ Err error }
+
+func (e *SpecError) Error() string { return e.Err.Error() }
+func (e *SpecError) Unwrap() error { return e.Err }
 
 // target is a normalized spec: the pipeline's partitions to visit.
 type target struct {
 	spec     BackfillSpec
 	pl       *project.Pipeline
+	pin      *pinned // the pipeline version it runs; nil in a dry run
 	pspec    partitions.Spec
 	from, to string // pipeline partition keys
 	total    int    // pipeline partitions in the range
 	rollups  int    // coarse partitions (weeks, months) the range touches
 }
 
-func (e *Engine) target(s BackfillSpec) (*target, error) {
-	pl, err := e.Pipeline(s.Pipeline)
-	if err != nil {
-		return nil, err
+// target normalizes s against pl, the pipeline as the backfill sees it
+// (its pinned version, or the files now for a dry run); what it refuses is
+// a *SpecError (or the pipeline's NotFoundError).
+func (e *Engine) target(s BackfillSpec, pl *project.Pipeline) (*target, error) {
+	t, err := e.targetOf(s, pl)
+	var nf *NotFoundError
+	if err != nil && !errors.As(err, &nf) {
+		return nil, &SpecError{err}
 	}
+	return t, err
+}
+
+func (e *Engine) targetOf(s BackfillSpec, pl *project.Pipeline) (*target, error) {
 	pspec, err := SpecOf(pl.Partitions)
 	if err != nil {
 		return nil, err
@@ -100,15 +155,18 @@ func (e *Engine) target(s BackfillSpec) (*target, error) {
 	switch s.Publish {
 	case "":
 		s.Publish = PublishPartition
-	case PublishPartition, PublishAtomic:
+	case PublishPartition, PublishAtomic, PublishReview:
 	default:
-		return nil, fmt.Errorf("publish %q: want partition or atomic", s.Publish)
+		return nil, fmt.Errorf("publish %q: want partition, atomic or review", s.Publish)
 	}
-	if s.Concurrency <= 0 {
+	switch {
+	case s.Concurrency == 0:
 		s.Concurrency = pl.Concurrency
+	case s.Concurrency < 0 || s.Concurrency > MaxConcurrency:
+		return nil, fmt.Errorf("concurrency %d: want between 1 and %d partitions at once, or 0 for the pipeline's %d", s.Concurrency, MaxConcurrency, pl.Concurrency)
 	}
-	if s.RatePerMin < 0 {
-		return nil, fmt.Errorf("rate %v must not be negative", s.RatePerMin)
+	if err := checkRate(s.RatePerMin); err != nil {
+		return nil, fmt.Errorf("rate_per_min: %w", err)
 	}
 	if s.From == "" || s.To == "" {
 		return nil, fmt.Errorf("a backfill needs --from and --to (partition keys such as %s, both included)", pspec.Latest(e.now()).Key)

@@ -133,7 +133,7 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 		Vars:      r.pl.Variables,
 		Inputs:    names,
 		Timeout:   b.Timeout,
-		Allow:     r.e.project().Kernel.Allow,
+		Allow:     r.pin.proj.Kernel.Allow,
 	}
 	res, out, err := r.e.pool.Exec(ctx, req, inputs, h)
 	if err != nil {

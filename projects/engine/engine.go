@@ -3,14 +3,15 @@ package engine
 import (
 	"context"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/stratahq/strata/projects/fingerprint"
 	"github.com/stratahq/strata/projects/partitions"
 	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/snapshot"
 	"github.com/stratahq/strata/projects/warehouse"
 )
 
@@ -28,6 +29,7 @@ type Engine struct {
 
 	mu        sync.Mutex
 	backfills map[string]*backfillRun // running in this process
+	pins      map[string]*pinned      // loaded snapshots by hash/pipeline
 }
 
 // Options configure an Engine.
@@ -47,7 +49,7 @@ func New(ctx context.Context, proj *project.Project, wh *warehouse.Warehouse, po
 		now = time.Now
 	}
 	return &Engine{proj: proj, wh: wh, pool: pool, store: store, hub: NewHub(), now: now,
-		FanOutWindow: 64, backfills: map[string]*backfillRun{}}, nil
+		FanOutWindow: 64, backfills: map[string]*backfillRun{}, pins: map[string]*pinned{}}, nil
 }
 
 // Close stops the state writer after flushing it.
@@ -105,27 +107,37 @@ func SpecOf(c project.PartitionConfig) (partitions.Spec, error) {
 }
 
 // blockSource is a block's code as one run sees it: read once at the start,
-// so every partition and child of a run uses the same code.
+// so every partition and child of a run uses the same code. hash is its
+// fingerprint: the code and the variables it reads.
 type blockSource struct {
 	text string
 	hash string
 }
 
-func readSources(pl *project.Pipeline) (map[string]blockSource, error) {
+// readSources reads the blocks of pl, a pipeline of the project in dir.
+func readSources(dir string, pl *project.Pipeline) (map[string]blockSource, error) {
 	out := make(map[string]blockSource, len(pl.Blocks))
 	for _, b := range pl.Blocks {
-		src, err := os.ReadFile(b.Path)
+		files, err := snapshot.BlockSources(dir, b)
 		if err != nil {
-			return nil, fmt.Errorf("block %s: %w", b.ID, err)
+			return nil, err
 		}
-		out[b.ID] = blockSource{text: string(src), hash: codeHash(b.Path, src)}
+		var text string
+		for _, f := range files {
+			if f.Path == b.File {
+				text = string(f.Src)
+			}
+		}
+		out[b.ID] = blockSource{text: text, hash: fingerprint.Block(files, pl.Variables)}
 	}
 	return out, nil
 }
 
-// CodeHashes returns the current code hash of every block of a pipeline.
-func CodeHashes(pl *project.Pipeline) (map[string]string, error) {
-	srcs, err := readSources(pl)
+// CodeHashes returns the fingerprint (fingerprint.Block) of every block of
+// a pipeline of the project in dir, as its files are now: what staleness
+// compares a version's code_hash with.
+func CodeHashes(dir string, pl *project.Pipeline) (map[string]string, error) {
+	srcs, err := readSources(dir, pl)
 	if err != nil {
 		return nil, err
 	}

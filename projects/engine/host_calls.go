@@ -59,6 +59,9 @@ func (e *Engine) ResolveWindow(product string, w sdk.Window) (warehouse.Selectio
 			}
 			sel.To = p.Start
 		}
+		if !sel.From.IsZero() && !sel.To.IsZero() && sel.From.After(sel.To) {
+			return sel, fmt.Errorf("window: from %s is after to %s (both are included; swap them)", w.From, w.To)
+		}
 		return sel, nil
 	case w.Period != "":
 		p, err := parsePeriod(w.Period, spec)

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"fmt"
+	"sort"
+	"time"
 
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/kernel/protocol"
@@ -10,52 +12,112 @@ import (
 )
 
 // Interactive runs serve the editor: a block's current editor text, unsaved,
-// against one partition, with its upstreams read from the warehouse's current
-// data. Nothing is published.
+// against one partition. Each upstream is read from the caller's drafts (the
+// outputs of cells the same notebook session ran) where one exists for that
+// partition, and from the warehouse's current data otherwise. Nothing is
+// published.
 
-// PrepareExec builds the kernel request for a Go block's editor text. The
-// caller runs it on the session's own kernel. Under a dynamic parent, the
-// block runs as the child of the parent's first current row.
-func (e *Engine) PrepareExec(ctx context.Context, pipelineID, blockID, source, key string) (*protocol.ExecRequest, []*sdk.Table, error) {
+// Draft is an output an editor session kept: what a cell produced for one
+// partition, and when.
+type Draft struct {
+	Table *sdk.Table
+	At    time.Time
+}
+
+// DraftLookup answers an interactive run's question "does the session hold
+// a draft of block for partition key?". Nil means no drafts.
+type DraftLookup func(block, key string) (Draft, bool)
+
+// InputOrigin says where one upstream of an interactive run came from: the
+// session's draft (DraftAt set) or the published versions of its partitions.
+type InputOrigin struct {
+	Block    string         `json:"block"`
+	Draft    bool           `json:"draft"`
+	DraftAt  *time.Time     `json:"draft_at,omitempty"`
+	Product  string         `json:"product,omitempty"`
+	Versions map[string]int `json:"versions,omitempty"` // partition -> published version read
+}
+
+// Interactive is one prepared editor run of a block.
+type Interactive struct {
+	Block   *project.Block
+	Key     string         // the partition it runs for
+	Inputs  []*sdk.Table   // one per upstream, in the block's upstream order
+	Origins []InputOrigin  // where each input came from, same order
+	Item    *sdk.Item      // the dynamic parent's row the block runs as, if any
+	Zone    *time.Location // the block's partition zone, for previews
+	r       *runner
+	g       *group
+}
+
+// PrepareInteractive resolves a block's inputs for an editor run of key
+// (the latest complete partition when empty).
+func (e *Engine) PrepareInteractive(ctx context.Context, pipelineID, blockID, key string, drafts DraftLookup) (*Interactive, error) {
 	r, g, b, err := e.interactive(pipelineID, blockID, key)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	if b.Kind != project.KindGo {
-		return nil, nil, fmt.Errorf("block %s is %s, not Go", b.ID, b.Kind)
-	}
-	inputs, item, err := r.interactiveInputs(ctx, g, b)
+	inputs, origins, item, err := r.interactiveInputs(ctx, g, b, drafts)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
+	}
+	return &Interactive{Block: b, Key: g.part.Key, Inputs: inputs, Origins: origins, Item: item, Zone: g.spec.Zone, r: r, g: g}, nil
+}
+
+// ExecRequest builds the kernel request that runs source as the prepared Go
+// block. The caller runs it on the session's own kernel.
+func (in *Interactive) ExecRequest(source string) (*protocol.ExecRequest, error) {
+	b, g, r := in.Block, in.g, in.r
+	if b.Kind != project.KindGo {
+		return nil, fmt.Errorf("block %s is %s, not Go", b.ID, b.Kind)
 	}
 	return &protocol.ExecRequest{
 		Filename:  b.File,
 		Source:    source,
 		Entry:     "",
 		Partition: protocol.PartitionWire{Key: g.part.Key, Start: g.part.Start, End: g.part.End, Interval: string(g.spec.Interval), Zone: g.spec.Zone.String()},
-		Item:      item,
+		Item:      in.Item,
 		Vars:      r.pl.Variables,
 		Inputs:    b.Upstream,
 		Timeout:   b.Timeout,
-		Allow:     e.project().Kernel.Allow,
-	}, inputs, nil
+		Allow:     r.e.project().Kernel.Allow,
+	}, nil
 }
 
-// ExecSQL runs a SQL block's editor text against one partition.
+// ExecSQL runs source as the prepared SQL block, its upstreams bound as
+// relations.
+func (in *Interactive) ExecSQL(ctx context.Context) func(source string) (*sdk.Table, error) {
+	return func(source string) (*sdk.Table, error) {
+		rels := map[string]*sdk.Table{}
+		for i, u := range in.Block.Upstream {
+			rels[u] = in.Inputs[i]
+		}
+		return in.r.e.wh.RunSQL(ctx, source, rels, sqlParams(in.g.part))
+	}
+}
+
+// PrepareExec builds the kernel request for a Go block's editor text, its
+// upstreams read from published data only. Under a dynamic parent, the
+// block runs as the child of the parent's first current row.
+func (e *Engine) PrepareExec(ctx context.Context, pipelineID, blockID, source, key string) (*protocol.ExecRequest, []*sdk.Table, error) {
+	in, err := e.PrepareInteractive(ctx, pipelineID, blockID, key, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	req, err := in.ExecRequest(source)
+	if err != nil {
+		return nil, nil, err
+	}
+	return req, in.Inputs, nil
+}
+
+// ExecSQL runs a SQL block's editor text against one partition of published data.
 func (e *Engine) ExecSQL(ctx context.Context, pipelineID, blockID, source, key string) (*sdk.Table, error) {
-	r, g, b, err := e.interactive(pipelineID, blockID, key)
+	in, err := e.PrepareInteractive(ctx, pipelineID, blockID, key, nil)
 	if err != nil {
 		return nil, err
 	}
-	inputs, _, err := r.interactiveInputs(ctx, g, b)
-	if err != nil {
-		return nil, err
-	}
-	rels := map[string]*sdk.Table{}
-	for i, u := range b.Upstream {
-		rels[u] = inputs[i]
-	}
-	return e.wh.RunSQL(ctx, source, rels, sqlParams(g.part))
+	return in.ExecSQL(ctx)(source)
 }
 
 func (e *Engine) interactive(pipelineID, blockID, key string) (*runner, *group, *project.Block, error) {
@@ -71,6 +133,9 @@ func (e *Engine) interactive(pipelineID, blockID, key string) (*runner, *group, 
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	if key == "" {
+		key = spec.Latest(e.now()).Key
+	}
 	p, err := spec.Parse(key)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("block %s: %w", b.ID, err)
@@ -79,24 +144,67 @@ func (e *Engine) interactive(pipelineID, blockID, key string) (*runner, *group, 
 	return r, &group{part: p, spec: spec, blocks: []*project.Block{b}}, b, nil
 }
 
-// interactiveInputs reads every upstream from the warehouse; a dynamic
-// parent contributes its first row, which also becomes ctx.Item.
-func (r *runner) interactiveInputs(ctx context.Context, g *group, b *project.Block) ([]*sdk.Table, *sdk.Item, error) {
+// interactiveInputs reads every upstream, from a draft of the same
+// partition when the session holds one, else from the warehouse; a dynamic
+// parent contributes its first row, which also becomes ctx.Item. A draft is
+// used only for an upstream of the same interval: a coarser block covering
+// finer upstream partitions reads them published, since a session's drafts
+// are one partition each.
+func (r *runner) interactiveInputs(ctx context.Context, g *group, b *project.Block, drafts DraftLookup) ([]*sdk.Table, []InputOrigin, *sdk.Item, error) {
 	var item *sdk.Item
 	tables := make([]*sdk.Table, 0, len(b.Upstream))
+	origins := make([]InputOrigin, 0, len(b.Upstream))
 	for _, u := range b.Upstream {
-		t, err := r.readUpstream(ctx, g, r.pl.Block(u))
-		if err != nil {
-			return nil, nil, fmt.Errorf("%w: run the pipeline for this partition first", err)
+		ub := r.pl.Block(u)
+		var t *sdk.Table
+		o := InputOrigin{Block: u, Product: ProductName(r.pl, ub)}
+		if d, ok := r.draftOf(g, ub, drafts); ok {
+			t = d.Table
+			at := d.At
+			o.Draft, o.DraftAt = true, &at
+		} else {
+			var err error
+			if t, err = r.readUpstream(ctx, g, ub); err != nil {
+				return nil, nil, nil, fmt.Errorf("%w: run the pipeline for this partition first, or run the %s cell in this session", err, u)
+			}
+			r.mu.Lock()
+			o.Versions = r.readVersions[o.Product]
+			r.mu.Unlock()
 		}
 		if u == b.FanOut {
 			if t.Len() == 0 {
-				return nil, nil, fmt.Errorf("dynamic parent %s has no rows for %s", u, g.part.Key)
+				return nil, nil, nil, fmt.Errorf("dynamic parent %s has no rows for %s", u, g.part.Key)
 			}
 			item = itemOf(t, 0)
 			t = rowTable(t, 0)
 		}
 		tables = append(tables, t)
+		origins = append(origins, o)
 	}
-	return tables, item, nil
+	return tables, origins, item, nil
+}
+
+func (r *runner) draftOf(g *group, ub *project.Block, drafts DraftLookup) (Draft, bool) {
+	if drafts == nil || ub == nil {
+		return Draft{}, false
+	}
+	us, err := SpecOf(ub.Partitions)
+	if err != nil || us.Interval != g.spec.Interval {
+		return Draft{}, false
+	}
+	return drafts(ub.ID, g.part.Key)
+}
+
+// VersionList is the distinct versions of an origin, ascending, for a label.
+func (o InputOrigin) VersionList() []int {
+	seen := map[int]bool{}
+	var out []int
+	for _, v := range o.Versions {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	sort.Ints(out)
+	return out
 }

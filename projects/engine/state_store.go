@@ -26,11 +26,25 @@ const (
 	StateSkipped   State = "skipped"
 	StateCancelled State = "cancelled"
 	StatePaused    State = "paused"
+	// StateConflict ends a partition run whose publish found newer work
+	// current (its versions are kept, not current); StateNeedsAttention
+	// ends a backfill with conflicts to resolve (promote anyway or keep
+	// the newer versions).
+	StateConflict       State = "conflict"
+	StateNeedsAttention State = "needs_attention"
+	// A backfill published for review ends here once every partition is
+	// staged; promote, discard and rollback move it on (backfill_promote.go).
+	StateReview     State = "review"
+	StateRolledBack State = "rolled_back"
 )
 
 // Final reports whether s ends a run.
 func (s State) Final() bool {
-	return s == StateSucceeded || s == StateFailed || s == StateSkipped || s == StateCancelled
+	switch s {
+	case StateSucceeded, StateFailed, StateSkipped, StateCancelled, StateConflict, StateNeedsAttention:
+		return true
+	}
+	return false
 }
 
 // Event is one state change. Block is empty for a run-level event; Child is
@@ -69,6 +83,7 @@ CREATE TABLE IF NOT EXISTS _strata.backfills (
 	backfill_id VARCHAR, created_at TIMESTAMPTZ, pipeline VARCHAR, spec VARCHAR);
 CREATE TABLE IF NOT EXISTS _strata.backfill_events (
 	backfill_id VARCHAR, event_at TIMESTAMPTZ, state VARCHAR, message VARCHAR);
+` + promotionsDDL + `;
 `
 
 // Store writes run state through one goroutine with group commit: callers
@@ -98,9 +113,15 @@ func OpenStore(ctx context.Context, db *sql.DB) (*Store, error) {
 			return nil, fmt.Errorf("create run state tables: %w", err)
 		}
 	}
-	// Run state written before child outputs were kept lacks the column.
-	if _, err := db.ExecContext(ctx, `ALTER TABLE _strata.run_events ADD COLUMN IF NOT EXISTS output BLOB`); err != nil {
-		return nil, fmt.Errorf("upgrade run state tables: %w", err)
+	// Run state written before child outputs (or pipeline versions) were
+	// kept lacks the column.
+	for _, q := range []string{
+		`ALTER TABLE _strata.run_events ADD COLUMN IF NOT EXISTS output BLOB`,
+		`ALTER TABLE _strata.backfills ADD COLUMN IF NOT EXISTS snapshot VARCHAR`,
+	} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return nil, fmt.Errorf("upgrade run state tables: %w", err)
+		}
 	}
 	// Run state written before triggers lacks the origin of a run.
 	if _, err := db.ExecContext(ctx, `ALTER TABLE _strata.run_events ADD COLUMN IF NOT EXISTS origin VARCHAR DEFAULT ''`); err != nil {

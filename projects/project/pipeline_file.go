@@ -36,6 +36,7 @@ type Pipeline struct {
 	Retries     RetryPolicy       // default of the blocks
 	Timeout     time.Duration     // default limit of one block run; the kernel timeout when unset
 	Blocks      []*Block          // in file order; blocks without an id or with a repeated id are left out
+	Checks      []ReviewCheck     // product-level checks gating a reviewed backfill's promotion
 	Triggers    []*Trigger        // in file order; what launches the pipeline besides a person
 	Problems    Problems          // problems of this pipeline and of the block files it uses
 }
@@ -58,6 +59,7 @@ type Block struct {
 	Reduce     bool            // receives the union of the outputs of a dynamic block's children
 	FanOut     string          // id of the dynamic block this block runs one child per row of; "" when it runs once
 	Product    string          // global product name the output is exposed as; "" when none
+	Key        []string        // the output's key columns: rows with the same key are one row to a diff; nil: whole rows
 	Partitions PartitionConfig // effective: the block's override applied over the pipeline's
 	Timeout    time.Duration   // effective limit of one run
 	Retries    RetryPolicy     // effective retry policy
@@ -73,8 +75,8 @@ type Block struct {
 	entryAt string           // file:line of the Go entry, for messages
 }
 
-var pipelineFields = []string{"id", "description", "partitions", "variables", "concurrency", "retries", "timeout", "blocks", "triggers"}
-var blockFields = []string{"id", "file", "kind", "upstream", "dynamic", "reduce", "product", "partitions", "timeout", "retries"}
+var pipelineFields = []string{"id", "description", "partitions", "variables", "concurrency", "retries", "timeout", "blocks", "triggers", "checks"}
+var blockFields = []string{"id", "file", "kind", "upstream", "dynamic", "reduce", "product", "key", "partitions", "timeout", "retries"}
 var retryFields = []string{"attempts", "backoff", "max_backoff"}
 
 // retryLayer is what one level (pipeline or block) writes of a retry policy.
@@ -137,6 +139,9 @@ func (d *decoder) decodePipeline(pl *Pipeline, root *yaml.Node, proj *Project) {
 	}
 	if e, ok := f["triggers"]; ok {
 		d.decodeTriggers(pl, e)
+	}
+	if e, ok := f["checks"]; ok {
+		defer d.decodeChecks(pl, e) // after the blocks, which checks name
 	}
 	e, ok := f["blocks"]
 	if !ok {
@@ -225,6 +230,9 @@ func (d *decoder) decodeBlock(pl *Pipeline, n *yaml.Node, i int, pipelineRetries
 				b.Product = s
 			}
 		}
+	}
+	if e, ok := f["key"]; ok {
+		b.Key, _, _ = d.strList(e, path+".key")
 	}
 	if e, ok := f["partitions"]; ok {
 		b.Partitions = d.decodePartitions(e, path+".partitions", pl.Partitions, false)

@@ -21,6 +21,7 @@ func (l *loader) validate(d *decoder, pl *Pipeline) {
 		d.checkFanOut(pl)
 	}
 	d.checkTables(pl)
+	d.checkReviewProducts(pl)
 }
 
 // checkSource finds the block's file and reads what loading needs from it:

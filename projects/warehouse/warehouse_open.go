@@ -90,6 +90,9 @@ type Warehouse struct {
 	// uncached names the products too large to load whole into parts: their
 	// partitions are read one by one, without scanning the product again.
 	uncached map[string]bool
+	// guarded names the partitions that have pins or logged switches, whose
+	// retention must ask which versions are protected (version_switch.go).
+	guarded map[partKey]bool
 }
 
 // Open opens (creating if needed) the warehouse at path. It fails at once with
@@ -144,6 +147,10 @@ func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) 
 		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
 	}
 	w.storage = storage
+	if w.guarded, err = loadGuarded(ctx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
+	}
 	return w, nil
 }
 

@@ -8,6 +8,7 @@ import { api, errorText } from "../api";
 import { app, type Page } from "../app";
 import { createEditor, type CellEditor } from "../editor";
 import { cellKey, errorPositions, isFinal, type Exec } from "../exec_state";
+import { describeOrigin } from "../input_origin";
 import { isValidKey, KEY_EXAMPLES, latestPartition, mapKey, shiftKey } from "../partitions";
 import { formatDuration } from "../time";
 import { FINAL_STATES, type BlockDetail, type BlockView, type PipelineView, type RunDetail } from "../types";
@@ -479,6 +480,9 @@ export class PipelinePage implements Page {
             ? html`<span class="ok">✓</span> ${e.entry ?? ""} for ${e.partition} · ${rows?.toLocaleString("en-US")} row${rows === 1 ? "" : "s"} · ${formatDuration(e.durationMs)}`
             : html`<span class="bad">✗</span> ${e.error?.kind ?? e.error?.code ?? "failed"}${e.error?.line ? ` at line ${e.error.line}` : ""}${e.durationMs != null ? ` · ${formatDuration(e.durationMs)}` : ""}`}
       </div>
+      ${e.inputs?.length
+        ? html`<div class="run-inputs small" data-testid="run-inputs">read ${e.inputs.map((o) => html`<span class=${"tag " + (o.draft ? "draft" : "published")} data-testid=${"input-" + o.block}>${describeOrigin(o, zone)}</span> `)}</div>`
+        : nothing}
       ${e.stdout || log ? html`<pre class="stdout" data-testid="stdout">${e.stdout}${e.stdout && log ? "\n" : ""}${log ? html`<span class="log">${log}</span>` : nothing}</pre>` : nothing}
       ${e.phase === "done" && e.preview
         ? html`${previewTable(e.preview, zone, {

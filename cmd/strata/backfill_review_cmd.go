@@ -1,0 +1,174 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/stratahq/strata/projects/engine"
+)
+
+// The review flow of a backfill launched with --publish review: diff (the
+// review summary, or one partition's rows), promote (all, or --only a
+// range), discard, and rollback of what a promote made current.
+
+func backfillDiff(args []string) error {
+	fs := flag.NewFlagSet("backfill diff", flag.ContinueOnError)
+	product := fs.String("product", "", "one product (block id or product name): with --partition, its row diff")
+	part := fs.String("partition", "", "with --product: the partition whose changed rows to show")
+	rows := fs.Int("rows", 20, "changed rows to show")
+	format := fs.String("format", "text", "text or json")
+	flags, pos := interleaved(args, nil)
+	if err := fs.Parse(flags); err != nil {
+		return err
+	}
+	if len(pos) != 2 || (*part != "" && *product == "") {
+		return fmt.Errorf("usage: strata backfill diff DIR ID [--product P --partition KEY [--rows N]]")
+	}
+	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
+		if *part != "" {
+			d, err := ws.eng.BackfillPartitionDiff(ctx, pos[1], engine.PartitionDiffOptions{Product: *product, Partition: *part, Rows: *rows})
+			if err != nil {
+				return err
+			}
+			if *format == "json" {
+				return printJSON(d)
+			}
+			printPartitionDiff(d)
+			return nil
+		}
+		rv, err := ws.eng.BackfillReview(ctx, pos[1])
+		if err != nil {
+			return err
+		}
+		if *product != "" {
+			kept := rv.Products[:0]
+			for _, p := range rv.Products {
+				if p.Block == *product || p.Product == *product {
+					kept = append(kept, p)
+				}
+			}
+			rv.Products = kept
+		}
+		if *format == "json" {
+			return printJSON(rv)
+		}
+		printReview(rv)
+		return nil
+	})
+}
+
+// printReview writes the review summary: per product, then the gates.
+func printReview(rv *engine.BackfillReview) {
+	st := rv.Backfill
+	fmt.Printf("backfill %s (%s %s..%s): %s; %d versions staged\n", st.ID, st.Pipeline, st.Spec.From, st.Spec.To, st.State, rv.Staged)
+	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PRODUCT\tCHANGED\tUNCHANGED\tNEW\tROWS\tROWS CHANGED/ADDED/REMOVED\tKEY")
+	for _, p := range rv.Products {
+		key := strings.Join(p.Keys, ",")
+		if key == "" {
+			key = "(whole rows)"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d → %d\t%d/%d/%d\t%s\n", p.Product, p.Changed, p.Unchanged, p.New,
+			p.RowsBefore, p.RowsAfter, p.Counts.Changed, p.Counts.Added, p.Counts.Removed, key)
+	}
+	tw.Flush()
+	for _, p := range rv.Products {
+		if !p.Schema.Empty() {
+			fmt.Printf("%s:\n", p.Product)
+			printSchemaChange(p.Schema)
+		}
+		if len(p.Newer) > 0 {
+			fmt.Printf("%s: a newer version is current in %d partitions (%s): a promote there is refused\n", p.Product, len(p.Newer), strings.Join(p.Newer[:min(5, len(p.Newer))], ", "))
+		}
+	}
+	for _, g := range rv.Gates {
+		mark := "pass"
+		if !g.Passed {
+			mark = "FAIL"
+		}
+		fmt.Printf("check %-4s %s: %s\n", mark, g.Name, g.Detail)
+		for _, f := range g.Failures {
+			fmt.Printf("    %s\n", f)
+		}
+	}
+	for _, p := range rv.Promotions {
+		line := fmt.Sprintf("promoted %d versions at %s", p.Versions, p.At.Local().Format("2006-01-02 15:04:05"))
+		if p.Only != "" {
+			line += " (only " + p.Only + ")"
+		}
+		if len(p.Overridden) > 0 {
+			line += ", overriding " + strings.Join(p.Overridden, ", ")
+		}
+		fmt.Println(line)
+	}
+}
+
+func backfillPromote(args []string) error {
+	fs := flag.NewFlagSet("backfill promote", flag.ContinueOnError)
+	var opt engine.PromoteOptions
+	fs.StringVar(&opt.Only, "only", "", "promote only the partitions starting in A..B (pipeline partition keys)")
+	fs.BoolVar(&opt.Override, "override", false, "promote although review checks failed (recorded)")
+	flags, pos := interleaved(args, map[string]bool{"override": true})
+	if err := fs.Parse(flags); err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return fmt.Errorf("usage: strata backfill promote DIR ID [--only A..B] [--override]")
+	}
+	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
+		res, err := ws.eng.PromoteBackfill(ctx, pos[1], opt)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("backfill %s: %d versions are current now (one transaction)", pos[1], res.Versions)
+		if len(res.Overridden) > 0 {
+			fmt.Printf("; review checks overridden: %s", strings.Join(res.Overridden, ", "))
+		}
+		fmt.Println()
+		products := make([]string, 0, len(res.Partitions))
+		for p := range res.Partitions {
+			products = append(products, p)
+		}
+		sort.Strings(products)
+		for _, p := range products {
+			fmt.Printf("  %s: %d partitions\n", p, res.Partitions[p])
+		}
+		if res.Remaining > 0 {
+			fmt.Printf("%d versions are still staged for review\n", res.Remaining)
+		}
+		return nil
+	})
+}
+
+func backfillDiscard(args []string) error {
+	if len(args) != 2 {
+		return fmt.Errorf("usage: strata backfill discard DIR ID")
+	}
+	return withWorkspace(args[0], func(ctx context.Context, ws *workspace) error {
+		n, err := ws.eng.DiscardBackfill(ctx, args[1])
+		if err != nil {
+			return err
+		}
+		fmt.Printf("backfill %s: discarded %d staged versions; nothing was made current\n", args[1], n)
+		return nil
+	})
+}
+
+func backfillRollback(args []string) error {
+	if len(args) != 2 {
+		return fmt.Errorf("usage: strata backfill rollback DIR ID")
+	}
+	return withWorkspace(args[0], func(ctx context.Context, ws *workspace) error {
+		n, err := ws.eng.RollbackBackfill(ctx, args[1])
+		if err != nil {
+			return err
+		}
+		fmt.Printf("backfill %s: rolled back %d partitions to the versions current before it (one transaction)\n", args[1], n)
+		return nil
+	})
+}

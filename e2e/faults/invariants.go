@@ -1,0 +1,221 @@
+package faults
+
+import (
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	_ "github.com/duckdb/duckdb-go/v2" // the warehouse is read directly, not through strata
+)
+
+// warehouse is a project's DuckDB file, opened by the suite while no strata
+// process holds it (after a kill, or after the last process exited).
+type warehouse struct{ db *sql.DB }
+
+func openWarehouse(projectDir string) (*warehouse, error) {
+	path := filepath.Join(projectDir, ".strata", "warehouse.duckdb")
+	// Read-write: a file a kill -9 left has a WAL to replay first. The
+	// suite only reads, and closes before the next strata process starts.
+	db, err := sql.Open("duckdb", path)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(1)
+	if err := db.Ping(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return &warehouse{db}, nil
+}
+
+func (w *warehouse) close() error { return w.db.Close() }
+
+func (w *warehouse) count(query string, args ...any) (int, error) {
+	var n int
+	if err := w.db.QueryRow(query, args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("%s: %w", strings.Join(strings.Fields(query), " "), err)
+	}
+	return n, nil
+}
+
+// content is what a range holds: per "product/partition", the current
+// version's row count and an order-independent hash of its rows.
+type content map[string]string
+
+// readContent reads the current rows of every product of the catalog for
+// the partitions between from and to (keys of days; weeks are compared
+// whole, by their keys' range of days).
+func (w *warehouse) readContent(from, to string, weeks []string) (content, error) {
+	rows, err := w.db.Query(`SELECT DISTINCT product FROM _strata.versions ORDER BY 1`)
+	if err != nil {
+		return nil, err
+	}
+	var products []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		products = append(products, p)
+	}
+	rows.Close()
+	out := content{}
+	for _, p := range products {
+		q := fmt.Sprintf(`SELECT _partition, count(*), sum(hash(t)::HUGEINT)::VARCHAR FROM %q t
+			WHERE (_partition BETWEEN ? AND ?) OR list_contains(?, _partition) GROUP BY 1`, p)
+		rows, err := w.db.Query(q, from, to, weeks)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", p, err)
+		}
+		for rows.Next() {
+			var part, sum string
+			var n int
+			if err := rows.Scan(&part, &n, &sum); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[p+"/"+part] = fmt.Sprintf("%d rows, hash %s", n, sum)
+		}
+		rows.Close()
+	}
+	return out, nil
+}
+
+// diff lists what differs between want and got, sorted.
+func (want content) diff(got content) []string {
+	var out []string
+	for k, v := range want {
+		if g, ok := got[k]; !ok {
+			out = append(out, fmt.Sprintf("%s: missing (want %s)", k, v))
+		} else if g != v {
+			out = append(out, fmt.Sprintf("%s: %s, want %s", k, g, v))
+		}
+	}
+	for k, v := range got {
+		if _, ok := want[k]; !ok {
+			out = append(out, fmt.Sprintf("%s: unexpected %s", k, v))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// violations collects broken invariants with their evidence.
+type violations []string
+
+func (v *violations) addf(format string, args ...any) { *v = append(*v, fmt.Sprintf(format, args...)) }
+
+// zero records a violation when query counts anything.
+func (v *violations) zero(w *warehouse, what, query string, args ...any) {
+	n, err := w.count(query, args...)
+	if err != nil {
+		v.addf("%s: %v", what, err)
+	} else if n != 0 {
+		v.addf("%s: %d", what, n)
+	}
+}
+
+// checkAnyTime holds after every kill as well as at the end.
+func (w *warehouse) checkAnyTime(id, publish string) violations {
+	var v violations
+	v.zero(w, "(product, partition) pairs with more than one current version",
+		`SELECT count(*) FROM (SELECT product, partition FROM _strata.versions WHERE is_current GROUP BY 1, 2 HAVING count(*) > 1)`)
+	v.zero(w, "(product, partition) pairs with more than one version from the backfill",
+		`SELECT count(*) FROM (SELECT product, partition FROM _strata.versions WHERE starts_with(run_id, ?) GROUP BY 1, 2 HAVING count(*) > 1)`, id+":")
+	v.zero(w, "partition runs started again after they had succeeded",
+		`SELECT count(*) FROM _strata.run_events r WHERE r.backfill_id = ? AND r.block_id = '' AND r.state = 'running'
+		AND r.seq > (SELECT min(s.seq) FROM _strata.run_events s WHERE s.run_id = r.run_id AND s.block_id = '' AND s.state = 'succeeded')`, id)
+	if publish == "atomic" {
+		// The promote is one transaction: before it none of the
+		// backfill's versions is current, after it all are.
+		cur, err1 := w.count(`SELECT count(*) FROM _strata.versions WHERE starts_with(run_id, ?) AND is_current`, id+":")
+		all, err2 := w.count(`SELECT count(*) FROM _strata.versions WHERE starts_with(run_id, ?)`, id+":")
+		switch {
+		case err1 != nil || err2 != nil:
+			v.addf("atomic visibility: %v %v", err1, err2)
+		case cur != 0 && cur != all:
+			v.addf("atomic backfill: %d of its %d versions are current (a promote is all or nothing)", cur, all)
+		}
+	}
+	return v
+}
+
+// status is the backfill's accounting as `strata backfill status --format
+// json` reports it.
+type status struct {
+	Backfill struct {
+		State   string `json:"state"`
+		Message string `json:"message"`
+		Total   int    `json:"total"`
+	} `json:"backfill"`
+	Counts map[string]int `json:"counts"`
+}
+
+// checkEnd holds once the backfill has finished.
+func (w *warehouse) checkEnd(t Trial, id string, st status, ref content) violations {
+	v := w.checkAnyTime(id, t.Publish)
+	if st.Backfill.State != "succeeded" {
+		v.addf("backfill ended %s: %s", st.Backfill.State, st.Backfill.Message)
+	}
+	existing := 0
+	if t.Existing != "" {
+		existing = 1
+	}
+	want := map[string]int{"succeeded": trialPartitions - existing, "skipped": existing, "failed": 0, "cancelled": 0, "running": 0, "queued": 0}
+	for k, n := range want {
+		if st.Counts[k] != n {
+			v.addf("status counts %s = %d, want %d (counts %v)", k, st.Counts[k], n, st.Counts)
+		}
+	}
+	// The accounting against the catalog: every partition run counted
+	// succeeded has its versions current, and every current version the
+	// backfill wrote belongs to a run counted succeeded.
+	v.zero(w, "partition runs counted succeeded without a current version from them",
+		`SELECT count(*) FROM (SELECT run_id FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' GROUP BY run_id HAVING arg_max(state, seq) = 'succeeded') r
+		WHERE NOT EXISTS (SELECT 1 FROM _strata.versions v WHERE v.run_id = r.run_id AND v.is_current)`, id)
+	v.zero(w, "current versions from the backfill whose partition run is not counted succeeded",
+		`SELECT count(*) FROM _strata.versions v WHERE starts_with(v.run_id, ?) AND v.is_current AND v.run_id NOT IN
+		(SELECT run_id FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' GROUP BY run_id HAVING arg_max(state, seq) = 'succeeded')`, id+":", id)
+	if n, err := w.count(`SELECT count(DISTINCT run_id) FROM _strata.versions WHERE starts_with(run_id, ?) AND is_current`, id+":"); err != nil || n != st.Counts["succeeded"] {
+		v.addf("partition runs with current versions from the backfill = %d (%v), counted succeeded %d", n, err, st.Counts["succeeded"])
+	}
+	if t.Existing != "" {
+		v.zero(w, "the day current before the backfill was rewritten by it",
+			`SELECT count(*) FROM _strata.versions WHERE partition = ? AND starts_with(run_id, ?)`, t.Existing, id+":")
+	}
+	got, err := w.readContent(t.From, t.To, weekKeys(t.From))
+	if err != nil {
+		v.addf("read content: %v", err)
+		return v
+	}
+	for _, d := range ref.within(t).diff(got) {
+		v.addf("content differs from the clean reference run: %s", d)
+	}
+	return v
+}
+
+// within is the part of the reference a trial's range covers.
+func (ref content) within(t Trial) content {
+	weeks := weekKeys(t.From)
+	out := content{}
+	for k, val := range ref {
+		part := k[strings.LastIndex(k, "/")+1:]
+		if (part >= t.From && part <= t.To) || part == weeks[0] || part == weeks[1] {
+			out[k] = val
+		}
+	}
+	return out
+}
+
+// weekKeys are the ISO week keys of a trial's two weeks (2024 starts on a
+// Monday, so its weeks are 2024-W01 from January 1).
+func weekKeys(from string) []string {
+	n := 0
+	for d := refFrom; d < from; d = addDays(d, 7) {
+		n++
+	}
+	return []string{fmt.Sprintf("2024-W%02d", n+1), fmt.Sprintf("2024-W%02d", n+2)}
+}

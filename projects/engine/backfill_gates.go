@@ -1,0 +1,182 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/warehouse"
+)
+
+// Review checks (the pipeline file's checks:) judge a staged backfill as a
+// whole, and gate its promotion:
+//
+//   - total_within: the column's total over the staged versions stays within
+//     the percent of its total over the versions they replace (partitions
+//     new to the backfill count on the staged side only);
+//   - max_row_loss_percent: no partition's staged version has fewer rows than
+//     the current one by more than the percent;
+//   - sql: a query returning the failing rows passes when it returns none.
+//     It sees staged_<block> (the staged versions of the block's product)
+//     and current_<block> (the versions current in the same partitions),
+//     also under the product's name when it differs, beside the product
+//     views of the warehouse.
+//
+// A check that cannot run (a missing column, SQL that does not bind) fails,
+// with the error as its detail: a gate that could not look must not pass.
+
+// evaluateGates runs every check of the pipeline over the review.
+func (e *Engine) evaluateGates(ctx context.Context, pl *project.Pipeline, products []ProductReview, staged map[string][]stagedVersion) ([]GateResult, error) {
+	out := make([]GateResult, 0, len(pl.Checks))
+	if len(pl.Checks) == 0 {
+		return out, nil
+	}
+	byProduct := map[string]*ProductReview{}
+	for i := range products {
+		byProduct[products[i].Product] = &products[i]
+	}
+	rels := gateRelations(pl, staged)
+	for _, c := range pl.Checks {
+		g := GateResult{Name: c.Name, Kind: c.Kind}
+		product, b := resolveProduct(pl, c.Product)
+		if c.Product != "" {
+			g.Product = product
+		}
+		switch c.Kind {
+		case project.CheckRowLoss:
+			rowLossGate(&g, c, byProduct[product])
+		case project.CheckTotalWithin:
+			e.totalGate(ctx, &g, c, b, rels)
+		case project.CheckSQL:
+			e.sqlGate(ctx, &g, c, rels)
+		default:
+			g.Detail = fmt.Sprintf("unknown check kind %q", c.Kind)
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+// gateRelations names the staged and current sides of every product.
+func gateRelations(pl *project.Pipeline, staged map[string][]stagedVersion) []warehouse.Relation {
+	var rels []warehouse.Relation
+	for _, b := range pl.Blocks {
+		product := ProductName(pl, b)
+		var st, cur []warehouse.PartitionVersion
+		for _, s := range staged[product] {
+			st = append(st, warehouse.PartitionVersion{Partition: s.Partition, Version: s.Version})
+			if s.Current > 0 {
+				cur = append(cur, warehouse.PartitionVersion{Partition: s.Partition, Version: s.Current})
+			}
+		}
+		if len(staged[product]) == 0 {
+			continue
+		}
+		names := []string{b.ID}
+		if product != b.ID {
+			names = append(names, product)
+		}
+		for _, n := range names {
+			rels = append(rels,
+				warehouse.Relation{Name: "staged_" + n, Product: product, Versions: st},
+				warehouse.Relation{Name: "current_" + n, Product: product, Versions: cur})
+		}
+	}
+	return rels
+}
+
+func rowLossGate(g *GateResult, c project.ReviewCheck, pr *ProductReview) {
+	if pr == nil {
+		g.Passed = true
+		g.Detail = "nothing staged for this product"
+		return
+	}
+	worst := 0.0
+	for _, p := range pr.Partitions {
+		if p.RowsBefore == 0 {
+			continue
+		}
+		loss := float64(p.RowsBefore-p.RowsAfter) / float64(p.RowsBefore) * 100
+		worst = math.Max(worst, loss)
+		if loss > c.Percent {
+			g.Failures = append(g.Failures, fmt.Sprintf("%s: %d → %d rows (−%.1f%%)", p.Partition, p.RowsBefore, p.RowsAfter, loss))
+		}
+	}
+	g.Passed = len(g.Failures) == 0
+	if g.Passed {
+		g.Detail = fmt.Sprintf("no partition lost more than %g%% of its rows (largest loss %.1f%%)", c.Percent, worst)
+		return
+	}
+	g.Detail = fmt.Sprintf("%d partitions lost more than %g%% of their rows", len(g.Failures), c.Percent)
+	if len(g.Failures) > 10 {
+		g.Failures = g.Failures[:10]
+	}
+}
+
+func (e *Engine) totalGate(ctx context.Context, g *GateResult, c project.ReviewCheck, b *project.Block, rels []warehouse.Relation) {
+	if b == nil {
+		g.Detail = fmt.Sprintf("no block %q in the pipeline", c.Product)
+		return
+	}
+	col := `"` + strings.ReplaceAll(c.Column, `"`, `""`) + `"`
+	q := fmt.Sprintf(`SELECT (SELECT sum(%[1]s) FROM current_%[2]s)::DOUBLE AS before, (SELECT sum(%[1]s) FROM staged_%[2]s)::DOUBLE AS after`, col, b.ID)
+	t, _, err := e.wh.QueryOver(ctx, rels, q, 1)
+	if err != nil {
+		g.Detail = fmt.Sprintf("could not total column %q: %v", c.Column, err)
+		return
+	}
+	if t.Len() == 0 {
+		g.Detail = "nothing staged for this product"
+		g.Passed = true
+		return
+	}
+	row := t.Row(0)
+	before, _ := row[0].(float64)
+	after, _ := row[1].(float64)
+	switch {
+	case row[1] == nil:
+		g.Passed = true
+		g.Detail = "nothing staged for this product"
+	case before == 0:
+		g.Passed = after == 0
+		g.Detail = fmt.Sprintf("total %s: current %g, staged %g", c.Column, before, after)
+	default:
+		change := (after - before) / math.Abs(before) * 100
+		g.Passed = math.Abs(change) <= c.Percent
+		g.Detail = fmt.Sprintf("total %s: current %s, staged %s (%+.2f%%, allowed ±%g%%)", c.Column, fmtNum(before), fmtNum(after), change, c.Percent)
+	}
+}
+
+func (e *Engine) sqlGate(ctx context.Context, g *GateResult, c project.ReviewCheck, rels []warehouse.Relation) {
+	t, n, err := e.wh.QueryOver(ctx, rels, c.SQL, 5)
+	if err != nil {
+		g.Detail = fmt.Sprintf("query failed: %v", err)
+		return
+	}
+	g.Passed = n == 0
+	if g.Passed {
+		g.Detail = "the query returned no rows"
+		return
+	}
+	g.Detail = fmt.Sprintf("the query returned %d failing rows", n)
+	names := make([]string, 0, len(t.Schema()))
+	for _, f := range t.Schema() {
+		names = append(names, f.Name)
+	}
+	for i := 0; i < t.Len(); i++ {
+		parts := make([]string, len(names))
+		for j, v := range t.Row(i) {
+			parts[j] = fmt.Sprintf("%s=%v", names[j], v)
+		}
+		g.Failures = append(g.Failures, strings.Join(parts, " "))
+	}
+}
+
+func fmtNum(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+		return fmt.Sprintf("%.0f", f)
+	}
+	return fmt.Sprintf("%.2f", f)
+}

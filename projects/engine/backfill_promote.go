@@ -1,0 +1,238 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/stratahq/strata/projects/warehouse"
+)
+
+// Promote, discard and rollback of a backfill staged for review. A promote
+// switches the chosen staged versions current in one warehouse transaction
+// (compare-and-set: a partition where a newer version became current since
+// refuses the whole promote, naming it), logged under the backfill's id so
+// that a rollback can switch every partition back, in one transaction too.
+
+// PromoteOptions choose what to promote.
+type PromoteOptions struct {
+	// Only promotes the staged partitions starting in this range of the
+	// pipeline's partition keys ("2024-01-01..2024-12-31", or one key);
+	// empty promotes everything staged.
+	Only string `json:"only,omitempty"`
+	// Override promotes although review checks failed; the override and
+	// the failed checks are recorded with the promotion.
+	Override bool `json:"override,omitempty"`
+}
+
+// Promotion is one promote of a review backfill, as recorded.
+type Promotion struct {
+	At         time.Time `json:"at"`
+	Only       string    `json:"only,omitempty"`
+	Versions   int       `json:"versions"`
+	Overridden []string  `json:"overridden,omitempty"` // gates that failed and were overridden
+}
+
+// PromoteResult says what a promote made current.
+type PromoteResult struct {
+	Promotion
+	Partitions map[string]int `json:"partitions"` // product -> partitions made current
+	Remaining  int            `json:"remaining"`  // versions still staged
+	State      State          `json:"state"`
+}
+
+// GateError refuses a promote because review checks failed.
+type GateError struct{ Failed []GateResult }
+
+func (e *GateError) Error() string {
+	parts := make([]string, len(e.Failed))
+	for i, g := range e.Failed {
+		parts[i] = g.Name + ": " + g.Detail
+	}
+	return fmt.Sprintf("%d review checks failed (%s); fix the data, or promote with --override to accept it (recorded)", len(e.Failed), strings.Join(parts, "; "))
+}
+
+const promotionsDDL = `CREATE TABLE IF NOT EXISTS _strata.backfill_promotions (
+	backfill_id VARCHAR, promoted_at TIMESTAMPTZ, only_range VARCHAR, versions INTEGER, overridden VARCHAR)`
+
+// PromoteBackfill makes staged versions of a review backfill current.
+func (e *Engine) PromoteBackfill(ctx context.Context, id string, opt PromoteOptions) (*PromoteResult, error) {
+	st, pl, err := e.reviewable(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if st.State != StateReview {
+		return nil, fmt.Errorf("backfill %s is %s, not ready for review: only a fully staged backfill can be promoted", id, st.State)
+	}
+	rv, err := e.BackfillReview(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var failed []GateResult
+	for _, g := range rv.Gates {
+		if !g.Passed {
+			failed = append(failed, g)
+		}
+	}
+	if len(failed) > 0 && !opt.Override {
+		return nil, &GateError{Failed: failed}
+	}
+	staged, err := e.wh.Pinned(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	chosen := staged
+	if opt.Only != "" {
+		if chosen, err = e.onlyRange(pl.ID, opt.Only, staged); err != nil {
+			return nil, err
+		}
+	}
+	if len(chosen) == 0 {
+		return nil, fmt.Errorf("backfill %s has no staged version starting in %s (%d staged)", id, opt.Only, len(staged))
+	}
+	switches := make([]warehouse.Switch, len(chosen))
+	res := &PromoteResult{Partitions: map[string]int{}}
+	for i, s := range chosen {
+		switches[i] = warehouse.Switch{Product: s.Product, Partition: s.Partition, To: s.Version, Expect: warehouse.ExpectOlder}
+		res.Partitions[s.Product]++
+	}
+	if err := e.wh.SwitchBatch(ctx, id, switches, id); err != nil {
+		return nil, err
+	}
+	res.At, res.Only, res.Versions = e.now().UTC(), opt.Only, len(chosen)
+	for _, g := range failed {
+		res.Overridden = append(res.Overridden, g.Name)
+	}
+	res.Remaining = len(staged) - len(chosen)
+	if _, err := e.wh.DB().ExecContext(ctx, `INSERT INTO _strata.backfill_promotions VALUES (?, ?, ?, ?, ?)`,
+		id, res.At, opt.Only, res.Versions, strings.Join(res.Overridden, ",")); err != nil {
+		return nil, fmt.Errorf("record promotion (the versions are current): %w", err)
+	}
+	msg := fmt.Sprintf("promoted %d versions", res.Versions)
+	if opt.Only != "" {
+		msg += " starting in " + opt.Only
+	}
+	if len(res.Overridden) > 0 {
+		msg += "; review checks overridden: " + strings.Join(res.Overridden, ", ")
+	}
+	res.State = StateSucceeded
+	if res.Remaining > 0 {
+		res.State = StateReview
+		msg += fmt.Sprintf("; %d versions still staged for review", res.Remaining)
+	}
+	if err := e.backfillEvent(ctx, id, res.State, msg); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// onlyRange keeps the staged versions whose partition starts in the range
+// "A..B" (or the one partition "A") of the pipeline's partition keys.
+func (e *Engine) onlyRange(pipeline, only string, staged []stagedVersion) ([]stagedVersion, error) {
+	pl, err := e.Pipeline(pipeline)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := SpecOf(pl.Partitions)
+	if err != nil {
+		return nil, err
+	}
+	a, b, found := strings.Cut(only, "..")
+	if !found {
+		b = a
+	}
+	first, err := spec.Parse(strings.TrimSpace(a))
+	if err != nil {
+		return nil, fmt.Errorf("--only %s: %w", only, err)
+	}
+	last, err := spec.Parse(strings.TrimSpace(b))
+	if err != nil {
+		return nil, fmt.Errorf("--only %s: %w", only, err)
+	}
+	if last.Start.Before(first.Start) {
+		return nil, fmt.Errorf("--only %s: %s is before %s", only, b, a)
+	}
+	var out []stagedVersion
+	for _, s := range staged {
+		if !s.Start.Before(first.Start) && s.Start.Before(last.End) {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// DiscardBackfill drops every version a review backfill still has staged.
+func (e *Engine) DiscardBackfill(ctx context.Context, id string) (int, error) {
+	st, _, err := e.reviewable(ctx, id)
+	if err != nil {
+		return 0, err
+	}
+	if st.State != StateReview && st.State != StateFailed && st.State != StateCancelled {
+		return 0, fmt.Errorf("backfill %s is %s: only a backfill ready for review (or one that failed) has staged versions to discard", id, st.State)
+	}
+	staged, err := e.wh.Pinned(ctx, id)
+	if err != nil {
+		return 0, err
+	}
+	refs := make([]warehouse.VersionRef, 0, len(staged))
+	for _, s := range staged {
+		if s.Current != s.Version {
+			refs = append(refs, s.VersionRef)
+		}
+	}
+	if len(refs) > 0 {
+		if err := e.wh.Discard(ctx, refs); err != nil {
+			return 0, err
+		}
+	}
+	if err := e.wh.Unpin(ctx, id); err != nil {
+		return 0, err
+	}
+	if err := e.markDiscarded(ctx, id); err != nil {
+		return 0, err
+	}
+	return len(refs), e.backfillEvent(ctx, id, StateCancelled, fmt.Sprintf("discarded %d staged versions", len(refs)))
+}
+
+// RollbackBackfill switches every partition a backfill's promotes made
+// current back to the version current before, in one transaction. A
+// partition with a newer version since refuses the whole rollback, with
+// the list (a *warehouse.SwitchConflictError).
+func (e *Engine) RollbackBackfill(ctx context.Context, id string) (int, error) {
+	if _, _, err := e.reviewable(ctx, id); err != nil {
+		return 0, err
+	}
+	back, err := e.wh.RevertBatch(ctx, id)
+	if errors.Is(err, warehouse.ErrNotFound) {
+		return 0, fmt.Errorf("backfill %s made nothing current that is not rolled back already", id)
+	}
+	if err != nil {
+		return 0, err
+	}
+	return len(back), e.backfillEvent(ctx, id, StateRolledBack, fmt.Sprintf("rolled back %d partitions to the versions current before the promote", len(back)))
+}
+
+// promotions lists a backfill's recorded promotes.
+func (e *Engine) promotions(ctx context.Context, id string) ([]Promotion, error) {
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT promoted_at, only_range, versions, overridden FROM _strata.backfill_promotions
+		WHERE backfill_id = ? ORDER BY promoted_at`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Promotion{}
+	for rows.Next() {
+		var p Promotion
+		var over string
+		if err := rows.Scan(&p.At, &p.Only, &p.Versions, &over); err != nil {
+			return nil, err
+		}
+		if over != "" {
+			p.Overridden = strings.Split(over, ",")
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}

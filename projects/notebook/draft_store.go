@@ -1,0 +1,90 @@
+package notebook
+
+import (
+	"sync"
+	"time"
+
+	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/projects/engine"
+)
+
+// DraftKey names one draft: a block's output for one partition.
+type DraftKey struct{ Pipeline, Block, Partition string }
+
+// DraftInfo describes a draft without its table.
+type DraftInfo struct {
+	Pipeline  string    `json:"pipeline"`
+	Block     string    `json:"block"`
+	Partition string    `json:"partition"`
+	At        time.Time `json:"at"`
+	Rows      int       `json:"rows"`
+}
+
+type draft struct {
+	table *sdk.Table
+	at    time.Time
+	seq   int64
+}
+
+// draftStore keeps a session's drafts, at most max of them: the output of a
+// successful execution replaces that cell's draft for that partition; past
+// max the least recently written goes, so a session that walks through
+// partitions does not grow without bound.
+type draftStore struct {
+	max int
+
+	mu     sync.Mutex
+	seq    int64
+	drafts map[DraftKey]*draft
+}
+
+func newDraftStore(max int) *draftStore {
+	return &draftStore{max: max, drafts: map[DraftKey]*draft{}}
+}
+
+func (d *draftStore) put(k DraftKey, t *sdk.Table, at time.Time) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.seq++
+	d.drafts[k] = &draft{table: t, at: at, seq: d.seq}
+	for len(d.drafts) > d.max {
+		var oldest DraftKey
+		var min int64 = -1
+		for k, v := range d.drafts {
+			if min < 0 || v.seq < min {
+				oldest, min = k, v.seq
+			}
+		}
+		delete(d.drafts, oldest)
+	}
+}
+
+func (d *draftStore) get(k DraftKey) (*draft, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	v, ok := d.drafts[k]
+	return v, ok
+}
+
+// lookup is the engine's view of the drafts of one pipeline.
+func (d *draftStore) lookup(pipeline string) engine.DraftLookup {
+	return func(block, key string) (engine.Draft, bool) {
+		v, ok := d.get(DraftKey{pipeline, block, key})
+		if !ok {
+			return engine.Draft{}, false
+		}
+		return engine.Draft{Table: v.table, At: v.at}, true
+	}
+}
+
+func (d *draftStore) list(pipeline string) []DraftInfo {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := []DraftInfo{}
+	for k, v := range d.drafts {
+		if k.Pipeline == pipeline {
+			out = append(out, DraftInfo{Pipeline: k.Pipeline, Block: k.Block, Partition: k.Partition, At: v.at, Rows: v.table.Len()})
+		}
+	}
+	return out
+}

@@ -1,0 +1,117 @@
+package notebook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/blocks/tableio"
+	"github.com/stratahq/strata/kernel/protocol"
+	"github.com/stratahq/strata/projects/engine"
+	"github.com/stratahq/strata/projects/project"
+)
+
+// run executes a cell's text: a Go block on the session's kernel, a SQL
+// block in the warehouse, its upstreams read from the session's drafts
+// where it holds them. A success becomes the cell's draft for its
+// partition. It returns the final event and whether the kernel had to be
+// replaced.
+func (s *Session) run(ctx context.Context, e *execution, source string) (Event, bool) {
+	eng := s.m.cfg.Engine
+	start := time.Now()
+	pl, err := eng.Pipeline(e.pipeline)
+	if err != nil {
+		var probs project.Problems
+		if errors.As(err, &probs) {
+			err = fmt.Errorf("pipeline %s has problems; fix them first: %s", e.pipeline, probs.Error())
+		}
+		return refused(e.id, CodeInvalid, err.Error()), false
+	}
+	b := pl.Block(e.block)
+	if b == nil {
+		return refused(e.id, CodeInvalid, fmt.Sprintf("pipeline %s has no block %q", pl.ID, e.block)), false
+	}
+	in, err := eng.PrepareInteractive(ctx, pl.ID, b.ID, e.partition, s.drafts.lookup(pl.ID))
+	if err != nil {
+		if ctx.Err() != nil {
+			return stopped(e, b.File, err, time.Since(start)), false
+		}
+		return refused(e.id, CodeInvalid, err.Error()), false
+	}
+	if b.Kind == project.KindSQL {
+		t, err := in.ExecSQL(ctx)(source)
+		if err != nil {
+			if ctx.Err() != nil {
+				return stopped(e, b.File, err, time.Since(start)), false
+			}
+			return runFailed(e.id, &protocol.RunError{Kind: protocol.ErrRuntime, File: b.File, Message: err.Error()}, time.Since(start)), false
+		}
+		return s.succeeded(e, in, t, time.Since(start), "sql", ""), false
+	}
+	req, err := in.ExecRequest(source)
+	if err != nil {
+		return refused(e.id, CodeInvalid, err.Error()), false
+	}
+	k, err := s.ensureKernel(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return stopped(e, b.File, err, time.Since(start)), false
+		}
+		return refused(e.id, CodeKernel, "start the session's kernel: "+err.Error()), false
+	}
+	h := &streamHandler{s: s, id: e.id, host: eng.HostCall}
+	res, out := k.Exec(ctx, req, in.Inputs, h)
+	restarted := false
+	if !k.Alive() {
+		// The block killed its kernel (memory, a crash, a timeout, an
+		// interrupt it ignored): this session alone gets a fresh one.
+		restarted = s.replaceKernel(k)
+	}
+	if res.Error != nil {
+		re := *res.Error
+		if re.File == "" {
+			re.File = b.File
+		}
+		if ctx.Err() != nil && (re.Kind != protocol.ErrInterrupted || e.byRestart.Load()) {
+			return stopped(e, re.File, &re, res.Duration), restarted
+		}
+		return runFailed(e.id, &re, res.Duration), restarted
+	}
+	stdout := ""
+	if h.dropped.Load() > 0 {
+		stdout = res.Stdout // the stream lost chunks; the captured text is complete
+	}
+	return s.succeeded(e, in, out, res.Duration, res.Entry, stdout), restarted
+}
+
+// succeeded keeps the output as the cell's draft and builds the result.
+func (s *Session) succeeded(e *execution, in *engine.Interactive, out *sdk.Table, d time.Duration, entry, stdout string) Event {
+	if out == nil {
+		out = sdk.NewTable()
+	}
+	s.drafts.put(DraftKey{e.pipeline, e.block, in.Key}, out, time.Now())
+	return Event{Kind: EventResult, ID: e.id, Result: &Result{
+		Preview:   tableio.ToJSON(out, PreviewRows, in.Zone),
+		Duration:  d,
+		Entry:     entry,
+		Stdout:    stdout,
+		Partition: in.Key,
+		Inputs:    in.Origins,
+	}}
+}
+
+// stopped is the error of an execution that interrupt, restart or shutdown
+// cancelled, whatever step it had reached (a block that returns ctx.Err()
+// itself would otherwise look like its own failure).
+func stopped(e *execution, file string, cause error, d time.Duration) Event {
+	msg := "interrupted"
+	if e.byRestart.Load() {
+		msg = "stopped: the session's kernel was restarted"
+	}
+	if cause != nil {
+		msg += " (" + cause.Error() + ")"
+	}
+	return runFailed(e.id, &protocol.RunError{Kind: protocol.ErrInterrupted, File: file, Message: msg}, d)
+}

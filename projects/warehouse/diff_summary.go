@@ -1,0 +1,189 @@
+package warehouse
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/stratahq/strata/blocks/sdk"
+)
+
+// ColumnSummary is what one side of a diff holds in one column.
+type ColumnSummary struct {
+	Nulls    int64    `json:"nulls"`
+	Distinct int64    `json:"distinct"`
+	Min      *string  `json:"min"` // as DuckDB casts it to text; nil when every value is NULL
+	Max      *string  `json:"max"`
+	Sum      *float64 `json:"sum,omitempty"` // numeric columns only
+	Mean     *float64 `json:"mean,omitempty"`
+}
+
+// ColumnChange compares one column across the sides; Before or After is
+// nil when that side lacks the column.
+type ColumnChange struct {
+	Name    string         `json:"name"`
+	Type    string         `json:"type"` // on the new side (the old one when removed)
+	Before  *ColumnSummary `json:"before"`
+	After   *ColumnSummary `json:"after"`
+	Changed bool           `json:"changed"`
+}
+
+// SchemaChange lists columns added, removed and retyped between two sides
+// (names matched case-insensitively, as DuckDB does).
+type SchemaChange struct {
+	Added   []ColumnType `json:"added"`
+	Removed []ColumnType `json:"removed"`
+	Retyped []Retype     `json:"retyped"`
+}
+
+// ColumnType is a column and its type.
+type ColumnType struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
+// Retype is a column whose type changed.
+type Retype struct {
+	Name string `json:"name"`
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// Empty reports whether the schema did not change.
+func (s SchemaChange) Empty() bool {
+	return len(s.Added)+len(s.Removed)+len(s.Retyped) == 0
+}
+
+// schemaChange compares the union schemas of two sides. An empty side has
+// no schema to compare (a new partition adds rows, not columns).
+func schemaChange(before, after []unionColumn) SchemaChange {
+	out := SchemaChange{Added: []ColumnType{}, Removed: []ColumnType{}, Retyped: []Retype{}}
+	if len(before) == 0 || len(after) == 0 {
+		return out
+	}
+	old := map[string]unionColumn{}
+	for _, c := range before {
+		old[strings.ToLower(c.name)] = c
+	}
+	seen := map[string]bool{}
+	for _, c := range after {
+		key := strings.ToLower(c.name)
+		seen[key] = true
+		o, ok := old[key]
+		switch {
+		case !ok:
+			out.Added = append(out.Added, ColumnType{c.name, c.typ.String()})
+		case o.typ != c.typ:
+			out.Retyped = append(out.Retyped, Retype{c.name, o.typ.String(), c.typ.String()})
+		}
+	}
+	for _, c := range before {
+		if !seen[strings.ToLower(c.name)] {
+			out.Removed = append(out.Removed, ColumnType{c.name, c.typ.String()})
+		}
+	}
+	return out
+}
+
+// summarize aggregates every column of a side in one query.
+func summarize(ctx context.Context, q querier, s side, cols []unionColumn) ([]ColumnSummary, error) {
+	out := make([]ColumnSummary, len(cols))
+	if len(s.metas) == 0 || len(cols) == 0 {
+		return out, nil
+	}
+	var sel []string
+	for _, c := range cols {
+		id := quoteIdent(c.name)
+		sel = append(sel, fmt.Sprintf("count(*) - count(%[1]s), count(DISTINCT %[1]s), min(%[1]s)::VARCHAR, max(%[1]s)::VARCHAR", id))
+		if numeric(c.typ) {
+			sel = append(sel, fmt.Sprintf("sum(%[1]s)::DOUBLE, avg(%[1]s)::DOUBLE", id))
+		}
+	}
+	rows, err := q.QueryContext(ctx, "WITH s AS ("+sideSQL(s, cols)+") SELECT "+strings.Join(sel, ", ")+" FROM s")
+	if err != nil {
+		return nil, fmt.Errorf("summarize columns: %w", err)
+	}
+	defer rows.Close()
+	var ptrs []any
+	mins := make([]sql.NullString, len(cols))
+	maxs := make([]sql.NullString, len(cols))
+	sums := make([]sql.NullFloat64, len(cols))
+	means := make([]sql.NullFloat64, len(cols))
+	for i, c := range cols {
+		ptrs = append(ptrs, &out[i].Nulls, &out[i].Distinct, &mins[i], &maxs[i])
+		if numeric(c.typ) {
+			ptrs = append(ptrs, &sums[i], &means[i])
+		}
+	}
+	if !rows.Next() {
+		return out, rows.Err()
+	}
+	if err := rows.Scan(ptrs...); err != nil {
+		return nil, fmt.Errorf("summarize columns: %w", err)
+	}
+	for i := range cols {
+		out[i].Min, out[i].Max = nullString(mins[i]), nullString(maxs[i])
+		out[i].Sum, out[i].Mean = nullFloat(sums[i]), nullFloat(means[i])
+	}
+	return out, rows.Err()
+}
+
+func numeric(t sdk.Type) bool { return t == sdk.TypeInt64 || t == sdk.TypeFloat64 }
+
+func nullString(s sql.NullString) *string {
+	if !s.Valid {
+		return nil
+	}
+	return &s.String
+}
+
+func nullFloat(f sql.NullFloat64) *float64 {
+	if !f.Valid {
+		return nil
+	}
+	return &f.Float64
+}
+
+// columnChanges summarizes both sides and pairs the columns by name.
+func columnChanges(ctx context.Context, q querier, before, after side) ([]ColumnChange, error) {
+	bcols, acols := schemaOf(before), schemaOf(after)
+	bs, err := summarize(ctx, q, before, bcols)
+	if err != nil {
+		return nil, err
+	}
+	as, err := summarize(ctx, q, after, acols)
+	if err != nil {
+		return nil, err
+	}
+	oldIdx := map[string]int{}
+	for i, c := range bcols {
+		oldIdx[strings.ToLower(c.name)] = i
+	}
+	var out []ColumnChange
+	seen := map[string]bool{}
+	for i, c := range acols {
+		cc := ColumnChange{Name: c.name, Type: c.typ.String(), After: &as[i]}
+		if j, ok := oldIdx[strings.ToLower(c.name)]; ok {
+			cc.Before = &bs[j]
+		}
+		seen[strings.ToLower(c.name)] = true
+		cc.Changed = !sameSummary(cc.Before, cc.After)
+		out = append(out, cc)
+	}
+	for j, c := range bcols {
+		if !seen[strings.ToLower(c.name)] {
+			out = append(out, ColumnChange{Name: c.name, Type: c.typ.String(), Before: &bs[j], Changed: true})
+		}
+	}
+	return out, nil
+}
+
+func sameSummary(a, b *ColumnSummary) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	eqS := func(x, y *string) bool { return (x == nil && y == nil) || (x != nil && y != nil && *x == *y) }
+	eqF := func(x, y *float64) bool { return (x == nil && y == nil) || (x != nil && y != nil && *x == *y) }
+	return a.Nulls == b.Nulls && a.Distinct == b.Distinct && eqS(a.Min, b.Min) && eqS(a.Max, b.Max) && eqF(a.Sum, b.Sum) && eqF(a.Mean, b.Mean)
+}

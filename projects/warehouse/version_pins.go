@@ -1,0 +1,135 @@
+package warehouse
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// Pin keeps versions from retention on behalf of owner until Unpin (or a
+// SwitchBatch releasing owner's pins).
+func (w *Warehouse) Pin(ctx context.Context, owner string, refs []VersionRef) error {
+	if owner == "" || len(refs) == 0 {
+		return nil
+	}
+	err := w.write(ctx, func(tx *writeTx) error {
+		for _, r := range refs {
+			if err := tx.pin(owner, r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("pin %d versions for %s: %w", len(refs), owner, err)
+	}
+	return nil
+}
+
+func (tx *writeTx) pin(owner string, r VersionRef) error {
+	if err := tx.exec(`INSERT INTO _strata.pins VALUES (?, ?, ?, ?)`, owner, r.Product, r.Partition, r.Version); err != nil {
+		return fmt.Errorf("pin %s: %w", r, err)
+	}
+	tx.w.guarded[partKey{r.Product, r.Partition}] = true
+	return nil
+}
+
+// Unpin releases every pin of owner.
+func (w *Warehouse) Unpin(ctx context.Context, owner string) error {
+	err := w.write(ctx, func(tx *writeTx) error {
+		return tx.exec(`DELETE FROM _strata.pins WHERE owner = ?`, owner)
+	})
+	if err != nil {
+		return fmt.Errorf("unpin %s: %w", owner, err)
+	}
+	return nil
+}
+
+// protectedVersions are the versions of a partition retention must keep
+// besides the current one: pinned ones, and those a logged switch replaced
+// while the version it switched to is still current. It asks the catalog
+// only for partitions a pin or switch ever touched.
+func (tx *writeTx) protectedVersions(product, partition string, current int) (map[int]bool, error) {
+	if !tx.w.guarded[partKey{product, partition}] {
+		return nil, nil
+	}
+	rows, err := tx.query(`SELECT version FROM _strata.pins WHERE product = $1 AND partition = $2
+		UNION ALL SELECT from_version FROM _strata.switch_log
+		WHERE product = $1 AND partition = $2 AND reverted_at IS NULL AND to_version = $3`, product, partition, current)
+	if err != nil {
+		return nil, fmt.Errorf("protected versions of %s partition %s: %w", product, partition, err)
+	}
+	defer rows.Close()
+	out := map[int]bool{}
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out[v] = true
+	}
+	return out, rows.Err()
+}
+
+// loadGuarded reads which partitions have pins or logged switches.
+func loadGuarded(ctx context.Context, q querier) (map[partKey]bool, error) {
+	rows, err := q.QueryContext(ctx, `SELECT DISTINCT product, partition FROM _strata.pins
+		UNION SELECT DISTINCT product, partition FROM _strata.switch_log WHERE reverted_at IS NULL`)
+	if err != nil {
+		return nil, fmt.Errorf("load pins: %w", err)
+	}
+	defer rows.Close()
+	out := map[partKey]bool{}
+	for rows.Next() {
+		var k partKey
+		if err := rows.Scan(&k.product, &k.partition); err != nil {
+			return nil, err
+		}
+		out[k] = true
+	}
+	return out, rows.Err()
+}
+
+// PinnedVersion is a version an owner pinned, with its partition's bounds
+// and current version.
+type PinnedVersion struct {
+	VersionRef
+	Start   time.Time `json:"start"`
+	End     time.Time `json:"end"`
+	Current int       `json:"current"` // the partition's current version now (0: none)
+	Rows    int64     `json:"rows"`
+}
+
+// Pinned lists the newest version owner pinned in each partition, by
+// product and partition start.
+func (w *Warehouse) Pinned(ctx context.Context, owner string) ([]PinnedVersion, error) {
+	var out []PinnedVersion
+	err := w.readTx(ctx, func(conn *sql.Conn) error {
+		rows, err := conn.QueryContext(ctx, `SELECT v.product, v.partition, max(v.version), arg_max(v.partition_start, v.version),
+				arg_max(v.partition_end, v.version), arg_max(v.row_count, v.version), coalesce(any_value(c.version), 0)
+			FROM _strata.pins p
+			JOIN _strata.versions v ON v.product = p.product AND v.partition = p.partition AND v.version = p.version
+			LEFT JOIN _strata.current c ON c.product = p.product AND c.partition = p.partition
+			WHERE p.owner = ?
+			GROUP BY v.product, v.partition
+			ORDER BY v.product, 4, v.partition`, owner)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var p PinnedVersion
+			if err := rows.Scan(&p.Product, &p.Partition, &p.Version, &p.Start, &p.End, &p.Rows, &p.Current); err != nil {
+				return err
+			}
+			p.Start, p.End = p.Start.UTC(), p.End.UTC()
+			out = append(out, p)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("versions pinned by %s: %w", owner, err)
+	}
+	return out, nil
+}
