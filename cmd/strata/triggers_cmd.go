@@ -93,6 +93,9 @@ func runTriggers(args []string) error {
 		if s.Paused {
 			state = "paused since " + s.PausedSince.Format(time.RFC3339)
 		}
+		if s.Disabled != "" {
+			state = "disabled: " + s.Disabled
+		}
 		fmt.Fprintf(w, "%s/%s\t%s\trun: %s\t%s\n", s.Pipeline, s.ID, what, s.Run, state)
 		for _, t := range s.Next {
 			part := t.From

@@ -43,7 +43,7 @@ func (c *coalescer) add(p *engine.Publication, now time.Time) {
 	for _, id := range proj.PipelineIDs() {
 		pl := proj.Pipelines[id]
 		for _, t := range pl.Triggers {
-			if t.Kind != project.TriggerEvent {
+			if t.Kind != project.TriggerEvent || t.Disabled != "" {
 				continue
 			}
 			for _, v := range p.Versions {

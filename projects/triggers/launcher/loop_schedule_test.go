@@ -82,6 +82,16 @@ func TestScheduleLoopDSTDowntimeCatchUp(t *testing.T) {
 			t.Errorf("run %s origin %+v, want nightly @ %s", r.RunID, r.Origin, wantTicks[i])
 		}
 	}
+	// Trigger work runs a pinned pipeline version, like any backfill: the
+	// backfill and every version it published record the snapshot.
+	st, err := e.eng.Backfill(context.Background(), runs[0].BackfillID)
+	if err != nil || st.Snapshot == "" {
+		t.Fatalf("backfill of the first tick: %+v %v, want a snapshot", st, err)
+	}
+	var unpinned int
+	if err := e.wh.DB().QueryRow(`SELECT count(*) FILTER (WHERE coalesce(snapshot, '') = '') FROM _strata.versions WHERE starts_with(run_id, 'trg_')`).Scan(&unpinned); err != nil || unpinned != 0 {
+		t.Fatalf("versions without a snapshot: %d %v", unpinned, err)
+	}
 	// The skipped ticks are visible, as one record.
 	h, err := l2.History(context.Background(), "raw", "nightly", 50)
 	if err != nil {

@@ -25,6 +25,7 @@ type Status struct {
 	Run         string         `json:"run"`
 	CatchUp     int            `json:"catch_up,omitempty"`
 	Line        int            `json:"line"`
+	Disabled    string         `json:"disabled,omitempty"` // why it never fires (see project.Trigger.Disabled)
 	Paused      bool           `json:"paused"`
 	PausedSince time.Time      `json:"paused_since,omitzero"`
 	Next        []Tick         `json:"next,omitempty"`
@@ -67,7 +68,7 @@ func List(ctx context.Context, proj *project.Project, db *sql.DB, pipeline strin
 		}
 		pl := proj.Pipelines[id]
 		for _, t := range pl.Triggers {
-			s := Status{Pipeline: id, ID: t.ID, Kind: t.Kind, Cron: t.Cron, Product: t.Product, Run: t.Run.String(), Line: t.Line}
+			s := Status{Pipeline: id, ID: t.ID, Kind: t.Kind, Cron: t.Cron, Product: t.Product, Run: t.Run.String(), Line: t.Line, Disabled: t.Disabled}
 			if t.Kind == project.TriggerSchedule {
 				s.Timezone, s.CatchUp = t.Timezone, t.CatchUp
 			}
@@ -168,18 +169,18 @@ func (l *Loop) Fire(ctx context.Context, pipeline, trigger string, req FireReque
 	from, to := req.From, req.To
 	switch {
 	case req.Partition != "" && (from != "" || to != ""):
-		return nil, fmt.Errorf("fire: give a partition or a range (from, to), not both")
+		return nil, badRequest("fire: give a partition or a range (from, to), not both")
 	case req.Partition != "":
 		from, to = req.Partition, req.Partition
 	case from != "" || to != "":
 		if from == "" || to == "" {
-			return nil, fmt.Errorf("fire: a range needs both from and to (partition keys, both included)")
+			return nil, badRequest("fire: a range needs both from and to (partition keys, both included)")
 		}
 	case t.Kind == project.TriggerEvent:
-		return nil, fmt.Errorf("fire: trigger %s runs the partitions an upstream change affected; say which: {\"partition\": ...} or {\"from\": ..., \"to\": ...}", t.ID)
+		return nil, badRequest("fire: trigger %s runs the partitions an upstream change affected; say which: {\"partition\": ...} or {\"from\": ..., \"to\": ...}", t.ID)
 	default:
 		if from, to, err = t.Run.Window(spec, now); err != nil {
-			return nil, err
+			return nil, &engine.SpecError{Err: err}
 		}
 	}
 	if spec.Interval == partitions.None {
@@ -187,7 +188,7 @@ func (l *Loop) Fire(ctx context.Context, pipeline, trigger string, req FireReque
 	} else {
 		for _, k := range []string{from, to} {
 			if _, err := spec.Parse(k); err != nil {
-				return nil, fmt.Errorf("fire: %w", err)
+				return nil, &engine.SpecError{Err: fmt.Errorf("fire: %w", err)}
 			}
 		}
 	}
@@ -274,4 +275,9 @@ func parseWhen(s string, loc *time.Location) (time.Time, bool, error) {
 		}
 	}
 	return time.Time{}, false, fmt.Errorf("%q: want a date (2024-03-01), a date and time in the trigger's zone (2024-03-01T02:30) or RFC 3339 (2024-03-01T07:30:00Z)", s)
+}
+
+// badRequest marks a refusal of the caller's input (the API answers 400).
+func badRequest(format string, args ...any) error {
+	return &engine.SpecError{Err: fmt.Errorf(format, args...)}
 }
