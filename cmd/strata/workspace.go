@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 
+	kbuild "github.com/stratahq/strata/kernel/build"
 	"github.com/stratahq/strata/kernel/supervisor"
 	"github.com/stratahq/strata/projects/engine"
 	"github.com/stratahq/strata/projects/project"
@@ -19,10 +20,11 @@ import (
 // warehouse, a kernel pool and the engine. Opening it takes the warehouse
 // lock, so only one strata process works on a project at a time.
 type workspace struct {
-	proj *project.Project
-	wh   *warehouse.Warehouse
-	pool *supervisor.Pool
-	eng  *engine.Engine
+	proj     *project.Project
+	wh       *warehouse.Warehouse
+	pool     *supervisor.Pool
+	compiler *kbuild.Compiler
+	eng      *engine.Engine
 	// clock is the time triggers and the engine share (sped up only by a
 	// test hook, see triggerClock).
 	clock *launcher.RealClock
@@ -43,15 +45,19 @@ func openWorkspace(ctx context.Context, dir string) (*workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	pool := supervisor.NewPool(kernelConfig(proj), max(2, runtime.NumCPU()))
+	size := max(2, runtime.NumCPU())
+	pool := supervisor.NewPool(kernelConfig(proj), size)
+	// Compiled workers get the same limits; their command is each build.
+	compiler := kbuild.NewCompiler(dir, kernelConfig(proj), size)
 	clock := triggerClock()
-	eng, err := engine.New(ctx, proj, wh, pool, engine.Options{Now: clock.Now})
+	eng, err := engine.New(ctx, proj, wh, pool, engine.Options{Compiler: compiler, Now: clock.Now})
 	if err != nil {
+		compiler.Close()
 		pool.Close()
 		wh.Close()
 		return nil, err
 	}
-	return &workspace{proj: proj, wh: wh, pool: pool, eng: eng, clock: clock}, nil
+	return &workspace{proj: proj, wh: wh, pool: pool, compiler: compiler, eng: eng, clock: clock}, nil
 }
 
 // kernelConfig is how this binary starts kernels for a project.
@@ -64,6 +70,7 @@ func kernelConfig(proj *project.Project) supervisor.Config {
 func (w *workspace) Close() {
 	w.eng.Close()
 	w.pool.Close()
+	w.compiler.Close()
 	if err := w.wh.Close(); err != nil {
 		fmt.Fprintln(os.Stderr, "strata:", err)
 	}

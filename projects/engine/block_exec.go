@@ -135,7 +135,7 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 		Timeout:   b.Timeout,
 		Allow:     r.pin.proj.Kernel.Allow,
 	}
-	res, out, err := r.e.pool.Exec(ctx, req, inputs, h)
+	res, out, err := r.exec.Exec(ctx, req, inputs, h)
 	if err != nil {
 		return nil, &protocol.RunError{Kind: protocol.ErrCrash, Message: "no kernel: " + err.Error()}, h.text()
 	}

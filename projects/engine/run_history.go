@@ -29,6 +29,7 @@ type RunSummary struct {
 	StartedAt  time.Time `json:"started_at"`
 	UpdatedAt  time.Time `json:"updated_at"`
 	DurationMS float64   `json:"duration_ms,omitempty"`
+	Engine     string    `json:"engine,omitempty"` // interp or compiled
 	Origin     *Origin   `json:"origin,omitempty"` // nil when a person launched it
 }
 
@@ -58,7 +59,8 @@ func (e *Engine) Runs(ctx context.Context, f RunFilter) ([]RunSummary, error) {
 	}
 	args = append(args, f.Limit)
 	rows, err := e.wh.DB().QueryContext(ctx, `SELECT run_id, any_value(backfill_id), any_value(pipeline), any_value(partition_key),
-		arg_max(state, seq), arg_max(error, seq), min(event_at), max(event_at), arg_max(duration_ms, seq), coalesce(max(origin), '')
+		arg_max(state, seq), arg_max(error, seq), min(event_at), max(event_at), arg_max(duration_ms, seq),
+		coalesce(arg_max(engine, seq) FILTER (WHERE engine <> ''), ''), coalesce(max(origin), '')
 		FROM _strata.run_events WHERE `+strings.Join(where, " AND ")+`
 		GROUP BY run_id ORDER BY min(event_at) DESC LIMIT ?`, args...)
 	if err != nil {
@@ -69,7 +71,7 @@ func (e *Engine) Runs(ctx context.Context, f RunFilter) ([]RunSummary, error) {
 	for rows.Next() {
 		var r RunSummary
 		var origin string
-		if err := rows.Scan(&r.RunID, &r.BackfillID, &r.Pipeline, &r.Partition, &r.State, &r.Error, &r.StartedAt, &r.UpdatedAt, &r.DurationMS, &origin); err != nil {
+		if err := rows.Scan(&r.RunID, &r.BackfillID, &r.Pipeline, &r.Partition, &r.State, &r.Error, &r.StartedAt, &r.UpdatedAt, &r.DurationMS, &r.Engine, &origin); err != nil {
 			return nil, err
 		}
 		r.Origin = decodeOrigin(origin)
@@ -133,9 +135,10 @@ func (e *Engine) runByID(ctx context.Context, runID string) (RunSummary, error) 
 	var r RunSummary
 	var origin string
 	err := e.wh.DB().QueryRowContext(ctx, `SELECT run_id, any_value(backfill_id), any_value(pipeline), any_value(partition_key),
-		arg_max(state, seq), arg_max(error, seq), min(event_at), max(event_at), arg_max(duration_ms, seq), coalesce(max(origin), '')
+		arg_max(state, seq), arg_max(error, seq), min(event_at), max(event_at), arg_max(duration_ms, seq),
+		coalesce(arg_max(engine, seq) FILTER (WHERE engine <> ''), ''), coalesce(max(origin), '')
 		FROM _strata.run_events WHERE run_id = ? AND block_id = '' GROUP BY run_id`, runID).
-		Scan(&r.RunID, &r.BackfillID, &r.Pipeline, &r.Partition, &r.State, &r.Error, &r.StartedAt, &r.UpdatedAt, &r.DurationMS, &origin)
+		Scan(&r.RunID, &r.BackfillID, &r.Pipeline, &r.Partition, &r.State, &r.Error, &r.StartedAt, &r.UpdatedAt, &r.DurationMS, &r.Engine, &origin)
 	if err != nil {
 		return r, errNotFoundf("run %q not found", runID)
 	}
