@@ -154,6 +154,24 @@ triggers:
 		t.Fatalf("strata triggers: %v\n%s", err, out)
 	}
 
+	// A trigger added to the file on disk is live without a restart (the
+	// server's file watcher reloads the project; the loop follows it).
+	ticker := filepath.Join(dir, "pipelines", "ticker.yaml")
+	raw, _ := os.ReadFile(ticker)
+	if err := os.WriteFile(ticker, append(raw, []byte("  - id: hourly\n    schedule: {cron: \"0 * * * *\"}\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	eventually("the new trigger listed and recorded as seen", func() bool {
+		var list struct {
+			Triggers []struct {
+				ID   string     `json:"id"`
+				Next []struct{} `json:"next"`
+			} `json:"triggers"`
+		}
+		srv.Call(t, http.MethodGet, "/pipelines/ticker/triggers", "", &list)
+		return len(list.Triggers) == 2 && list.Triggers[1].ID == "hourly" && len(list.Triggers[1].Next) > 0
+	})
+
 	// Event: a 21-day upstream backfill yields one downstream backfill of its 3 weeks.
 	var bf struct {
 		ID string `json:"id"`
