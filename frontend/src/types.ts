@@ -179,6 +179,7 @@ export interface Progress {
   rate_per_min: number;
   eta: number; // nanoseconds
   elapsed: number; // nanoseconds
+  engine?: "interp" | "compiled"; // how the Go blocks run
 }
 
 export interface BackfillStatus {
@@ -218,6 +219,7 @@ export interface RunSummary {
   started_at: string;
   updated_at: string;
   duration_ms?: number;
+  engine?: "interp" | "compiled"; // how the run's Go blocks ran
 }
 
 export interface BlockRun {

@@ -395,7 +395,7 @@ export class PipelinePage implements Page {
           </div>
           ${this.lastRun
             ? html`<div class="side-box">
-                <h3>Last run · ${this.lastRun.partition} <span class=${"tag " + this.lastRun.state}>${this.lastRun.state}</span></h3>
+                <h3>Last run · ${this.lastRun.partition} <span class=${"tag " + this.lastRun.state}>${this.lastRun.state}</span>${this.lastRun.engine ? html` <span class="tag" data-testid="run-engine" title="how the Go blocks ran">${this.lastRun.engine}</span>` : nothing}</h3>
                 ${ganttView(this.lastRun.blocks, zone, 380)}
                 ${this.lastRun.error ? html`<div class="error-text small">${this.lastRun.error}</div>` : nothing}
               </div>`
