@@ -17,9 +17,9 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/stratahq/strata/kernel/build"
 	"github.com/stratahq/strata/kernel/kerneltest"
 	"github.com/stratahq/strata/kernel/supervisor"
-	"github.com/stratahq/strata/kernel/build"
 	"github.com/stratahq/strata/projects/engine"
 	"github.com/stratahq/strata/projects/project"
 	"github.com/stratahq/strata/projects/scaffold"
