@@ -217,10 +217,14 @@ func (s *Server) Shutdown(ctx context.Context) {
 	})
 }
 
-// healthz is unauthenticated: it says the process answers, nothing more.
+// healthz is unauthenticated: it says whether the process answers and can
+// still keep what it writes (its warehouse file is the one it opened).
 func (s *Server) healthz(c echo.Context) error {
 	if s.ctx.Err() != nil {
 		return apiErr(http.StatusServiceUnavailable, CodeUnavailable, "shutting down")
+	}
+	if err := s.wh.Healthy(); err != nil {
+		return apiErr(http.StatusServiceUnavailable, CodeUnavailable, "%s", err.Error())
 	}
 	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
 }

@@ -54,6 +54,9 @@ func (e *Engine) Launch(ctx context.Context, spec BackfillSpec) (*BackfillStatus
 	t.pin = pin
 	id := newBackfillID(e.now())
 	raw, _ := json.Marshal(t.spec)
+	if err := e.wh.Healthy(); err != nil {
+		return nil, fmt.Errorf("record backfill: %w", err)
+	}
 	if _, err := e.wh.DB().ExecContext(ctx, `INSERT INTO _strata.backfills (backfill_id, created_at, pipeline, spec, snapshot) VALUES (?, ?, ?, ?, ?)`,
 		id, e.now(), t.pl.ID, string(raw), pin.hash); err != nil {
 		return nil, fmt.Errorf("record backfill: %w", err)
@@ -66,6 +69,9 @@ func (e *Engine) Launch(ctx context.Context, spec BackfillSpec) (*BackfillStatus
 }
 
 func (e *Engine) backfillEvent(ctx context.Context, id string, s State, msg string) error {
+	if err := e.wh.Healthy(); err != nil {
+		return fmt.Errorf("record backfill %s %s: %w", id, s, err)
+	}
 	_, err := e.wh.DB().ExecContext(ctx, `INSERT INTO _strata.backfill_events VALUES (?, ?, ?, ?)`, id, e.now(), string(s), msg)
 	if err == nil {
 		e.hub.Publish(Notice{Kind: "progress", Progress: &Progress{BackfillID: id, State: s}})
@@ -250,8 +256,11 @@ func (b *backfillRun) run() error {
 			return pp.Action
 		}
 		action := decide()
+		// A day an earlier pass of this backfill ran counts as run by it:
+		// its week must be rolled up from it even if the week was current
+		// before (a resume after a stop between the days and the week).
 		rollMu.Lock()
-		rs := rollups.add(p, action == "run")
+		rs := rollups.add(p, action == "run" || (action == "done" && st == StateSucceeded))
 		rollMu.Unlock()
 		switch action {
 		case "done":

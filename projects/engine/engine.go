@@ -50,6 +50,7 @@ func New(ctx context.Context, proj *project.Project, wh *warehouse.Warehouse, po
 	if err != nil {
 		return nil, err
 	}
+	store.Guard(wh.Healthy)
 	now := opt.Now
 	if now == nil {
 		now = time.Now

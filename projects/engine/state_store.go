@@ -92,7 +92,8 @@ CREATE TABLE IF NOT EXISTS _strata.backfill_events (
 // wait on the returned channel, which closes once the batch holding their
 // events has committed. Many concurrent writers share one commit.
 type Store struct {
-	db *sql.DB
+	db    *sql.DB
+	guard func() error // refuses commits when the warehouse cannot keep them
 
 	mu      sync.Mutex
 	pending []Event
@@ -135,6 +136,11 @@ func OpenStore(ctx context.Context, db *sql.DB) (*Store, error) {
 	go s.loop()
 	return s, nil
 }
+
+// Guard makes every commit ask check first and fail with its error: the
+// engine passes the warehouse's Healthy, so run state is not written into a
+// file that was removed or replaced under the process.
+func (s *Store) Guard(check func() error) { s.guard = check }
 
 // Append queues events; the channel receives the commit's outcome.
 func (s *Store) Append(evs ...Event) <-chan error {
@@ -230,6 +236,11 @@ func (s *Store) flush() {
 // commit appends the batch with DuckDB's Appender inside one transaction:
 // a multi-row INSERT spends most of its time parsing and binding parameters.
 func (s *Store) commit(evs []Event) error {
+	if s.guard != nil {
+		if err := s.guard(); err != nil {
+			return fmt.Errorf("write run state: %w", err)
+		}
+	}
 	ctx := context.Background()
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
