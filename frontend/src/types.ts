@@ -306,6 +306,7 @@ export interface ServerMessage {
   entry?: string;
   stdout?: string;
   inputs?: InputOrigin[];
+  engine?: string; // "compiled: <reason>" when the interpreter could not run the cell
   error?: WsErrorBody;
   topic?: string;
   notice?: Notice;
