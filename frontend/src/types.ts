@@ -41,6 +41,8 @@ export interface BlockView {
 export interface BlockDetail extends BlockView {
   pipeline: string;
   source: string;
+  /** The file's version, sent back as If-Match on save. */
+  etag: string;
   problems: Problem[];
 }
 
@@ -63,6 +65,7 @@ export interface PipelineView {
   id: string;
   file: string;
   yaml: string;
+  etag: string;
   description: string;
   partitions: PartitionsConfig;
   concurrency: number;
@@ -307,6 +310,7 @@ export interface ServerMessage {
   stdout?: string;
   inputs?: InputOrigin[];
   engine?: string; // "compiled: <reason>" when the interpreter could not run the cell
+  files?: string[];
   error?: WsErrorBody;
   topic?: string;
   notice?: Notice;
