@@ -112,3 +112,22 @@ test("a clean cell takes a change made on disk; a stale save is refused with 412
   writeFileSync(join(server.project, "blocks/daily_customer_metrics.sql"), "SELECT 42 AS from_disk FROM raw_orders\n");
   await eventually(async () => (await d.locator(".cm-content").innerText()).includes("from_disk"), 10_000, "the clean cell to take the new file");
 });
+
+test("the edge editor keeps the upstream order (a Transform's parameters) and refuses a cycle, naming it", async () => {
+  const yamlFile = join(server.project, "pipelines/clv.yaml");
+  const st = cell(page, "segment_stats");
+  await st.locator("details.menu summary").click();
+  await st.getByRole("button", { name: "Edit upstream…" }).click();
+  await st.getByRole("button", { name: "Save edges" }).click();
+  await eventually(async () => /edges saved/.test(await cell(page, "segment_stats").locator('[data-testid="cell-status"]').innerText()), 10_000, "edges saved");
+  assert.match(readFileSync(yamlFile, "utf8"), /- id: segment_stats\n\s+upstream: \[segments, clv\]/);
+  const before = readFileSync(yamlFile, "utf8");
+  const raw = cell(page, "raw_orders");
+  await raw.locator("details.menu summary").click();
+  await raw.getByRole("button", { name: "Edit upstream…" }).click();
+  await raw.locator(".edges-editor label", { hasText: /^\s*clv\s*$/ }).locator("input").check();
+  await raw.getByRole("button", { name: "Save edges" }).click();
+  await eventually(async () => /cycle/.test(await raw.locator('[data-testid="cell-status"]').innerText()), 5000, "the refusal");
+  assert.match(await raw.locator('[data-testid="cell-status"]').innerText(), /raw_orders → daily_customer_metrics → clv → raw_orders/);
+  assert.equal(readFileSync(yamlFile, "utf8"), before);
+});

@@ -10,6 +10,7 @@ import { compactDiff, lineDiff } from "../line_diff";
 import { app, type Page } from "../app";
 import { createEditor, type CellEditor } from "../editor";
 import { cellKey, errorPositions, isFinal, type Exec } from "../exec_state";
+import { cycleVia, editUpstream } from "../edge_edit";
 import { describeOrigin } from "../input_origin";
 import { blockStates } from "../run_states";
 import { isValidKey, KEY_EXAMPLES, latestPartition, mapKey, shiftKey } from "../partitions";
@@ -331,7 +332,15 @@ export class PipelinePage implements Page {
   async saveEdges(c: Cell): Promise<void> {
     const pl = this.pipeline;
     if (!pl) return;
-    const ordered = pl.order.filter((id) => c.edgeDraft.has(id));
+    // The upstream list is the Transform's parameter order: keep the user's.
+    const ordered = editUpstream(c.block.upstream, [...c.edgeDraft]);
+    const loop = cycleVia(c.block.id, ordered, new Map(pl.blocks.map((b) => [b.id, b.upstream])));
+    if (loop) {
+      c.status = `refused: that edge would make a cycle ${loop}`;
+      c.statusError = true;
+      this.update();
+      return;
+    }
     try {
       const yaml = setUpstream(pl.yaml, c.block.id, ordered);
       const res = await api.savePipeline(this.id, yaml, pl.etag);
@@ -546,8 +555,10 @@ export class PipelinePage implements Page {
         (id) => html`<label><input type="checkbox" .checked=${c.edgeDraft.has(id)} @change=${(e: Event) => {
           if ((e.target as HTMLInputElement).checked) c.edgeDraft.add(id);
           else c.edgeDraft.delete(id);
+          this.update();
         }} /> ${id}</label>`,
       )}
+      <span class="muted small" data-testid="edge-order">order: ${editUpstream(c.block.upstream, [...c.edgeDraft]).join(", ") || "none"}</span>
       <button @click=${() => this.saveEdges(c)}>Save edges</button>
       <button class="link" @click=${() => ((c.editEdges = false), this.update())}>cancel</button>
       <div class="muted small">Writes <span class="mono">${this.pipeline?.file}</span>; a Go block's entry function takes one table per upstream.</div>
