@@ -131,3 +131,21 @@ test("the edge editor keeps the upstream order (a Transform's parameters) and re
   assert.match(await raw.locator('[data-testid="cell-status"]').innerText(), /raw_orders → daily_customer_metrics → clv → raw_orders/);
   assert.equal(readFileSync(yamlFile, "utf8"), before);
 });
+
+test("a pipeline file broken on disk keeps the cells, shows the problem at its line, and a save still saves", async () => {
+  const yamlFile = join(server.project, "pipelines/clv.yaml");
+  const good = readFileSync(yamlFile, "utf8");
+  writeFileSync(yamlFile, good.replace("blocks:\n", "blocks:\n   oops: [\n"));
+  await page.locator('[data-testid="pipeline-problems"]').waitFor({ timeout: 10_000 });
+  assert.match(await page.locator('[data-testid="pipeline-problems"]').innerText(), /pipelines\/clv\.yaml:\d+/);
+  assert.equal(await page.locator("section.cell[data-block]").count(), 7, "every cell stays");
+  const d = cell(page, "daily_customer_metrics");
+  await d.locator('[data-testid="unlisted"]').waitFor();
+  await insertLineAfter(page, "daily_customer_metrics", "from_disk", "-- saved while the pipeline was broken");
+  await d.locator('[data-testid="save"]').click();
+  await eventually(async () => /^saved/.test(await d.locator('[data-testid="cell-status"]').innerText()), 10_000, "saved");
+  assert.match(readFileSync(join(server.project, "blocks/daily_customer_metrics.sql"), "utf8"), /saved while the pipeline was broken/);
+  writeFileSync(yamlFile, good);
+  await eventually(async () => (await page.locator('[data-testid="pipeline-problems"]').count()) === 0, 10_000, "the problems to clear");
+  await eventually(async () => (await d.locator('[data-testid="unlisted"]').count()) === 0, 10_000, "the cell listed again");
+});

@@ -45,6 +45,8 @@ interface Cell {
   restored?: { at: number; fileChanged: boolean };
   /** A save refused because the file changed elsewhere: the text on disk now. */
   conflict?: { theirs: string; etag: string };
+  /** Kept from an earlier load: the pipeline file, now broken, does not list it. */
+  unlisted?: boolean;
 }
 
 export class PipelinePage implements Page {
@@ -132,7 +134,11 @@ export class PipelinePage implements Page {
         if (d) this.attach(c, d);
       });
       for (const [id, c] of this.cells) {
-        if (!seen.has(id)) {
+        c.unlisted = !seen.has(id) && pl.problems.length > 0;
+        // A pipeline file with problems (a syntax error from an edit on disk)
+        // may list no blocks: its cells stay, editable and saveable, until
+        // the file is fixed. Only a block removed from a sound file goes.
+        if (!seen.has(id) && !c.unlisted) {
           c.editor?.view.destroy();
           this.cells.delete(id);
         }
@@ -430,7 +436,8 @@ export class PipelinePage implements Page {
     if (!pl) return html`<main class="page"><p class="muted">Loading ${this.id}…</p></main>`;
     const zone = app.zone();
     const cfg = pl.partitions;
-    const order = pl.order.length ? pl.order : pl.blocks.map((b) => b.id);
+    const listed = pl.order.length ? pl.order : pl.blocks.map((b) => b.id);
+    const order = [...listed, ...[...this.cells.values()].filter((c) => c.unlisted).map((c) => c.block.id)];
     const flags = new Map(pl.blocks.map((b) => [b.id, b.dynamic ? " *" : b.reduce ? " Σ" : ""]));
     const latest = latestPartition(cfg, Date.now());
     return html`<main class="page pipeline-page">
@@ -468,7 +475,7 @@ export class PipelinePage implements Page {
         <aside class="side">
           <div class="side-box">
             <h3>DAG</h3>
-            ${dagView(order, pl.edges, this.runStates, (id) => this.cells.get(id)?.host.closest(".cell")?.scrollIntoView({ behavior: "smooth", block: "start" }), flags)}
+            ${dagView(listed, pl.edges, this.runStates, (id) => this.cells.get(id)?.host.closest(".cell")?.scrollIntoView({ behavior: "smooth", block: "start" }), flags)}
             <p class="muted small">* dynamic fan-out · Σ reduce. Colors: the last run${this.lastRun ? html` (${this.lastRun.partition}, ${this.lastRun.state})` : nothing}.</p>
           </div>
           ${this.lastRun
@@ -498,6 +505,7 @@ export class PipelinePage implements Page {
         ${b.fan_out ? html`<span class="tag" title="runs once per row of ${b.fan_out}">per ${b.fan_out} row</span>` : nothing}
         ${b.partitions.interval !== pl.partitions.interval ? html`<span class="tag">${b.partitions.interval}ly</span>` : nothing}
         <span class="muted small">${b.upstream.length ? html`← ${b.upstream.join(", ")}` : "source"} · writes <span class="mono">${b.writes}</span></span>
+        ${c.unlisted ? html`<span class="tag failed" data-testid="unlisted" title="the pipeline file has problems and does not list this block now">not in ${pl.file} now</span>` : nothing}
         ${c.dirty ? html`<span class="tag dirty" data-testid="dirty" title="unsaved changes">● unsaved</span>` : nothing}
         <span class="spacer"></span>
         <span class=${"small " + (c.statusError ? "error-text" : "muted")} data-testid="cell-status">${c.status}</span>
