@@ -83,6 +83,7 @@ type BlockRun struct {
 	Error      string    `json:"error,omitempty"`
 	ErrorLine  int       `json:"error_line,omitempty"`
 	Log        string    `json:"log,omitempty"`
+	Worker     string    `json:"worker,omitempty"` // the worker machine that ran it last
 }
 
 // RunDetail is a run with its block runs.
@@ -100,7 +101,7 @@ func (e *Engine) RunDetail(ctx context.Context, runID string) (*RunDetail, error
 	d := &RunDetail{RunSummary: runs}
 	rows, err := e.wh.DB().QueryContext(ctx, `SELECT block_id, child_key, any_value(partition_key), arg_max(state, seq), max(attempt),
 		arg_max(rows, seq), min(event_at), max(event_at), arg_max(duration_ms, seq), arg_max(error, seq), arg_max(error_line, seq),
-		string_agg(log, '' ORDER BY seq)
+		string_agg(log, '' ORDER BY seq), coalesce(arg_max(worker, seq) FILTER (WHERE worker <> ''), '')
 		FROM _strata.run_events WHERE run_id = ? AND block_id <> '' GROUP BY block_id, child_key ORDER BY min(seq)`, runID)
 	if err != nil {
 		return nil, err
@@ -108,7 +109,7 @@ func (e *Engine) RunDetail(ctx context.Context, runID string) (*RunDetail, error
 	defer rows.Close()
 	for rows.Next() {
 		var b BlockRun
-		if err := rows.Scan(&b.Block, &b.Child, &b.Partition, &b.State, &b.Attempt, &b.Rows, &b.StartedAt, &b.EndedAt, &b.DurationMS, &b.Error, &b.ErrorLine, &b.Log); err != nil {
+		if err := rows.Scan(&b.Block, &b.Child, &b.Partition, &b.State, &b.Attempt, &b.Rows, &b.StartedAt, &b.EndedAt, &b.DurationMS, &b.Error, &b.ErrorLine, &b.Log, &b.Worker); err != nil {
 			return nil, err
 		}
 		d.Blocks = append(d.Blocks, b)

@@ -68,6 +68,9 @@ type Event struct {
 	// Engine is how a run's Go blocks ran (interp or compiled), on the
 	// run's own events.
 	Engine string `json:"engine,omitempty"`
+	// Worker is the worker machine that ran the block (empty: this
+	// machine's own kernels without workers, or a SQL block).
+	Worker string `json:"worker,omitempty"`
 	// Output is a dynamic child's output table (the kernel protocol's
 	// encoding), kept so that a retried run re-runs only the children that
 	// failed.
@@ -126,8 +129,12 @@ func OpenStore(ctx context.Context, db *sql.DB) (*Store, error) {
 		}
 	}
 	// Nor the engine (interpreted or compiled) a run used.
-	if _, err := db.ExecContext(ctx, `ALTER TABLE _strata.run_events ADD COLUMN IF NOT EXISTS engine VARCHAR`); err != nil {
-		return nil, fmt.Errorf("upgrade run state tables: %w", err)
+	// Nor the worker that ran a block (scale-out). The appender writes
+	// columns in table order, so these come last and in this order.
+	for _, col := range []string{"engine VARCHAR", "worker VARCHAR"} {
+		if _, err := db.ExecContext(ctx, `ALTER TABLE _strata.run_events ADD COLUMN IF NOT EXISTS `+col); err != nil {
+			return nil, fmt.Errorf("upgrade run state tables: %w", err)
+		}
 	}
 	s := &Store{db: db, kick: make(chan struct{}, 1), closed: make(chan struct{}), done: make(chan struct{})}
 	if err := db.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM _strata.run_events`).Scan(&s.seq); err != nil {
@@ -257,7 +264,7 @@ func (s *Store) commit(evs []Event) error {
 		}
 		for _, e := range evs {
 			if err := a.AppendRow(e.Seq, e.At, e.RunID, e.BackfillID, e.Pipeline, e.Partition, e.Block, e.Child,
-				string(e.State), int32(e.Attempt), e.Rows, e.DurationMS, e.Error, int32(e.ErrorLine), e.Log, blob(e.Output), e.Engine); err != nil {
+				string(e.State), int32(e.Attempt), e.Rows, e.DurationMS, e.Error, int32(e.ErrorLine), e.Log, blob(e.Output), e.Engine, e.Worker); err != nil {
 				_ = a.Close()
 				return err
 			}
