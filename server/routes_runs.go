@@ -83,14 +83,18 @@ func (s *Server) startRun(c echo.Context) error {
 	}
 }
 
-// listRuns: GET /runs?pipeline=&backfill=&partition=&limit=, newest first.
+// listRuns: GET /runs?pipeline=&backfill=&partition=&origin=&limit=, newest first;
+// origin is manual, trigger or trigger:<id>.
 func (s *Server) listRuns(c echo.Context) error {
 	limit, err := intParam(c, "limit", 100, 1, 10_000)
 	if err != nil {
 		return err
 	}
 	f := engine.RunFilter{Pipeline: c.QueryParam("pipeline"), BackfillID: c.QueryParam("backfill"),
-		Partition: c.QueryParam("partition"), Limit: limit}
+		Partition: c.QueryParam("partition"), Origin: c.QueryParam("origin"), Limit: limit}
+	if err := engine.CheckOriginFilter(f.Origin); err != nil {
+		return badRequest("%s", err.Error())
+	}
 	runs, err := s.eng.Runs(c.Request().Context(), f)
 	if err != nil {
 		return err

@@ -38,6 +38,8 @@ type BackfillSpec struct {
 	// Engine forces interp or compiled Go blocks; empty: compiled when a
 	// Go toolchain is found. A backfill builds once, before it starts.
 	Engine string `json:"engine,omitempty"`
+	// Origin is what launched the backfill, when not a person (a trigger).
+	Origin *Origin `json:"origin,omitempty"`
 }
 
 // Reprocess policies and publish modes.

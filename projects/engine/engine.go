@@ -84,6 +84,7 @@ func (e *Engine) SetProject(p *project.Project) {
 	e.mu.Lock()
 	e.proj = p
 	e.mu.Unlock()
+	e.hub.Publish(Notice{Kind: NoticeProject})
 }
 
 func (e *Engine) project() *project.Project {
