@@ -480,7 +480,7 @@ export class PipelinePage implements Page {
           </div>
           ${this.lastRun
             ? html`<div class="side-box">
-                <h3>Last run · ${this.lastRun.partition} <span class=${"tag " + this.lastRun.state}>${this.lastRun.state}</span></h3>
+                <h3>Last run · ${this.lastRun.partition} <span class=${"tag " + this.lastRun.state}>${this.lastRun.state}</span>${this.lastRun.engine ? html` <span class="tag" data-testid="run-engine" title="how the Go blocks ran">${this.lastRun.engine}</span>` : nothing}</h3>
                 ${ganttView(this.lastRun.blocks, zone, 380)}
                 ${this.lastRun.error ? html`<div class="error-text small">${this.lastRun.error}</div>` : nothing}
               </div>`
@@ -582,8 +582,8 @@ export class PipelinePage implements Page {
         ${running
           ? html`<span class="spinner" aria-hidden="true"></span> <b>running</b> ${c.block.id} for ${e.partition}…`
           : e.phase === "done"
-            ? html`<span class="ok">✓</span> ${e.entry ?? ""} for ${e.partition} · ${rows?.toLocaleString("en-US")} row${rows === 1 ? "" : "s"} · ${formatDuration(e.durationMs)}`
-            : html`<span class="bad">✗</span> ${e.error?.kind ?? e.error?.code ?? "failed"}${e.error?.line ? ` at line ${e.error.line}` : ""}${e.durationMs != null ? ` · ${formatDuration(e.durationMs)}` : ""}`}
+            ? html`<span class="ok">✓</span> ${e.entry ?? ""} for ${e.partition} · ${rows?.toLocaleString("en-US")} row${rows === 1 ? "" : "s"} · ${formatDuration(e.durationMs)}${e.engine ? html` · <span class="tag" data-testid="cell-engine" title="the interpreter cannot run this block, so it ran as compiled Go">${e.engine}</span>` : nothing}`
+            : html`<span class="bad">✗</span> ${e.error?.kind ?? e.error?.code ?? "failed"}${e.error?.line ? ` at line ${e.error.line}` : ""}${e.durationMs != null ? ` · ${formatDuration(e.durationMs)}` : ""}${e.engine ? html` · <span class="tag" data-testid="cell-engine">${e.engine}</span>` : nothing}`}
       </div>
       ${e.inputs?.length
         ? html`<div class="run-inputs small" data-testid="run-inputs">read ${e.inputs.map((o) => html`<span class=${"tag " + (o.draft ? "draft" : "published")} data-testid=${"input-" + o.block}>${describeOrigin(o, zone)}</span> `)}</div>`
