@@ -182,7 +182,8 @@ func (a *Agent) handle(ctx context.Context, m jetstream.Msg, pay *payloads, ackW
 	defer shutdown()
 
 	leaseDone := make(chan struct{})
-	go func() { // keep the lease while the block runs
+	defer close(leaseDone)
+	go func() { // keep the lease until the result is recorded and acked
 		t := time.NewTicker(ackWait / 3)
 		defer t.Stop()
 		for {
@@ -196,7 +197,6 @@ func (a *Agent) handle(ctx context.Context, m jetstream.Msg, pay *payloads, ackW
 	}()
 	h := &agentHandler{a: a, pay: pay, attempt: hdr.Attempt}
 	res, out, err := a.exec.Exec(runCtx, hdr.Exec, inputs, h)
-	close(leaseDone)
 	if ctx.Err() != nil {
 		_ = m.Nak()
 		return
