@@ -161,8 +161,10 @@ func (a *Agent) handle(ctx context.Context, m jetstream.Msg, pay *payloads, ackW
 		if err == nil {
 			err = errors.New("task without an exec request")
 		}
-		// Unreadable here is unreadable everywhere; the coordinator hears of
+		// A payload the object store could not give may come next time; one
+		// that is corrupt fails on every worker and the coordinator hears of
 		// it from MaxDeliver, so let it go round rather than guess its attempt.
+		fmt.Fprintf(os.Stderr, "strata worker %s: unreadable task (subject %s): %v\n", a.cfg.ID, m.Subject(), err)
 		_ = m.NakWithDelay(time.Second)
 		return
 	}
