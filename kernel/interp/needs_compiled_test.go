@@ -10,7 +10,7 @@ func TestNeedsCompiled(t *testing.T) {
 	const head = "package b\n\nimport \"github.com/stratahq/strata/blocks/sdk\"\n\n"
 	cases := []struct {
 		name, src, want string
-		line           int
+		line            int
 	}{
 		{"range over func", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tfor range func(yield func() bool) {} {\n\t}\n\treturn nil, nil\n}\n", "needs compiled: range over a function", 6},
 		{"runs interpreted", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tfor i := range 3 {\n\t\t_ = min(i, 2)\n\t}\n\treturn nil, nil\n}\n", "", 0},
