@@ -51,6 +51,7 @@ func runBackfill(args []string) error {
 	fs.IntVar(&spec.Concurrency, "concurrency", 0, "partitions at once (default: the pipeline's)")
 	rate := fs.String("rate", "", "partitions started per minute: 600/m, 10/s, 1000/h")
 	fs.StringVar(&spec.Publish, "publish", "partition", "partition, atomic, or review (stage everything; promote after `strata backfill diff`)")
+	fs.StringVar(&spec.Engine, "engine", "", "run Go blocks with interp or compiled (default: compiled when a Go toolchain is found)")
 	dry := fs.Bool("dry-run", false, "print the plan; run nothing")
 	format := fs.String("format", "text", "text or json")
 	all := fs.Bool("all", false, "with --dry-run: list every partition (default: the first 50)")
@@ -63,6 +64,9 @@ func runBackfill(args []string) error {
 	}
 	var err error
 	if spec.RatePerMin, err = engine.ParseRate(*rate); err != nil {
+		return err
+	}
+	if _, err := engine.ParseEngine(spec.Engine); err != nil {
 		return err
 	}
 	spec.Pipeline = pos[1]
@@ -129,8 +133,8 @@ func followBackfill(ctx context.Context, ws *workspace, id string) error {
 			if st == nil {
 				return errors.New("backfill ended without a status")
 			}
-			fmt.Printf("backfill %s %s: %d succeeded, %d skipped, %d failed, %d cancelled, %d conflicts in %s\n", st.ID, st.State,
-				st.Progress.Succeeded, st.Progress.Skipped, st.Progress.Failed, st.Progress.Cancelled, st.Progress.Conflicts, st.Progress.Elapsed.Round(time.Millisecond))
+			fmt.Printf("backfill %s %s: %d succeeded, %d skipped, %d failed, %d cancelled, %d conflicts in %s (engine %s)\n", st.ID, st.State,
+				st.Progress.Succeeded, st.Progress.Skipped, st.Progress.Failed, st.Progress.Cancelled, st.Progress.Conflicts, st.Progress.Elapsed.Round(time.Millisecond), orUnknown(st.Progress.Engine))
 			if st.Message != "" {
 				fmt.Println(st.Message)
 			}
@@ -158,8 +162,18 @@ func followBackfill(ctx context.Context, ws *workspace, id string) error {
 
 func progressLine(p *engine.Progress) string {
 	s := fmt.Sprintf("%d/%d done, %d failed, %d running, %.0f/min", p.Done, p.Total, p.Failed, p.Running, p.Rate)
+	if p.Engine != "" {
+		s += ", " + p.Engine
+	}
 	if p.ETA > 0 {
 		s += ", ETA " + p.ETA.Round(time.Second).String()
+	}
+	return s
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
 	}
 	return s
 }

@@ -41,6 +41,8 @@ export interface BlockView {
 export interface BlockDetail extends BlockView {
   pipeline: string;
   source: string;
+  /** The file's version, sent back as If-Match on save. */
+  etag: string;
   problems: Problem[];
 }
 
@@ -63,6 +65,7 @@ export interface PipelineView {
   id: string;
   file: string;
   yaml: string;
+  etag: string;
   description: string;
   partitions: PartitionsConfig;
   concurrency: number;
@@ -316,6 +319,7 @@ export interface ServerMessage {
   entry?: string;
   stdout?: string;
   inputs?: InputOrigin[];
+  files?: string[];
   error?: WsErrorBody;
   topic?: string;
   notice?: Notice;

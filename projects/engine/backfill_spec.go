@@ -35,6 +35,9 @@ type BackfillSpec struct {
 	// or review (nothing becomes current: the backfill ends ready for
 	// review, and a user promotes all or part of it, or discards it).
 	Publish string `json:"publish,omitempty"`
+	// Engine forces interp or compiled Go blocks; empty: compiled when a
+	// Go toolchain is found. A backfill builds once, before it starts.
+	Engine string `json:"engine,omitempty"`
 }
 
 // Reprocess policies and publish modes.

@@ -93,6 +93,8 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 	}
 	st.Progress.Done = st.Progress.Succeeded + st.Progress.Skipped
 	st.Progress.Elapsed = st.UpdatedAt.Sub(st.CreatedAt)
+	_ = e.wh.DB().QueryRowContext(ctx, `SELECT coalesce(arg_max(engine, seq) FILTER (WHERE engine <> ''), '') FROM _strata.run_events
+		WHERE backfill_id = ? AND block_id = ''`, id).Scan(&st.Progress.Engine)
 	return st, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/stratahq/strata/kernel/build"
 	"github.com/stratahq/strata/projects/fingerprint"
 	"github.com/stratahq/strata/projects/partitions"
 	"github.com/stratahq/strata/projects/project"
@@ -17,12 +18,14 @@ import (
 
 // Engine runs the pipelines of one project against its warehouse.
 type Engine struct {
-	proj  *project.Project
-	wh    *warehouse.Warehouse
-	pool  Executor
-	store *Store
-	hub   *Hub
-	now   func() time.Time
+	proj *project.Project
+	wh   *warehouse.Warehouse
+	pool Executor
+	// compiler builds native workers; nil runs everything interpreted.
+	compiler *build.Compiler
+	store    *Store
+	hub      *Hub
+	now      func() time.Time
 
 	// FanOutWindow bounds the dynamic children in flight per fan-out.
 	FanOutWindow int
@@ -35,6 +38,9 @@ type Engine struct {
 // Options configure an Engine.
 type Options struct {
 	Now func() time.Time // default time.Now
+	// Compiler, when set, runs Go blocks natively (compiled workers) when a
+	// Go toolchain is found; see RunOptions.Engine.
+	Compiler *build.Compiler
 }
 
 // New returns an engine that runs Go blocks on pool; it creates the run
@@ -44,11 +50,12 @@ func New(ctx context.Context, proj *project.Project, wh *warehouse.Warehouse, po
 	if err != nil {
 		return nil, err
 	}
+	store.Guard(wh.Healthy)
 	now := opt.Now
 	if now == nil {
 		now = time.Now
 	}
-	return &Engine{proj: proj, wh: wh, pool: pool, store: store, hub: NewHub(), now: now,
+	return &Engine{proj: proj, wh: wh, pool: pool, compiler: opt.Compiler, store: store, hub: NewHub(), now: now,
 		FanOutWindow: 64, backfills: map[string]*backfillRun{}, pins: map[string]*pinned{}}, nil
 }
 

@@ -48,6 +48,13 @@ type RunOptions struct {
 	// this owner (a backfill staged for review) until it promotes or
 	// discards them.
 	Pin string
+	// Engine runs the Go blocks interpreted ("interp") or compiled
+	// ("compiled"); empty: compiled when a Go toolchain is found.
+	Engine string
+
+	// code is what a backfill prepared once for all its runs: the sources
+	// read at launch and the executor built from them.
+	code *preparedCode
 }
 
 // RunResult is what a run did.
@@ -58,6 +65,8 @@ type RunResult struct {
 	Partition  string                `json:"partition"`
 	State      State                 `json:"state"`
 	Error      string                `json:"error,omitempty"`
+	Engine     string                `json:"engine"` // interp or compiled: how the Go blocks ran
+	EngineNote string                `json:"engine_note,omitempty"`
 	Blocks     []*BlockOutcome       `json:"blocks"`
 	Versions   []warehouse.Version   `json:"versions,omitempty"`
 	Conflicts  []warehouse.Conflict  `json:"conflicts,omitempty"` // newer work that kept this run's versions from becoming current
@@ -96,13 +105,20 @@ func (e *Engine) Run(ctx context.Context, pipelineID, key string, opt RunOptions
 	if err != nil {
 		return nil, fmt.Errorf("pipeline %s: %w", pl.ID, err)
 	}
+	code := opt.code
+	if code == nil || code.hash != pin.hash {
+		if code, err = e.prepare(ctx, pin, opt.Engine); err != nil {
+			return nil, err
+		}
+		defer code.release()
+	}
 	if opt.RunID == "" {
 		opt.RunID = "run_" + pl.ID + "_" + p.Key + "_" + strconv.FormatInt(e.now().UnixNano(), 36)
 	}
-	r := &runner{e: e, pin: pin, pl: pl, spec: spec, part: p, opt: opt, srcs: pin.srcs,
+	r := &runner{e: e, pin: pin, pl: pl, spec: spec, part: p, opt: opt, srcs: pin.srcs, exec: code.exec,
 		readVersions: map[string]map[string]int{},
 		res: &RunResult{RunID: opt.RunID, Pipeline: pl.ID, Snapshot: pin.hash, Partition: p.Key, Started: e.now(),
-			outputs: map[string]*sdk.Table{}}}
+			Engine: code.engine, EngineNote: code.note, outputs: map[string]*sdk.Table{}}}
 	return r.run(ctx)
 }
 
@@ -115,6 +131,7 @@ type runner struct {
 	part partitions.Partition
 	opt  RunOptions
 	srcs map[string]blockSource
+	exec Executor
 	res  *RunResult
 
 	mu           sync.Mutex
@@ -147,7 +164,7 @@ func (r *runner) emit(ev Event) <-chan error {
 
 func (r *runner) run(ctx context.Context) (*RunResult, error) {
 	start := time.Now()
-	if err := <-r.emit(Event{State: StateRunning}); err != nil {
+	if err := <-r.emit(Event{State: StateRunning, Engine: r.res.Engine}); err != nil {
 		return nil, err
 	}
 	if r.opt.Reuse {
@@ -228,7 +245,7 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 	}
 	r.res.Duration = time.Since(start)
 	r.res.DurationMS = ms(r.res.Duration)
-	final := r.emit(Event{State: r.res.State, Error: r.res.Error, DurationMS: ms(r.res.Duration)})
+	final := r.emit(Event{State: r.res.State, Error: r.res.Error, DurationMS: ms(r.res.Duration), Engine: r.res.Engine})
 	if err := <-final; err != nil {
 		return r.res, err
 	}

@@ -65,6 +65,12 @@ type Event struct {
 	Error      string    `json:"error,omitempty"`
 	ErrorLine  int       `json:"error_line,omitempty"`
 	Log        string    `json:"log,omitempty"`
+	// Engine is how a run's Go blocks ran (interp or compiled), on the
+	// run's own events.
+	Engine string `json:"engine,omitempty"`
+	// Worker is the worker machine that ran the block (empty: this
+	// machine's own kernels without workers, or a SQL block).
+	Worker string `json:"worker,omitempty"`
 	// Output is a dynamic child's output table (the kernel protocol's
 	// encoding), kept so that a retried run re-runs only the children that
 	// failed.
@@ -89,7 +95,8 @@ CREATE TABLE IF NOT EXISTS _strata.backfill_events (
 // wait on the returned channel, which closes once the batch holding their
 // events has committed. Many concurrent writers share one commit.
 type Store struct {
-	db *sql.DB
+	db    *sql.DB
+	guard func() error // refuses commits when the warehouse cannot keep them
 
 	mu      sync.Mutex
 	pending []Event
@@ -121,6 +128,14 @@ func OpenStore(ctx context.Context, db *sql.DB) (*Store, error) {
 			return nil, fmt.Errorf("upgrade run state tables: %w", err)
 		}
 	}
+	// Nor the engine (interpreted or compiled) a run used.
+	// Nor the worker that ran a block (scale-out). The appender writes
+	// columns in table order, so these come last and in this order.
+	for _, col := range []string{"engine VARCHAR", "worker VARCHAR"} {
+		if _, err := db.ExecContext(ctx, `ALTER TABLE _strata.run_events ADD COLUMN IF NOT EXISTS `+col); err != nil {
+			return nil, fmt.Errorf("upgrade run state tables: %w", err)
+		}
+	}
 	s := &Store{db: db, kick: make(chan struct{}, 1), closed: make(chan struct{}), done: make(chan struct{})}
 	if err := db.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM _strata.run_events`).Scan(&s.seq); err != nil {
 		return nil, err
@@ -128,6 +143,11 @@ func OpenStore(ctx context.Context, db *sql.DB) (*Store, error) {
 	go s.loop()
 	return s, nil
 }
+
+// Guard makes every commit ask check first and fail with its error: the
+// engine passes the warehouse's Healthy, so run state is not written into a
+// file that was removed or replaced under the process.
+func (s *Store) Guard(check func() error) { s.guard = check }
 
 // Append queues events; the channel receives the commit's outcome.
 func (s *Store) Append(evs ...Event) <-chan error {
@@ -223,6 +243,11 @@ func (s *Store) flush() {
 // commit appends the batch with DuckDB's Appender inside one transaction:
 // a multi-row INSERT spends most of its time parsing and binding parameters.
 func (s *Store) commit(evs []Event) error {
+	if s.guard != nil {
+		if err := s.guard(); err != nil {
+			return fmt.Errorf("write run state: %w", err)
+		}
+	}
 	ctx := context.Background()
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
@@ -239,7 +264,7 @@ func (s *Store) commit(evs []Event) error {
 		}
 		for _, e := range evs {
 			if err := a.AppendRow(e.Seq, e.At, e.RunID, e.BackfillID, e.Pipeline, e.Partition, e.Block, e.Child,
-				string(e.State), int32(e.Attempt), e.Rows, e.DurationMS, e.Error, int32(e.ErrorLine), e.Log, blob(e.Output)); err != nil {
+				string(e.State), int32(e.Attempt), e.Rows, e.DurationMS, e.Error, int32(e.ErrorLine), e.Log, blob(e.Output), e.Engine, e.Worker); err != nil {
 				_ = a.Close()
 				return err
 			}
