@@ -244,7 +244,7 @@ func backfillList(args []string) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("usage: strata backfill list DIR")
 	}
-	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
+	return withInspection(pos[0], func(ctx context.Context, ws *workspace) error {
 		bs, err := ws.eng.Backfills(ctx)
 		if err != nil {
 			return err
@@ -274,7 +274,7 @@ func backfillStatus(args []string) error {
 	if len(pos) != 2 {
 		return fmt.Errorf("usage: strata backfill status DIR ID [--format json] [--partitions]")
 	}
-	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
+	return withInspection(pos[0], func(ctx context.Context, ws *workspace) error {
 		st, err := ws.eng.Backfill(ctx, pos[1])
 		if err != nil {
 			return err

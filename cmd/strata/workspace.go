@@ -98,7 +98,9 @@ func (w *workspace) Close() {
 		w.cluster.Close() // hands the local agent's tasks back before its kernels stop
 	}
 	w.pool.Close()
-	w.compiler.Close()
+	if w.compiler != nil {
+		w.compiler.Close()
+	}
 	if err := w.wh.Close(); err != nil {
 		fmt.Fprintln(os.Stderr, "strata:", err)
 	}
@@ -150,6 +152,44 @@ func withScaledWorkspace(dir string, so *scaleOut, fn func(ctx context.Context, 
 	ctx, stop := signalContext()
 	defer stop()
 	ws, err := openScaledWorkspace(ctx, dir, so)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	return fn(ctx, ws)
+}
+
+// openInspection opens a project for a command that only reads (products,
+// preview, backfill list and status): the warehouse read-only, with no
+// write lock, so a project the user cannot write can still be inspected.
+// A project that has no warehouse yet is opened as usual (which creates it).
+func openInspection(ctx context.Context, dir string) (*workspace, error) {
+	if _, err := os.Stat(warehousePath(dir)); err != nil {
+		return openWorkspace(ctx, dir)
+	}
+	proj, err := loadProject(dir)
+	if err != nil {
+		return nil, err
+	}
+	wh, err := warehouse.Open(ctx, warehousePath(dir), warehouse.Options{Retention: proj.Retention, ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	pool := supervisor.NewPool(kernelConfig(proj), 1) // runs nothing; the engine wants one
+	eng, err := engine.New(ctx, proj, wh, pool, engine.Options{ReadOnly: true})
+	if err != nil {
+		pool.Close()
+		wh.Close()
+		return nil, err
+	}
+	return &workspace{proj: proj, wh: wh, pool: pool, eng: eng}, nil
+}
+
+// withInspection is withWorkspace for commands that only read.
+func withInspection(dir string, fn func(ctx context.Context, ws *workspace) error) error {
+	ctx, stop := signalContext()
+	defer stop()
+	ws, err := openInspection(ctx, dir)
 	if err != nil {
 		return err
 	}

@@ -41,16 +41,24 @@ type Options struct {
 	// Compiler, when set, runs Go blocks natively (compiled workers) when a
 	// Go toolchain is found; see RunOptions.Engine.
 	Compiler *build.Compiler
+	// ReadOnly is for a warehouse opened read-only (inspection commands):
+	// the run state is read as it is, never created or appended to.
+	ReadOnly bool
 }
 
 // New returns an engine that runs Go blocks on pool; it creates the run
 // state tables if needed.
 func New(ctx context.Context, proj *project.Project, wh *warehouse.Warehouse, pool Executor, opt Options) (*Engine, error) {
-	store, err := OpenStore(ctx, wh.DB())
-	if err != nil {
-		return nil, err
+	var store *Store
+	if opt.ReadOnly {
+		store = ReadOnlyStore(wh.DB())
+	} else {
+		var err error
+		if store, err = OpenStore(ctx, wh.DB()); err != nil {
+			return nil, err
+		}
+		store.Guard(wh.Healthy)
 	}
-	store.Guard(wh.Healthy)
 	now := opt.Now
 	if now == nil {
 		now = time.Now
