@@ -119,6 +119,11 @@ func (e *Engine) promoteStaged(ctx context.Context, id string) (promoted, held i
 				return 0, 0, err
 			}
 			promoted = len(switches)
+			refs := make([]warehouse.VersionRef, len(switches))
+			for i, sw := range switches {
+				refs[i] = warehouse.VersionRef{Product: sw.Product, Partition: sw.Partition, Version: sw.To}
+			}
+			e.published(e.backfillPipeline(ctx, id), "", id, refs)
 			break
 		}
 		for _, c := range sce.Conflicts {
@@ -261,6 +266,9 @@ func (e *Engine) Resolve(ctx context.Context, id string, keepNewer bool, partiti
 		return 0, err
 	}
 	pl := e.backfillPipeline(ctx, id)
+	if !keepNewer {
+		e.published(pl, "", id, refs)
+	}
 	var evs []Event
 	for _, c := range pick {
 		if len(evs) > 0 && evs[len(evs)-1].RunID == c.RunID {

@@ -44,6 +44,10 @@ type backfillRun struct {
 // version) and runs that snapshot to the end: edits on disk meanwhile apply
 // to later runs, not to this backfill.
 func (e *Engine) Launch(ctx context.Context, spec BackfillSpec) (*BackfillStatus, error) {
+	return e.launch(ctx, newBackfillID(e.now()), spec)
+}
+
+func (e *Engine) launch(ctx context.Context, id string, spec BackfillSpec) (*BackfillStatus, error) {
 	pin, err := e.pin(spec.Pipeline)
 	if err != nil {
 		return nil, err
@@ -53,7 +57,6 @@ func (e *Engine) Launch(ctx context.Context, spec BackfillSpec) (*BackfillStatus
 		return nil, err
 	}
 	t.pin = pin
-	id := newBackfillID(e.now())
 	raw, _ := json.Marshal(t.spec)
 	if err := e.wh.Healthy(); err != nil {
 		return nil, fmt.Errorf("record backfill: %w", err)
@@ -178,7 +181,7 @@ func (b *backfillRun) run() error {
 			b.running.Add(1)
 			defer b.running.Add(-1)
 			opt := RunOptions{RunID: runID, BackfillID: b.id, Stage: atomicMode, FineOnly: interval == "", Interval: interval,
-				Reuse: prior[runID] != "", Snapshot: t.pin.hash, BasedOn: pd.basedOn(t.pl, blocks, key, b.id, launched), code: code}
+				Reuse: prior[runID] != "", Snapshot: t.pin.hash, BasedOn: pd.basedOn(t.pl, blocks, key, b.id, launched), code: code, Origin: t.spec.Origin}
 			if atomicMode {
 				opt.PreferRun = b.id + ":"
 			}

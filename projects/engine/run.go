@@ -48,6 +48,8 @@ type RunOptions struct {
 	// this owner (a backfill staged for review) until it promotes or
 	// discards them.
 	Pin string
+	// Origin is what launched the run (a trigger), recorded on its first event.
+	Origin *Origin
 	// Engine runs the Go blocks interpreted ("interp") or compiled
 	// ("compiled"); empty: compiled when a Go toolchain is found.
 	Engine string
@@ -164,7 +166,7 @@ func (r *runner) emit(ev Event) <-chan error {
 
 func (r *runner) run(ctx context.Context) (*RunResult, error) {
 	start := time.Now()
-	if err := <-r.emit(Event{State: StateRunning, Engine: r.res.Engine}); err != nil {
+	if err := <-r.emit(Event{State: StateRunning, Engine: r.res.Engine, Origin: r.opt.Origin.encode()}); err != nil {
 		return nil, err
 	}
 	if r.opt.Reuse {
@@ -430,7 +432,15 @@ func (r *runner) publish(ctx context.Context, g *group, outcomes []*BlockOutcome
 	if r.opt.Stage {
 		return r.e.wh.Stage(ctx, outs)
 	}
-	return r.e.wh.Publish(ctx, outs)
+	vs, err := r.e.wh.Publish(ctx, outs)
+	if err == nil {
+		refs := make([]warehouse.VersionRef, len(vs))
+		for i, v := range vs {
+			refs[i] = v.Ref()
+		}
+		r.e.published(r.pl.ID, r.opt.RunID, r.opt.BackfillID, refs)
+	}
+	return vs, err
 }
 
 // lineage records what a block read: upstream product -> partition ->
