@@ -182,6 +182,7 @@ export interface Progress {
   rate_per_min: number;
   eta: number; // nanoseconds
   elapsed: number; // nanoseconds
+  engine?: "interp" | "compiled"; // how the Go blocks run
 }
 
 export interface BackfillStatus {
@@ -221,6 +222,7 @@ export interface RunSummary {
   started_at: string;
   updated_at: string;
   duration_ms?: number;
+  engine?: "interp" | "compiled"; // how the run's Go blocks ran
 }
 
 export interface BlockRun {
@@ -307,6 +309,7 @@ export interface ServerMessage {
   entry?: string;
   stdout?: string;
   inputs?: InputOrigin[];
+  engine?: string; // "compiled: <reason>" when the interpreter could not run the cell
   files?: string[];
   error?: WsErrorBody;
   topic?: string;

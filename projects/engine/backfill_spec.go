@@ -162,6 +162,9 @@ func (e *Engine) targetOf(s BackfillSpec, pl *project.Pipeline) (*target, error)
 	default:
 		return nil, fmt.Errorf("publish %q: want partition, atomic or review", s.Publish)
 	}
+	if _, err := ParseEngine(s.Engine); err != nil {
+		return nil, err
+	}
 	switch {
 	case s.Concurrency == 0:
 		s.Concurrency = pl.Concurrency

@@ -219,6 +219,7 @@ export class BackfillPage implements Page {
           <span class="c-running">${pr.running.toLocaleString("en-US")} running</span>
           <span class="c-skipped">${pr.skipped.toLocaleString("en-US")} skipped</span>
           <span class="c-cancelled">${pr.cancelled.toLocaleString("en-US")} cancelled</span>
+          ${pr.engine ? html`<span class="tag" data-testid="backfill-engine" title="how the Go blocks run">${pr.engine}</span>` : nothing}
           <span class="muted">${pr.rate_per_min ? `${pr.rate_per_min.toFixed(1)}/min · ` : ""}${!final && pr.eta ? `ETA ${formatDuration(nsToMs(pr.eta))} · ` : ""}elapsed ${formatDuration(nsToMs(pr.elapsed))}</span>
         </div>
       </section>
@@ -247,7 +248,7 @@ export class BackfillPage implements Page {
       ${!p.run_id ? html`<p class="muted">Not run yet.</p>` : nothing}
       ${this.runError ? html`<div class="error-box">${this.runError}</div>` : nothing}
       ${r
-        ? html`<p class="muted small">run <span class="mono">${r.run_id}</span> · started ${formatInstant(r.started_at, zone, { ms: true })} · ${formatDuration(r.duration_ms)}</p>
+        ? html`<p class="muted small">run <span class="mono">${r.run_id}</span>${r.engine ? ` · ${r.engine}` : ""} · started ${formatInstant(r.started_at, zone, { ms: true })} · ${formatDuration(r.duration_ms)}</p>
             <h3>Timeline</h3>
             ${ganttView(r.blocks, zone)}
             <h3>Block runs</h3>
