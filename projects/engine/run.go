@@ -193,8 +193,13 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 			}
 			continue
 		}
-		if done, err := r.e.publishedByRun(ctx, r.opt.RunID, r.pl, g.blocks); err != nil {
+		if done, current, err := r.e.publishedByRun(ctx, r.opt.RunID, r.pl, g.blocks); err != nil {
 			return nil, err
+		} else if done && !current && !r.opt.Stage && r.opt.BasedOn != nil {
+			// Its compare-and-set publish found newer work before the
+			// restart: its versions were kept, not made current.
+			r.res.Conflicts = append(r.res.Conflicts, warehouse.Conflict{Partition: g.part.Key, Product: ProductName(r.pl, g.blocks[0]), BasedOn: r.opt.BasedOn[ProductName(r.pl, g.blocks[0])]})
+			continue
 		} else if done {
 			// A resumed run whose publish committed before the crash: never twice.
 			for _, b := range g.blocks {
