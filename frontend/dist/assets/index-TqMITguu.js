@@ -70,7 +70,7 @@
         <div class="hover-line mono small" data-testid="hover-line">${a?O`${a.key} · ${a.state}${a.duration_ms?` · ${Ge(a.duration_ms)}`:""}${a.error?` · ${a.error}`:""}`:O`<span class="muted">hover or use the arrow keys; click or Enter opens a partition</span>`}</div>
       </section>
       ${this.picked?this.drawer(this.picked,t):S}
-    </main>`}drawer(e,t){const i=this.run;return O`<section class="drawer" data-testid="partition-drawer">
+    </main>`}drawer(e,t){const i=this.run,n=!!i?.blocks.some(r=>r.worker);return O`<section class="drawer" data-testid="partition-drawer">
       <header>
         <h2 class="mono">${e.key}</h2>
         <span class=${"tag "+e.state}>${e.state}</span>
@@ -86,21 +86,22 @@
             ${ff(i.blocks,t)}
             <h3>Block runs</h3>
             <table class="data" data-testid="block-runs">
-              <thead><tr><th>block</th><th>state</th><th class="num">attempt</th><th class="num">rows</th><th>started</th><th class="num">duration</th><th>error</th></tr></thead>
+              <thead><tr><th>block</th><th>state</th><th class="num">attempt</th><th class="num">rows</th><th>started</th><th class="num">duration</th>${n?O`<th>worker</th>`:S}<th>error</th></tr></thead>
               <tbody>
-                ${i.blocks.map(n=>O`<tr>
-                    <td class="mono">${n.block}${n.child?`[${n.child}]`:""}</td>
-                    <td><span class=${"tag "+n.state}>${n.state}</span></td>
-                    <td class="num">${n.attempt}</td>
-                    <td class="num">${n.rows.toLocaleString("en-US")}</td>
-                    <td class="small">${Ie(n.started_at,t,{ms:!0}).slice(11)}</td>
-                    <td class="num">${Ge(n.duration_ms)}</td>
-                    <td class="small error-text">${n.error??""}${n.error_line?` (line ${n.error_line})`:""}</td>
+                ${i.blocks.map(r=>O`<tr>
+                    <td class="mono">${r.block}${r.child?`[${r.child}]`:""}</td>
+                    <td><span class=${"tag "+r.state}>${r.state}</span></td>
+                    <td class="num">${r.attempt}</td>
+                    <td class="num">${r.rows.toLocaleString("en-US")}</td>
+                    <td class="small">${Ie(r.started_at,t,{ms:!0}).slice(11)}</td>
+                    <td class="num">${Ge(r.duration_ms)}</td>
+                    ${n?O`<td class="small mono" data-testid="block-worker">${r.worker??""}</td>`:S}
+                    <td class="small error-text">${r.error??""}${r.error_line?` (line ${r.error_line})`:""}</td>
                   </tr>`)}
               </tbody>
             </table>
-            ${i.blocks.some(n=>n.log)?O`<h3>Logs</h3>
-                  ${i.blocks.filter(n=>n.log).map(n=>O`<div class="log-block"><div class="mono small muted">${n.block}${n.child?`[${n.child}]`:""}</div><pre class="stdout">${n.log}</pre></div>`)}`:S}`:S}
+            ${i.blocks.some(r=>r.log)?O`<h3>Logs</h3>
+                  ${i.blocks.filter(r=>r.log).map(r=>O`<div class="log-block"><div class="mono small muted">${r.block}${r.child?`[${r.child}]`:""}</div><pre class="stdout">${r.log}</pre></div>`)}`:S}`:S}
     </section>`}}function vm(s){return s.problem?s.problem:s.snapshot?`${ti.has(s.state)?"ran":"running"} version ${s.snapshot.slice(0,7)}${s.files_changed?"; the files have changed since":""}`:""}function km(s){const e=t=>t===0?"none":t<0?"an earlier version":`v${t}`;return O`<section class="error-box" data-testid="bf-conflicts">
     <p><b>${s.progress.conflicts??s.conflicts?.length} partition(s) were not made current:</b> newer work was published during the backfill. Promote the backfill's versions anyway, or keep the newer ones.</p>
     <table class="small"><thead><tr><th>partition</th><th>product</th><th>backfill's</th><th>planned against</th><th>current (newer)</th></tr></thead>
@@ -498,4 +499,4 @@
         <ul class="pipeline-list">
           ${s.map(e=>O`<li><a href=${`/pipelines/${encodeURIComponent(e.id)}`}><b>${e.id}</b></a> · ${e.blocks} blocks · ${e.partitions.interval} in ${e.partitions.timezone}${e.problems?O` · <span class="error-text">${e.problems} problem(s)</span>`:""}<div class="muted">${e.description}</div></li>`)}
         </ul>
-      </main>`}}catch(s){return{title:"Strata",render:()=>O`<main class="page"><div class="error-box">${J(s)}</div></main>`}}});B.route(/^\/pipelines\/([^/]+)\/?$/,(s,e)=>new cw(s[1],e.get("partition")));B.route(/^\/products\/?$/,()=>new Ip(null));B.route(/^\/products\/([^/]+)\/?$/,(s,e)=>new Ip(s[1],e.get("end")));B.route(/^\/backfills\/?$/,(s,e)=>new Bm(e.get("pipeline")));B.route(/^\/backfills\/([^/]+)\/?$/,s=>new xm(s[1]));B.route(/^\/dev\/grid-bench\/?$/,async(s,e)=>(await Np(async()=>{const{gridBench:t}=await import("./grid_bench-DE8IU547.js");return{gridBench:t}},[])).gridBench(+(e.get("n")??1e5)));B.start(document.getElementById("app"));export{ym as P,ei as S,O as b};
+      </main>`}}catch(s){return{title:"Strata",render:()=>O`<main class="page"><div class="error-box">${J(s)}</div></main>`}}});B.route(/^\/pipelines\/([^/]+)\/?$/,(s,e)=>new cw(s[1],e.get("partition")));B.route(/^\/products\/?$/,()=>new Ip(null));B.route(/^\/products\/([^/]+)\/?$/,(s,e)=>new Ip(s[1],e.get("end")));B.route(/^\/backfills\/?$/,(s,e)=>new Bm(e.get("pipeline")));B.route(/^\/backfills\/([^/]+)\/?$/,s=>new xm(s[1]));B.route(/^\/dev\/grid-bench\/?$/,async(s,e)=>(await Np(async()=>{const{gridBench:t}=await import("./grid_bench-Ap_2aW1S.js");return{gridBench:t}},[])).gridBench(+(e.get("n")??1e5)));B.start(document.getElementById("app"));export{ym as P,ei as S,O as b};
