@@ -13,6 +13,7 @@ import (
 	"github.com/stratahq/strata/kernel/supervisor"
 	"github.com/stratahq/strata/projects/engine"
 	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/triggers/launcher"
 	"github.com/stratahq/strata/projects/warehouse"
 )
 
@@ -28,6 +29,9 @@ type workspace struct {
 	// cluster, with workers, is where the engine runs Go blocks; the local
 	// pool then serves as one of its workers (unless --no-local).
 	cluster *remote.Cluster
+	// clock is the time triggers and the engine share (sped up only by a
+	// test hook, see triggerClock).
+	clock *launcher.RealClock
 }
 
 // WarehousePath is where a project's DuckDB file lives.
@@ -55,6 +59,7 @@ func openScaledWorkspace(ctx context.Context, dir string, so *scaleOut) (*worksp
 	pool := supervisor.NewPool(kernelConfig(proj), size)
 	// Compiled workers get the same limits; their command is each build.
 	compiler := kbuild.NewCompiler(dir, kernelConfig(proj), size)
+	clock := triggerClock()
 	var exec engine.Executor = pool
 	var cluster *remote.Cluster
 	if so != nil && so.enabled() {
@@ -66,7 +71,7 @@ func openScaledWorkspace(ctx context.Context, dir string, so *scaleOut) (*worksp
 		}
 		exec = cluster.Pool
 	}
-	opts := engine.Options{Compiler: compiler}
+	opts := engine.Options{Compiler: compiler, Now: clock.Now}
 	if cluster != nil {
 		// Workers run blocks interpreted: a compiled worker would run on
 		// this machine only (shipping builds to workers is not done yet).
@@ -82,7 +87,7 @@ func openScaledWorkspace(ctx context.Context, dir string, so *scaleOut) (*worksp
 		wh.Close()
 		return nil, err
 	}
-	return &workspace{proj: proj, wh: wh, pool: pool, compiler: compiler, eng: eng, cluster: cluster}, nil
+	return &workspace{proj: proj, wh: wh, pool: pool, compiler: compiler, eng: eng, cluster: cluster, clock: clock}, nil
 }
 
 // kernelConfig is how this binary starts kernels for a project.

@@ -68,6 +68,10 @@ func New(ctx context.Context, proj *project.Project, wh *warehouse.Warehouse, po
 		FanOutWindow: 64, backfills: map[string]*backfillRun{}, pins: map[string]*pinned{}}, nil
 }
 
+// Compiler is the engine's builder of native workers; nil when the
+// process runs everything interpreted.
+func (e *Engine) Compiler() *build.Compiler { return e.compiler }
+
 // Close stops the state writer after flushing it.
 func (e *Engine) Close() { e.store.Close() }
 
@@ -85,6 +89,7 @@ func (e *Engine) SetProject(p *project.Project) {
 	e.mu.Lock()
 	e.proj = p
 	e.mu.Unlock()
+	e.hub.Publish(Notice{Kind: NoticeProject})
 }
 
 func (e *Engine) project() *project.Project {
