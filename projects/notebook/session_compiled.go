@@ -47,6 +47,7 @@ func unsupportedReason(e *protocol.RunError) string {
 			msg = msg[:i]
 		}
 	}
+	msg = strings.TrimPrefix(msg, "needs compiled: ") // interp.NeedsCompiledPrefix, which every such diagnostic starts with
 	msg = strings.TrimPrefix(msg, "the builtin ")
 	if len(msg) > 80 {
 		msg = msg[:77] + "…"
