@@ -91,7 +91,7 @@ func TestTriggerDefaults(t *testing.T) {
 func TestReadsProblems(t *testing.T) {
 	t.Parallel()
 	files := with(sqlBlocks("a", "b"), map[string]string{
-		pf: lines("blocks:", "  - id: a", "reads:", "  - product: raw_evnts", "  - product: raw_events", "    freshness: {max_age: soon}"),
+		pf:                     lines("blocks:", "  - id: a", "reads:", "  - product: raw_evnts", "  - product: raw_events", "    freshness: {max_age: soon}"),
 		"pipelines/other.yaml": lines("blocks:", "  - id: b", "    product: raw_events")})
 	p, probs := loadProject(t, writeProject(t, files))
 	assertProblems(t, probs, []want{
