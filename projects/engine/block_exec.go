@@ -128,6 +128,7 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 	req := &protocol.ExecRequest{
 		Filename:  b.File,
 		Source:    src,
+		Files:     r.srcs[b.ID].others,
 		Entry:     b.Entry,
 		Partition: protocol.PartitionWire{Key: g.part.Key, Start: g.part.Start, End: g.part.End, Interval: string(g.spec.Interval), Zone: g.spec.Zone.String()},
 		Item:      item,
