@@ -150,6 +150,7 @@ func (s *Server) routes() *echo.Echo {
 	s.runRoutes(api)
 	s.backfillRoutes(api)
 	s.productRoutes(api)
+	s.reviewRoutes(api)
 	api.GET("/ws", s.hub.serveWS)
 
 	e.GET("/*", s.serveStatic)
