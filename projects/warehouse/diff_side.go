@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/stratahq/strata/blocks/sdk"
 )
@@ -23,6 +24,7 @@ type versionMeta struct {
 	rows      int64
 	schema    []sdk.Field
 	hash      string // "" when the version predates content hashes
+	start     time.Time
 }
 
 // sameContent reports whether the catalog alone proves that two versions
@@ -46,7 +48,7 @@ func versionMetas(ctx context.Context, q querier, product string, refs []partVer
 		}
 		fmt.Fprintf(&b, "(%s, %d)", quoteLiteral(r.partition), r.version)
 	}
-	rows, err := q.QueryContext(ctx, `SELECT v.partition, v.version, v.storage_table, v.row_count, v.schema::VARCHAR, coalesce(v.content_hash, '')
+	rows, err := q.QueryContext(ctx, `SELECT v.partition, v.version, v.storage_table, v.row_count, v.schema::VARCHAR, coalesce(v.content_hash, ''), v.partition_start
 		FROM _strata.versions v JOIN (VALUES `+b.String()+`) AS s(p, n) ON v.partition = s.p AND v.version = s.n
 		WHERE v.product = ?`, product)
 	if err != nil {
@@ -57,7 +59,7 @@ func versionMetas(ctx context.Context, q querier, product string, refs []partVer
 	for rows.Next() {
 		m := &versionMeta{}
 		var schemaJSON string
-		if err := rows.Scan(&m.partition, &m.version, &m.table, &m.rows, &schemaJSON, &m.hash); err != nil {
+		if err := rows.Scan(&m.partition, &m.version, &m.table, &m.rows, &schemaJSON, &m.hash, &m.start); err != nil {
 			return nil, err
 		}
 		s, ok := schemas[schemaJSON]

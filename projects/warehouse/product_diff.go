@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"time"
 )
 
 // DiffOptions say how rows are paired and how many changed rows to return.
@@ -164,6 +165,7 @@ type VersionPair struct {
 // PartitionChange is one partition's line in a set diff.
 type PartitionChange struct {
 	Partition  string    `json:"partition"`
+	Start      time.Time `json:"start"`
 	From       int       `json:"from_version"`
 	To         int       `json:"to_version"`
 	Status     string    `json:"status"` // new, changed or unchanged
@@ -238,7 +240,7 @@ func diffSet(ctx context.Context, q querier, product string, pairs []VersionPair
 		if to == nil {
 			return nil, missingVersion(ctx, q, VersionRef{Product: product, Partition: p.Partition, Version: p.To})
 		}
-		pc := PartitionChange{Partition: p.Partition, From: p.From, To: p.To, RowsAfter: to.rows, Status: PartitionNew}
+		pc := PartitionChange{Partition: p.Partition, Start: to.start.UTC(), From: p.From, To: p.To, RowsAfter: to.rows, Status: PartitionNew}
 		allAfter.metas = append(allAfter.metas, to)
 		var from *versionMeta
 		if p.From > 0 {

@@ -224,15 +224,35 @@ func (tx *writeTx) applySwitches(switches []Switch) ([]int, error) {
 		return nil, &SwitchConflictError{Conflicts: conflicts}
 	}
 	froms := make([]int, len(switches))
+	// One UPDATE per product flips every flag, whatever the number of
+	// partitions: a statement costs about a millisecond, and a five-year
+	// promote switches some fifteen thousand partitions.
+	byProduct := map[string]*strings.Builder{}
+	var products []string
 	for i, s := range switches {
 		st := states[i]
 		froms[i] = st.current
-		if s.To == 0 {
-			if err := tx.clearCurrent(s.Product, s.Partition, st); err != nil {
-				return nil, err
-			}
-		} else if err := tx.setCurrent(s.Product, s.Partition, st, s.To, false); err != nil {
-			return nil, err
+		if st.current == s.To {
+			continue
+		}
+		b := byProduct[s.Product]
+		if b == nil {
+			b = &strings.Builder{}
+			byProduct[s.Product] = b
+			products = append(products, s.Product)
+		} else {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(b, "(%s, %d, %d)", quoteLiteral(s.Partition), st.current, s.To)
+		st.current = s.To
+	}
+	sort.Strings(products)
+	for _, p := range products {
+		err := tx.exec(`UPDATE _strata.versions AS v SET is_current = (v.version = s.t)
+			FROM (VALUES ` + byProduct[p].String() + `) AS s(p, f, t)
+			WHERE v.product = ` + quoteLiteral(p) + ` AND v.partition = s.p AND v.version IN (s.f, s.t)`)
+		if err != nil {
+			return nil, fmt.Errorf("switch current versions of %s: %w", p, err)
 		}
 	}
 	return froms, nil
@@ -250,19 +270,6 @@ func (tx *writeTx) retainSwitched(switches []Switch) error {
 			return err
 		}
 	}
-	return nil
-}
-
-// clearCurrent leaves a partition without a current version (a rollback of
-// the backfill that first wrote it).
-func (tx *writeTx) clearCurrent(product, partition string, st *partState) error {
-	if st.current == 0 {
-		return nil
-	}
-	if err := tx.exec(`UPDATE _strata.versions SET is_current = false WHERE product = ? AND partition = ? AND version = ?`, product, partition, st.current); err != nil {
-		return fmt.Errorf("clear current of %s partition %s: %w", product, partition, err)
-	}
-	st.current = 0
 	return nil
 }
 

@@ -9,6 +9,7 @@ import { app, type Page } from "../app";
 import { createEditor, type CellEditor } from "../editor";
 import { cellKey, errorPositions, isFinal, type Exec } from "../exec_state";
 import { describeOrigin } from "../input_origin";
+import { BackfillDialog } from "../views/backfill_dialog";
 import { isValidKey, KEY_EXAMPLES, latestPartition, mapKey, shiftKey } from "../partitions";
 import { formatDuration } from "../time";
 import { FINAL_STATES, type BlockDetail, type BlockView, type PipelineView, type RunDetail } from "../types";
@@ -43,6 +44,7 @@ export class PipelinePage implements Page {
   error = "";
   partition = "";
   partitionError = "";
+  backfillDialog?: BackfillDialog;
   cells = new Map<string, Cell>();
   lastRun?: RunDetail;
   runStates = new Map<string, string>();
@@ -373,7 +375,7 @@ export class PipelinePage implements Page {
         </div>
         <div class="head-actions">
           <button ?disabled=${this.runBusy || !pl.runnable} @click=${() => this.runPipeline()} title="run the saved pipeline for the chosen partition and publish it">${this.runBusy ? "Running pipeline…" : `Run pipeline for ${this.partition}`}</button>
-          <a class="button" href=${`/backfills?pipeline=${encodeURIComponent(pl.id)}`}>Backfill…</a>
+          <button data-testid="open-backfill" @click=${() => ((this.backfillDialog = new BackfillDialog(pl, this.update, () => ((this.backfillDialog = undefined), this.update()))), this.update())}>Backfill…</button>
         </div>
       </section>
       ${pl.problems.length
@@ -382,6 +384,7 @@ export class PipelinePage implements Page {
             <ul>${pl.problems.map((p) => html`<li><span class="mono">${p.file}${p.line ? `:${p.line}` : ""}</span>${p.field ? html` <i>${p.field}</i>` : nothing}: ${p.message}</li>`)}</ul>
           </div>`
         : nothing}
+      ${this.backfillDialog ? this.backfillDialog.render() : nothing}
       <div class="notebook">
         <div class="cells">
           ${order.map((id) => this.cells.get(id)).filter((c): c is Cell => !!c).map((c) => this.cell(c, zone))}
