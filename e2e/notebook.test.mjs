@@ -14,6 +14,8 @@ before(async () => {
   server = await startServer("notebook");
   browser = await launchBrowser();
   page = await signedInPage(browser, server, "/pipelines/clv?partition=2024-01-03");
+  // Confirms (remove block) and the unsaved-edits prompt of a reload are accepted.
+  page.on("dialog", (d) => d.accept());
   await cell(page, "raw_orders").locator(".cm-content").waitFor();
 });
 
@@ -118,7 +120,6 @@ test("a reload during a run shows the block still running, then its result", asy
 });
 
 test("add a block, wire an edge, remove it", async () => {
-  page.on("dialog", (d) => d.accept());
   const form = page.locator('[data-testid="add-block"]');
   await form.locator('input[aria-label="new block id"]').fill("orders_per_channel");
   await form.locator('select[aria-label="kind"]').selectOption("sql");

@@ -3,6 +3,8 @@
 // and says so.
 
 import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { cell, eventually, insertLineAfter, launchBrowser, screenshot, signedInPage, startServer } from "./harness.mjs";
 
@@ -39,7 +41,8 @@ test("a downstream cell reads its upstream cell's unsaved output (the session's 
   await screenshot(page, "session-draft-feeds-downstream");
   // Publish the saved pipeline; a cell reading published data says which version.
   await page.getByRole("button", { name: /Run pipeline for 2024-01-03/ }).click();
-  await eventually(async () => (await page.locator('[data-testid="dag"] g.node.succeeded').count()) >= 6, 60_000, "the run to finish");
+  // Every block of the run is coloured, the dynamic children's block too.
+  await eventually(async () => (await page.locator('[data-testid="dag"] g.node.succeeded').count()) === 7, 60_000, "all 7 DAG nodes to turn green");
   const clv = cell(page, "clv");
   await clv.locator(".cm-content").click();
   await page.keyboard.press("Control+Enter");
@@ -54,4 +57,58 @@ test("a downstream cell reads its upstream cell's unsaved output (the session's 
   await d2.locator('[data-testid="preview-table"]').waitFor({ timeout: 30_000 });
   assert.equal(await d2.locator('[data-testid="input-raw_orders"]').innerText(), "raw_orders: published v1");
   await other.context().close();
+});
+
+test("unsaved edits survive a reload (restored with a banner); the reload asks first", async () => {
+  const dialogs = [];
+  const onDialog = (d) => {
+    dialogs.push(d.type());
+    void d.accept();
+  };
+  page.on("dialog", onDialog);
+  // raw_orders still holds the unsaved "customers = 40".
+  assert.equal(await cell(page, "raw_orders").locator('[data-testid="dirty"]').count(), 1);
+  await page.reload();
+  await cell(page, "raw_orders").locator(".cm-content").waitFor();
+  assert.ok(dialogs.includes("beforeunload"), `dialogs: ${dialogs}`);
+  const c = cell(page, "raw_orders");
+  await c.locator('[data-testid="restored"]').waitFor({ timeout: 10_000 });
+  assert.match(await c.locator(".cm-content").innerText(), /customers = 40/);
+  assert.equal(await c.locator('[data-testid="dirty"]').count(), 1);
+  await screenshot(page, "session-restored-draft");
+});
+
+test("a file changed on disk while a cell has edits: the edits stay, the difference shows; overwrite writes mine", async () => {
+  const file = join(server.project, "blocks/raw_orders/raw_orders.go");
+  const disk = readFileSync(file, "utf8").replace("package raw_orders", "package raw_orders\n\n// changed by another editor");
+  writeFileSync(file, disk);
+  const c = cell(page, "raw_orders");
+  await c.locator('[data-testid="conflict"]').waitFor({ timeout: 10_000 });
+  assert.match(await c.locator('[data-testid="conflict-diff"]').innerText(), /\+ on disk: \/\/ changed by another editor/);
+  assert.match(await c.locator('[data-testid="conflict-diff"]').innerText(), /- yours: +customers = 40/);
+  assert.match(await c.locator(".cm-content").innerText(), /customers = 40/, "the unsaved edit was overwritten");
+  await c.locator('[data-testid="conflict-overwrite"]').click();
+  await eventually(async () => readFileSync(file, "utf8").includes("customers = 40"), 10_000, "mine to be written");
+  assert.doesNotMatch(readFileSync(file, "utf8"), /changed by another editor/);
+  await eventually(async () => (await c.locator('[data-testid="conflict"]').count()) === 0, 5000, "the banner to go");
+});
+
+test("a clean cell takes a change made on disk; a stale save is refused with 412 and reload takes theirs", async () => {
+  const c = cell(page, "clv");
+  await insertLineAfter(page, "clv", "package clv", "// mine, unsaved");
+  // Another tab saves clv first (the API, as a second tab would).
+  const current = await server.api("GET", "/pipelines/clv/blocks/clv");
+  await server.api("PUT", "/pipelines/clv/blocks/clv", { source: current.source.replace("package clv", "package clv\n\n// theirs, saved") });
+  await c.locator('[data-testid="save"]').click();
+  await c.locator('[data-testid="conflict"]').waitFor({ timeout: 10_000 });
+  await eventually(async () => /not saved: changed elsewhere/.test(await c.locator('[data-testid="cell-status"]').innerText()), 5000, "the 412 refusal");
+  assert.match(readFileSync(join(server.project, "blocks/clv/clv.go"), "utf8"), /theirs, saved/);
+  assert.doesNotMatch(readFileSync(join(server.project, "blocks/clv/clv.go"), "utf8"), /mine, unsaved/);
+  await c.locator('[data-testid="conflict-reload"]').click();
+  assert.match(await c.locator(".cm-content").innerText(), /theirs, saved/);
+  assert.equal(await c.locator('[data-testid="dirty"]').count(), 0);
+  // A clean cell follows the disk without asking.
+  const d = cell(page, "daily_customer_metrics");
+  writeFileSync(join(server.project, "blocks/daily_customer_metrics.sql"), "SELECT 42 AS from_disk FROM raw_orders\n");
+  await eventually(async () => (await d.locator(".cm-content").innerText()).includes("from_disk"), 10_000, "the clean cell to take the new file");
 });

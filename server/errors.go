@@ -32,7 +32,7 @@ const (
 	CodeInvalidPipeline  = "invalid_pipeline"   // 422: the pipeline has problems and cannot run
 	CodeUnprocessable    = "unprocessable"      // 422: well-formed but not acceptable
 	CodeInternal         = "internal"           // 500
-	CodeUnavailable      = "unavailable"        // 503: shutting down
+	CodeUnavailable      = "unavailable"        // 503: shutting down, or the warehouse file changed under the server
 )
 
 // APIError is a failure with its HTTP status and the body's fields.
@@ -114,6 +114,9 @@ func toAPIError(err error) *APIError {
 	}
 	if errors.Is(err, project.ErrUnsafePath) {
 		return apiErr(http.StatusBadRequest, CodeBadPath, "%s", err.Error())
+	}
+	if errors.Is(err, warehouse.ErrFileChanged) {
+		return apiErr(http.StatusServiceUnavailable, CodeUnavailable, "%s", err.Error())
 	}
 	if errors.Is(err, context.Canceled) {
 		return apiErr(http.StatusServiceUnavailable, CodeUnavailable, "cancelled: the server is shutting down or the client went away")

@@ -90,6 +90,23 @@ func (s *Server) reload() (*project.Project, error) {
 	return proj, nil
 }
 
+// filesChanged runs when files of the project changed on disk (the
+// server's own saves included): the engine gets the reloaded project and
+// every open page hears which files changed, to refresh what it shows. A
+// page never replaces a cell's unsaved text (the cell says the file
+// changed; its save then meets If-Match).
+func (s *Server) filesChanged(paths []string) {
+	s.files.Lock()
+	_, err := s.reload()
+	s.files.Unlock()
+	if err != nil {
+		s.log.Warn("reload the project after a change on disk", "files", paths, "err", err)
+		return
+	}
+	s.log.Debug("project reloaded after a change on disk", "files", paths)
+	s.hub.broadcast(ProjectMessage(paths))
+}
+
 // yamlSyntax reports what keeps data from parsing as YAML at all: the only
 // problems that stop a save. Everything else (an unknown field, a bad
 // interval, a missing block file) is saved and reported, so an editor can

@@ -156,7 +156,7 @@ func (s *Server) backfillPartitions(c echo.Context) error {
 }
 
 func (s *Server) retryBackfill(c echo.Context) error {
-	return s.backfillAction(c, func(ctx context.Context, id string) (*engine.BackfillStatus, error) { return s.eng.Retry(ctx, id) })
+	return s.retryWith(c)
 }
 
 func (s *Server) resumeBackfill(c echo.Context) error {

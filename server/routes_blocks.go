@@ -49,6 +49,7 @@ type blockDetail struct {
 	blockView
 	Pipeline string            `json:"pipeline"`
 	Source   string            `json:"source"`
+	ETag     string            `json:"etag"` // the file's version, for If-Match on save
 	Problems []project.Problem `json:"problems"`
 }
 
@@ -111,6 +112,10 @@ func (s *Server) blockResponse(c echo.Context, status int, pipelineID, blockID s
 			return err
 		}
 		d.Source = string(src)
+		if err == nil {
+			d.ETag = etagOf(src)
+			c.Response().Header().Set("ETag", d.ETag)
+		}
 		d.Problems = problemsJSON(pl.Problems.ForFile(b.File))
 	}
 	return c.JSON(status, d)
@@ -151,6 +156,9 @@ func (s *Server) putBlock(c echo.Context) error {
 	}
 	s.files.Lock()
 	defer s.files.Unlock()
+	if err := s.checkIfMatch(c, file); err != nil {
+		return err
+	}
 	if err := s.writeFile(file, []byte(src)); err != nil {
 		return err
 	}

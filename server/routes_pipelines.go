@@ -36,6 +36,7 @@ type pipelineView struct {
 	ID          string            `json:"id"`
 	File        string            `json:"file"`
 	YAML        string            `json:"yaml"`
+	ETag        string            `json:"etag"` // the file's version, for If-Match on save
 	Description string            `json:"description"`
 	Partitions  partitionsView    `json:"partitions"`
 	Variables   map[string]string `json:"variables"`
@@ -145,14 +146,18 @@ func (s *Server) pipelineResponse(c echo.Context, status int, proj *project.Proj
 		}
 		return err
 	}
+	etag := etagOf(text)
+	c.Response().Header().Set("ETag", etag)
 	pl := proj.Pipelines[id]
 	if pl == nil {
 		// The file exists but could not be loaded at all: show the text and why.
-		v := pipelineView{ID: id, File: file, YAML: string(text), Blocks: []blockView{}, Order: []string{},
+		v := pipelineView{ID: id, File: file, YAML: string(text), ETag: etag, Blocks: []blockView{}, Order: []string{},
 			Edges: []edgeView{}, Variables: map[string]string{}, Problems: problemsJSON(proj.Problems.ForFile(file))}
 		return c.JSON(status, v)
 	}
-	return c.JSON(status, newPipelineView(pl, string(text)))
+	v := newPipelineView(pl, string(text))
+	v.ETag = etag
+	return c.JSON(status, v)
 }
 
 func (s *Server) getPipeline(c echo.Context) error {
@@ -223,6 +228,9 @@ func (s *Server) putPipeline(c echo.Context) error {
 	status := http.StatusOK
 	if _, err := s.readFile(file); errors.Is(err, fs.ErrNotExist) {
 		status = http.StatusCreated
+	}
+	if err := s.checkIfMatch(c, file); err != nil {
+		return err
 	}
 	if err := s.writeFile(file, []byte(text)); err != nil {
 		return err

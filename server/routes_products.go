@@ -64,6 +64,8 @@ type versionView struct {
 	Rows      int64                     `json:"rows"`
 	CreatedAt time.Time                 `json:"created_at"`
 	Upstream  map[string]map[string]int `json:"upstream"`
+	Snapshot  string                    `json:"snapshot,omitempty"` // the pipeline version that computed it
+	BasedOn   int                       `json:"based_on,omitempty"` // the current version it was planned to replace
 }
 
 type partitionView struct {
@@ -118,7 +120,7 @@ func (s *Server) productPartitions(c echo.Context) error {
 		pv := partitionView{Key: p.Key, Start: p.Start, End: p.End, Current: p.Current, Versions: []versionView{}}
 		for _, v := range p.Versions {
 			pv.Versions = append(pv.Versions, versionView{Version: v.Version, Current: v.Version == p.Current, RunID: v.RunID,
-				CodeHash: v.CodeHash, Rows: v.Rows, CreatedAt: v.CreatedAt, Upstream: v.Upstream})
+				CodeHash: v.CodeHash, Rows: v.Rows, CreatedAt: v.CreatedAt, Upstream: v.Upstream, Snapshot: v.Snapshot, BasedOn: v.BasedOn})
 		}
 		out.Partitions = append(out.Partitions, pv)
 	}

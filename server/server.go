@@ -17,6 +17,7 @@ import (
 	"github.com/stratahq/strata/projects/engine"
 	"github.com/stratahq/strata/projects/notebook"
 	"github.com/stratahq/strata/projects/warehouse"
+	"github.com/stratahq/strata/projects/watch"
 )
 
 // Defaults of Config.
@@ -56,7 +57,9 @@ type Config struct {
 	WSReadLimit int64         // websocket message limit; DefaultWSReadLimit when 0
 	SessionIdle time.Duration // reap a session this long without a connection; DefaultSessionIdle when 0
 	MaxSessions int           // editor sessions (each one kernel process); DefaultMaxSessions when 0
-	Logger      *slog.Logger  // slog.Default() when nil
+	// NoWatch turns off watching ProjectDir for changes made outside the server.
+	NoWatch bool
+	Logger  *slog.Logger // slog.Default() when nil
 }
 
 // Server is Strata's HTTP server. It is an http.Handler; Serve runs it on a
@@ -71,6 +74,7 @@ type Server struct {
 	hub      *wsHub
 	metrics  *metrics
 	files    sync.Mutex // serializes writes of project files and the reload that follows
+	watcher  *watch.Watcher
 
 	// ctx is cancelled at shutdown; background runs and executions use it.
 	ctx    context.Context
@@ -129,6 +133,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.hub = newWSHub(s)
 	s.echo = s.routes()
+	if !cfg.NoWatch {
+		if s.watcher, err = watch.Start(cfg.ProjectDir, 0, s.filesChanged); err != nil {
+			// Without a watcher the server still works; edits elsewhere need a restart.
+			s.log.Warn("watch the project folder for changes", "dir", cfg.ProjectDir, "err", err)
+		}
+	}
 	return s, nil
 }
 
@@ -203,6 +213,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration
 // more than once.
 func (s *Server) Shutdown(ctx context.Context) {
 	s.closeOnce.Do(func() {
+		if s.watcher != nil {
+			s.watcher.Close()
+		}
 		s.hub.closeAll()
 		s.shutdownEngine(ctx)
 		s.cancel()
@@ -218,10 +231,14 @@ func (s *Server) Shutdown(ctx context.Context) {
 	})
 }
 
-// healthz is unauthenticated: it says the process answers, nothing more.
+// healthz is unauthenticated: it says whether the process answers and can
+// still keep what it writes (its warehouse file is the one it opened).
 func (s *Server) healthz(c echo.Context) error {
 	if s.ctx.Err() != nil {
 		return apiErr(http.StatusServiceUnavailable, CodeUnavailable, "shutting down")
+	}
+	if err := s.wh.Healthy(); err != nil {
+		return apiErr(http.StatusServiceUnavailable, CodeUnavailable, "%s", err.Error())
 	}
 	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
 }

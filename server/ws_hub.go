@@ -97,6 +97,20 @@ func (h *wsHub) closeAll() {
 	}
 }
 
+// broadcast sends m to every connection, dropping it for one whose queue
+// is full rather than waiting on a slow reader.
+func (h *wsHub) broadcast(m Message) {
+	h.mu.Lock()
+	conns := make([]*wsConn, 0, len(h.conns))
+	for c := range h.conns {
+		conns = append(conns, c)
+	}
+	h.mu.Unlock()
+	for _, c := range conns {
+		c.trySend(m)
+	}
+}
+
 // wait returns once every connection's goroutines have ended.
 func (h *wsHub) wait() { h.wg.Wait() }
 

@@ -36,6 +36,7 @@ const (
 	MsgSubscribed   MessageType = "subscribed"   // a subscribe took effect
 	MsgUnsubscribed MessageType = "unsubscribed" // an unsubscribe took effect
 	MsgPong         MessageType = "pong"
+	MsgProject      MessageType = "project" // files: project files changed on disk; the project was reloaded
 )
 
 // Session states.
@@ -122,6 +123,9 @@ type Message struct {
 	// error
 	Error *ErrorBody `json:"error,omitempty"`
 
+	// project
+	Files []string `json:"files,omitempty"`
+
 	// event, subscribed, unsubscribed
 	Topic  string         `json:"topic,omitempty"`
 	Notice *engine.Notice `json:"notice,omitempty"`
@@ -168,3 +172,6 @@ func SubscribedMessage(t MessageType, id, topic string) Message {
 
 // PongMessage answers a ping.
 func PongMessage(id string) Message { return Message{Type: MsgPong, ID: id} }
+
+// ProjectMessage tells every page which project files changed on disk.
+func ProjectMessage(files []string) Message { return Message{Type: MsgProject, Files: files} }

@@ -25,7 +25,9 @@ func runBackfill(args []string) error {
 			return backfillList(args[1:])
 		case "status":
 			return backfillStatus(args[1:])
-		case "retry", "resume", "cancel", "pause":
+		case "retry":
+			return backfillRetry(args[1:])
+		case "resume", "cancel", "pause":
 			return backfillControl(args[0], args[1:])
 		case "diff":
 			return backfillDiff(args[1:])
@@ -47,6 +49,7 @@ func runBackfill(args []string) error {
 	fs.IntVar(&spec.Concurrency, "concurrency", 0, "partitions at once (default: the pipeline's)")
 	rate := fs.String("rate", "", "partitions started per minute: 600/m, 10/s, 1000/h")
 	fs.StringVar(&spec.Publish, "publish", "partition", "partition, atomic, or review (stage everything; promote after `strata backfill diff`)")
+	fs.StringVar(&spec.Engine, "engine", "", "run Go blocks with interp or compiled (default: compiled when a Go toolchain is found)")
 	dry := fs.Bool("dry-run", false, "print the plan; run nothing")
 	format := fs.String("format", "text", "text or json")
 	all := fs.Bool("all", false, "with --dry-run: list every partition (default: the first 50)")
@@ -59,6 +62,9 @@ func runBackfill(args []string) error {
 	}
 	var err error
 	if spec.RatePerMin, err = engine.ParseRate(*rate); err != nil {
+		return err
+	}
+	if _, err := engine.ParseEngine(spec.Engine); err != nil {
 		return err
 	}
 	spec.Pipeline = pos[1]
@@ -124,8 +130,8 @@ func followBackfill(ctx context.Context, ws *workspace, id string) error {
 			if st == nil {
 				return errors.New("backfill ended without a status")
 			}
-			fmt.Printf("backfill %s %s: %d succeeded, %d skipped, %d failed, %d cancelled in %s\n", st.ID, st.State,
-				st.Progress.Succeeded, st.Progress.Skipped, st.Progress.Failed, st.Progress.Cancelled, st.Progress.Elapsed.Round(time.Millisecond))
+			fmt.Printf("backfill %s %s: %d succeeded, %d skipped, %d failed, %d cancelled in %s (engine %s)\n", st.ID, st.State,
+				st.Progress.Succeeded, st.Progress.Skipped, st.Progress.Failed, st.Progress.Cancelled, st.Progress.Elapsed.Round(time.Millisecond), orUnknown(st.Progress.Engine))
 			if st.Message != "" {
 				fmt.Println(st.Message)
 			}
@@ -149,8 +155,18 @@ func followBackfill(ctx context.Context, ws *workspace, id string) error {
 
 func progressLine(p *engine.Progress) string {
 	s := fmt.Sprintf("%d/%d done, %d failed, %d running, %.0f/min", p.Done, p.Total, p.Failed, p.Running, p.Rate)
+	if p.Engine != "" {
+		s += ", " + p.Engine
+	}
 	if p.ETA > 0 {
 		s += ", ETA " + p.ETA.Round(time.Second).String()
+	}
+	return s
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
 	}
 	return s
 }
@@ -282,7 +298,7 @@ func backfillStatus(args []string) error {
 // process waits for that process to acknowledge it.
 const controlWait = 10 * time.Second
 
-// backfillControl resumes, retries, cancels or pauses. When another process
+// backfillControl resumes, cancels or pauses (retry is backfillRetry). When another process
 // (a running `strata backfill` or `strata start`) holds the project, a cancel,
 // pause or resume is handed to the run instance of the backfill in that
 // process, which acknowledges it; if that process is not running the
@@ -296,7 +312,7 @@ func backfillControl(action string, args []string) error {
 	defer stop()
 	ws, err := openWorkspace(ctx, dir)
 	var locked *warehouse.LockedError
-	if errors.As(err, &locked) && action != "retry" {
+	if errors.As(err, &locked) {
 		msg, err := engine.RequestControl(ctx, dir, id, action, locked.PID, controlWait)
 		if err != nil {
 			return err
@@ -317,10 +333,6 @@ func backfillControl(action string, args []string) error {
 		return nil
 	case "pause":
 		return &engine.NotRunningError{Backfill: id, Action: "pause"}
-	case "retry":
-		if _, err := ws.eng.Retry(ctx, id); err != nil {
-			return err
-		}
 	default:
 		if _, err := ws.eng.Resume(ctx, id); err != nil {
 			return err

@@ -18,12 +18,16 @@ func runRun(args []string) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	part := fs.String("partition", "", "partition key (default: the latest complete partition)")
 	format := fs.String("format", "text", "output: text or json")
+	eng := fs.String("engine", "", "run Go blocks with interp or compiled (default: compiled when a Go toolchain is found)")
 	flags, pos := interleaved(args, nil)
 	if err := fs.Parse(flags); err != nil {
 		return err
 	}
 	if len(pos) != 2 {
-		return fmt.Errorf("usage: strata run DIR PIPELINE [--partition KEY]")
+		return fmt.Errorf("usage: strata run DIR PIPELINE [--partition KEY] [--engine interp|compiled]")
+	}
+	if _, err := engine.ParseEngine(*eng); err != nil {
+		return err
 	}
 	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
 		pl, err := ws.eng.Pipeline(pos[1])
@@ -38,7 +42,7 @@ func runRun(args []string) error {
 			}
 			key = spec.Latest(time.Now()).Key
 		}
-		res, err := ws.eng.Run(ctx, pl.ID, key, engine.RunOptions{})
+		res, err := ws.eng.Run(ctx, pl.ID, key, engine.RunOptions{Engine: *eng})
 		if err != nil {
 			return err
 		}
@@ -57,7 +61,10 @@ func runRun(args []string) error {
 }
 
 func printRun(res *engine.RunResult) {
-	fmt.Printf("run %s: pipeline %s, partition %s\n", res.RunID, res.Pipeline, res.Partition)
+	fmt.Printf("run %s: pipeline %s, partition %s, engine %s\n", res.RunID, res.Pipeline, res.Partition, res.Engine)
+	if res.EngineNote != "" {
+		fmt.Fprintln(os.Stderr, "note:", res.EngineNote)
+	}
 	for _, b := range res.Blocks {
 		name := b.Block
 		if b.Child != "" {

@@ -24,11 +24,13 @@ func runStart(args []string) error {
 	addr := fs.String("addr", server.DefaultAddr, "address to listen on")
 	token := fs.String("token", "", "API token (default: random, written to DIR/.strata/token)")
 	noAuth := fs.Bool("no-auth", false, "serve without a token (loopback addresses only)")
+	var so scaleOut
+	so.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: strata start [DIR] [flags]")
 		fs.PrintDefaults()
 	}
-	flags, pos := interleaved(args, map[string]bool{"no-auth": true})
+	flags, pos := interleaved(args, map[string]bool{"no-auth": true, "no-local": true})
 	if err := fs.Parse(flags); err != nil {
 		return err
 	}
@@ -42,6 +44,9 @@ func runStart(args []string) error {
 	}
 	if *noAuth && !server.IsLoopback(*addr) {
 		return fmt.Errorf("--no-auth on %s refused: without a token anyone who reaches the address can run code; use a loopback address such as 127.0.0.1", *addr)
+	}
+	if err := so.check(); err != nil {
+		return err
 	}
 	if created, err := initIfNew(dir); err != nil {
 		return err
@@ -60,7 +65,7 @@ func runStart(args []string) error {
 		}
 	}
 
-	return withWorkspace(dir, func(ctx context.Context, ws *workspace) error {
+	return withScaledWorkspace(dir, &so, func(ctx context.Context, ws *workspace) error {
 		ln, err := net.Listen("tcp", *addr)
 		if err != nil {
 			return err

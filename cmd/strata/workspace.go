@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"runtime"
 
+	kbuild "github.com/stratahq/strata/kernel/build"
+	"github.com/stratahq/strata/kernel/remote"
 	"github.com/stratahq/strata/kernel/supervisor"
 	"github.com/stratahq/strata/projects/engine"
 	"github.com/stratahq/strata/projects/project"
@@ -18,16 +20,26 @@ import (
 // warehouse, a kernel pool and the engine. Opening it takes the warehouse
 // lock, so only one strata process works on a project at a time.
 type workspace struct {
-	proj *project.Project
-	wh   *warehouse.Warehouse
-	pool *supervisor.Pool
-	eng  *engine.Engine
+	proj     *project.Project
+	wh       *warehouse.Warehouse
+	pool     *supervisor.Pool
+	compiler *kbuild.Compiler
+	eng      *engine.Engine
+	// cluster, with workers, is where the engine runs Go blocks; the local
+	// pool then serves as one of its workers (unless --no-local).
+	cluster *remote.Cluster
 }
 
 // WarehousePath is where a project's DuckDB file lives.
 func warehousePath(dir string) string { return filepath.Join(dir, ".strata", "warehouse.duckdb") }
 
 func openWorkspace(ctx context.Context, dir string) (*workspace, error) {
+	return openScaledWorkspace(ctx, dir, nil)
+}
+
+// openScaledWorkspace opens a workspace whose Go blocks run on workers
+// when so enables them.
+func openScaledWorkspace(ctx context.Context, dir string, so *scaleOut) (*workspace, error) {
 	proj, err := loadProject(dir)
 	if err != nil {
 		return nil, err
@@ -39,14 +51,38 @@ func openWorkspace(ctx context.Context, dir string) (*workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	pool := supervisor.NewPool(kernelConfig(proj), max(2, runtime.NumCPU()))
-	eng, err := engine.New(ctx, proj, wh, pool, engine.Options{})
+	size := max(2, runtime.NumCPU())
+	pool := supervisor.NewPool(kernelConfig(proj), size)
+	// Compiled workers get the same limits; their command is each build.
+	compiler := kbuild.NewCompiler(dir, kernelConfig(proj), size)
+	var exec engine.Executor = pool
+	var cluster *remote.Cluster
+	if so != nil && so.enabled() {
+		if cluster, err = so.start(ctx, dir, pool); err != nil {
+			compiler.Close()
+			pool.Close()
+			wh.Close()
+			return nil, err
+		}
+		exec = cluster.Pool
+	}
+	opts := engine.Options{Compiler: compiler}
+	if cluster != nil {
+		// Workers run blocks interpreted: a compiled worker would run on
+		// this machine only (shipping builds to workers is not done yet).
+		opts.Compiler = nil
+	}
+	eng, err := engine.New(ctx, proj, wh, exec, opts)
 	if err != nil {
+		if cluster != nil {
+			cluster.Close()
+		}
+		compiler.Close()
 		pool.Close()
 		wh.Close()
 		return nil, err
 	}
-	return &workspace{proj: proj, wh: wh, pool: pool, eng: eng}, nil
+	return &workspace{proj: proj, wh: wh, pool: pool, compiler: compiler, eng: eng, cluster: cluster}, nil
 }
 
 // kernelConfig is how this binary starts kernels for a project.
@@ -58,7 +94,11 @@ func kernelConfig(proj *project.Project) supervisor.Config {
 // that cannot close cleanly (connections still in use) is said on stderr.
 func (w *workspace) Close() {
 	w.eng.Close()
+	if w.cluster != nil {
+		w.cluster.Close() // hands the local agent's tasks back before its kernels stop
+	}
 	w.pool.Close()
+	w.compiler.Close()
 	if err := w.wh.Close(); err != nil {
 		fmt.Fprintln(os.Stderr, "strata:", err)
 	}
@@ -102,9 +142,14 @@ func alreadyWarned(err error) bool {
 // withWorkspace opens a project's workspace for one command, with a context
 // that Ctrl+C cancels, and closes it after.
 func withWorkspace(dir string, fn func(ctx context.Context, ws *workspace) error) error {
+	return withScaledWorkspace(dir, nil, fn)
+}
+
+// withScaledWorkspace is withWorkspace with workers when so enables them.
+func withScaledWorkspace(dir string, so *scaleOut, fn func(ctx context.Context, ws *workspace) error) error {
 	ctx, stop := signalContext()
 	defer stop()
-	ws, err := openWorkspace(ctx, dir)
+	ws, err := openScaledWorkspace(ctx, dir, so)
 	if err != nil {
 		return err
 	}

@@ -71,13 +71,16 @@ type Server struct {
 	Base   string // http://127.0.0.1:PORT/api/v1
 	Token  string
 	Stderr *bytes.Buffer
+	// Printed is what it wrote to stdout before its URL (for example, how
+	// workers connect).
+	Printed []string
 }
 
-// Start runs `strata start DIR` on a free port with token and returns once
-// it prints its URL. The process is killed when the test ends.
-func Start(t testing.TB, bin, dir, token string) *Server {
+// Start runs `strata start DIR` (with extra flags) on a free port with
+// token and returns once it prints its URL. The process is killed when the test ends.
+func Start(t testing.TB, bin, dir, token string, extra ...string) *Server {
 	t.Helper()
-	cmd := exec.Command(bin, "start", dir, "--addr", "127.0.0.1:0", "--token", token)
+	cmd := exec.Command(bin, append([]string{"start", dir, "--addr", "127.0.0.1:0", "--token", token}, extra...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -90,14 +93,16 @@ func Start(t testing.TB, bin, dir, token string) *Server {
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	serving := regexp.MustCompile(`http://127\.0\.0\.1:\d+/`)
 	lines := bufio.NewScanner(stdout)
+	var printed []string
 	for lines.Scan() {
 		if u := serving.FindString(lines.Text()); u != "" {
 			go func() { // keep draining stdout
 				for lines.Scan() {
 				}
 			}()
-			return &Server{Cmd: cmd, Base: strings.TrimSuffix(u, "/") + "/api/v1", Token: token, Stderr: stderr}
+			return &Server{Cmd: cmd, Base: strings.TrimSuffix(u, "/") + "/api/v1", Token: token, Stderr: stderr, Printed: printed}
 		}
+		printed = append(printed, lines.Text())
 	}
 	_ = cmd.Wait()
 	t.Fatalf("strata start printed no URL:\n%s", stderr)

@@ -36,8 +36,8 @@ export class ApiError extends Error {
 /** Where the API lives: same-origin (the dev server proxies it to `strata start`). */
 export const API = "/api/v1";
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const init: RequestInit = { method, credentials: "same-origin", headers: {} };
+async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  const init: RequestInit = { method, credentials: "same-origin", headers: { ...headers } };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
     (init.headers as Record<string, string>)["Content-Type"] = "application/json";
@@ -81,10 +81,12 @@ export interface ProblemDetails {
 export const api = {
   pipelines: () => call<{ pipelines: PipelineSummary[]; problems: Problem[] }>("GET", "/pipelines"),
   pipeline: (id: string) => call<PipelineView>("GET", `/pipelines/${enc(id)}`),
-  savePipeline: (id: string, yaml: string) => call<PipelineView>("PUT", `/pipelines/${enc(id)}`, { yaml }),
+  /** Saves the pipeline file; with etag, refused (412 changed_elsewhere) when the file changed since. */
+  savePipeline: (id: string, yaml: string, etag?: string) => call<PipelineView>("PUT", `/pipelines/${enc(id)}`, { yaml }, etag ? { "If-Match": etag } : {}),
   block: (pipeline: string, block: string) => call<BlockDetail>("GET", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}`),
-  saveBlock: (pipeline: string, block: string, source: string) =>
-    call<BlockDetail>("PUT", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}`, { source }),
+  /** Saves a block's file; with etag, refused (412 changed_elsewhere) when the file changed since. */
+  saveBlock: (pipeline: string, block: string, source: string, etag?: string) =>
+    call<BlockDetail>("PUT", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}`, { source }, etag ? { "If-Match": etag } : {}),
   createBlock: (pipeline: string, b: { id: string; kind: string; upstream: string[] }) =>
     call<BlockDetail>("POST", `/pipelines/${enc(pipeline)}/blocks`, b),
   deleteBlock: (pipeline: string, block: string) => call<void>("DELETE", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}`),

@@ -14,6 +14,8 @@ export interface Page {
   destroy?(): void;
   /** The pipeline zone this page shows, for the "pipeline zone" setting. */
   pipelineZone?(): string | undefined;
+  /** What is unsaved on the page ("2 cells"), asked about before leaving it. */
+  unsaved?(): string | undefined;
 }
 
 type Route = { pattern: RegExp; make: (m: RegExpExecArray, q: URLSearchParams) => Page | Promise<Page> };
@@ -38,7 +40,15 @@ class App {
       const url = new URL(a.href, location.href);
       if (url.origin !== location.origin || url.pathname.startsWith("/api/")) return;
       e.preventDefault();
+      const unsaved = this.page?.unsaved?.();
+      if (unsaved && url.pathname !== location.pathname && !confirm(`Leave this page? ${unsaved} unsaved (kept as a draft in this browser).`)) return;
       this.go(url.pathname + url.search + url.hash);
+    });
+    // A reload or closing the tab with unsaved edits asks first.
+    addEventListener("beforeunload", (e) => {
+      if (!this.page?.unsaved?.()) return;
+      e.preventDefault();
+      e.returnValue = "";
     });
     addEventListener("popstate", () => this.load());
     settings.onChange(() => this.update());

@@ -13,6 +13,8 @@ export interface EditorHooks {
   run: () => void;
   save: () => void;
   change: (dirty: boolean) => void;
+  /** Every change of the text, for drafts kept in the browser. */
+  edit?: (text: string, dirty: boolean) => void;
 }
 
 export interface CellEditor {
@@ -55,7 +57,9 @@ export function createEditor(parent: HTMLElement, source: string, kind: string, 
         EditorView.contentAttributes.of({ "aria-label": "block source" }),
         EditorView.updateListener.of((u) => {
           if (!u.docChanged) return;
-          const d = u.state.doc.toString() !== saved;
+          const text = u.state.doc.toString();
+          const d = text !== saved;
+          hooks.edit?.(text, d);
           if (d !== wasDirty) {
             wasDirty = d;
             hooks.change(d);

@@ -41,6 +41,8 @@ export interface BlockView {
 export interface BlockDetail extends BlockView {
   pipeline: string;
   source: string;
+  /** The file's version, sent back as If-Match on save. */
+  etag: string;
   problems: Problem[];
 }
 
@@ -63,6 +65,7 @@ export interface PipelineView {
   id: string;
   file: string;
   yaml: string;
+  etag: string;
   description: string;
   partitions: PartitionsConfig;
   concurrency: number;
@@ -148,6 +151,7 @@ export interface PlannedPartition {
 
 export interface Plan {
   spec: BackfillSpec;
+  snapshot?: string; // the pipeline version a launch would run
   from: string;
   to: string;
   total: number;
@@ -192,6 +196,10 @@ export interface BackfillStatus {
   in_process: boolean;
   total: number;
   partitions: number;
+  snapshot: string; // the pipeline version the backfill runs
+  current_snapshot?: string; // the version the files make now
+  files_changed: boolean;
+  problem?: string;
 }
 
 export interface PartitionStatus {
@@ -299,6 +307,7 @@ export interface ServerMessage {
   entry?: string;
   stdout?: string;
   inputs?: InputOrigin[];
+  files?: string[];
   error?: WsErrorBody;
   topic?: string;
   notice?: Notice;

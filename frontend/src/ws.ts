@@ -44,6 +44,7 @@ export class WsClient {
   private execListeners = new Set<(cell: string) => void>();
   private connListeners = new Set<() => void>();
   private reconnectListeners = new Set<() => void>();
+  private projectListeners = new Set<(files: string[]) => void>();
   private everOpened = false;
 
   constructor(private readonly url = defaultUrl()) {}
@@ -131,7 +132,17 @@ export class WsClient {
     return () => this.reconnectListeners.delete(l);
   }
 
+  /** Called when project files changed on disk and the server reloaded the project. */
+  onProject(l: (files: string[]) => void): () => void {
+    this.projectListeners.add(l);
+    return () => this.projectListeners.delete(l);
+  }
+
   private handle(m: ServerMessage): void {
+    if (m.type === "project") {
+      this.projectListeners.forEach((l) => l(m.files ?? []));
+      return;
+    }
     if (m.type === "event" && m.topic && m.notice) {
       this.topics.get(m.topic)?.forEach((l) => l(m.notice!, m.topic!));
       return;

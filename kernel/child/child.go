@@ -25,9 +25,14 @@ type Options struct {
 
 // Main serves ex on the process's stdin and stdout until the coordinator
 // closes them. Anything else that writes to fd 1 (native code, a stray
-// print) is sent to stderr so it cannot corrupt the protocol.
+// print) is sent to stderr so it cannot corrupt the protocol, and fd 0 reads
+// as empty so a block reading stdin cannot eat the coordinator's messages.
 func Main(ex protocol.Executor, opt Options) error {
 	protoOut, err := guardStdout()
+	if err != nil {
+		return fmt.Errorf("kernel: protect protocol stream: %w", err)
+	}
+	protoIn, err := guardStdin()
 	if err != nil {
 		return fmt.Errorf("kernel: protect protocol stream: %w", err)
 	}
@@ -36,7 +41,7 @@ func Main(ex protocol.Executor, opt Options) error {
 		debug.SetMemoryLimit(opt.MemoryLimit * 9 / 10)
 		go watchMemory(opt.MemoryLimit)
 	}
-	return protocol.Serve(os.Stdin, protoOut, ex)
+	return protocol.Serve(protoIn, protoOut, ex)
 }
 
 // watchMemory ends the process when the Go heap passes the limit. A block

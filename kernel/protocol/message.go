@@ -63,6 +63,12 @@ type ExecRequest struct {
 	Timeout   time.Duration     `json:"timeout,omitempty"`
 	Allow     []string          `json:"allow,omitempty"` // opted-in restricted imports: os/exec, unsafe, syscall, plugin
 	CheckOnly bool              `json:"check_only,omitempty"`
+	// Task names the run this exec belongs to, "<run>/<block>[/<child>]",
+	// for executors that route work to other machines; kernels ignore it.
+	Task string `json:"task,omitempty"`
+	// Snapshot is the content hash of the pipeline snapshot Source was
+	// taken from, so a worker's logs and results name the code version.
+	Snapshot string `json:"snapshot,omitempty"`
 }
 
 // PartitionWire carries sdk.Partition; the zone travels by name.
@@ -128,6 +134,9 @@ type Result struct {
 	// the block's goroutines may still be running (timeout, interrupt,
 	// a panic in a goroutine).
 	Restart bool `json:"restart,omitempty"`
+	// Worker names the worker machine that ran the block; empty when it
+	// ran on the coordinator's own kernel pool without workers.
+	Worker string `json:"worker,omitempty"`
 }
 
 // Stream is a chunk of output.

@@ -67,7 +67,7 @@ func (k *Kernel) Exec(ctx context.Context, req *protocol.ExecRequest, inputs []*
 			}
 			return res, c.table
 		case <-k.dead:
-			return k.crashResult(rec, start), nil
+			return k.crashResult(rec, start, req.Filename), nil
 		case <-hard:
 			k.kill()
 			return &protocol.Result{Duration: time.Since(start), Error: &protocol.RunError{Kind: protocol.ErrTimeout,
@@ -112,15 +112,19 @@ var (
 )
 
 // crashResult explains a kernel that died during a run: out of memory (its
-// own watchdog), or a panic the interpreter could not contain.
-func (k *Kernel) crashResult(rec *recordingHandler, start time.Time) *protocol.Result {
+// own watchdog), a panic the kernel could not contain (the interpreter's
+// trace places it by its own positions; a compiled worker's Go trace names
+// the block file, thanks to its //line directives), or a block that ended
+// the process itself (os.Exit, log.Fatal).
+func (k *Kernel) crashResult(rec *recordingHandler, start time.Time, file string) *protocol.Result {
 	<-k.dead
 	k.mu.Lock()
 	err := k.exitErr
 	k.mu.Unlock()
 	res := &protocol.Result{Duration: time.Since(start), Stdout: rec.stdout()}
 	var ee *exec.ExitError
-	if errors.As(err, &ee) && ee.ExitCode() == child.ExitMemory {
+	tail := k.stderr.String()
+	if errors.As(err, &ee) && ee.ExitCode() == child.ExitMemory && memoryLine.MatchString(tail) {
 		msg := "exceeded memory limit of " + mib(k.cfg.MemoryLimit)
 		if m := memoryLine.FindString(k.stderr.String()); m != "" {
 			msg = m
@@ -128,19 +132,60 @@ func (k *Kernel) crashResult(rec *recordingHandler, start time.Time) *protocol.R
 		res.Error = &protocol.RunError{Kind: protocol.ErrMemory, Message: msg}
 		return res
 	}
-	tail := k.stderr.String()
 	re := &protocol.RunError{Kind: protocol.ErrCrash, Message: "kernel crashed: " + strings.TrimSpace(firstLines(tail, 3))}
 	if m := goPanicLine.FindStringSubmatch(tail); m != nil {
-		re.Kind = protocol.ErrPanic
+		re.Kind, re.File = protocol.ErrPanic, file
 		re.Message = "panic in a goroutine: " + m[1]
 		if p := yaegiPos.FindStringSubmatch(rec.stderr()); p != nil {
 			re.Line, _ = strconv.Atoi(p[1])
 			re.Column, _ = strconv.Atoi(p[2])
 			re.Message += " (in the function at line " + p[1] + ")"
+		} else if line := goTraceLine(tail, file); line > 0 {
+			re.Line = line
 		}
+	} else if code := exitCode(err); code >= 0 {
+		// No panic and no signal: the block's own code ended the process.
+		re.Kind, re.File = protocol.ErrPanic, file
+		re.Message = fmt.Sprintf("block called os.Exit(%d) (or log.Fatal): a block cannot end the kernel; return an error instead", code)
 	}
 	res.Error = re
 	return res
+}
+
+// exitCode is the status of a process that exited by itself, -1 if a
+// signal ended it.
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	if err == nil {
+		return 0
+	}
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	return -1
+}
+
+// goTraceLine finds the first frame of file in a Go panic trace ("\tfile:12 +0x1d").
+func goTraceLine(trace, file string) int {
+	if file == "" {
+		return 0
+	}
+	for _, l := range strings.Split(trace, "\n") {
+		l = strings.TrimSpace(l)
+		rest, ok := strings.CutPrefix(l, file+":")
+		if !ok {
+			if i := strings.Index(l, "/"+file+":"); i >= 0 {
+				rest, ok = l[i+len(file)+2:], true
+			}
+		}
+		if ok {
+			n, _ := strconv.Atoi(strings.Fields(rest + " ")[0])
+			if n > 0 {
+				return n
+			}
+		}
+	}
+	return 0
 }
 
 func failed(kind protocol.ErrorKind, msg string) *protocol.Result {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/stratahq/strata/projects/snapshot"
 )
 
 // Wait blocks until a backfill running in this process ends.
@@ -66,32 +68,51 @@ func (e *Engine) Resume(ctx context.Context, id string) (*BackfillStatus, error)
 		}
 		return e.Backfill(ctx, id)
 	}
-	return e.restart(ctx, id, false)
+	return e.restart(ctx, id, false, false)
 }
 
 // Retry re-runs the partitions of a backfill that did not succeed: failed,
 // cancelled (or never started because of the cancel), or left running by a
-// crash. Succeeded and skipped ones are not run again.
-func (e *Engine) Retry(ctx context.Context, id string) (*BackfillStatus, error) {
+// crash. Succeeded and skipped ones are not run again. It runs the
+// backfill's pipeline version, or with useCurrentCode a new snapshot of the
+// files as they are now (which the backfill then runs to the end).
+func (e *Engine) Retry(ctx context.Context, id string, useCurrentCode bool) (*BackfillStatus, error) {
 	if e.running(id) != nil {
 		return nil, fmt.Errorf("backfill %s is still running; retry it when it ends", id)
 	}
-	return e.restart(ctx, id, true)
+	return e.restart(ctx, id, true, useCurrentCode)
 }
 
-func (e *Engine) restart(ctx context.Context, id string, retry bool) (*BackfillStatus, error) {
+func (e *Engine) restart(ctx context.Context, id string, retry, useCurrentCode bool) (*BackfillStatus, error) {
 	spec, err := e.backfillSpec(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	t, err := e.target(spec)
-	if err != nil {
-		return nil, err
-	}
+	var pin *pinned
 	msg := "resumed"
 	if retry {
 		msg = "retrying failed and cancelled partitions"
 	}
+	if useCurrentCode {
+		old, err := e.backfillVersion(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if pin, err = e.pin(spec.Pipeline); err != nil {
+			return nil, err
+		}
+		if err := e.setBackfillVersion(ctx, id, pin.hash); err != nil {
+			return nil, err
+		}
+		msg += fmt.Sprintf(" with the current code: pipeline version %s (was %s)", snapshot.Short(pin.hash), snapshot.Short(old))
+	} else if pin, err = e.backfillPin(ctx, id, spec.Pipeline); err != nil {
+		return nil, err
+	}
+	t, err := e.target(spec, pin.pl)
+	if err != nil {
+		return nil, err
+	}
+	t.pin = pin
 	if err := e.backfillEvent(ctx, id, StateRunning, msg); err != nil {
 		return nil, err
 	}
@@ -119,7 +140,7 @@ func (e *Engine) RecoverBackfills(ctx context.Context) ([]string, error) {
 	}
 	rows.Close()
 	for _, id := range ids {
-		if _, err := e.restart(ctx, id, false); err != nil {
+		if _, err := e.restart(ctx, id, false, false); err != nil {
 			return ids, err
 		}
 	}

@@ -33,18 +33,32 @@ type backfillRun struct {
 	succeeded, failed, skipped, cancelled, running atomic.Int64
 	finishes                                       *rateWindow
 	cancelledByUser                                atomic.Bool
+	engine                                         atomic.Value // string: interp or compiled
 	done                                           chan struct{}
 }
 
 // Launch records a backfill and starts it in the background.
+//
+// The backfill takes a snapshot of the pipeline's files first (its pipeline
+// version) and runs that snapshot to the end: edits on disk meanwhile apply
+// to later runs, not to this backfill.
 func (e *Engine) Launch(ctx context.Context, spec BackfillSpec) (*BackfillStatus, error) {
-	t, err := e.target(spec)
+	pin, err := e.pin(spec.Pipeline)
 	if err != nil {
 		return nil, err
 	}
+	t, err := e.target(spec, pin.pl)
+	if err != nil {
+		return nil, err
+	}
+	t.pin = pin
 	id := newBackfillID(e.now())
 	raw, _ := json.Marshal(t.spec)
-	if _, err := e.wh.DB().ExecContext(ctx, `INSERT INTO _strata.backfills VALUES (?, ?, ?, ?)`, id, e.now(), t.pl.ID, string(raw)); err != nil {
+	if err := e.wh.Healthy(); err != nil {
+		return nil, fmt.Errorf("record backfill: %w", err)
+	}
+	if _, err := e.wh.DB().ExecContext(ctx, `INSERT INTO _strata.backfills (backfill_id, created_at, pipeline, spec, snapshot) VALUES (?, ?, ?, ?, ?)`,
+		id, e.now(), t.pl.ID, string(raw), pin.hash); err != nil {
 		return nil, fmt.Errorf("record backfill: %w", err)
 	}
 	if err := e.backfillEvent(ctx, id, StateRunning, "launched"); err != nil {
@@ -55,6 +69,9 @@ func (e *Engine) Launch(ctx context.Context, spec BackfillSpec) (*BackfillStatus
 }
 
 func (e *Engine) backfillEvent(ctx context.Context, id string, s State, msg string) error {
+	if err := e.wh.Healthy(); err != nil {
+		return fmt.Errorf("record backfill %s %s: %w", id, s, err)
+	}
 	_, err := e.wh.DB().ExecContext(ctx, `INSERT INTO _strata.backfill_events VALUES (?, ?, ?, ?)`, id, e.now(), string(s), msg)
 	if err == nil {
 		e.hub.Publish(Notice{Kind: "progress", Progress: &Progress{BackfillID: id, State: s}})
@@ -97,8 +114,27 @@ func (e *Engine) running(id string) *backfillRun {
 func (b *backfillRun) run() error {
 	e, t := b.e, b.t
 	ctx := b.ctx
-	pd, err := e.loadPlanData(ctx, t.pl)
+	pd, err := e.loadPlanData(ctx, t.pin.proj.Dir, t.pl)
 	if err != nil {
+		return b.finish(err)
+	}
+	// The backfill's pipeline version is built once, before anything runs:
+	// never a rebuild mid-way, whatever happens to the files.
+	code, err := e.prepare(ctx, t.pin, t.spec.Engine)
+	if err != nil {
+		return b.finish(err)
+	}
+	defer code.release()
+	b.engine.Store(code.engine)
+	msg := "engine: " + code.engine
+	if code.built != nil {
+		how := "built in " + code.built.Duration.Round(time.Millisecond).String()
+		if code.built.Cached {
+			how = "already built"
+		}
+		msg += fmt.Sprintf(" (worker %s, %s)", code.built.Hash[:12], how)
+	}
+	if err := e.backfillEvent(ctx, b.id, StateRunning, msg); err != nil {
 		return b.finish(err)
 	}
 	prior, err := e.partitionStates(ctx, b.id)
@@ -137,7 +173,7 @@ func (b *backfillRun) run() error {
 			b.running.Add(1)
 			defer b.running.Add(-1)
 			opt := RunOptions{RunID: runID, BackfillID: b.id, Stage: atomicMode, FineOnly: interval == "", Interval: interval,
-				Reuse: prior[runID] != ""}
+				Reuse: prior[runID] != "", Snapshot: t.pin.hash, code: code}
 			if atomicMode {
 				opt.PreferRun = b.id + ":"
 			}
@@ -220,8 +256,11 @@ func (b *backfillRun) run() error {
 			return pp.Action
 		}
 		action := decide()
+		// A day an earlier pass of this backfill ran counts as run by it:
+		// its week must be rolled up from it even if the week was current
+		// before (a resume after a stop between the days and the week).
 		rollMu.Lock()
-		rs := rollups.add(p, action == "run")
+		rs := rollups.add(p, action == "run" || (action == "done" && st == StateSucceeded))
 		rollMu.Unlock()
 		switch action {
 		case "done":

@@ -35,6 +35,9 @@ type BackfillSpec struct {
 	// or review (nothing becomes current: the backfill ends ready for
 	// review, and a user promotes all or part of it, or discards it).
 	Publish string `json:"publish,omitempty"`
+	// Engine forces interp or compiled Go blocks; empty: compiled when a
+	// Go toolchain is found. A backfill builds once, before it starts.
+	Engine string `json:"engine,omitempty"`
 }
 
 // Reprocess policies and publish modes.
@@ -116,16 +119,18 @@ func (e *SpecError) Unwrap() error { return e.Err }
 type target struct {
 	spec     BackfillSpec
 	pl       *project.Pipeline
+	pin      *pinned // the pipeline version it runs; nil in a dry run
 	pspec    partitions.Spec
 	from, to string // pipeline partition keys
 	total    int    // pipeline partitions in the range
 	rollups  int    // coarse partitions (weeks, months) the range touches
 }
 
-// target normalizes a spec; what it refuses is a *SpecError (or the
-// pipeline's NotFoundError).
-func (e *Engine) target(s BackfillSpec) (*target, error) {
-	t, err := e.targetOf(s)
+// target normalizes s against pl, the pipeline as the backfill sees it
+// (its pinned version, or the files now for a dry run); what it refuses is
+// a *SpecError (or the pipeline's NotFoundError).
+func (e *Engine) target(s BackfillSpec, pl *project.Pipeline) (*target, error) {
+	t, err := e.targetOf(s, pl)
 	var nf *NotFoundError
 	if err != nil && !errors.As(err, &nf) {
 		return nil, &SpecError{err}
@@ -133,11 +138,7 @@ func (e *Engine) target(s BackfillSpec) (*target, error) {
 	return t, err
 }
 
-func (e *Engine) targetOf(s BackfillSpec) (*target, error) {
-	pl, err := e.Pipeline(s.Pipeline)
-	if err != nil {
-		return nil, err
-	}
+func (e *Engine) targetOf(s BackfillSpec, pl *project.Pipeline) (*target, error) {
 	pspec, err := SpecOf(pl.Partitions)
 	if err != nil {
 		return nil, err

@@ -20,6 +20,13 @@ type BackfillStatus struct {
 	InProcess  bool         `json:"in_process"` // running in this process
 	Total      int          `json:"total"`
 	Partitions int          `json:"partitions"` // of the pipeline's interval
+	// Snapshot is the pipeline version the backfill runs; CurrentSnapshot
+	// the one the files on disk make now. They differ when the files have
+	// changed since (the backfill keeps running its own version).
+	Snapshot        string `json:"snapshot"`
+	CurrentSnapshot string `json:"current_snapshot,omitempty"`
+	FilesChanged    bool   `json:"files_changed"`
+	Problem         string `json:"problem,omitempty"` // why its pipeline version cannot be loaded
 }
 
 // Backfill reads one backfill's status.
@@ -37,9 +44,18 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 		return nil, fmt.Errorf("backfill %s: %w", id, err)
 	}
 	st.Message = msg.String
-	if t, err := e.target(spec); err == nil {
-		st.Partitions = t.total
-		st.Total = t.total + t.rollups
+	t, err := e.backfillTarget(ctx, id, spec)
+	if err != nil {
+		// Still listed (with what went wrong), so that it can be retried
+		// with the current code or cancelled.
+		st.Problem = err.Error()
+		return st, nil
+	}
+	st.Partitions = t.total
+	st.Total = t.total + t.rollups
+	st.Snapshot = t.pin.hash
+	if cur, err := e.CurrentVersion(spec.Pipeline); err == nil {
+		st.CurrentSnapshot, st.FilesChanged = cur, cur != st.Snapshot
 	}
 	if b := e.running(id); b != nil {
 		st.InProcess = true
@@ -57,7 +73,27 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 		Cancelled: counts[StateCancelled], Running: counts[StateRunning]}
 	st.Progress.Done = st.Progress.Succeeded + st.Progress.Skipped
 	st.Progress.Elapsed = st.UpdatedAt.Sub(st.CreatedAt)
+	_ = e.wh.DB().QueryRowContext(ctx, `SELECT coalesce(arg_max(engine, seq) FILTER (WHERE engine <> ''), '') FROM _strata.run_events
+		WHERE backfill_id = ? AND block_id = ''`, id).Scan(&st.Progress.Engine)
 	return st, nil
+}
+
+// backfillTarget is a backfill's target as its pipeline version has it:
+// the blocks and partitions it planned, whatever the files say now.
+func (e *Engine) backfillTarget(ctx context.Context, id string, spec BackfillSpec) (*target, error) {
+	if b := e.running(id); b != nil {
+		return b.t, nil
+	}
+	pin, err := e.backfillPin(ctx, id, spec.Pipeline)
+	if err != nil {
+		return nil, fmt.Errorf("backfill %s: %w", id, err)
+	}
+	t, err := e.target(spec, pin.pl)
+	if err != nil {
+		return nil, fmt.Errorf("backfill %s: %w", id, err)
+	}
+	t.pin = pin
+	return t, nil
 }
 
 // rollupCount is the number of coarse partitions a backfill's range touches.
@@ -165,7 +201,7 @@ func (e *Engine) BackfillPartitions(ctx context.Context, id, state string, offse
 	if err != nil {
 		return nil, 0, err
 	}
-	t, err := e.target(spec)
+	t, err := e.backfillTarget(ctx, id, spec)
 	if err != nil {
 		return nil, 0, err
 	}

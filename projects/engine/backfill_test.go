@@ -142,7 +142,7 @@ func TestAtomicPublishAndRetry(t *testing.T) {
 	// Fix and retry: only the failed partition and the week rerun.
 	writeFiles(t, e.dir, map[string]string{"pipelines/p.yaml": sprintf(dailyPipeline, "")})
 	e.reload()
-	if _, err := e.eng.Retry(context.Background(), st.ID); err != nil {
+	if _, err := e.eng.Retry(context.Background(), st.ID, true); err != nil {
 		t.Fatal(err)
 	}
 	st, _ = e.eng.Wait(context.Background(), st.ID)
@@ -175,7 +175,7 @@ func TestRetryRollsUpWeeksSkippedForFailedDays(t *testing.T) {
 	}
 	writeFiles(t, e.dir, dailyFiles(""))
 	e.reload()
-	if _, err := e.eng.Retry(context.Background(), st.ID); err != nil {
+	if _, err := e.eng.Retry(context.Background(), st.ID, true); err != nil {
 		t.Fatal(err)
 	}
 	done, err := e.eng.Wait(context.Background(), st.ID)
@@ -219,7 +219,7 @@ func TestAtomicCancelThenRetry(t *testing.T) {
 	if n := e.count(`SELECT count(*) FROM _strata.versions WHERE run_id LIKE ? || ':%'`, st.ID); n != 0 {
 		t.Fatalf("%d staged versions left after the cancel", n)
 	}
-	if _, err := e.eng.Retry(ctx, st.ID); err != nil {
+	if _, err := e.eng.Retry(ctx, st.ID, false); err != nil {
 		t.Fatal(err)
 	}
 	done, err := e.eng.Wait(ctx, st.ID)
@@ -283,7 +283,7 @@ func TestPauseResumeCancel(t *testing.T) {
 	}
 	// Retry after a cancel also runs the partitions the cancel stopped
 	// before they started, and only then calls the backfill succeeded.
-	if _, err := e.eng.Retry(ctx, st.ID); err != nil {
+	if _, err := e.eng.Retry(ctx, st.ID, false); err != nil {
 		t.Fatal(err)
 	}
 	f, err := e.eng.Wait(ctx, st.ID)
@@ -349,7 +349,7 @@ func TestRetryRerunsOnlyFailedChildren(t *testing.T) {
 	}
 	writeFiles(t, e.dir, fanFiles(5, ""))
 	e.reload()
-	if _, err := e.eng.Retry(context.Background(), st.ID); err != nil {
+	if _, err := e.eng.Retry(context.Background(), st.ID, true); err != nil {
 		t.Fatal(err)
 	}
 	st, _ = e.eng.Wait(context.Background(), st.ID)

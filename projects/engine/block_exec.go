@@ -28,6 +28,7 @@ type BlockOutcome struct {
 	ErrorLine  int           `json:"error_line,omitempty"`
 	ErrorKind  string        `json:"error_kind,omitempty"`
 	Log        string        `json:"log,omitempty"`
+	Worker     string        `json:"worker,omitempty"`
 }
 
 // maxLog bounds the log text kept per block run in the state store.
@@ -59,7 +60,7 @@ func (r *runner) execute(ctx context.Context, g *group, b *project.Block, item *
 		}
 		var rerr *protocol.RunError
 		var log string
-		out, rerr, log = r.attempt(ctx, g, b, item, inputs, names)
+		out, rerr, log, o.Worker = r.attempt(ctx, g, b, item, inputs, names)
 		o.Log = log
 		if rerr == nil {
 			o.State = StateSucceeded
@@ -73,7 +74,7 @@ func (r *runner) execute(ctx context.Context, g *group, b *project.Block, item *
 		if attempt == attempts || !retryable(rerr.Kind) {
 			break
 		}
-		r.emit(Event{Partition: g.part.Key, Block: b.ID, Child: child, State: StateFailed, Attempt: attempt, Error: rerr.Message, ErrorLine: rerr.Line, Log: log})
+		r.emit(Event{Partition: g.part.Key, Block: b.ID, Child: child, State: StateFailed, Attempt: attempt, Error: rerr.Message, ErrorLine: rerr.Line, Log: log, Worker: o.Worker})
 		select {
 		case <-time.After(backoff):
 		case <-ctx.Done():
@@ -89,7 +90,7 @@ func (r *runner) execute(ctx context.Context, g *group, b *project.Block, item *
 		o.Rows = out.Len()
 	}
 	final := Event{Partition: g.part.Key, Block: b.ID, Child: child, State: o.State, Attempt: o.Attempts, Rows: int64(o.Rows),
-		DurationMS: ms(o.Duration), Error: o.Error, ErrorLine: o.ErrorLine, Log: o.Log}
+		DurationMS: ms(o.Duration), Error: o.Error, ErrorLine: o.ErrorLine, Log: o.Log, Worker: o.Worker}
 	if item != nil && o.State == StateSucceeded && out != nil {
 		final.Output, _ = protocol.AppendTable(nil, out) // a child that succeeded is never run again by this run
 	}
@@ -109,8 +110,8 @@ func retryable(k protocol.ErrorKind) bool {
 	return true
 }
 
-// attempt runs the block once.
-func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *sdk.Item, inputs []*sdk.Table, names []string) (*sdk.Table, *protocol.RunError, string) {
+// attempt runs the block once; worker names where, when it ran on one.
+func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *sdk.Item, inputs []*sdk.Table, names []string) (out *sdk.Table, rerr *protocol.RunError, log, worker string) {
 	src := r.srcs[b.ID].text
 	h := &blockHandler{r: r, b: b, part: g.part.Key, item: item}
 	if b.Kind == project.KindSQL {
@@ -120,9 +121,9 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 		}
 		t, err := r.e.wh.RunSQL(ctx, src, rels, sqlParams(g.part))
 		if err != nil {
-			return nil, &protocol.RunError{Kind: protocol.ErrRuntime, File: b.File, Message: err.Error()}, ""
+			return nil, &protocol.RunError{Kind: protocol.ErrRuntime, File: b.File, Message: err.Error()}, "", ""
 		}
-		return t, nil, ""
+		return t, nil, "", ""
 	}
 	req := &protocol.ExecRequest{
 		Filename:  b.File,
@@ -133,22 +134,33 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 		Vars:      r.pl.Variables,
 		Inputs:    names,
 		Timeout:   b.Timeout,
-		Allow:     r.e.project().Kernel.Allow,
+		Allow:     r.pin.proj.Kernel.Allow,
+		Task:      taskLabel(r.opt.RunID, b.ID, item),
+		Snapshot:  r.pin.hash,
 	}
-	res, out, err := r.e.pool.Exec(ctx, req, inputs, h)
+	res, out, err := r.exec.Exec(ctx, req, inputs, h)
 	if err != nil {
-		return nil, &protocol.RunError{Kind: protocol.ErrCrash, Message: "no kernel: " + err.Error()}, h.text()
+		return nil, &protocol.RunError{Kind: protocol.ErrCrash, Message: "no kernel: " + err.Error()}, h.text(), ""
 	}
 	if res.Error != nil {
 		if res.Error.File == "" || res.Error.File == b.File || strings.HasSuffix(b.File, "/"+res.Error.File) {
 			res.Error.File = b.File
 		}
-		return nil, res.Error, h.text()
+		return nil, res.Error, h.text(), res.Worker
 	}
 	if out == nil && b.Entry != "Export" {
 		out = sdk.NewTable()
 	}
-	return out, nil, h.text()
+	return out, nil, h.text(), res.Worker
+}
+
+// taskLabel names a block execution for executors that ship it elsewhere.
+func taskLabel(runID, block string, item *sdk.Item) string {
+	s := runID + "/" + block
+	if item != nil {
+		s += "/" + item.Key
+	}
+	return s
 }
 
 func sqlParams(p partitions.Partition) map[string]any {

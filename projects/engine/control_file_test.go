@@ -83,7 +83,7 @@ func TestControlReachesTheRunningInstance(t *testing.T) {
 	}
 	// A request for an earlier instance does not hang the retry.
 	stale(inst.Instance, time.Now().Add(time.Hour), "pause")
-	if _, err := e.eng.Retry(ctx, id); err != nil {
+	if _, err := e.eng.Retry(ctx, id, false); err != nil {
 		t.Fatal(err)
 	}
 	wctx, cancel := context.WithTimeout(ctx, 60*time.Second)

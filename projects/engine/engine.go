@@ -3,36 +3,44 @@ package engine
 import (
 	"context"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/stratahq/strata/kernel/build"
+	"github.com/stratahq/strata/projects/fingerprint"
 	"github.com/stratahq/strata/projects/partitions"
 	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/snapshot"
 	"github.com/stratahq/strata/projects/warehouse"
 )
 
 // Engine runs the pipelines of one project against its warehouse.
 type Engine struct {
-	proj  *project.Project
-	wh    *warehouse.Warehouse
-	pool  Executor
-	store *Store
-	hub   *Hub
-	now   func() time.Time
+	proj *project.Project
+	wh   *warehouse.Warehouse
+	pool Executor
+	// compiler builds native workers; nil runs everything interpreted.
+	compiler *build.Compiler
+	store    *Store
+	hub      *Hub
+	now      func() time.Time
 
 	// FanOutWindow bounds the dynamic children in flight per fan-out.
 	FanOutWindow int
 
 	mu        sync.Mutex
 	backfills map[string]*backfillRun // running in this process
+	pins      map[string]*pinned      // loaded snapshots by hash/pipeline
 }
 
 // Options configure an Engine.
 type Options struct {
 	Now func() time.Time // default time.Now
+	// Compiler, when set, runs Go blocks natively (compiled workers) when a
+	// Go toolchain is found; see RunOptions.Engine.
+	Compiler *build.Compiler
 }
 
 // New returns an engine that runs Go blocks on pool; it creates the run
@@ -42,12 +50,13 @@ func New(ctx context.Context, proj *project.Project, wh *warehouse.Warehouse, po
 	if err != nil {
 		return nil, err
 	}
+	store.Guard(wh.Healthy)
 	now := opt.Now
 	if now == nil {
 		now = time.Now
 	}
-	return &Engine{proj: proj, wh: wh, pool: pool, store: store, hub: NewHub(), now: now,
-		FanOutWindow: 64, backfills: map[string]*backfillRun{}}, nil
+	return &Engine{proj: proj, wh: wh, pool: pool, compiler: opt.Compiler, store: store, hub: NewHub(), now: now,
+		FanOutWindow: 64, backfills: map[string]*backfillRun{}, pins: map[string]*pinned{}}, nil
 }
 
 // Close stops the state writer after flushing it.
@@ -104,27 +113,37 @@ func SpecOf(c project.PartitionConfig) (partitions.Spec, error) {
 }
 
 // blockSource is a block's code as one run sees it: read once at the start,
-// so every partition and child of a run uses the same code.
+// so every partition and child of a run uses the same code. hash is its
+// fingerprint: the code and the variables it reads.
 type blockSource struct {
 	text string
 	hash string
 }
 
-func readSources(pl *project.Pipeline) (map[string]blockSource, error) {
+// readSources reads the blocks of pl, a pipeline of the project in dir.
+func readSources(dir string, pl *project.Pipeline) (map[string]blockSource, error) {
 	out := make(map[string]blockSource, len(pl.Blocks))
 	for _, b := range pl.Blocks {
-		src, err := os.ReadFile(b.Path)
+		files, err := snapshot.BlockSources(dir, b)
 		if err != nil {
-			return nil, fmt.Errorf("block %s: %w", b.ID, err)
+			return nil, err
 		}
-		out[b.ID] = blockSource{text: string(src), hash: codeHash(b.Path, src)}
+		var text string
+		for _, f := range files {
+			if f.Path == b.File {
+				text = string(f.Src)
+			}
+		}
+		out[b.ID] = blockSource{text: text, hash: fingerprint.Block(files, pl.Variables)}
 	}
 	return out, nil
 }
 
-// CodeHashes returns the current code hash of every block of a pipeline.
-func CodeHashes(pl *project.Pipeline) (map[string]string, error) {
-	srcs, err := readSources(pl)
+// CodeHashes returns the fingerprint (fingerprint.Block) of every block of
+// a pipeline of the project in dir, as its files are now: what staleness
+// compares a version's code_hash with.
+func CodeHashes(dir string, pl *project.Pipeline) (map[string]string, error) {
+	srcs, err := readSources(dir, pl)
 	if err != nil {
 		return nil, err
 	}

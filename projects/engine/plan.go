@@ -15,7 +15,10 @@ import (
 // Plan is a dry run: each targeted partition's state today and the action
 // a backfill would take, with totals. Nothing runs.
 type Plan struct {
-	Spec       BackfillSpec       `json:"spec"`
+	Spec BackfillSpec `json:"spec"`
+	// Snapshot is the pipeline version the backfill would run: the content
+	// hash of the pipeline's files as they are now.
+	Snapshot   string             `json:"snapshot"`
 	From       string             `json:"from"` // pipeline partition keys
 	To         string             `json:"to"`
 	Total      int                `json:"total"`
@@ -42,15 +45,23 @@ type PlannedPartition struct {
 // Plan computes the dry run of spec; offset and limit page the partitions
 // (limit < 0: all).
 func (e *Engine) Plan(ctx context.Context, spec BackfillSpec, offset, limit int) (*Plan, error) {
-	t, err := e.target(spec)
+	pl, err := e.Pipeline(spec.Pipeline)
 	if err != nil {
 		return nil, err
 	}
-	pd, err := e.loadPlanData(ctx, t.pl)
+	t, err := e.target(spec, pl)
 	if err != nil {
 		return nil, err
 	}
-	plan := &Plan{Spec: t.spec, From: t.from, To: t.to, Total: t.total, ByState: map[string]int{}, ByProduct: map[string][2]int{}}
+	version, err := e.CurrentVersion(pl.ID)
+	if err != nil {
+		return nil, err
+	}
+	pd, err := e.loadPlanData(ctx, e.project().Dir, t.pl)
+	if err != nil {
+		return nil, err
+	}
+	plan := &Plan{Spec: t.spec, Snapshot: version, From: t.from, To: t.to, Total: t.total, ByState: map[string]int{}, ByProduct: map[string][2]int{}}
 	for _, b := range pd.fine {
 		plan.Products = append(plan.Products, ProductName(t.pl, b))
 	}
@@ -127,10 +138,12 @@ type versionInfo struct {
 	upstream map[string]map[string]int
 }
 
-func (e *Engine) loadPlanData(ctx context.Context, pl *project.Pipeline) (*planData, error) {
+// loadPlanData reads what classifying pl's partitions needs; dir is the
+// project folder pl was loaded from (a snapshot's, for a backfill).
+func (e *Engine) loadPlanData(ctx context.Context, dir string, pl *project.Pipeline) (*planData, error) {
 	pd := &planData{current: map[string]map[string]versionInfo{}, lastRun: map[string]State{}}
 	var err error
-	if pd.hashes, err = CodeHashes(pl); err != nil {
+	if pd.hashes, err = CodeHashes(dir, pl); err != nil {
 		return nil, err
 	}
 	pd.fine, pd.coarse = splitBlocks(pl)

@@ -20,6 +20,7 @@ type Progress struct {
 	Rate       float64       `json:"rate_per_min"` // partitions finished per minute, recent
 	ETA        time.Duration `json:"eta"`
 	Elapsed    time.Duration `json:"elapsed"`
+	Engine     string        `json:"engine,omitempty"` // how the Go blocks run: interp or compiled
 }
 
 // rateWindow counts events in a sliding window, for the progress rate.
@@ -69,6 +70,7 @@ func (b *backfillRun) progress() *Progress {
 		p.State = StatePaused
 	}
 	p.Done = p.Succeeded + p.Skipped
+	p.Engine, _ = b.engine.Load().(string)
 	p.Rate = b.finishes.perMinute(p.Elapsed)
 	if remaining := p.Total - p.Done - p.Failed - p.Cancelled; p.Rate > 0 && remaining > 0 {
 		p.ETA = time.Duration(float64(remaining) / p.Rate * float64(time.Minute))

@@ -34,21 +34,42 @@ type RunOptions struct {
 	// written by runs whose id starts with it, current or not (staged data
 	// of an atomic backfill).
 	PreferRun string
+	// Snapshot is the pipeline version to run (a backfill's); empty takes
+	// a snapshot of the files as they are now.
+	Snapshot string
+	// BasedOn makes the publish a compare-and-set: product -> the current
+	// version of this partition the run was planned against (0: none). If
+	// another version became current meanwhile, nothing is made current,
+	// the outputs are kept staged and the run ends in StateConflict. Staged
+	// outputs (Stage) record it for the promote's check. Products it does
+	// not name publish unchecked.
+	BasedOn map[string]int
 	// Pin keeps the versions this run writes from retention on behalf of
 	// this owner (a backfill staged for review) until it promotes or
 	// discards them.
 	Pin string
+	// Engine runs the Go blocks interpreted ("interp") or compiled
+	// ("compiled"); empty: compiled when a Go toolchain is found.
+	Engine string
+
+	// code is what a backfill prepared once for all its runs: the sources
+	// read at launch and the executor built from them.
+	code *preparedCode
 }
 
 // RunResult is what a run did.
 type RunResult struct {
 	RunID      string                `json:"run_id"`
 	Pipeline   string                `json:"pipeline"`
+	Snapshot   string                `json:"snapshot"` // the pipeline version that ran
 	Partition  string                `json:"partition"`
 	State      State                 `json:"state"`
 	Error      string                `json:"error,omitempty"`
+	Engine     string                `json:"engine"` // interp or compiled: how the Go blocks ran
+	EngineNote string                `json:"engine_note,omitempty"`
 	Blocks     []*BlockOutcome       `json:"blocks"`
 	Versions   []warehouse.Version   `json:"versions,omitempty"`
+	Conflicts  []warehouse.Conflict  `json:"conflicts,omitempty"` // newer work that kept this run's versions from becoming current
 	Started    time.Time             `json:"started_at"`
 	Duration   time.Duration         `json:"-"`
 	DurationMS float64               `json:"duration_ms"`
@@ -60,10 +81,17 @@ func (r *RunResult) Output(block string) *sdk.Table { return r.outputs[block] }
 
 // Run computes one partition of a pipeline and publishes it.
 func (e *Engine) Run(ctx context.Context, pipelineID, key string, opt RunOptions) (*RunResult, error) {
-	pl, err := e.Pipeline(pipelineID)
+	var pin *pinned
+	var err error
+	if opt.Snapshot != "" {
+		pin, err = e.pinnedVersion(opt.Snapshot, pipelineID)
+	} else {
+		pin, err = e.pin(pipelineID)
+	}
 	if err != nil {
 		return nil, err
 	}
+	pl := pin.pl
 	spec, err := SpecOf(pl.Partitions)
 	if err != nil {
 		return nil, err
@@ -77,27 +105,33 @@ func (e *Engine) Run(ctx context.Context, pipelineID, key string, opt RunOptions
 	if err != nil {
 		return nil, fmt.Errorf("pipeline %s: %w", pl.ID, err)
 	}
-	srcs, err := readSources(pl)
-	if err != nil {
-		return nil, err
+	code := opt.code
+	if code == nil || code.hash != pin.hash {
+		if code, err = e.prepare(ctx, pin, opt.Engine); err != nil {
+			return nil, err
+		}
+		defer code.release()
 	}
 	if opt.RunID == "" {
 		opt.RunID = "run_" + pl.ID + "_" + p.Key + "_" + strconv.FormatInt(e.now().UnixNano(), 36)
 	}
-	r := &runner{e: e, pl: pl, spec: spec, part: p, opt: opt, srcs: srcs,
+	r := &runner{e: e, pin: pin, pl: pl, spec: spec, part: p, opt: opt, srcs: pin.srcs, exec: code.exec,
 		readVersions: map[string]map[string]int{},
-		res:          &RunResult{RunID: opt.RunID, Pipeline: pl.ID, Partition: p.Key, Started: e.now(), outputs: map[string]*sdk.Table{}}}
+		res: &RunResult{RunID: opt.RunID, Pipeline: pl.ID, Snapshot: pin.hash, Partition: p.Key, Started: e.now(),
+			Engine: code.engine, EngineNote: code.note, outputs: map[string]*sdk.Table{}}}
 	return r.run(ctx)
 }
 
 // runner executes one run.
 type runner struct {
 	e    *Engine
+	pin  *pinned // the pipeline version this run computes
 	pl   *project.Pipeline
 	spec partitions.Spec
 	part partitions.Partition
 	opt  RunOptions
 	srcs map[string]blockSource
+	exec Executor
 	res  *RunResult
 
 	mu           sync.Mutex
@@ -130,7 +164,7 @@ func (r *runner) emit(ev Event) <-chan error {
 
 func (r *runner) run(ctx context.Context) (*RunResult, error) {
 	start := time.Now()
-	if err := <-r.emit(Event{State: StateRunning}); err != nil {
+	if err := <-r.emit(Event{State: StateRunning, Engine: r.res.Engine}); err != nil {
 		return nil, err
 	}
 	if r.opt.Reuse {
@@ -177,12 +211,23 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 			continue
 		}
 		versions, err := r.publish(ctx, g, outcomes)
+		if cs := warehouse.AsConflict(err); cs != nil {
+			// Not made current, kept: a user decides (promote anyway or
+			// keep the newer versions).
+			r.res.Versions = append(r.res.Versions, versions...)
+			r.res.Conflicts = append(r.res.Conflicts, cs...)
+			continue
+		}
 		if err != nil {
 			failed = true
 			r.res.Error = "publish: " + err.Error()
 			continue
 		}
 		r.res.Versions = append(r.res.Versions, versions...)
+	}
+	if len(r.res.Conflicts) > 0 && !failed {
+		r.res.State = StateConflict
+		r.res.Error = (&warehouse.ConflictError{Conflicts: r.res.Conflicts}).Error()
 	}
 	if failed {
 		r.res.State = StateFailed
@@ -195,7 +240,7 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 	}
 	r.res.Duration = time.Since(start)
 	r.res.DurationMS = ms(r.res.Duration)
-	final := r.emit(Event{State: r.res.State, Error: r.res.Error, DurationMS: ms(r.res.Duration)})
+	final := r.emit(Event{State: r.res.State, Error: r.res.Error, DurationMS: ms(r.res.Duration), Engine: r.res.Engine})
 	if err := <-final; err != nil {
 		return r.res, err
 	}
@@ -368,8 +413,11 @@ func (r *runner) publish(ctx context.Context, g *group, outcomes []*BlockOutcome
 		}
 		outs = append(outs, warehouse.Output{
 			Product: ProductName(r.pl, b), Partition: g.part.Key, PartitionStart: g.part.Start, PartitionEnd: g.part.End,
-			Table: t, RunID: r.opt.RunID, CodeHash: r.srcs[b.ID].hash, Upstream: r.lineage(g, b), Pin: r.opt.Pin,
+			Table: t, RunID: r.opt.RunID, CodeHash: r.srcs[b.ID].hash, Upstream: r.lineage(g, b), Snapshot: r.pin.hash, Pin: r.opt.Pin,
 		})
+		if v, ok := r.opt.BasedOn[outs[len(outs)-1].Product]; ok {
+			outs[len(outs)-1].BasedOn, outs[len(outs)-1].IfCurrent = v, true
+		}
 	}
 	if len(outs) == 0 {
 		return nil, nil

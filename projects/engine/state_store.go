@@ -26,6 +26,12 @@ const (
 	StateSkipped   State = "skipped"
 	StateCancelled State = "cancelled"
 	StatePaused    State = "paused"
+	// StateConflict ends a partition run whose publish found newer work
+	// current (its versions are kept, not current); StateNeedsAttention
+	// ends a backfill with conflicts to resolve (promote anyway or keep
+	// the newer versions).
+	StateConflict       State = "conflict"
+	StateNeedsAttention State = "needs_attention"
 	// A backfill published for review ends here once every partition is
 	// staged; promote, discard and rollback move it on (backfill_promote.go).
 	StateReview     State = "review"
@@ -34,7 +40,11 @@ const (
 
 // Final reports whether s ends a run.
 func (s State) Final() bool {
-	return s == StateSucceeded || s == StateFailed || s == StateSkipped || s == StateCancelled
+	switch s {
+	case StateSucceeded, StateFailed, StateSkipped, StateCancelled, StateConflict, StateNeedsAttention:
+		return true
+	}
+	return false
 }
 
 // Event is one state change. Block is empty for a run-level event; Child is
@@ -55,6 +65,12 @@ type Event struct {
 	Error      string    `json:"error,omitempty"`
 	ErrorLine  int       `json:"error_line,omitempty"`
 	Log        string    `json:"log,omitempty"`
+	// Engine is how a run's Go blocks ran (interp or compiled), on the
+	// run's own events.
+	Engine string `json:"engine,omitempty"`
+	// Worker is the worker machine that ran the block (empty: this
+	// machine's own kernels without workers, or a SQL block).
+	Worker string `json:"worker,omitempty"`
 	// Output is a dynamic child's output table (the kernel protocol's
 	// encoding), kept so that a retried run re-runs only the children that
 	// failed.
@@ -79,7 +95,8 @@ CREATE TABLE IF NOT EXISTS _strata.backfill_events (
 // wait on the returned channel, which closes once the batch holding their
 // events has committed. Many concurrent writers share one commit.
 type Store struct {
-	db *sql.DB
+	db    *sql.DB
+	guard func() error // refuses commits when the warehouse cannot keep them
 
 	mu      sync.Mutex
 	pending []Event
@@ -101,9 +118,23 @@ func OpenStore(ctx context.Context, db *sql.DB) (*Store, error) {
 			return nil, fmt.Errorf("create run state tables: %w", err)
 		}
 	}
-	// Run state written before child outputs were kept lacks the column.
-	if _, err := db.ExecContext(ctx, `ALTER TABLE _strata.run_events ADD COLUMN IF NOT EXISTS output BLOB`); err != nil {
-		return nil, fmt.Errorf("upgrade run state tables: %w", err)
+	// Run state written before child outputs (or pipeline versions) were
+	// kept lacks the column.
+	for _, q := range []string{
+		`ALTER TABLE _strata.run_events ADD COLUMN IF NOT EXISTS output BLOB`,
+		`ALTER TABLE _strata.backfills ADD COLUMN IF NOT EXISTS snapshot VARCHAR`,
+	} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return nil, fmt.Errorf("upgrade run state tables: %w", err)
+		}
+	}
+	// Nor the engine (interpreted or compiled) a run used.
+	// Nor the worker that ran a block (scale-out). The appender writes
+	// columns in table order, so these come last and in this order.
+	for _, col := range []string{"engine VARCHAR", "worker VARCHAR"} {
+		if _, err := db.ExecContext(ctx, `ALTER TABLE _strata.run_events ADD COLUMN IF NOT EXISTS `+col); err != nil {
+			return nil, fmt.Errorf("upgrade run state tables: %w", err)
+		}
 	}
 	s := &Store{db: db, kick: make(chan struct{}, 1), closed: make(chan struct{}), done: make(chan struct{})}
 	if err := db.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM _strata.run_events`).Scan(&s.seq); err != nil {
@@ -112,6 +143,11 @@ func OpenStore(ctx context.Context, db *sql.DB) (*Store, error) {
 	go s.loop()
 	return s, nil
 }
+
+// Guard makes every commit ask check first and fail with its error: the
+// engine passes the warehouse's Healthy, so run state is not written into a
+// file that was removed or replaced under the process.
+func (s *Store) Guard(check func() error) { s.guard = check }
 
 // Append queues events; the channel receives the commit's outcome.
 func (s *Store) Append(evs ...Event) <-chan error {
@@ -207,6 +243,11 @@ func (s *Store) flush() {
 // commit appends the batch with DuckDB's Appender inside one transaction:
 // a multi-row INSERT spends most of its time parsing and binding parameters.
 func (s *Store) commit(evs []Event) error {
+	if s.guard != nil {
+		if err := s.guard(); err != nil {
+			return fmt.Errorf("write run state: %w", err)
+		}
+	}
 	ctx := context.Background()
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
@@ -223,7 +264,7 @@ func (s *Store) commit(evs []Event) error {
 		}
 		for _, e := range evs {
 			if err := a.AppendRow(e.Seq, e.At, e.RunID, e.BackfillID, e.Pipeline, e.Partition, e.Block, e.Child,
-				string(e.State), int32(e.Attempt), e.Rows, e.DurationMS, e.Error, int32(e.ErrorLine), e.Log, blob(e.Output)); err != nil {
+				string(e.State), int32(e.Attempt), e.Rows, e.DurationMS, e.Error, int32(e.ErrorLine), e.Log, blob(e.Output), e.Engine, e.Worker); err != nil {
 				_ = a.Close()
 				return err
 			}

@@ -77,12 +77,6 @@ func (d *draftStore) lookup(pipeline string) engine.DraftLookup {
 	}
 }
 
-func (d *draftStore) drop(k DraftKey) {
-	d.mu.Lock()
-	delete(d.drafts, k)
-	d.mu.Unlock()
-}
-
 func (d *draftStore) list(pipeline string) []DraftInfo {
 	d.mu.Lock()
 	defer d.mu.Unlock()

@@ -55,6 +55,10 @@ const versionsDDL = `CREATE TABLE IF NOT EXISTS _strata.versions (
 		PRIMARY KEY (product, partition, version)
 	)`
 
+// layout2Columns are the versions columns of layout 2, in order.
+const layout2Columns = `product, partition, partition_start, partition_end, version, run_id, code_hash,
+	upstream, row_count, schema, created_at, storage_table, is_current`
+
 var catalogDDL = []string{
 	versionsDDL,
 	// At most one version of a partition has is_current (the writer keeps
@@ -71,6 +75,11 @@ var catalogDDL = []string{
 	// first release; a file written before has NULL there, which the diff
 	// reads as "unknown" and compares rows instead.
 	`ALTER TABLE _strata.versions ADD COLUMN IF NOT EXISTS content_hash VARCHAR`,
+	// So did each version's snapshot (the pipeline version that computed
+	// it; '' before) and based_on (the current version it was planned to
+	// replace, which a compare-and-set publish or promote checks; 0 before).
+	`ALTER TABLE _strata.versions ADD COLUMN IF NOT EXISTS snapshot VARCHAR DEFAULT ''`,
+	`ALTER TABLE _strata.versions ADD COLUMN IF NOT EXISTS based_on INTEGER DEFAULT 0`,
 	`CREATE TABLE IF NOT EXISTS _strata.storage (
 		table_name VARCHAR PRIMARY KEY,
 		product    VARCHAR NOT NULL,
@@ -139,7 +148,7 @@ func migrateLayout1(ctx context.Context, conn *sql.Conn) error {
 		`DROP TABLE _strata.current`,
 		`DROP TABLE _strata.versions`,
 		versionsDDL,
-		`INSERT INTO _strata.versions SELECT * FROM temp.strata_versions_v1`,
+		`INSERT INTO _strata.versions (` + layout2Columns + `) SELECT * FROM temp.strata_versions_v1`,
 		`DROP TABLE temp.strata_versions_v1`,
 		`UPDATE _strata.meta SET value = '` + fmt.Sprint(layoutVersion) + `' WHERE key = 'layout'`,
 	}

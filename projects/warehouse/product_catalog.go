@@ -34,6 +34,8 @@ type VersionInfo struct {
 	Rows      int64                     `json:"rows"`
 	CreatedAt time.Time                 `json:"created_at"`
 	Upstream  map[string]map[string]int `json:"upstream"`
+	Snapshot  string                    `json:"snapshot,omitempty"` // the pipeline version that computed it
+	BasedOn   int                       `json:"based_on,omitempty"` // the current version it was planned to replace
 }
 
 // Products lists every product that has a version, by name.
@@ -84,7 +86,7 @@ func (w *Warehouse) Partitions(ctx context.Context, product string) ([]Partition
 		}
 		rows, err := conn.QueryContext(ctx, `
 			SELECT v.partition, v.partition_start, v.partition_end, coalesce(c.version, 0),
-				v.version, v.run_id, v.code_hash, v.row_count, v.created_at, v.upstream::VARCHAR
+				v.version, v.run_id, v.code_hash, v.row_count, v.created_at, v.upstream::VARCHAR, v.snapshot, v.based_on
 			FROM _strata.versions v
 			LEFT JOIN _strata.current c ON c.product = v.product AND c.partition = v.partition
 			JOIN (SELECT partition, min(partition_start) AS first_start FROM _strata.versions
@@ -100,7 +102,7 @@ func (w *Warehouse) Partitions(ctx context.Context, product string) ([]Partition
 			var start, end time.Time
 			var current int
 			var v VersionInfo
-			if err := rows.Scan(&key, &start, &end, &current, &v.Version, &v.RunID, &v.CodeHash, &v.Rows, &v.CreatedAt, &upstream); err != nil {
+			if err := rows.Scan(&key, &start, &end, &current, &v.Version, &v.RunID, &v.CodeHash, &v.Rows, &v.CreatedAt, &upstream, &v.Snapshot, &v.BasedOn); err != nil {
 				return err
 			}
 			v.CreatedAt = v.CreatedAt.UTC()

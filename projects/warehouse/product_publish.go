@@ -21,6 +21,15 @@ type Output struct {
 	CodeHash       string
 	// Upstream records what the run read: product -> partition -> version.
 	Upstream map[string]map[string]int
+	// Snapshot is the pipeline version (content hash of its files) that
+	// computed the output; lineage shows it.
+	Snapshot string
+	// BasedOn is the current version the output was planned to replace (0:
+	// the partition had none). With IfCurrent, Publish makes it current only
+	// if that is still the current version (a compare-and-set); Stage
+	// records it so that PromoteIfCurrent can check it at the promote.
+	BasedOn   int
+	IfCurrent bool
 	// Pin, when set, keeps the new version from retention on behalf of this
 	// owner (a staged backfill) until released (version_switch.go).
 	Pin string
@@ -56,6 +65,11 @@ func (r VersionRef) String() string {
 // Publish writes every output as a new version and makes it current, all in
 // one transaction: either every output of the run becomes visible (with
 // retention applied) or, on any error, none does.
+//
+// When an output has IfCurrent and its partition's current version is no
+// longer its BasedOn, newer work was published meanwhile: nothing of outs
+// becomes current, every output is staged instead (so that it can still be
+// promoted by someone who decides so), and the error is a *ConflictError.
 func (w *Warehouse) Publish(ctx context.Context, outs []Output) ([]Version, error) {
 	return w.writeOutputs(ctx, outs, true)
 }
@@ -121,11 +135,24 @@ func (w *Warehouse) writeOutputs(ctx context.Context, outs []Output, makeCurrent
 		return nil, err
 	}
 	var versions []Version
+	var conflict *ConflictError
 	err = w.write(ctx, func(tx *writeTx) error {
 		versions = make([]Version, 0, len(prepared))
+		conflict = nil
+		current := makeCurrent
+		if makeCurrent {
+			// The check reads the partitions' cached state: it costs no query.
+			cs, err := tx.conflicts(prepared)
+			if err != nil {
+				return err
+			}
+			if len(cs) > 0 {
+				conflict, current = &ConflictError{Conflicts: cs}, false
+			}
+		}
 		created := time.Now().UTC().Truncate(time.Microsecond)
 		for i, o := range prepared {
-			v, err := tx.writeOutput(o, makeCurrent, created)
+			v, err := tx.writeOutput(o, current, created)
 			if err != nil {
 				return fmt.Errorf("output %d (%s, partition %s): %w", i, o.Product, o.Partition, err)
 			}
@@ -139,6 +166,12 @@ func (w *Warehouse) writeOutputs(ctx context.Context, outs []Output, makeCurrent
 			verb = "stage"
 		}
 		return nil, fmt.Errorf("%s: %w", verb, err)
+	}
+	if conflict != nil {
+		for i := range conflict.Conflicts {
+			conflict.Conflicts[i].Version = versions[conflict.Conflicts[i].index].Version
+		}
+		return versions, conflict
 	}
 	return versions, nil
 }
@@ -154,6 +187,10 @@ func (tx *writeTx) writeOutput(o preparedOutput, makeCurrent bool, created time.
 		return Version{}, err
 	}
 	version := st.last + 1
+	basedOn := st.current
+	if o.IfCurrent {
+		basedOn = o.BasedOn
+	}
 	if err := insertTable(tx.ctx, tx.conn, table, o.Partition, version, o.Table); err != nil {
 		return Version{}, err
 	}
@@ -161,14 +198,14 @@ func (tx *writeTx) writeOutput(o preparedOutput, makeCurrent bool, created time.
 	// A published version is inserted current; only the version it replaces
 	// needs an UPDATE (none for a new partition).
 	err = tx.exec(`INSERT INTO _strata.versions (product, partition, partition_start, partition_end, version, run_id, code_hash,
-			upstream, row_count, schema, created_at, storage_table, is_current, content_hash)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?::JSON, ?, ?::JSON, ?, ?, ?, ?)`,
+			upstream, row_count, schema, created_at, storage_table, is_current, content_hash, snapshot, based_on)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?::JSON, ?, ?::JSON, ?, ?, ?, ?, ?, ?)`,
 		o.Product, o.Partition, o.PartitionStart, o.PartitionEnd, version, o.RunID, o.CodeHash,
-		o.upstream, rows, encodeSchema(o.schema), created, table, makeCurrent, o.hash)
+		o.upstream, rows, encodeSchema(o.schema), created, table, makeCurrent, o.hash, o.Snapshot, basedOn)
 	if err != nil {
 		return Version{}, fmt.Errorf("record version %d: %w", version, err)
 	}
-	st.versions = append(st.versions, keptVersion{version: version, table: table})
+	st.versions = append(st.versions, keptVersion{version: version, table: table, basedOn: basedOn})
 	st.last = version
 	if o.Pin != "" {
 		if err := tx.pin(o.Pin, VersionRef{Product: o.Product, Partition: o.Partition, Version: version}); err != nil {

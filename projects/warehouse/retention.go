@@ -11,6 +11,7 @@ type keptVersion struct {
 	version int
 	table   string
 	current bool
+	basedOn int // the current version it was planned to replace (0: none)
 }
 
 // retentionVictims returns the versions to delete: all but the newest keep
@@ -53,6 +54,16 @@ func (st *partState) clone() *partState {
 	return &c
 }
 
+// kept returns a kept version.
+func (st *partState) kept(version int) (keptVersion, bool) {
+	for _, v := range st.versions {
+		if v.version == version {
+			return v, true
+		}
+	}
+	return keptVersion{}, false
+}
+
 // table returns the storage table of a kept version.
 func (st *partState) table(version int) (string, bool) {
 	for _, v := range st.versions {
@@ -66,10 +77,10 @@ func (st *partState) table(version int) (string, bool) {
 // apply adds one catalog row to the state: a kept version ("v"), the
 // current version ("c", a version row flagged is_current) or the highest
 // discarded number ("d").
-func (st *partState) apply(kind string, n int, table *string) {
+func (st *partState) apply(kind string, n int, table *string, basedOn int) {
 	switch kind {
 	case "v":
-		st.versions = append(st.versions, keptVersion{version: n, table: *table})
+		st.versions = append(st.versions, keptVersion{version: n, table: *table, basedOn: basedOn})
 		st.last = max(st.last, n)
 	case "c":
 		st.current = n
@@ -111,9 +122,9 @@ func (tx *writeTx) state(product, partition string) (*partState, error) {
 		return st, nil
 	}
 	rows, err := tx.query(`
-		SELECT 'v', version, storage_table FROM _strata.versions WHERE product = $1 AND partition = $2
-		UNION ALL SELECT 'c', version, NULL FROM _strata.versions WHERE product = $1 AND partition = $2 AND is_current
-		UNION ALL SELECT 'd', max_version, NULL FROM _strata.discarded WHERE product = $1 AND partition = $2`,
+		SELECT 'v', version, storage_table, based_on FROM _strata.versions WHERE product = $1 AND partition = $2
+		UNION ALL SELECT 'c', version, NULL, 0 FROM _strata.versions WHERE product = $1 AND partition = $2 AND is_current
+		UNION ALL SELECT 'd', max_version, NULL, 0 FROM _strata.discarded WHERE product = $1 AND partition = $2`,
 		product, partition)
 	if err != nil {
 		return nil, fmt.Errorf("state of %s partition %s: %w", product, partition, err)
@@ -122,12 +133,12 @@ func (tx *writeTx) state(product, partition string) (*partState, error) {
 	st := &partState{}
 	for rows.Next() {
 		var kind string
-		var n int
+		var n, basedOn int
 		var table *string
-		if err := rows.Scan(&kind, &n, &table); err != nil {
+		if err := rows.Scan(&kind, &n, &table, &basedOn); err != nil {
 			return nil, fmt.Errorf("state of %s partition %s: %w", product, partition, err)
 		}
-		st.apply(kind, n, table)
+		st.apply(kind, n, table, basedOn)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("state of %s partition %s: %w", product, partition, err)
@@ -144,9 +155,9 @@ func (tx *writeTx) state(product, partition string) (*partState, error) {
 // incomplete and its partitions are read one by one.
 func (tx *writeTx) loadProduct(product string) error {
 	rows, err := tx.query(`
-		SELECT partition, 'v', version, storage_table FROM _strata.versions WHERE product = $1
-		UNION ALL SELECT partition, 'c', version, NULL FROM _strata.versions WHERE product = $1 AND is_current
-		UNION ALL SELECT partition, 'd', max_version, NULL FROM _strata.discarded WHERE product = $1`, product)
+		SELECT partition, 'v', version, storage_table, based_on FROM _strata.versions WHERE product = $1
+		UNION ALL SELECT partition, 'c', version, NULL, 0 FROM _strata.versions WHERE product = $1 AND is_current
+		UNION ALL SELECT partition, 'd', max_version, NULL, 0 FROM _strata.discarded WHERE product = $1`, product)
 	if err != nil {
 		return fmt.Errorf("state of %s: %w", product, err)
 	}
@@ -154,9 +165,9 @@ func (tx *writeTx) loadProduct(product string) error {
 	states := map[string]*partState{}
 	for rows.Next() {
 		var partition, kind string
-		var n int
+		var n, basedOn int
 		var table *string
-		if err := rows.Scan(&partition, &kind, &n, &table); err != nil {
+		if err := rows.Scan(&partition, &kind, &n, &table, &basedOn); err != nil {
 			return fmt.Errorf("state of %s: %w", product, err)
 		}
 		st := states[partition]
@@ -164,7 +175,7 @@ func (tx *writeTx) loadProduct(product string) error {
 			st = &partState{}
 			states[partition] = st
 		}
-		st.apply(kind, n, table)
+		st.apply(kind, n, table, basedOn)
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("state of %s: %w", product, err)

@@ -128,7 +128,9 @@ func (w *Warehouse) SwitchBatch(ctx context.Context, batch string, switches []Sw
 			return fmt.Errorf("log switches: %w", err)
 		}
 		if unpin != "" {
-			err := tx.exec(`DELETE FROM _strata.pins WHERE owner = ` + quoteLiteral(unpin) + ` AND (product, partition) IN (VALUES ` + parts.String() + `)`)
+			// A join, not IN over a list of tuples (compared pairwise).
+			err := tx.exec(`DELETE FROM _strata.pins USING (VALUES ` + parts.String() + `) AS s(p, q)
+				WHERE owner = ` + quoteLiteral(unpin) + ` AND product = s.p AND partition = s.q`)
 			if err != nil {
 				return fmt.Errorf("release pins of %s: %w", unpin, err)
 			}

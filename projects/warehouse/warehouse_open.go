@@ -78,6 +78,8 @@ type Warehouse struct {
 	lock      *fileLock
 	db        *sql.DB
 	closed    atomic.Bool
+	opened    identity              // the file and lock opened (warehouse_health.go)
+	broken    atomic.Pointer[error] // set once they changed: every write is refused
 
 	mu      sync.Mutex
 	writer  *sql.Conn                  // nil until first write, and after a broken rollback
@@ -148,6 +150,10 @@ func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) 
 	}
 	w.storage = storage
 	if w.guarded, err = loadGuarded(ctx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
+	}
+	if w.opened, err = openedIdentity(path, lock); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
 	}

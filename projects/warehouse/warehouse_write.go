@@ -38,6 +38,9 @@ func (w *Warehouse) write(ctx context.Context, fn func(tx *writeTx) error) error
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if err := w.Healthy(); err != nil {
+		return err
+	}
 	if w.writer == nil {
 		conn, err := w.db.Conn(ctx)
 		if err != nil {

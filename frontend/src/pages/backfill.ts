@@ -216,12 +216,13 @@ export class BackfillPage implements Page {
         <div>
           <h1><a href="/backfills" class="muted">Backfills</a> / <span class="mono">${st.id}</span></h1>
           <p><a href=${`/pipelines/${encodeURIComponent(st.pipeline)}`}>${st.pipeline}</a> · ${describeSpec(st.spec)}</p>
+          <p class="small" data-testid="bf-version">${versionLine(st)}</p>
           <p class="muted small">created ${formatInstant(st.created_at, zone)} · updated ${formatInstant(st.updated_at, zone)} · times in ${zone}${st.message ? ` · ${st.message}` : ""}</p>
         </div>
         <div class="head-actions">
           <span class=${"tag big " + st.state} data-testid="bf-state">${st.state}</span>
           ${st.state === "running" ? html`<button data-testid="bf-pause" ?disabled=${!!this.acting} @click=${() => this.act("pause")}>Pause</button>` : nothing}
-          ${st.state === "paused" || (st.state === "running" && !st.in_process) ? html`<button data-testid="bf-resume" ?disabled=${!!this.acting} @click=${() => this.act("resume")}>Resume</button>` : nothing}
+          ${st.state === "paused" || st.state === "cancelled" || (st.state === "running" && !st.in_process) ? html`<button data-testid="bf-resume" ?disabled=${!!this.acting} @click=${() => this.act("resume")}>Resume</button>` : nothing}
           ${!final ? html`<button class="danger" data-testid="bf-cancel" ?disabled=${!!this.acting} @click=${() => this.act("cancel")}>Cancel</button>` : nothing}
           ${final && pr.failed + pr.cancelled > 0 ? html`<button class="primary" data-testid="bf-retry" ?disabled=${!!this.acting} @click=${() => this.act("retry")}>Retry ${pr.failed + pr.cancelled} failed</button>` : nothing}
         </div>
@@ -310,4 +311,13 @@ export class BackfillPage implements Page {
         : nothing}
     </section>`;
   }
+}
+
+// versionLine says which pipeline version the backfill runs, and whether
+// the files have changed since (the backfill keeps running its version).
+export function versionLine(st: BackfillStatus): string {
+  if (st.problem) return st.problem;
+  if (!st.snapshot) return "";
+  const verb = FINAL_STATES.has(st.state) ? "ran" : "running";
+  return `${verb} version ${st.snapshot.slice(0, 7)}${st.files_changed ? "; the files have changed since" : ""}`;
 }

@@ -214,6 +214,7 @@ export class BackfillsPage implements Page {
     return html`<section class="plan" data-testid="plan">
       <h2>Dry run</h2>
       <p data-testid="plan-headline"><b>${sum.headline}</b></p>
+      ${p.snapshot ? html`<p class="muted small" data-testid="plan-version">runs pipeline version ${p.snapshot.slice(0, 7)} (the files as they are now; edits after the launch do not reach it)</p>` : nothing}
       <div class="chips">
         ${sum.states.map((s) => html`<span class=${"chip plan-" + s.state}>${s.state}: <b>${s.count.toLocaleString("en-US")}</b></span>`)}
       </div>

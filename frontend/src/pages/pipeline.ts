@@ -4,14 +4,17 @@
 
 import { html, nothing, type TemplateResult } from "lit-html";
 import { ref } from "lit-html/directives/ref.js";
-import { api, errorText } from "../api";
+import { api, ApiError, errorText } from "../api";
+import { DraftStore, draftKey, shouldRestore } from "../drafts";
+import { compactDiff, lineDiff } from "../line_diff";
 import { app, type Page } from "../app";
 import { createEditor, type CellEditor } from "../editor";
 import { cellKey, errorPositions, isFinal, type Exec } from "../exec_state";
 import { describeOrigin } from "../input_origin";
 import { BackfillDialog } from "../views/backfill_dialog";
+import { blockStates } from "../run_states";
 import { isValidKey, KEY_EXAMPLES, latestPartition, mapKey, shiftKey } from "../partitions";
-import { formatDuration } from "../time";
+import { formatDuration, formatInstant } from "../time";
 import { FINAL_STATES, type BlockDetail, type BlockView, type PipelineView, type RunDetail } from "../types";
 import { setUpstream } from "../yaml_edit";
 import { dagView } from "../views/dag_view";
@@ -36,6 +39,12 @@ interface Cell {
   editEdges: boolean;
   edgeDraft: Set<string>;
   shownExec?: string;
+  /** The file version the editor's text started from (If-Match on save). */
+  etag?: string;
+  /** Unsaved text restored from the browser's drafts on load. */
+  restored?: { at: number; fileChanged: boolean };
+  /** A save refused because the file changed elsewhere: the text on disk now. */
+  conflict?: { theirs: string; etag: string };
 }
 
 export class PipelinePage implements Page {
@@ -51,6 +60,7 @@ export class PipelinePage implements Page {
   runBusy = false;
   addForm = { id: "", kind: "go", upstream: new Set<string>(), error: "" };
   private offs: (() => void)[] = [];
+  private drafts = new DraftStore();
   private runSub?: () => void;
   private destroyed = false;
 
@@ -62,6 +72,12 @@ export class PipelinePage implements Page {
     this.partition = partition ?? "";
     this.offs.push(ws.onExec((cell) => this.onExec(cell)));
     this.offs.push(ws.onReconnect(() => void this.loadLastRun()));
+    // Files changed on disk (another editor, git pull): re-read; clean cells
+    // take the new text, a cell with edits keeps them and shows the difference.
+    this.offs.push(ws.onProject((files) => {
+      const mine = files.some((f) => f === "." || f === this.pipeline?.file || f === "strata.yaml" || [...this.cells.values()].some((c) => c.block.file === f || f.startsWith("blocks/")));
+      if (mine) void this.load();
+    }));
     void this.load();
   }
 
@@ -74,6 +90,15 @@ export class PipelinePage implements Page {
 
   pipelineZone(): string | undefined {
     return this.pipeline?.partitions.timezone;
+  }
+
+  unsaved(): string | undefined {
+    const n = [...this.cells.values()].filter((c) => c.dirty).length;
+    return n ? `${n} cell${n === 1 ? "" : "s"} with edits` : undefined;
+  }
+
+  private draftKeyOf(c: Cell): string {
+    return draftKey(location.host, this.id, c.block.id);
   }
 
   private update = () => app.update();
@@ -128,6 +153,7 @@ export class PipelinePage implements Page {
   private attach(c: Cell, d: BlockDetail): void {
     c.detail = d;
     if (!c.editor) {
+      c.etag = d.etag;
       c.editor = createEditor(c.host, d.source, d.kind || c.block.kind, {
         run: () => this.run(c),
         save: () => void this.save(c),
@@ -135,10 +161,26 @@ export class PipelinePage implements Page {
           c.dirty = dirty;
           this.update();
         },
+        edit: (text, dirty) => {
+          if (dirty) this.drafts.put(this.draftKeyOf(c), { text, base: c.etag ?? "", at: Date.now() });
+          else this.drafts.drop(this.draftKeyOf(c));
+        },
       });
+      // Unsaved text from an earlier visit comes back, with a banner saying so.
+      const draft = this.drafts.get(this.draftKeyOf(c));
+      if (shouldRestore(draft, d.source)) {
+        c.editor.setText(draft.text);
+        c.restored = { at: draft.at, fileChanged: !!draft.base && draft.base !== d.etag };
+      } else if (draft) this.drafts.drop(this.draftKeyOf(c));
     } else if (!c.editor.dirty() && c.editor.text() !== d.source) {
+      c.etag = d.etag;
       c.editor.setText(d.source);
       c.editor.markSaved(d.source);
+    } else if (!c.editor.dirty()) {
+      c.etag = d.etag;
+    } else if (d.etag && c.etag && d.etag !== c.etag && c.conflict?.etag !== d.etag) {
+      // The file changed elsewhere while this cell has edits: keep them, show both.
+      c.conflict = { theirs: d.source, etag: d.etag };
     }
     const probs = d.problems.filter((p) => p.line && p.file === d.file);
     if (probs.length) c.editor.showErrors(probs.map((p) => ({ line: p.line!, column: p.column ?? 1, message: p.message })));
@@ -157,7 +199,7 @@ export class PipelinePage implements Page {
       const r = rs.runs[0];
       if (!r || this.destroyed) return;
       this.lastRun = await api.run(r.run_id);
-      this.runStates = new Map(this.lastRun.blocks.filter((b) => !b.child).map((b) => [b.block, b.state]));
+      this.runStates = blockStates(this.lastRun.blocks);
       this.update();
     } catch {
       /* no runs yet */
@@ -225,15 +267,19 @@ export class PipelinePage implements Page {
     this.update();
   }
 
-  async save(c: Cell): Promise<void> {
+  async save(c: Cell, overwrite = false): Promise<void> {
     if (!c.editor) return;
     const text = c.editor.text();
     c.status = "saving…";
     c.statusError = false;
     this.update();
     try {
-      const d = await api.saveBlock(this.id, c.block.id, text);
+      const d = await api.saveBlock(this.id, c.block.id, text, overwrite ? c.conflict?.etag : c.etag);
       c.editor.markSaved(text);
+      this.drafts.drop(this.draftKeyOf(c));
+      c.conflict = undefined;
+      c.restored = undefined;
+      c.etag = d.etag;
       c.detail = d;
       c.status = d.problems.length ? `saved, ${d.problems.length} problem(s)` : "saved";
       c.statusError = d.problems.length > 0;
@@ -242,9 +288,27 @@ export class PipelinePage implements Page {
       if (probs.length) c.editor.showErrors(probs.map((p) => ({ line: p.line!, column: p.column ?? 1, message: p.message })));
       this.refreshPipeline();
     } catch (e) {
-      c.status = errorText(e);
+      if (e instanceof ApiError && e.code === "changed_elsewhere") {
+        const det = e.details as { current?: string; etag?: string } | undefined;
+        c.conflict = { theirs: det?.current ?? "", etag: det?.etag ?? "" };
+        c.status = "not saved: changed elsewhere";
+      } else c.status = errorText(e);
       c.statusError = true;
     }
+    this.update();
+  }
+
+  /** Drops the editor's text for the file as it is on disk now. */
+  takeTheirs(c: Cell): void {
+    if (!c.editor || !c.conflict) return;
+    c.editor.setText(c.conflict.theirs);
+    c.editor.markSaved(c.conflict.theirs);
+    c.etag = c.conflict.etag;
+    c.conflict = undefined;
+    c.restored = undefined;
+    c.status = "reloaded from disk";
+    c.statusError = false;
+    this.drafts.drop(this.draftKeyOf(c));
     this.update();
   }
 
@@ -261,6 +325,8 @@ export class PipelinePage implements Page {
     c.editor.setText(c.detail.source);
     c.editor.markSaved(c.detail.source);
     c.editor.clearErrors();
+    c.restored = undefined;
+    this.drafts.drop(this.draftKeyOf(c));
     this.update();
   }
 
@@ -270,7 +336,7 @@ export class PipelinePage implements Page {
     const ordered = pl.order.filter((id) => c.edgeDraft.has(id));
     try {
       const yaml = setUpstream(pl.yaml, c.block.id, ordered);
-      const res = await api.savePipeline(this.id, yaml);
+      const res = await api.savePipeline(this.id, yaml, pl.etag);
       c.editEdges = false;
       c.status = res.problems.length ? `edges saved; the pipeline has ${res.problems.length} problem(s)` : "edges saved";
       c.statusError = res.problems.length > 0;
@@ -325,8 +391,11 @@ export class PipelinePage implements Page {
         if (ev.block && !ev.child) this.runStates.set(ev.block, ev.state);
         if (!ev.block && FINAL_STATES.has(ev.state)) {
           this.runBusy = false;
+          // Events of blocks that ended before the subscription took effect
+          // (and dynamic children) come from the run's record.
           void api.run(r.run_id).then((d) => {
             this.lastRun = d;
+            this.runStates = blockStates(d.blocks);
             this.update();
           });
         }
@@ -337,7 +406,7 @@ export class PipelinePage implements Page {
         if (this.runBusy && d.state !== "running") {
           this.runBusy = false;
           this.lastRun = d;
-          this.runStates = new Map(d.blocks.filter((b) => !b.child).map((b) => [b.block, b.state]));
+          this.runStates = blockStates(d.blocks);
           this.update();
         }
       }).catch(() => {}), 3000);
@@ -439,6 +508,11 @@ export class PipelinePage implements Page {
         </details>
       </header>
       ${c.editEdges ? this.edgesEditor(c) : nothing}
+      ${c.restored
+        ? html`<div class="banner-inline" data-testid="restored">Restored your unsaved edits from ${formatInstant(c.restored.at, zone, { seconds: false })}${c.restored.fileChanged ? html` — <b>the file changed since</b>` : nothing}.
+            <button class="link" @click=${() => this.revert(c)}>discard them</button> <button class="link" @click=${() => ((c.restored = undefined), this.update())}>keep</button></div>`
+        : nothing}
+      ${c.conflict ? this.conflictBanner(c) : nothing}
       ${c.host}
       <div class="cell-tabs">
         <button class=${"tab" + (c.view === "run" ? " active" : "")} @click=${() => ((c.view = "run"), this.update())}>Run output</button>
@@ -453,6 +527,18 @@ export class PipelinePage implements Page {
         ${c.view === "run" ? this.runOutput(c, e, zone) : html`${c.stored.controls()}${c.stored.body(zone)}`}
       </div>
     </section>`;
+  }
+
+  private conflictBanner(c: Cell): TemplateResult {
+    const d = compactDiff(lineDiff(c.editor?.text() ?? "", c.conflict!.theirs));
+    return html`<div class="error-box conflict" data-testid="conflict">
+      <b>${c.block.file} changed elsewhere</b> since you opened it (another tab, an editor, git). Your edits are kept here and were not written.
+      <pre class="diff" data-testid="conflict-diff">${d.map((l) => (l ? html`<span class=${l.op === "+" ? "add" : l.op === "-" ? "del" : ""}>${l.op === "+" ? "+ on disk: " : l.op === "-" ? "- yours:   " : "           "}${l.text}
+</span>` : html`<span class="muted">…
+</span>`))}</pre>
+      <button data-testid="conflict-reload" @click=${() => this.takeTheirs(c)}>Reload from disk (drop my edits)</button>
+      <button data-testid="conflict-overwrite" @click=${() => this.save(c, true)}>Overwrite with mine</button>
+    </div>`;
   }
 
   private edgesEditor(c: Cell): TemplateResult {

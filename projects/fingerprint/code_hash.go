@@ -1,4 +1,4 @@
-package engine
+package fingerprint
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 	"sync"
 )
 
-// codeHash identifies what a block computes, so that only a change of
+// Code identifies what a block computes, so that only a change of
 // meaning makes its partitions stale: comments and layout are left out. A Go
 // block is hashed as its syntax tree without comments or positions; a SQL
 // block with comments removed and whitespace outside quotes collapsed.
@@ -23,7 +23,7 @@ import (
 // Every run reads its blocks' files (an editor save applies to the next
 // run), so the canonical form is memoized by the raw bytes' digest: a
 // backfill parses each block once, not once per partition.
-func codeHash(path string, src []byte) string {
+func Code(path string, src []byte) string {
 	raw := sha256.Sum256(append([]byte(filepath.Ext(path)+"\x00"), src...))
 	if h, ok := codeHashes.Load(raw); ok {
 		return h.(string)

@@ -1,4 +1,4 @@
-package engine
+package fingerprint
 
 import "testing"
 
@@ -12,7 +12,7 @@ func TestCodeHashIgnoresCommentsAndLayout(t *testing.T) {
 		{"q.sql", sqlSrc, "-- the query\nSELECT a,\n       'x  y' AS s   /* keep */\nFROM t\nWHERE b = 1\n"},
 	}
 	for _, c := range same {
-		if codeHash(c.path, []byte(c.a)) != codeHash(c.path, []byte(c.b)) {
+		if Code(c.path, []byte(c.a)) != Code(c.path, []byte(c.b)) {
 			t.Errorf("%s: a comment or layout change changed the hash:\n%s\n---\n%s", c.path, c.a, c.b)
 		}
 	}
@@ -26,7 +26,7 @@ func TestCodeHashIgnoresCommentsAndLayout(t *testing.T) {
 		{"b.go", "package b\nfunc (", "package b\nfunc ( "},                                                              // unparsable: hashed as written
 	}
 	for _, c := range differ {
-		if codeHash(c.path, []byte(c.a)) == codeHash(c.path, []byte(c.b)) {
+		if Code(c.path, []byte(c.a)) == Code(c.path, []byte(c.b)) {
 			t.Errorf("%s: a change of meaning kept the hash:\n%s\n---\n%s", c.path, c.a, c.b)
 		}
 	}

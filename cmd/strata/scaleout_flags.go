@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/stratahq/strata/kernel/remote"
+	"github.com/stratahq/strata/kernel/supervisor"
+	"github.com/stratahq/strata/projects/engine"
+	"github.com/stratahq/strata/server"
+)
+
+// version is reported in worker heartbeats; release builds set it with
+// -ldflags "-X main.version=...".
+var version = "dev"
+
+// scaleOut holds `strata start`'s worker flags.
+type scaleOut struct {
+	url     string
+	creds   string
+	token   string
+	listen  string
+	noLocal bool
+	ackWait time.Duration
+	pool    string
+}
+
+func (s *scaleOut) register(fs *flag.FlagSet) {
+	fs.StringVar(&s.url, "workers", "", "run Go blocks on workers through this NATS server (nats://host:4222)")
+	fs.StringVar(&s.creds, "nats-creds", "", "NATS credentials file for --workers")
+	fs.StringVar(&s.token, "nats-token", "", "NATS token: for --workers, or the token workers must give --listen-workers (default: random, written to DIR/.strata/worker-token)")
+	fs.StringVar(&s.listen, "listen-workers", "", "embed a NATS server and take workers on this address (host:port)")
+	fs.BoolVar(&s.noLocal, "no-local", false, "with workers: run no Go block on this machine's kernels")
+	fs.DurationVar(&s.ackWait, "ack-wait", 30*time.Second, "with workers: a task's lease; a worker silent this long loses it to another")
+	fs.StringVar(&s.pool, "pool", "default", "with workers: the pool name (several projects can share one NATS server)")
+}
+
+func (s *scaleOut) enabled() bool { return s.url != "" || s.listen != "" }
+
+func (s *scaleOut) check() error {
+	switch {
+	case s.url != "" && s.listen != "":
+		return errors.New("--workers and --listen-workers: give one (an external NATS server, or the embedded one)")
+	case s.noLocal && !s.enabled():
+		return errors.New("--no-local needs workers: add --workers URL or --listen-workers ADDR")
+	case s.ackWait < time.Second:
+		return fmt.Errorf("--ack-wait %s: want at least 1s (workers heartbeat every third of it)", s.ackWait)
+	}
+	return nil
+}
+
+// workerTokenFile is where a generated worker token is kept, owner-only.
+func workerTokenFile(dir string) string { return filepath.Join(dir, ".strata", "worker-token") }
+
+// start brings up the coordinator's side of scale-out for a project.
+func (s *scaleOut) start(ctx context.Context, dir string, local *supervisor.Pool) (*remote.Cluster, error) {
+	cfg := remote.ClusterConfig{URL: s.url, Creds: s.creds, Token: s.token, Listen: s.listen,
+		StoreDir: filepath.Join(dir, ".strata", "nats"), Version: version,
+		Settings:    remote.Settings{Pool: s.pool, AckWait: s.ackWait},
+		WorkersFile: filepath.Join(dir, ".strata", "workers.json")}
+	if s.listen != "" && cfg.Token == "" {
+		tok, err := server.NewToken()
+		if err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(workerTokenFile(dir), []byte(tok+"\n"), 0o600); err != nil {
+			return nil, fmt.Errorf("write worker token: %w", err)
+		}
+		cfg.Token = tok
+	}
+	if !s.noLocal {
+		cfg.Local, cfg.LocalSlots = local, local.Size()
+	}
+	c, err := remote.StartCluster(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if u := c.ClientURL(); u != "" {
+		how := "--token-file " + workerTokenFile(dir)
+		if s.token != "" {
+			how = "--token …"
+		}
+		fmt.Printf("Workers connect with:\n\n    strata worker --nats %s %s --slots N\n\n", u, how)
+	}
+	return c, nil
+}
+
+// readToken returns a token given inline or in a file.
+func readToken(token, file string) (string, error) {
+	if file == "" {
+		return token, nil
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return "", fmt.Errorf("token file: %w", err)
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
+// The engine runs Go blocks on the remote pool exactly as on the local one.
+var _ engine.Executor = (*remote.Pool)(nil)

@@ -1,0 +1,159 @@
+package faults
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stratahq/strata/e2e/strataproc"
+)
+
+// Scale-out under faults: a coordinator that runs nothing itself
+// (--no-local, an embedded NATS server on loopback, a 2 s lease) and three
+// real `strata worker` processes run an atomic demo backfill. Mid-way one
+// worker is killed with SIGKILL and another frozen with SIGSTOP (it keeps
+// its tasks and pull requests and answers nothing); their tasks come back
+// when the lease runs out and the third finishes the backfill. The frozen
+// one is then woken, so its stale results reach the coordinator, which must
+// ignore them. The suite's end invariants hold: the backfill succeeded, one
+// current version per partition and one version per partition from the
+// backfill (nothing published twice), status counts equal to the catalog,
+// content equal to the clean single-machine reference run.
+func TestScaleOutSurvivesKilledAndFrozenWorkers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real binary as a coordinator and three workers")
+	}
+	d := NewDriver(t)
+	tr := Trial{Mode: "server", Publish: "atomic", Concurrency: 6}
+	tr.From, tr.To = weekRange(1)
+	dir := filepath.Join(t.TempDir(), "scaleout")
+	if out, code := strataproc.Run(t, d.Bin, "init", dir, "--demo"); code != 0 {
+		t.Fatalf("init: %s", out)
+	}
+	srv := strataproc.Start(t, d.Bin, dir, token, "--listen-workers", "127.0.0.1:0", "--no-local", "--ack-wait", "2s")
+	natsURL := regexp.MustCompile(`nats://127\.0\.0\.1:\d+`).FindString(strings.Join(srv.Printed, "\n"))
+	if natsURL == "" {
+		t.Fatalf("strata start --listen-workers did not say where workers connect:\n%s", strings.Join(srv.Printed, "\n"))
+	}
+	tokenFile := filepath.Join(dir, ".strata", "worker-token")
+	workers := map[string]*exec.Cmd{}
+	for _, name := range []string{"w1", "w2", "w3"} {
+		workers[name] = startWorker(t, d.Bin, natsURL, tokenFile, name)
+	}
+	waitWorkers(t, d.Bin, dir, 3)
+
+	// A worker without the token is refused by the coordinator's server.
+	out, code := strataproc.Run(t, d.Bin, "worker", "--nats", natsURL, "--token", "not-the-token", "--slots", "1")
+	if code == 0 || !strings.Contains(strings.ToLower(out), "authorization") {
+		t.Fatalf("worker with a wrong token: exit %d\n%s", code, out)
+	}
+
+	var launched struct {
+		ID string `json:"id"`
+	}
+	srv.Call(t, http.MethodPost, "/backfills", tr.specJSON(), &launched)
+	srv.WaitFor(t, launched.ID, func(p strataproc.Progress) bool { return p.Succeeded >= 3 })
+	if err := workers["w1"].Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if err := workers["w2"].Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	st := srv.WaitFor(t, launched.ID, func(p strataproc.Progress) bool { return p.State != "running" })
+	t.Logf("backfill ended %s (%+v)", st.State, st.Progress)
+	_ = workers["w2"].Process.Signal(syscall.SIGCONT)
+	time.Sleep(3 * time.Second) // its stale results arrive, and must change nothing
+
+	ran := workersOfRuns(t, srv, launched.ID)
+	t.Logf("Go block runs by worker: %v", ran)
+	if len(ran) < 2 || ran[""] > 0 {
+		t.Errorf("Go block runs by worker %v: want each attributed to a worker, more than one worker used", ran)
+	}
+	for _, w := range workers {
+		_ = w.Process.Signal(syscall.SIGTERM)
+	}
+	srv.Stop(t)
+
+	out, code = strataproc.Run(t, d.Bin, "backfill", "status", dir, launched.ID, "--format", "json")
+	var bs status
+	if code != 0 || json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &bs) != nil {
+		t.Fatalf("status: exit %d\n%s", code, out)
+	}
+	w, err := openWarehouse(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.close()
+	report(t, tr, w.checkEnd(tr, launched.ID, bs, d.ref))
+}
+
+func startWorker(t *testing.T, bin, natsURL, tokenFile, name string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(bin, "worker", "--nats", natsURL, "--token-file", tokenFile, "--slots", "2", "--name", name)
+	log := &bytes.Buffer{}
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGCONT)
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		t.Logf("worker %s:\n%s", name, log)
+	})
+	return cmd
+}
+
+// waitWorkers waits until `strata workers` lists n workers.
+func waitWorkers(t *testing.T, bin, dir string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		out, _ := exec.Command(bin, "workers", dir).CombinedOutput()
+		if strings.Count(string(out), " ago") >= n {
+			t.Logf("strata workers:\n%s", out)
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("strata workers did not list %d workers:\n%s", n, out)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// workersOfRuns counts a backfill's Go block runs per worker, as the runs
+// API reports them.
+func workersOfRuns(t *testing.T, srv *strataproc.Server, id string) map[string]int {
+	t.Helper()
+	var parts struct {
+		Partitions []struct {
+			RunID string `json:"run_id"`
+		} `json:"partitions"`
+	}
+	srv.Call(t, http.MethodGet, "/backfills/"+id+"/partitions?limit=100", "", &parts)
+	out := map[string]int{}
+	for _, p := range parts.Partitions {
+		var run struct {
+			Blocks []struct {
+				Block  string `json:"block"`
+				Worker string `json:"worker"`
+			} `json:"blocks"`
+		}
+		srv.Call(t, http.MethodGet, "/runs/"+url.PathEscape(p.RunID), "", &run)
+		for _, b := range run.Blocks {
+			if b.Block == "daily_customer_metrics" || b.Block == "weekly_customer_rollup" {
+				continue // SQL blocks run in the coordinator's DuckDB
+			}
+			out[b.Worker]++
+		}
+	}
+	return out
+}

@@ -1,0 +1,42 @@
+package build
+
+import (
+	"context"
+	"path/filepath"
+
+	"github.com/stratahq/strata/kernel/supervisor"
+)
+
+// Compiler builds a project's blocks and hands out executors on the built
+// workers. One per project: its folder is the project's build folder.
+type Compiler struct {
+	Dir   string // e.g. <project>/.strata/build
+	Pools *Pools
+}
+
+// NewCompiler returns a compiler for the project in projectDir whose pools
+// start kernels with cfg (memory limit, grace) and hold size kernels each.
+func NewCompiler(projectDir string, cfg supervisor.Config, size int) *Compiler {
+	return &Compiler{Dir: filepath.Join(projectDir, ".strata", "build"), Pools: NewPools(cfg, size)}
+}
+
+// Available reports whether a Go toolchain is installed (else blocks run
+// interpreted), and why not.
+func (c *Compiler) Available() error {
+	_, err := FindToolchain()
+	return err
+}
+
+// Executor builds blocks (or finds them built) and returns an executor on
+// the worker; release it when the run or backfill ends.
+func (c *Compiler) Executor(ctx context.Context, blocks []Block, allow []string) (*Executor, func(), error) {
+	w, err := Build(ctx, Options{Dir: c.Dir, Allow: allow}, blocks)
+	if err != nil {
+		return nil, nil, err
+	}
+	ex, release := c.Pools.Acquire(w)
+	return ex, release, nil
+}
+
+// Close stops the workers.
+func (c *Compiler) Close() { c.Pools.Close() }

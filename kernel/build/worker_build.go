@@ -1,0 +1,435 @@
+package build
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/kernel/child"
+	"github.com/stratahq/strata/kernel/native"
+	"github.com/stratahq/strata/kernel/protocol"
+)
+
+// Options say where and how to build.
+type Options struct {
+	// Dir is the project's build folder (e.g. <project>/.strata/build). It
+	// must stay the same between builds: the Go build cache keys on paths.
+	Dir   string
+	Allow []string // opted-in restricted imports
+	Tool  *Toolchain
+}
+
+// Worker is a built worker binary.
+type Worker struct {
+	Path string // the executable; start it with --memory-limit like `strata kernel`
+	Hash string // content hash of everything it was built from
+	// Failed holds the blocks that did not compile, by file, with their
+	// errors; the binary serves the others.
+	Failed map[string]*protocol.RunError
+	// Cached is true when the binary was already built.
+	Cached   bool
+	Duration time.Duration
+}
+
+const workerModule = "strata.worker"
+
+// runtimeSource is the module the worker's go.mod replaces the strata
+// module with: only the packages a worker needs, all standard-library-only.
+var runtimeSource = []struct {
+	dir string
+	fs  fs.FS
+}{
+	{"blocks/sdk", sdk.Source},
+	{"kernel/protocol", protocol.Source},
+	{"kernel/child", child.Source},
+	{"kernel/native", native.Source},
+}
+
+// Build compiles blocks into a worker. Blocks that fail the checks or do not
+// compile are left out and reported in Worker.Failed; the error is for
+// problems of the build itself (no toolchain, a broken build folder).
+func Build(ctx context.Context, opt Options, blocks []Block) (*Worker, error) {
+	start := time.Now()
+	if opt.Tool == nil {
+		t, err := FindToolchain()
+		if err != nil {
+			return nil, err
+		}
+		opt.Tool = t
+	}
+	if abs, err := filepath.Abs(opt.Dir); err == nil {
+		opt.Dir = abs
+	}
+	allow := map[string]bool{}
+	for _, a := range opt.Allow {
+		allow[a] = true
+	}
+	w := &Worker{Failed: map[string]*protocol.RunError{}}
+	var ok []*checked
+	for _, b := range blocks {
+		c, rerr := checkBlock(b, allow)
+		if rerr != nil {
+			w.Failed[b.File] = rerr
+			continue
+		}
+		ok = append(ok, c)
+	}
+	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
+		return nil, err
+	}
+	unlock, err := lockDir(ctx, opt.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	// A block the compiler rejects is dropped and the rest rebuilt, so one
+	// broken block fails only its own runs, as it does interpreted.
+	for {
+		w.Hash = contentHash(opt, ok)
+		w.Path = filepath.Join(opt.Dir, "bin", "worker-"+w.Hash[:20])
+		if _, err := os.Stat(w.Path); err == nil {
+			now := time.Now()
+			_ = os.Chtimes(w.Path, now, now) // recently used: kept by prune
+			w.Cached = true
+			break
+		}
+		failed, err := compile(ctx, opt, ok, w.Path)
+		if err != nil {
+			return nil, err
+		}
+		if len(failed) == 0 {
+			prune(filepath.Join(opt.Dir, "bin"), 8)
+			break
+		}
+		var rest []*checked
+		for _, c := range ok {
+			if rerr := failed[c.File]; rerr != nil {
+				w.Failed[c.File] = rerr
+			} else {
+				rest = append(rest, c)
+			}
+		}
+		if len(rest) == len(ok) { // errors we could not place: fail them all
+			for _, c := range ok {
+				w.Failed[c.File] = failed[""]
+			}
+			rest = nil
+		}
+		ok = rest
+	}
+	w.Duration = time.Since(start)
+	return w, nil
+}
+
+// contentHash covers everything the binary depends on.
+func contentHash(opt Options, blocks []*checked) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00", opt.Tool.Version, strings.Join(opt.Allow, ","))
+	for _, rs := range runtimeSource {
+		_ = fs.WalkDir(rs.fs, ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			b, _ := fs.ReadFile(rs.fs, p)
+			fmt.Fprintf(h, "%s/%s\x00%d\x00", rs.dir, p, len(b))
+			h.Write(b)
+			return nil
+		})
+	}
+	for _, b := range blocks {
+		fmt.Fprintf(h, "block\x00%s\x00%s\x00%d\x00%s", b.File, b.entry, len(b.Source), b.Source)
+		for _, f := range sortedKeys(b.Others) {
+			fmt.Fprintf(h, "\x00%s\x00%d\x00%s", f, len(b.Others[f]), b.Others[f])
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// pkgDir is where a block's package lives in the build folder: stable per
+// block file, so an unchanged block keeps its import path and cached object.
+func pkgDir(file string) string {
+	sum := sha256.Sum256([]byte(file))
+	base := strings.TrimSuffix(path.Base(path.Dir(file)), "/")
+	if base == "." || base == "" {
+		base = strings.TrimSuffix(path.Base(file), ".go")
+	}
+	return "blocks/" + identOnly.ReplaceAllString(base, "_") + "_" + hex.EncodeToString(sum[:4])
+}
+
+var identOnly = regexp.MustCompile(`[^A-Za-z0-9_]`)
+
+// compile writes the module and runs go build. It returns the compile
+// errors by block file ("" for errors it could not place).
+func compile(ctx context.Context, opt Options, blocks []*checked, out string) (map[string]*protocol.RunError, error) {
+	files := map[string][]byte{}
+	gomod := fmt.Sprintf("module %s\n\ngo %s\n\nrequire github.com/stratahq/strata v0.0.0\n\nreplace github.com/stratahq/strata => ./rt\n", workerModule, opt.Tool.goLine())
+	files["go.mod"] = []byte(gomod)
+	files["rt/go.mod"] = []byte("module github.com/stratahq/strata\n\ngo " + opt.Tool.goLine() + "\n")
+	for _, rs := range runtimeSource {
+		err := fs.WalkDir(rs.fs, ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || strings.HasSuffix(p, "_test.go") {
+				return err
+			}
+			b, err := fs.ReadFile(rs.fs, p)
+			files["rt/"+rs.dir+"/"+p] = b
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	// real maps a path the go command may print back to the block's file.
+	real := map[string]string{}
+	for _, b := range blocks {
+		dir := pkgDir(b.File)
+		add := func(file, src string) {
+			target := dir + "/" + path.Base(file)
+			real[target] = file
+			// The //line directive makes the compiler and runtime traces
+			// speak of the block's own file and lines.
+			files[target] = []byte("//line " + file + ":1:1\n" + renameMain(src))
+		}
+		add(b.File, b.Source)
+		for f, src := range b.Others {
+			add(f, src)
+		}
+	}
+	mainSrc, mainLines := generateMain(blocks)
+	files["main.go"] = mainSrc
+	if err := syncTree(opt.Dir, files, []string{"go.mod", "go.sum", "main.go", "rt", "blocks"}); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return nil, err
+	}
+	tmp := out + ".tmp"
+	cmd := exec.CommandContext(ctx, opt.Tool.Go, "build", "-trimpath", "-buildvcs=false", "-o", tmp, ".")
+	cmd.Dir = opt.Dir
+	cmd.Env = buildEnv()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.Stdout = &stderr
+	if err := cmd.Run(); err != nil {
+		_ = os.Remove(tmp)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		failed := mapErrors(stderr.String(), blocks, real, mainLines)
+		if len(failed) == 0 {
+			return nil, fmt.Errorf("go build in %s: %v\n%s", opt.Dir, err, strings.TrimSpace(stderr.String()))
+		}
+		return failed, nil
+	}
+	return nil, os.Rename(tmp, out)
+}
+
+// renameMain keeps a block declared as package main importable; the
+// replacement is on the package line, so no other position moves.
+func renameMain(src string) string {
+	loc := mainClause.FindStringIndex(src)
+	if loc == nil {
+		return src
+	}
+	return src[:loc[0]] + strings.Replace(src[loc[0]:loc[1]], "main", "main_", 1) + src[loc[1]:]
+}
+
+var mainClause = regexp.MustCompile(`(?m)^package\s+main\b`)
+
+// generateMain writes the worker's main and says which block each of its
+// lines registers, to place errors the compiler reports there.
+func generateMain(blocks []*checked) ([]byte, map[int]*checked) {
+	var b bytes.Buffer
+	lines := map[int]*checked{}
+	line := 1
+	w := func(s string, c *checked) {
+		b.WriteString(s)
+		n := strings.Count(s, "\n")
+		for i := 0; i < n; i++ {
+			if c != nil {
+				lines[line+i] = c
+			}
+		}
+		line += n
+	}
+	w("// Code generated by strata (kernel/build). DO NOT EDIT.\n\npackage main\n\nimport (\n", nil)
+	w("\t\"github.com/stratahq/strata/blocks/sdk\"\n\t\"github.com/stratahq/strata/kernel/native\"\n", nil)
+	for i, c := range blocks {
+		w(fmt.Sprintf("\tb%d %q\n", i, workerModule+"/"+pkgDir(c.File)), c)
+	}
+	w(")\n\nvar _ *sdk.Table\n\nfunc main() {\n\tnative.Main(\n", nil)
+	for i, c := range blocks {
+		args := "ctx"
+		for j := 0; j < c.tables; j++ {
+			args += fmt.Sprintf(", in[%d]", j)
+		}
+		call := fmt.Sprintf("return b%d.%s(%s)", i, c.entry, args)
+		if c.entry == "Export" {
+			call = fmt.Sprintf("return nil, b%d.%s(%s)", i, c.entry, args)
+		}
+		check := "nil"
+		if c.check {
+			check = fmt.Sprintf("b%d.Check", i)
+		}
+		w(fmt.Sprintf("\t\tnative.Block{File: %q, Hash: %q, Entry: %q, Tables: %d,\n", c.File, native.SourceHash(c.Source), c.entry, c.tables), c)
+		w(fmt.Sprintf("\t\t\tRun: func(ctx *sdk.Context, in []*sdk.Table) (*sdk.Table, error) { %s },\n", call), c)
+		restricted := ""
+		for _, imp := range sortedKeys(c.restricted) {
+			restricted += fmt.Sprintf("%q: %q, ", imp, c.restricted[imp])
+		}
+		w(fmt.Sprintf("\t\t\tCheck: %s, Restricted: map[string]string{%s}},\n", check, restricted), c)
+	}
+	w("\t)\n}\n", nil)
+	return b.Bytes(), lines
+}
+
+var errLine = regexp.MustCompile(`^(?:\./)?([^\s:][^:]*\.go):(\d+)(?::(\d+))?: (.*)$`)
+
+// mapErrors turns go build's output into each block's diagnostics.
+func mapErrors(out string, blocks []*checked, real map[string]string, mainLines map[int]*checked) map[string]*protocol.RunError {
+	byFile := map[string]*checked{}
+	for _, c := range blocks {
+		byFile[c.File] = c
+		for f := range c.Others {
+			byFile[f] = c
+		}
+	}
+	diags := map[string][]protocol.Diagnostic{}
+	var unplaced []string
+	for _, l := range strings.Split(out, "\n") {
+		l = strings.TrimRight(l, "\r")
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		m := errLine.FindStringSubmatch(l)
+		if m == nil {
+			if !strings.HasPrefix(l, "\t") && !strings.Contains(l, "too many errors") {
+				unplaced = append(unplaced, l)
+			}
+			continue
+		}
+		file, msg := m[1], m[4]
+		ln, _ := strconv.Atoi(m[2])
+		col, _ := strconv.Atoi(m[3])
+		if f, ok := real[file]; ok {
+			file, ln = f, max(1, ln-1) // the go command does not read //line: one line was added
+		}
+		if file == "main.go" {
+			c := mainLines[ln]
+			if c == nil {
+				unplaced = append(unplaced, l)
+				continue
+			}
+			want := "func " + c.entry + "(ctx *sdk.Context" + strings.Repeat(", *sdk.Table", c.tables) + ") (*sdk.Table, error)"
+			if c.entry == "Export" {
+				want = "func Export(ctx *sdk.Context" + strings.Repeat(", *sdk.Table", c.tables) + ") error"
+			}
+			if strings.Contains(msg, "Check") {
+				want = "func Check(ctx *sdk.Context, out *sdk.Table) error"
+			}
+			diags[c.File] = append(diags[c.File], protocol.Diagnostic{File: c.File, Line: c.entryPos.Line, Column: c.entryPos.Column,
+				Message: "the block does not match the contract " + want + ": " + strings.ReplaceAll(msg, fmt.Sprintf("b%d.", indexOf(blocks, c)), "")})
+			continue
+		}
+		c := byFile[file]
+		if c == nil {
+			unplaced = append(unplaced, l)
+			continue
+		}
+		diags[c.File] = append(diags[c.File], protocol.Diagnostic{File: file, Line: ln, Column: col, Message: msg})
+	}
+	failed := map[string]*protocol.RunError{}
+	for f, d := range diags {
+		failed[f] = diagError(protocol.ErrCompile, f, d)
+	}
+	if len(unplaced) > 0 {
+		failed[""] = &protocol.RunError{Kind: protocol.ErrCompile, Message: "go build: " + strings.Join(unplaced, "; ")}
+		if len(diags) == 0 && len(blocks) == 1 {
+			failed[blocks[0].File] = failed[""]
+		}
+	}
+	return failed
+}
+
+func indexOf(blocks []*checked, c *checked) int {
+	for i, b := range blocks {
+		if b == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// syncTree makes the managed entries of dir hold exactly files: unchanged
+// files are not rewritten, files of blocks that left the project are removed.
+func syncTree(dir string, files map[string][]byte, managed []string) error {
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if old, err := os.ReadFile(p); err == nil && bytes.Equal(old, content) {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, content, 0o644); err != nil {
+			return err
+		}
+	}
+	for _, top := range managed {
+		root := filepath.Join(dir, top)
+		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			rel, _ := filepath.Rel(dir, p)
+			if _, ok := files[filepath.ToSlash(rel)]; !ok {
+				_ = os.Remove(p)
+			}
+			return nil
+		})
+	}
+	return nil
+}
+
+// prune keeps the keep most recently used binaries of bin.
+func prune(bin string, keep int) {
+	entries, err := os.ReadDir(bin)
+	if err != nil {
+		return
+	}
+	type f struct {
+		name string
+		at   time.Time
+	}
+	var fs []f
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && strings.HasPrefix(e.Name(), "worker-") && !strings.HasSuffix(e.Name(), ".tmp") {
+			fs = append(fs, f{e.Name(), info.ModTime()})
+		}
+	}
+	sort.Slice(fs, func(i, j int) bool { return fs[i].at.After(fs[j].at) })
+	for _, x := range fs[min(keep, len(fs)):] {
+		_ = os.Remove(filepath.Join(bin, x.name))
+	}
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

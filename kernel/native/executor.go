@@ -1,0 +1,214 @@
+package native
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/kernel/protocol"
+)
+
+// Executor runs compiled blocks. It implements protocol.Executor.
+type Executor struct {
+	blocks map[string]*Block // by File
+	out    *stdoutCapture
+}
+
+// NewExecutor returns an executor for blocks; two blocks with one file name
+// are an error (the coordinator could not tell them apart).
+func NewExecutor(blocks []Block) (*Executor, error) {
+	e := &Executor{blocks: map[string]*Block{}}
+	for i := range blocks {
+		b := &blocks[i]
+		if e.blocks[b.File] != nil {
+			return nil, fmt.Errorf("two blocks named %s", b.File)
+		}
+		e.blocks[b.File] = b
+	}
+	return e, nil
+}
+
+// Name identifies the executor in the kernel's ready message.
+func (e *Executor) Name() string { return "native" }
+
+// SourceHash is how a block's source is fingerprinted for Block.Hash.
+func SourceHash(src string) string {
+	h := sha256.Sum256([]byte(src))
+	return hex.EncodeToString(h[:])
+}
+
+// Exec runs one block. Like the interpreter, a run that ends while the
+// block's goroutines still run asks the supervisor for a fresh kernel.
+func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table, env *protocol.Env) (*sdk.Table, *protocol.Result) {
+	start := time.Now()
+	res := &protocol.Result{}
+	finish := func(t *sdk.Table, rerr *protocol.RunError) (*sdk.Table, *protocol.Result) {
+		res.Error = rerr
+		res.Duration = time.Since(start)
+		return t, res
+	}
+	b := e.blocks[req.Filename]
+	if b == nil {
+		return finish(nil, &protocol.RunError{Kind: protocol.ErrCompile, File: req.Filename,
+			Message: fmt.Sprintf("this compiled worker has no block %s (it has %s): rebuild it", req.Filename, strings.Join(e.names(), ", "))})
+	}
+	if SourceHash(req.Source) != b.Hash {
+		return finish(nil, &protocol.RunError{Kind: protocol.ErrCompile, File: req.Filename,
+			Message: "this compiled worker was built from another version of " + req.Filename + ": rebuild it"})
+	}
+	if req.Entry != "" && req.Entry != b.Entry {
+		return finish(nil, &protocol.RunError{Kind: protocol.ErrCompile, File: req.Filename,
+			Message: fmt.Sprintf("block has no %s function (it declares %s)", req.Entry, b.Entry)})
+	}
+	if rerr := refused(b, req); rerr != nil {
+		return finish(nil, rerr)
+	}
+	res.Entry = b.Entry
+	if req.CheckOnly {
+		return finish(nil, nil)
+	}
+	if len(inputs) != b.Tables {
+		names := ""
+		if len(req.Inputs) > 0 {
+			names = " (" + strings.Join(req.Inputs, ", ") + ")"
+		}
+		return finish(nil, &protocol.RunError{Kind: protocol.ErrCompile, File: req.Filename,
+			Message: fmt.Sprintf("%s takes %d table(s) but the run has %d input(s)%s", b.Entry, b.Tables, len(inputs), names)})
+	}
+	bctx, err := newBlockContext(ctx, req, env)
+	if err != nil {
+		return finish(nil, &protocol.RunError{Kind: protocol.ErrRuntime, Message: err.Error()})
+	}
+
+	release := e.captureStdout(env.Stdout)
+	defer release()
+	type outcome struct {
+		table    *sdk.Table
+		err      error
+		checkErr error
+		panicked any
+		line     int
+	}
+	done := make(chan outcome, 1)
+	before := runtime.NumGoroutine()
+	go func() {
+		var o outcome
+		defer func() {
+			if r := recover(); r != nil {
+				o.panicked, o.line = r, panicLine(req.Filename)
+			}
+			done <- o
+		}()
+		o.table, o.err = b.Run(bctx, inputs)
+		if o.err == nil && b.Check != nil && o.table != nil {
+			o.checkErr = b.Check(bctx, o.table)
+		}
+	}()
+
+	select {
+	case o := <-done:
+		e.flushStdout()
+		// Goroutines the block started and left running would outlive the
+		// run: give the next run a clean kernel.
+		for i := 0; i < 100 && runtime.NumGoroutine() > before; i++ {
+			time.Sleep(time.Millisecond)
+		}
+		res.Restart = runtime.NumGoroutine() > before
+		switch {
+		case o.panicked != nil:
+			return finish(nil, &protocol.RunError{Kind: protocol.ErrPanic, File: req.Filename, Line: o.line, Message: "panic: " + fmt.Sprint(o.panicked)})
+		case o.err != nil:
+			return finish(nil, &protocol.RunError{Kind: protocol.ErrRuntime, File: req.Filename, Message: fmt.Sprintf("%s returned an error: %v", b.Entry, o.err)})
+		case o.checkErr != nil:
+			return finish(o.table, &protocol.RunError{Kind: protocol.ErrCheck, File: req.Filename, Message: "Check failed: " + o.checkErr.Error()})
+		case b.Entry != "Export" && o.table == nil:
+			return finish(nil, &protocol.RunError{Kind: protocol.ErrOutput, File: req.Filename, Message: b.Entry + " returned a nil table and no error"})
+		case o.table != nil:
+			if verr := o.table.Validate(); verr != nil {
+				return finish(nil, &protocol.RunError{Kind: protocol.ErrOutput, File: req.Filename, Message: "output table: " + verr.Error()})
+			}
+		}
+		return finish(o.table, nil)
+	case <-ctx.Done():
+		// A block that honours ctx.Done stops by itself; then the kernel
+		// stays clean and needs no restart.
+		select {
+		case <-done:
+		case <-time.After(400 * time.Millisecond): // within the supervisor's 500ms grace
+			res.Restart = true
+		}
+		e.flushStdout()
+		if req.Timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return finish(nil, &protocol.RunError{Kind: protocol.ErrTimeout, File: req.Filename, Message: "timed out after " + req.Timeout.String()})
+		}
+		return finish(nil, &protocol.RunError{Kind: protocol.ErrInterrupted, File: req.Filename, Message: "interrupted"})
+	}
+}
+
+// refused applies the opt-in of restricted imports per run, as the
+// interpreter does.
+func refused(b *Block, req *protocol.ExecRequest) *protocol.RunError {
+	allow := map[string]bool{}
+	for _, a := range req.Allow {
+		allow[a] = true
+	}
+	var diags []protocol.Diagnostic
+	for imp, msg := range b.Restricted {
+		if !allow[imp] {
+			diags = append(diags, protocol.Diagnostic{File: req.Filename, Message: msg})
+		}
+	}
+	if len(diags) == 0 {
+		return nil
+	}
+	return &protocol.RunError{Kind: protocol.ErrRefused, File: req.Filename, Message: diags[0].Message, Diagnostics: diags}
+}
+
+func (e *Executor) names() []string {
+	var out []string
+	for f := range e.blocks {
+		out = append(out, f)
+	}
+	return out
+}
+
+// panicLine is the line of the innermost frame in the block's file, read
+// from inside the deferred recover (the panicking frames are still on the
+// stack). The build's //line directives make frames carry the block's own
+// file name and lines.
+func panicLine(file string) int {
+	pcs := make([]uintptr, 64)
+	n := runtime.Callers(3, pcs)
+	frames := runtime.CallersFrames(pcs[:n])
+	for {
+		f, more := frames.Next()
+		if f.File == file {
+			return f.Line
+		}
+		if !more {
+			return 0
+		}
+	}
+}
+
+// newBlockContext builds the sdk.Context a block receives: the partition in
+// its own zone (so Start and End print as the pipeline's local midnight).
+func newBlockContext(ctx context.Context, req *protocol.ExecRequest, env *protocol.Env) (*sdk.Context, error) {
+	pw := req.Partition
+	loc := time.UTC
+	if pw.Zone != "" {
+		l, err := time.LoadLocation(pw.Zone)
+		if err != nil {
+			return nil, fmt.Errorf("partition zone %q: %w", pw.Zone, err)
+		}
+		loc = l
+	}
+	part := sdk.Partition{Key: pw.Key, Start: pw.Start.In(loc), End: pw.End.In(loc), Interval: pw.Interval, Zone: loc}
+	return sdk.NewContext(ctx, sdk.ContextConfig{Partition: part, Item: req.Item, Vars: req.Vars, Host: env.Host, LogSink: env.Log}), nil
+}

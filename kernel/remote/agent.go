@@ -1,0 +1,332 @@
+package remote
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/kernel/protocol"
+	"github.com/stratahq/strata/kernel/supervisor"
+)
+
+// Executor is what an agent drives: its machine's kernel pool.
+type Executor interface {
+	Exec(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table, h supervisor.Handler) (*protocol.Result, *sdk.Table, error)
+}
+
+// AgentConfig says who a worker is and how much it takes on.
+type AgentConfig struct {
+	Slots   int    // tasks at once, one kernel each (default 1)
+	ID      string // default host/pid/random
+	Version string // reported in heartbeats
+	Local   bool   // the coordinator's own kernels
+	// HostCallTimeout bounds one ctx.Query / ctx.Product answered by the
+	// coordinator (default 10 minutes).
+	HostCallTimeout time.Duration
+}
+
+// Agent is a worker: it pulls tasks, one Fetch(1) per free slot, runs them
+// on its kernels and publishes their results.
+type Agent struct {
+	nc   *nats.Conn
+	js   jetstream.JetStream
+	n    names
+	s    Settings
+	cfg  AgentConfig
+	exec Executor
+	host string
+
+	started time.Time
+	busy    atomic.Int32
+	ran     atomic.Int64
+
+	mu      sync.Mutex
+	running map[uint64]context.CancelFunc // by attempt, for cancel broadcasts
+}
+
+// NewAgent returns a worker for the pool named in s.
+func NewAgent(nc *nats.Conn, s Settings, cfg AgentConfig, exec Executor) (*Agent, error) {
+	s = s.withDefaults()
+	n, err := namesFor(s.Pool)
+	if err != nil {
+		return nil, err
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, err
+	}
+	host, _ := os.Hostname()
+	if cfg.Slots < 1 {
+		cfg.Slots = 1
+	}
+	if cfg.ID == "" {
+		cfg.ID = fmt.Sprintf("%s/%d/%04x", host, os.Getpid(), time.Now().UnixNano()&0xffff)
+	}
+	if cfg.HostCallTimeout <= 0 {
+		cfg.HostCallTimeout = 10 * time.Minute
+	}
+	return &Agent{nc: nc, js: js, n: n, s: s, cfg: cfg, exec: exec, host: host, started: time.Now(), running: map[uint64]context.CancelFunc{}}, nil
+}
+
+// ID names the worker in results and heartbeats.
+func (a *Agent) ID() string { return a.cfg.ID }
+
+// Ran counts the tasks this agent finished.
+func (a *Agent) Ran() int64 { return a.ran.Load() }
+
+// Run works until ctx ends. On the way out it stops fetching, interrupts
+// the runs in flight and Naks their tasks so another worker takes them at
+// once rather than after the lease.
+func (a *Agent) Run(ctx context.Context) error {
+	cons, obs, err := bind(ctx, a.js, a.n, a.s)
+	if err != nil {
+		return err
+	}
+	ackWait := a.s.AckWait
+	if info := cons.CachedInfo(); info != nil && info.Config.AckWait > 0 {
+		ackWait = info.Config.AckWait // the coordinator's, which made the consumer
+	}
+	pay := &payloads{obs: obs, timeout: a.s.CallTimeout, limit: inlineLimit}
+	sub, err := a.nc.Subscribe(a.n.cancelSubject, func(m *nats.Msg) {
+		attempt, _ := strconv.ParseUint(string(m.Data), 10, 64)
+		a.mu.Lock()
+		stop := a.running[attempt]
+		a.mu.Unlock()
+		if stop != nil {
+			stop()
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("subscribe to cancels: %w", err)
+	}
+	defer sub.Unsubscribe()
+
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); a.heartbeats(ctx) }()
+	for i := 0; i < a.cfg.Slots; i++ {
+		wg.Add(1)
+		go func() { defer wg.Done(); a.slot(ctx, cons, pay, ackWait) }()
+	}
+	wg.Wait()
+	a.beat(true)
+	return nil
+}
+
+// slot is one kernel's loop: a task is fetched only when the slot is free,
+// so tasks never wait on a busy worker while another is idle.
+func (a *Agent) slot(ctx context.Context, cons jetstream.Consumer, pay *payloads, ackWait time.Duration) {
+	for ctx.Err() == nil {
+		batch, err := cons.Fetch(1, jetstream.FetchMaxWait(2*time.Second))
+		if err != nil {
+			select {
+			case <-ctx.Done():
+			case <-time.After(time.Second): // the server is away; the client reconnects
+			}
+			continue
+		}
+		for m := range batch.Messages() {
+			a.handle(ctx, m, pay, ackWait)
+		}
+	}
+}
+
+// handle runs one task and publishes its result before acking it: if the
+// worker dies between the two, the task is run again and the coordinator
+// keeps whichever result came first.
+func (a *Agent) handle(ctx context.Context, m jetstream.Msg, pay *payloads, ackWait time.Duration) {
+	if ctx.Err() != nil {
+		_ = m.Nak()
+		return
+	}
+	a.busy.Add(1)
+	defer a.busy.Add(-1)
+	body, _, err := pay.unpack(ctx, m.Headers(), m.Data())
+	hdr := &taskHeader{}
+	var inputs []*sdk.Table
+	if err == nil {
+		inputs, err = decodeFrame(body, hdr)
+	}
+	if err != nil || hdr.Exec == nil {
+		if err == nil {
+			err = errors.New("task without an exec request")
+		}
+		// Unreadable here is unreadable everywhere; the coordinator hears of
+		// it from MaxDeliver, so let it go round rather than guess its attempt.
+		_ = m.NakWithDelay(time.Second)
+		return
+	}
+
+	runCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	defer stop()
+	a.mu.Lock()
+	a.running[hdr.Attempt] = stop
+	a.mu.Unlock()
+	defer func() {
+		a.mu.Lock()
+		delete(a.running, hdr.Attempt)
+		a.mu.Unlock()
+	}()
+	// Shutdown interrupts the run too, and the task is handed back.
+	shutdown := context.AfterFunc(ctx, stop)
+	defer shutdown()
+
+	leaseDone := make(chan struct{})
+	go func() { // keep the lease while the block runs
+		t := time.NewTicker(ackWait / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				_ = m.InProgress()
+			case <-leaseDone:
+				return
+			}
+		}
+	}()
+	h := &agentHandler{a: a, pay: pay, attempt: hdr.Attempt}
+	res, out, err := a.exec.Exec(runCtx, hdr.Exec, inputs, h)
+	close(leaseDone)
+	if ctx.Err() != nil {
+		_ = m.Nak()
+		return
+	}
+	switch {
+	case err != nil && runCtx.Err() != nil:
+		res = &protocol.Result{Error: &protocol.RunError{Kind: protocol.ErrInterrupted, Message: "interrupted before a kernel on worker " + a.cfg.ID + " took it"}}
+	case err != nil:
+		res = &protocol.Result{Error: &protocol.RunError{Kind: protocol.ErrCrash, Message: "worker " + a.cfg.ID + ": no kernel: " + err.Error()}}
+	}
+	rh := &resultHeader{Label: hdr.Label, Attempt: hdr.Attempt, Worker: a.cfg.ID, Result: res, Output: h.chunks()}
+	var rb []byte
+	if out != nil {
+		rb, err = encodeFrame(rh, out)
+	} else {
+		rb, err = encodeFrame(rh)
+	}
+	if err != nil {
+		rh.Result = &protocol.Result{Error: &protocol.RunError{Kind: protocol.ErrOutput, Message: "encode the output on worker " + a.cfg.ID + ": " + err.Error()}}
+		rb, _ = encodeFrame(rh)
+	}
+	object := "result/" + strconv.FormatUint(hdr.Attempt, 10) + "/" + strconv.FormatUint(uint64(time.Now().UnixNano()), 36)
+	pubCtx := context.Background() // the result must go out even while shutting down
+	rm, err := pay.pack(pubCtx, a.n.resultSubjectOf(hdr.Attempt), object, rb)
+	if err == nil {
+		id := resultID(hdr.Label, hdr.Attempt, a.cfg.ID)
+		err = retry(pubCtx, a.s.CallTimeout, "publish "+id, func(ctx context.Context) error {
+			_, err := a.js.PublishMsg(ctx, rm, jetstream.WithMsgID(id))
+			return err
+		})
+	}
+	if err != nil {
+		// Not recorded: let another worker (or this one) run it again.
+		_ = m.Nak()
+		return
+	}
+	a.ran.Add(1)
+	_ = m.Ack()
+}
+
+// heartbeats announces the worker until ctx ends.
+func (a *Agent) heartbeats(ctx context.Context) {
+	t := time.NewTicker(heartbeatEvery)
+	defer t.Stop()
+	a.beat(false)
+	for {
+		select {
+		case <-t.C:
+			a.beat(false)
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func (a *Agent) beat(leaving bool) {
+	hb := Heartbeat{ID: a.cfg.ID, Host: a.host, PID: os.Getpid(), Slots: a.cfg.Slots, Busy: int(a.busy.Load()),
+		Version: a.cfg.Version, Local: a.cfg.Local, Started: a.started, At: time.Now(), Leaving: leaving}
+	b, _ := json.Marshal(hb)
+	_ = a.nc.Publish(a.n.heartbeat, b)
+	if leaving {
+		_ = a.nc.FlushTimeout(time.Second)
+	}
+}
+
+// agentHandler keeps what a block streams for the result, and forwards its
+// host calls to the coordinator.
+type agentHandler struct {
+	a       *Agent
+	pay     *payloads
+	attempt uint64
+
+	mu   sync.Mutex
+	out  []outputChunk
+	size int
+}
+
+// maxOutput bounds the streamed output a result carries.
+const maxOutput = 256 << 10
+
+func (h *agentHandler) add(c outputChunk) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := len(c.Data) + 64
+	if c.Log != nil {
+		n += len(c.Log.Msg)
+	}
+	if h.size+n > maxOutput {
+		return
+	}
+	h.size += n
+	h.out = append(h.out, c)
+}
+
+func (h *agentHandler) chunks() []outputChunk {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.out
+}
+
+func (h *agentHandler) Stream(name, data string) { h.add(outputChunk{Stream: name, Data: data}) }
+
+func (h *agentHandler) Log(l protocol.LogLine) { h.add(outputChunk{Log: &l}) }
+
+func (h *agentHandler) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk.Table, error) {
+	b, err := json.Marshal(c)
+	if err != nil {
+		return nil, err
+	}
+	cctx, cancel := context.WithTimeout(ctx, h.a.cfg.HostCallTimeout)
+	defer cancel()
+	rep, err := h.a.nc.RequestWithContext(cctx, h.a.n.hostSubject(h.attempt), b)
+	if err != nil {
+		return nil, fmt.Errorf("%s answered by the coordinator: %w", c.Method, err)
+	}
+	body, object, err := h.pay.unpack(ctx, rep.Header, rep.Data)
+	defer h.pay.drop(object)
+	if err != nil {
+		return nil, err
+	}
+	var hr hostReply
+	tables, err := decodeFrame(body, &hr)
+	if err != nil {
+		return nil, fmt.Errorf("%s reply from the coordinator: %w", c.Method, err)
+	}
+	if hr.Error != "" {
+		return nil, errors.New(hr.Error)
+	}
+	if len(tables) == 0 {
+		return sdk.NewTable(), nil
+	}
+	return tables[0], nil
+}

@@ -1,0 +1,82 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/stratahq/strata/kernel/build"
+	"github.com/stratahq/strata/projects/project"
+)
+
+// Engines a run's Go blocks can run on.
+const (
+	EngineInterp   = "interp"   // the yaegi interpreter: instant start, slow loops
+	EngineCompiled = "compiled" // a native worker built with the Go toolchain
+)
+
+// A compiled worker pool is an Executor like the interpreter's.
+var _ Executor = (*build.Executor)(nil)
+
+// preparedCode is the executor a run (or every run of a backfill) uses for
+// one pipeline version.
+type preparedCode struct {
+	hash    string // the pipeline version (snapshot) it runs
+	exec    Executor
+	engine  string
+	note    string // why the default compiled mode was not used, when it was not
+	release func()
+	built   *build.Worker // compiled only
+}
+
+// ParseEngine checks an --engine value; empty means automatic.
+func ParseEngine(s string) (string, error) {
+	switch s {
+	case "", EngineInterp, EngineCompiled:
+		return s, nil
+	}
+	return "", fmt.Errorf("engine %q: want %s or %s (or nothing: compiled when a Go toolchain is found)", s, EngineInterp, EngineCompiled)
+}
+
+// prepare picks the executor of a pipeline version: compiled when asked,
+// or by default when a Go toolchain is found; interpreted otherwise.
+// Compiled means one build of exactly the version's sources, before
+// anything runs.
+func (e *Engine) prepare(ctx context.Context, pin *pinned, want string) (*preparedCode, error) {
+	if _, err := ParseEngine(want); err != nil {
+		return nil, err
+	}
+	pl, srcs := pin.pl, pin.srcs
+	code := &preparedCode{hash: pin.hash, exec: e.pool, engine: EngineInterp, release: func() {}}
+	if want == EngineInterp {
+		return code, nil
+	}
+	if e.compiler == nil {
+		if want == EngineCompiled {
+			return nil, errors.New("compiled mode is not available in this process (it has no build folder)")
+		}
+		return code, nil
+	}
+	if err := e.compiler.Available(); err != nil {
+		if want == EngineCompiled {
+			return nil, err
+		}
+		return code, nil // no toolchain: everything still runs, interpreted
+	}
+	var blocks []build.Block
+	for _, b := range pl.Blocks {
+		if b.Kind == project.KindGo {
+			blocks = append(blocks, build.Block{File: b.File, Source: srcs[b.ID].text, Entry: b.Entry})
+		}
+	}
+	ex, release, err := e.compiler.Executor(ctx, blocks, pin.proj.Kernel.Allow)
+	if err != nil {
+		if want == EngineCompiled {
+			return nil, fmt.Errorf("build compiled worker: %w", err)
+		}
+		code.note = "compiled build failed, ran interpreted: " + err.Error()
+		return code, nil
+	}
+	code.exec, code.engine, code.release, code.built = ex, EngineCompiled, release, ex.Worker
+	return code, nil
+}

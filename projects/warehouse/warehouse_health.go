@@ -1,0 +1,82 @@
+package warehouse
+
+import (
+	"errors"
+	"fmt"
+	"os"
+)
+
+// ErrFileChanged is wrapped by the error Healthy returns once the DuckDB
+// file (or its lock) at the warehouse's path is no longer the one this
+// process opened.
+//
+// Why it matters: DuckDB keeps writing to the file it opened. When .strata/
+// is removed, or the file replaced (a restore, a `git clean -fdx`, a copy
+// over it), every write still "succeeds" into a file nobody can open again,
+// and a restart finds all of it gone. So before each write the warehouse
+// compares the path's file and lock with the ones it holds (two stats, a
+// few microseconds) and, once they differ, refuses every write from then
+// on: a process that cannot keep its work must not report success.
+var ErrFileChanged = errors.New("warehouse file changed under the running process")
+
+// identity is what the warehouse opened: its file and its lock file.
+type identity struct {
+	db, lock os.FileInfo
+}
+
+func openedIdentity(path string, lock *fileLock) (identity, error) {
+	db, err := os.Stat(path)
+	if err != nil {
+		return identity{}, fmt.Errorf("stat %s after opening it: %w", path, err)
+	}
+	id := identity{db: db}
+	if lock != nil && lock.f != nil {
+		if id.lock, err = lock.f.Stat(); err != nil {
+			return identity{}, fmt.Errorf("stat the lock of %s: %w", path, err)
+		}
+	}
+	return id, nil
+}
+
+// Healthy reports whether the warehouse can still keep what is written to
+// it: nil, ErrClosed, or an error wrapping ErrFileChanged that says what
+// changed and what to do. Once the file has changed the answer stays so
+// until the process restarts, even if a file reappears at the path.
+func (w *Warehouse) Healthy() error {
+	if err := w.checkOpen(); err != nil {
+		return err
+	}
+	if err := w.broken.Load(); err != nil {
+		return *err
+	}
+	if err := w.compareIdentity(); err != nil {
+		err = fmt.Errorf("%w: %s; writes are refused so that nothing is reported done that a restart would lose. Stop strata, put the warehouse file back (or accept that its recent work is gone) and start it again", ErrFileChanged, err.Error())
+		w.broken.CompareAndSwap(nil, &err)
+		return *w.broken.Load()
+	}
+	return nil
+}
+
+func (w *Warehouse) compareIdentity() error {
+	now, err := os.Stat(w.path)
+	switch {
+	case err != nil && errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("warehouse %s is no longer there (it was removed while this process had it open)", w.path)
+	case err != nil:
+		return fmt.Errorf("warehouse %s can no longer be checked: %v", w.path, err)
+	case !os.SameFile(now, w.opened.db):
+		return fmt.Errorf("warehouse %s is no longer the file this process opened (it was replaced by another file)", w.path)
+	}
+	if w.opened.lock == nil {
+		return nil
+	}
+	lockPath := w.path + ".lock"
+	lock, err := os.Stat(lockPath)
+	switch {
+	case err != nil:
+		return fmt.Errorf("the lock %s of warehouse %s is no longer there, so another process may open it", lockPath, w.path)
+	case !os.SameFile(lock, w.opened.lock):
+		return fmt.Errorf("the lock %s of warehouse %s was replaced, so another process may hold it", lockPath, w.path)
+	}
+	return nil
+}
