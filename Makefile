@@ -5,7 +5,7 @@ BIN     := bin/strata
 DEMO    ?= demo
 PKGS    := ./...
 
-.PHONY: all build run test test-go test-race bench check fmt generate clean frontend test-frontend test-e2e soak
+.PHONY: check-dist all build run test test-go test-race bench check fmt generate clean frontend test-frontend test-e2e soak
 
 all: build
 
@@ -18,7 +18,7 @@ run: build
 	./$(BIN) start $(DEMO)
 
 # test: every test: vet, the Go suite, the race detector on the concurrent packages, the frontend's unit and browser tests
-test: check test-go test-race test-frontend test-e2e
+test: check check-dist test-go test-race test-frontend test-e2e
 
 # test-go: the whole Go suite (real kernel processes, real DuckDB files)
 test-go:
@@ -44,6 +44,17 @@ frontend/dist/index.html: node_modules/.package-lock.json $(FRONTEND_SRC)
 node_modules/.package-lock.json: package-lock.json package.json
 	npm ci --no-audit --no-fund
 	@touch $@
+
+# check-dist: the committed frontend/dist is exactly what the sources build
+# to, so `go build ./cmd/strata` (and go install) serves the current UI.
+# After changing frontend/src, run `npm run build` and commit frontend/dist.
+check-dist: node_modules/.package-lock.json
+	@out=$$(mktemp -d); trap 'rm -rf "$$out"' EXIT; \
+	  STRATA_DIST_OUT="$$out" npm run build >/dev/null 2>&1 || { echo "check-dist: the frontend does not build: npm run build"; exit 1; }; \
+	  if ! diff -r frontend/dist "$$out" >/dev/null; then \
+	    echo "check-dist: frontend/dist is not what frontend/src builds to; run npm run build and commit frontend/dist:"; \
+	    diff -rq frontend/dist "$$out"; exit 1; fi; \
+	  echo "check-dist: frontend/dist matches a fresh build"
 
 # test-frontend: the frontend's unit tests (Vitest)
 test-frontend: node_modules/.package-lock.json

@@ -1,11 +1,15 @@
 // Vite builds frontend/src into frontend/dist, which the Go binary embeds
-// (frontend/embed.go). `npm run dev` proxies the API to a running
+// (frontend/embed.go). dist is committed, so `go build ./cmd/strata` and
+// `go install` serve the UI without npm; the build is deterministic
+// (content-hashed names, no timestamps) and `make check-dist` verifies it. `npm run dev` proxies the API to a running
 // `strata start` (STRATA_URL, default http://127.0.0.1:6789).
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { defineConfig } from "vite";
 
-const dist = resolve(__dirname, "frontend/dist");
+// STRATA_DIST_OUT builds elsewhere: `make check-dist` compares a fresh
+// build with the committed frontend/dist.
+const dist = process.env.STRATA_DIST_OUT ? resolve(process.env.STRATA_DIST_OUT) : resolve(__dirname, "frontend/dist");
 const server = process.env.STRATA_URL ?? "http://127.0.0.1:6789";
 
 export default defineConfig({

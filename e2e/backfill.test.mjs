@@ -87,8 +87,11 @@ test("fix the block, retry only what failed", async () => {
   await cell(page, "segment_report").locator('[data-testid="save"]').click();
   await eventually(async () => (await cell(page, "segment_report").locator('[data-testid="dirty"]').count()) === 0, 10_000, "saved");
   await page.goto(backfillURL);
-  await page.locator('[data-testid="bf-retry"]').click();
+  // The backfill ran its own pipeline version; the fix is newer.
+  await eventually(async () => /ran version [0-9a-f]{7}; the files have changed since/.test(await page.locator('[data-testid="bf-version"]').innerText()), 10_000, "the version line");
+  await page.locator('[data-testid="bf-retry-current"]').click();
   await eventually(async () => (await state()) === "succeeded", 60_000, "the retried backfill to succeed");
+  assert.doesNotMatch(await page.locator('[data-testid="bf-version"]').innerText(), /changed since/);
   await eventually(async () => (await legend("failed")) === 0 && (await legend("succeeded")) >= 4, 10_000, "all green");
   await screenshot(page, "backfill-retried");
 });
@@ -117,11 +120,36 @@ test("a reload mid-run still shows the backfill running; pause and resume", asyn
   await eventually(async () => (await state()) === "succeeded", 60_000, "finished after resume");
 });
 
+test("a cancelled backfill offers resume and retry; its unstarted partitions count as cancelled", async () => {
+  await page.goto(server.base + "/backfills?pipeline=clv");
+  await eventually(async () => (await page.locator('[data-testid="bf-from"]').inputValue()) !== "", 10_000, "the form's defaults");
+  await page.locator('[data-testid="bf-from"]').fill("2024-03-01");
+  await page.locator('[data-testid="bf-to"]').fill("2024-03-10");
+  await page.locator('[data-testid="bf-concurrency"]').fill("1");
+  await page.locator('[data-testid="bf-rate"]').fill("30");
+  await page.locator('[data-testid="bf-rate"]').press("Tab");
+  await page.locator('[data-testid="bf-plan"]').click();
+  await page.locator('[data-testid="plan"]').waitFor();
+  assert.match(await page.locator('[data-testid="plan-version"]').innerText(), /pipeline version [0-9a-f]{7}/);
+  await page.locator('[data-testid="bf-launch"]').click();
+  await page.waitForURL(/\/backfills\/bf_/);
+  await page.locator('[data-testid="bf-cancel"]').click();
+  await eventually(async () => (await state()) === "cancelled", 15_000, "cancelled");
+  await page.locator('[data-testid="bf-resume"]').waitFor();
+  await page.locator('[data-testid="bf-retry"]').waitFor();
+  await eventually(async () => (await legend("queued")) === 0 && (await legend("cancelled")) >= 9, 10_000, "no partition left queued");
+  await screenshot(page, "backfill-cancelled");
+  await page.locator('[data-testid="bf-resume"]').click();
+  await eventually(async () => (await state()) === "running", 15_000, "resumed");
+  await page.locator('[data-testid="bf-cancel"]').click();
+  await eventually(async () => (await state()) === "cancelled", 15_000, "cancelled again");
+});
+
 test("past backfills are listed with their outcomes", async () => {
   await page.goto(server.base + "/backfills");
   const list = page.locator('[data-testid="backfill-list"]');
   await list.waitFor();
-  assert.equal(await list.locator("tbody tr").count(), 2);
+  assert.equal(await list.locator("tbody tr").count(), 3);
   assert.match(await list.innerText(), /succeeded/);
   await screenshot(page, "backfill-list");
 });

@@ -112,3 +112,40 @@ test("a clean cell takes a change made on disk; a stale save is refused with 412
   writeFileSync(join(server.project, "blocks/daily_customer_metrics.sql"), "SELECT 42 AS from_disk FROM raw_orders\n");
   await eventually(async () => (await d.locator(".cm-content").innerText()).includes("from_disk"), 10_000, "the clean cell to take the new file");
 });
+
+test("the edge editor keeps the upstream order (a Transform's parameters) and refuses a cycle, naming it", async () => {
+  const yamlFile = join(server.project, "pipelines/clv.yaml");
+  const st = cell(page, "segment_stats");
+  await st.locator("details.menu summary").click();
+  await st.getByRole("button", { name: "Edit upstream…" }).click();
+  await st.getByRole("button", { name: "Save edges" }).click();
+  await eventually(async () => /edges saved/.test(await cell(page, "segment_stats").locator('[data-testid="cell-status"]').innerText()), 10_000, "edges saved");
+  assert.match(readFileSync(yamlFile, "utf8"), /- id: segment_stats\n\s+upstream: \[segments, clv\]/);
+  const before = readFileSync(yamlFile, "utf8");
+  const raw = cell(page, "raw_orders");
+  await raw.locator("details.menu summary").click();
+  await raw.getByRole("button", { name: "Edit upstream…" }).click();
+  await raw.locator(".edges-editor label", { hasText: /^\s*clv\s*$/ }).locator("input").check();
+  await raw.getByRole("button", { name: "Save edges" }).click();
+  await eventually(async () => /cycle/.test(await raw.locator('[data-testid="cell-status"]').innerText()), 5000, "the refusal");
+  assert.match(await raw.locator('[data-testid="cell-status"]').innerText(), /raw_orders → daily_customer_metrics → clv → raw_orders/);
+  assert.equal(readFileSync(yamlFile, "utf8"), before);
+});
+
+test("a pipeline file broken on disk keeps the cells, shows the problem at its line, and a save still saves", async () => {
+  const yamlFile = join(server.project, "pipelines/clv.yaml");
+  const good = readFileSync(yamlFile, "utf8");
+  writeFileSync(yamlFile, good.replace("blocks:\n", "blocks:\n   oops: [\n"));
+  await page.locator('[data-testid="pipeline-problems"]').waitFor({ timeout: 10_000 });
+  assert.match(await page.locator('[data-testid="pipeline-problems"]').innerText(), /pipelines\/clv\.yaml:\d+/);
+  assert.equal(await page.locator("section.cell[data-block]").count(), 7, "every cell stays");
+  const d = cell(page, "daily_customer_metrics");
+  await d.locator('[data-testid="unlisted"]').waitFor();
+  await insertLineAfter(page, "daily_customer_metrics", "from_disk", "-- saved while the pipeline was broken");
+  await d.locator('[data-testid="save"]').click();
+  await eventually(async () => /^saved/.test(await d.locator('[data-testid="cell-status"]').innerText()), 10_000, "saved");
+  assert.match(readFileSync(join(server.project, "blocks/daily_customer_metrics.sql"), "utf8"), /saved while the pipeline was broken/);
+  writeFileSync(yamlFile, good);
+  await eventually(async () => (await page.locator('[data-testid="pipeline-problems"]').count()) === 0, 10_000, "the problems to clear");
+  await eventually(async () => (await d.locator('[data-testid="unlisted"]').count()) === 0, 10_000, "the cell listed again");
+});

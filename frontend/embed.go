@@ -3,9 +3,10 @@
 // after `npm run build` at the repository root, the built files in dist/.
 //
 // The Go side is only this file: dist is embedded with go:embed so the
-// binary serves the app it was built with. dist/.gitkeep is committed, so
-// `go build` works before npm has run; FS then reports nothing to serve and
-// the server shows how to build the UI instead.
+// binary serves the app it was built with. dist is committed (make
+// check-dist keeps it equal to a fresh build of src), so `go build` and `go
+// install` serve the UI without npm. Should dist hold only .gitkeep, FS
+// reports nothing to serve and the server shows how to build the UI.
 package frontend
 
 import (

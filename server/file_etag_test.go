@@ -45,3 +45,24 @@ func TestSaveWithStaleETagRefused(t *testing.T) {
 		t.Fatalf("stale pipeline save: %d %s", resp.StatusCode, data)
 	}
 }
+
+// A pipeline file broken on disk (a YAML syntax error) lists no blocks; a
+// block's save still writes its file and answers 200 with the pipeline's
+// problems, not an error.
+func TestSaveBlockOfBrokenPipeline(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.NoWatch = true })
+	if err := e.srv.writeFile("pipelines/clv.yaml", []byte("blocks:\n  - id: raw_orders\n   bad: [\n")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.srv.reload(); err != nil {
+		t.Fatal(err)
+	}
+	var d blockDetail
+	e.call("PUT", "/api/v1/pipelines/clv/blocks/daily_customer_metrics", map[string]string{"source": "SELECT 7 AS kept"}, http.StatusOK, &d)
+	if len(d.Problems) == 0 || d.Problems[0].File != "pipelines/clv.yaml" || d.Problems[0].Line == 0 {
+		t.Fatalf("problems %+v: want the pipeline file's, with a line", d.Problems)
+	}
+	if src, _ := e.srv.readFile("blocks/daily_customer_metrics.sql"); string(src) != "SELECT 7 AS kept" {
+		t.Fatalf("not written: %q", src)
+	}
+}

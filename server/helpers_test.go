@@ -17,6 +17,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/stratahq/strata/kernel/build"
 	"github.com/stratahq/strata/kernel/kerneltest"
 	"github.com/stratahq/strata/kernel/supervisor"
 	"github.com/stratahq/strata/projects/engine"
@@ -52,6 +53,18 @@ type env struct {
 
 func newEnv(t testing.TB, tune ...func(*Config)) *env {
 	t.Helper()
+	return newEnvWith(t, false, tune...)
+}
+
+// newCompiledEnv is newEnv with compiled workers available, as `strata
+// start` has when a Go toolchain is installed.
+func newCompiledEnv(t testing.TB, tune ...func(*Config)) *env {
+	t.Helper()
+	return newEnvWith(t, true, tune...)
+}
+
+func newEnvWith(t testing.TB, compiled bool, tune ...func(*Config)) *env {
+	t.Helper()
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "demo")
 	if err := scaffold.Init(dir, true); err != nil {
@@ -69,7 +82,12 @@ func newEnv(t testing.TB, tune ...func(*Config)) *env {
 		t.Fatal(err)
 	}
 	pool := supervisor.NewPool(kernelConfig(), 2)
-	eng, err := engine.New(ctx, proj, wh, pool, engine.Options{})
+	var opt engine.Options
+	if compiled {
+		opt.Compiler = build.NewCompiler(dir, kernelConfig(), 2)
+		t.Cleanup(opt.Compiler.Close)
+	}
+	eng, err := engine.New(ctx, proj, wh, pool, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,3 +50,45 @@ func boolParam(c echo.Context, name string) (bool, error) {
 	}
 	return b, nil
 }
+
+// backfillConflicts: GET /backfills/:id/conflicts, every product partition
+// the backfill did not make current because newer work was.
+func (s *Server) backfillConflicts(c echo.Context) error {
+	id, err := backfillID(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	if _, err := s.eng.Backfill(ctx, id); err != nil {
+		return err
+	}
+	cs, err := s.eng.Conflicts(ctx, id)
+	if err != nil {
+		return err
+	}
+	if cs == nil {
+		cs = []engine.BackfillConflict{}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"backfill_id": id, "conflicts": cs})
+}
+
+// resolveBackfill: POST /backfills/:id/promote-anyway and /keep-newer with
+// an optional body {"partitions": [...]} (default: every conflict).
+func (s *Server) resolveBackfill(keepNewer bool) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		var body struct {
+			Partitions []string `json:"partitions"`
+		}
+		if c.Request().ContentLength > 0 {
+			if err := decodeJSON(c, &body); err != nil {
+				return err
+			}
+		}
+		return s.backfillAction(c, func(ctx context.Context, id string) (*engine.BackfillStatus, error) {
+			if _, err := s.eng.Resolve(ctx, id, keepNewer, body.Partitions); err != nil {
+				return nil, err
+			}
+			return s.eng.Backfill(ctx, id)
+		})
+	}
+}

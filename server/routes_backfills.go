@@ -17,6 +17,9 @@ func (s *Server) backfillRoutes(g *echo.Group) {
 	g.GET("/backfills/:id", s.getBackfill)
 	g.GET("/backfills/:id/partitions", s.backfillPartitions)
 	g.POST("/backfills/:id/retry", s.retryBackfill)
+	g.GET("/backfills/:id/conflicts", s.backfillConflicts)
+	g.POST("/backfills/:id/promote-anyway", s.resolveBackfill(false))
+	g.POST("/backfills/:id/keep-newer", s.resolveBackfill(true))
 	g.POST("/backfills/:id/cancel", s.cancelBackfill)
 	g.POST("/backfills/:id/pause", s.pauseBackfill)
 	g.POST("/backfills/:id/resume", s.resumeBackfill)
@@ -133,9 +136,9 @@ func (s *Server) backfillPartitions(c echo.Context) error {
 	state := c.QueryParam("state")
 	switch engine.State(state) {
 	case "", engine.StateQueued, engine.StateRunning, engine.StateSucceeded, engine.StateFailed,
-		engine.StateSkipped, engine.StateCancelled, engine.StatePaused:
+		engine.StateSkipped, engine.StateCancelled, engine.StatePaused, engine.StateConflict:
 	default:
-		return badRequest("state %q: want queued, running, succeeded, failed, skipped or cancelled", state)
+		return badRequest("state %q: want queued, running, succeeded, failed, skipped, cancelled or conflict", state)
 	}
 	offset, err := intParam(c, "offset", 0, 0, 1<<30)
 	if err != nil {

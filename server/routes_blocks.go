@@ -140,6 +140,9 @@ func defaultBlockFile(id, kind string) string {
 func (s *Server) putBlock(c echo.Context) error {
 	pl, b, err := s.pipelineBlock(c.Param("id"), c.Param("block"))
 	if err != nil {
+		if file, ok := s.unlistedBlockFile(c.Param("id"), c.Param("block")); ok {
+			return s.putUnlistedBlock(c, file)
+		}
 		return err
 	}
 	src, err := readText(c, "source")
@@ -166,6 +169,61 @@ func (s *Server) putBlock(c echo.Context) error {
 		return err
 	}
 	return s.blockResponse(c, http.StatusOK, pl.ID, b.ID)
+}
+
+// unlistedBlockFile finds the file of a block its pipeline no longer lists
+// because the pipeline file is broken (a YAML syntax error from an edit on
+// disk): the editor keeps such cells, and their saves must still work.
+func (s *Server) unlistedBlockFile(pipelineID, blockID string) (string, bool) {
+	if project.ValidateBlockID(blockID) != nil {
+		return "", false
+	}
+	pl, err := s.loadedPipeline(pipelineID)
+	if err != nil || len(pl.Problems) == 0 {
+		return "", false
+	}
+	var found []string
+	for _, kind := range []string{project.KindGo, project.KindSQL} {
+		f := defaultBlockFile(blockID, kind)
+		if _, err := s.readFile(f); err == nil {
+			found = append(found, f)
+		}
+	}
+	if len(found) != 1 {
+		return "", false
+	}
+	return found[0], true
+}
+
+// putUnlistedBlock saves such a block's file and answers 200 with the
+// pipeline's problems: the file was written, the save did not fail.
+func (s *Server) putUnlistedBlock(c echo.Context, file string) error {
+	src, err := readText(c, "source")
+	if err != nil {
+		return err
+	}
+	s.files.Lock()
+	defer s.files.Unlock()
+	if err := s.checkIfMatch(c, file); err != nil {
+		return err
+	}
+	if err := s.writeFile(file, []byte(src)); err != nil {
+		return err
+	}
+	proj, err := s.reload()
+	if err != nil {
+		return err
+	}
+	pl := proj.Pipelines[c.Param("id")]
+	kind := project.KindGo
+	if strings.HasSuffix(file, ".sql") {
+		kind = project.KindSQL
+	}
+	etag := etagOf([]byte(src))
+	c.Response().Header().Set("ETag", etag)
+	d := blockDetail{blockView: blockView{ID: c.Param("block"), File: file, Kind: kind, Upstream: []string{}}, Pipeline: pl.ID,
+		Source: src, ETag: etag, Problems: problemsJSON(pl.Problems)}
+	return c.JSON(http.StatusOK, d)
 }
 
 // createBlock: POST /pipelines/:id/blocks {"id", "kind", "upstream", "source"?}.

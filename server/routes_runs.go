@@ -17,7 +17,8 @@ func (s *Server) runRoutes(g *echo.Group) {
 	g.GET("/runs/:id", s.getRun)
 }
 
-// startRun: POST /pipelines/:id/runs {"partition"}. The run starts in the
+// startRun: POST /pipelines/:id/runs {"partition", "engine"}; engine is
+// interp or compiled, empty for compiled when a Go toolchain is found. The run starts in the
 // background and the answer (202) carries its id at once; progress goes to
 // websocket subscribers of run:<id> or pipeline:<id>, and GET /runs/:id
 // reads it. With ?wait=true the answer is the finished run (200). A run
@@ -30,9 +31,13 @@ func (s *Server) startRun(c echo.Context) error {
 	}
 	var req struct {
 		Partition string `json:"partition"`
+		Engine    string `json:"engine"`
 	}
 	if err := decodeJSON(c, &req); err != nil {
 		return err
+	}
+	if _, err := engine.ParseEngine(req.Engine); err != nil {
+		return badRequest("%s", err.Error())
 	}
 	wait := false
 	if v := c.QueryParam("wait"); v != "" {
@@ -63,7 +68,7 @@ func (s *Server) startRun(c echo.Context) error {
 	s.runs.Add(1)
 	go func() {
 		defer s.runs.Done()
-		res, err := s.eng.Run(s.ctx, pl.ID, p.Key, engine.RunOptions{RunID: runID})
+		res, err := s.eng.Run(s.ctx, pl.ID, p.Key, engine.RunOptions{RunID: runID, Engine: req.Engine})
 		if err != nil && !errors.Is(err, s.ctx.Err()) {
 			s.log.Warn("pipeline run failed to start or record", "run", runID, "err", err)
 		}
@@ -83,14 +88,18 @@ func (s *Server) startRun(c echo.Context) error {
 	}
 }
 
-// listRuns: GET /runs?pipeline=&backfill=&partition=&limit=, newest first.
+// listRuns: GET /runs?pipeline=&backfill=&partition=&origin=&limit=, newest first;
+// origin is manual, trigger or trigger:<id>.
 func (s *Server) listRuns(c echo.Context) error {
 	limit, err := intParam(c, "limit", 100, 1, 10_000)
 	if err != nil {
 		return err
 	}
 	f := engine.RunFilter{Pipeline: c.QueryParam("pipeline"), BackfillID: c.QueryParam("backfill"),
-		Partition: c.QueryParam("partition"), Limit: limit}
+		Partition: c.QueryParam("partition"), Origin: c.QueryParam("origin"), Limit: limit}
+	if err := engine.CheckOriginFilter(f.Origin); err != nil {
+		return badRequest("%s", err.Error())
+	}
 	runs, err := s.eng.Runs(c.Request().Context(), f)
 	if err != nil {
 		return err

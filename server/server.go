@@ -16,6 +16,7 @@ import (
 	"github.com/stratahq/strata/kernel/supervisor"
 	"github.com/stratahq/strata/projects/engine"
 	"github.com/stratahq/strata/projects/notebook"
+	"github.com/stratahq/strata/projects/triggers/launcher"
 	"github.com/stratahq/strata/projects/warehouse"
 	"github.com/stratahq/strata/projects/watch"
 )
@@ -41,6 +42,10 @@ type Config struct {
 	Kernel supervisor.Config
 	// ProjectDir is the project folder, where pipeline and block files are written.
 	ProjectDir string
+	// TriggerClock drives the trigger loop; the wall clock when nil.
+	TriggerClock launcher.Clock
+	// NoTriggers serves without running triggers (the API still lists them).
+	NoTriggers bool
 
 	// Token every API call and the websocket must present. Empty only with NoAuth.
 	Token string
@@ -73,8 +78,13 @@ type Server struct {
 	sessions *notebook.Manager
 	hub      *wsHub
 	metrics  *metrics
-	files    sync.Mutex // serializes writes of project files and the reload that follows
-	watcher  *watch.Watcher
+	triggers *launcher.Loop
+	// triggersStop ends the trigger loop before the engine shuts down, so no
+	// queued tick launches into a stopping engine.
+	triggersStop context.CancelFunc
+	triggersDone chan struct{}
+	files        sync.Mutex // serializes writes of project files and the reload that follows
+	watcher      *watch.Watcher
 
 	// ctx is cancelled at shutdown; background runs and executions use it.
 	ctx    context.Context
@@ -124,8 +134,13 @@ func New(cfg Config) (*Server, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{cfg: cfg, eng: cfg.Engine, wh: cfg.Warehouse, log: cfg.Logger, ctx: ctx, cancel: cancel}
+	loop, err := launcher.New(ctx, launcher.Config{Engine: cfg.Engine, Warehouse: cfg.Warehouse, Clock: cfg.TriggerClock, Logger: cfg.Logger})
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	s.triggers = loop
 	s.metrics = newMetrics(cfg.Engine.Hub())
-	var err error
 	if s.sessions, err = notebook.NewManager(notebook.Config{Engine: cfg.Engine, Kernel: cfg.Kernel, MaxSessions: cfg.MaxSessions,
 		Idle: cfg.SessionIdle, Logger: cfg.Logger, OnExec: s.metrics.exec}); err != nil {
 		cancel()
@@ -161,6 +176,7 @@ func (s *Server) routes() *echo.Echo {
 	s.backfillRoutes(api)
 	s.productRoutes(api)
 	s.reviewRoutes(api)
+	s.triggerRoutes(api)
 	api.GET("/ws", s.hub.serveWS)
 
 	e.GET("/*", s.serveStatic)
@@ -179,6 +195,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration
 	if err := s.recoverBackfills(ctx); err != nil {
 		s.log.Error("resume interrupted backfills", "err", err)
 	}
+	// Triggers start after the backfills resumed, so a tick's backfill that
+	// a crash interrupted is resumed by the engine once, not twice.
+	s.startTriggers()
 	hs := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -217,6 +236,7 @@ func (s *Server) Shutdown(ctx context.Context) {
 			s.watcher.Close()
 		}
 		s.hub.closeAll()
+		s.stopTriggers(ctx)
 		s.shutdownEngine(ctx)
 		s.cancel()
 		done := make(chan struct{})

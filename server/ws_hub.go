@@ -12,6 +12,7 @@ import (
 
 	"github.com/stratahq/strata/projects/engine"
 	"github.com/stratahq/strata/projects/notebook"
+	"github.com/stratahq/strata/projects/triggers/launcher"
 )
 
 const (
@@ -357,6 +358,9 @@ func topicMatches(topic string, n engine.Notice) bool {
 	case "run":
 		return n.Event != nil && n.Event.RunID == id
 	case "pipeline":
+		if f, ok := n.Data.(*launcher.Firing); ok {
+			return f.Pipeline == id // a trigger of the pipeline fired, skipped or failed
+		}
 		return n.Event != nil && n.Event.Pipeline == id
 	}
 	return false

@@ -119,6 +119,9 @@ type Message struct {
 	// Inputs says where each upstream came from: the session's draft or
 	// published versions.
 	Inputs []engine.InputOrigin `json:"inputs,omitempty"`
+	// Engine is set when the cell ran compiled because the interpreter
+	// cannot run it: "compiled: range over a function" (result and error).
+	Engine string `json:"engine,omitempty"`
 
 	// error
 	Error *ErrorBody `json:"error,omitempty"`

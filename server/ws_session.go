@@ -31,12 +31,14 @@ func eventMessage(ev notebook.Event) Message {
 	case notebook.EventResult:
 		r := ev.Result
 		m := ResultMessage(ev.ID, r.Preview, r.Duration, r.Entry)
-		m.Stdout, m.Partition, m.Inputs = r.Stdout, r.Partition, r.Inputs
+		m.Stdout, m.Partition, m.Inputs, m.Engine = r.Stdout, r.Partition, r.Inputs, r.Engine
 		return m
 	case notebook.EventError:
 		f := ev.Error
 		if f.Run != nil {
-			return RunErrorMessage(ev.ID, f.Run, *f.Duration)
+			m := RunErrorMessage(ev.ID, f.Run, *f.Duration)
+			m.Engine = f.Engine
+			return m
 		}
 		return ErrorMessage(ev.ID, f.Code, f.Message)
 	}

@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	register("backfill", "plan, run and manage backfills (strata backfill DIR PIPELINE --from A --to B; list|status|retry|cancel|pause|resume|diff|promote|discard|rollback DIR ID)", runBackfill)
+	register("backfill", "plan, run and manage backfills (strata backfill DIR PIPELINE --from A --to B; list|status|retry|cancel|pause|resume|diff|promote|discard|rollback|promote-anyway|keep-newer DIR ID)", runBackfill)
 }
 
 func runBackfill(args []string) error {
@@ -27,6 +27,8 @@ func runBackfill(args []string) error {
 			return backfillStatus(args[1:])
 		case "retry":
 			return backfillRetry(args[1:])
+		case "promote-anyway", "keep-newer":
+			return backfillResolve(args[0], args[1:])
 		case "resume", "cancel", "pause":
 			return backfillControl(args[0], args[1:])
 		case "diff":
@@ -90,6 +92,7 @@ func runBackfill(args []string) error {
 		}
 		fmt.Printf("backfill %s: pipeline %s, %s..%s (%d partitions), reprocess %s, publish %s\n",
 			st.ID, st.Pipeline, spec.From, spec.To, st.Total, st.Spec.Reprocess, st.Spec.Publish)
+		fmt.Printf("pipeline version %s (edits to the files from now on do not reach this backfill)\n", shortVersion(st.Snapshot))
 		return followBackfill(ctx, ws, st.ID)
 	})
 }
@@ -130,8 +133,8 @@ func followBackfill(ctx context.Context, ws *workspace, id string) error {
 			if st == nil {
 				return errors.New("backfill ended without a status")
 			}
-			fmt.Printf("backfill %s %s: %d succeeded, %d skipped, %d failed, %d cancelled in %s (engine %s)\n", st.ID, st.State,
-				st.Progress.Succeeded, st.Progress.Skipped, st.Progress.Failed, st.Progress.Cancelled, st.Progress.Elapsed.Round(time.Millisecond), orUnknown(st.Progress.Engine))
+			fmt.Printf("backfill %s %s: %d succeeded, %d skipped, %d failed, %d cancelled, %d conflicts in %s (engine %s)\n", st.ID, st.State,
+				st.Progress.Succeeded, st.Progress.Skipped, st.Progress.Failed, st.Progress.Cancelled, st.Progress.Conflicts, st.Progress.Elapsed.Round(time.Millisecond), orUnknown(st.Progress.Engine))
 			if st.Message != "" {
 				fmt.Println(st.Message)
 			}
@@ -143,6 +146,10 @@ func followBackfill(ctx context.Context, ws *workspace, id string) error {
 				printReview(rv)
 				fmt.Printf("review: strata backfill diff %[1]s %[2]s [--product P --partition KEY]; then strata backfill promote|discard %[1]s %[2]s\n", ws.proj.Dir, id)
 				return nil
+			}
+			if st.State == engine.StateNeedsAttention {
+				printConflicts(st.Conflicts)
+				return exitError{1}
 			}
 			if st.State != engine.StateSucceeded {
 				fmt.Fprintf(os.Stderr, "re-run what did not succeed: strata backfill retry %s %s\n", ws.proj.Dir, st.ID)
@@ -188,6 +195,7 @@ func isTerminal(f *os.File) bool {
 func printPlan(p *engine.Plan, limit int) {
 	fmt.Printf("plan: pipeline %s, %s..%s: %d partitions, %d to run, %d to skip (reprocess %s, publish %s)\n",
 		p.Spec.Pipeline, p.From, p.To, p.Total, p.ToRun, p.ToSkip, p.Spec.Reprocess, p.Spec.Publish)
+	fmt.Printf("pipeline version %s (the files as they are now; a launch pins it)\n", shortVersion(p.Snapshot))
 	fmt.Printf("today: %d missing, %d failed, %d stale, %d current\n", p.ByState["missing"], p.ByState["failed"], p.ByState["stale"], p.ByState["current"])
 	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PRODUCT\tRUN\tSKIP")
@@ -236,7 +244,7 @@ func backfillList(args []string) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("usage: strata backfill list DIR")
 	}
-	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
+	return withInspection(pos[0], func(ctx context.Context, ws *workspace) error {
 		bs, err := ws.eng.Backfills(ctx)
 		if err != nil {
 			return err
@@ -266,7 +274,7 @@ func backfillStatus(args []string) error {
 	if len(pos) != 2 {
 		return fmt.Errorf("usage: strata backfill status DIR ID [--format json] [--partitions]")
 	}
-	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
+	return withInspection(pos[0], func(ctx context.Context, ws *workspace) error {
 		st, err := ws.eng.Backfill(ctx, pos[1])
 		if err != nil {
 			return err
@@ -286,7 +294,9 @@ func backfillStatus(args []string) error {
 			return printJSON(doc)
 		}
 		fmt.Printf("backfill %s (%s %s..%s): %s %s\n", st.ID, st.Pipeline, st.Spec.From, st.Spec.To, st.State, st.Message)
+		fmt.Printf("pipeline version %s%s\n", shortVersion(st.Snapshot), map[bool]string{true: "; the files have changed since", false: ""}[st.FilesChanged])
 		fmt.Println(progressLine(&st.Progress))
+		printConflicts(st.Conflicts)
 		for _, p := range list {
 			fmt.Printf("  %-12s %-9s %s\n", p.Key, p.State, p.Error)
 		}

@@ -4,6 +4,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/stratahq/strata/projects/engine"
 )
 
 // backfillRetry: strata backfill retry DIR ID [--use-current-code] [--dry-run].
@@ -46,4 +50,64 @@ func shortVersion(h string) string {
 		return h[:7]
 	}
 	return h
+}
+
+// backfillResolve: strata backfill promote-anyway|keep-newer DIR ID
+// [--partition KEY,...] settles the conflicts of a backfill that needs
+// attention: its versions made current over the newer ones, or discarded.
+func backfillResolve(action string, args []string) error {
+	fs := flag.NewFlagSet("backfill "+action, flag.ContinueOnError)
+	only := fs.String("partition", "", "only these partitions (comma-separated keys); default: every conflict")
+	flags, pos := interleaved(args, nil)
+	if err := fs.Parse(flags); err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return fmt.Errorf("usage: strata backfill %s DIR ID [--partition KEY,...]", action)
+	}
+	var parts []string
+	if *only != "" {
+		parts = strings.Split(*only, ",")
+	}
+	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
+		cs, err := ws.eng.Conflicts(ctx, pos[1])
+		if err != nil {
+			return err
+		}
+		n, err := ws.eng.Resolve(ctx, pos[1], action == "keep-newer", parts)
+		if err != nil {
+			return err
+		}
+		for _, c := range cs {
+			if len(parts) == 0 || slices.Contains(parts, c.Partition) {
+				fmt.Printf("  %s %s: backfill v%d, newer v%d\n", c.Product, c.Partition, c.Version, c.Current)
+			}
+		}
+		st, err := ws.eng.Backfill(ctx, pos[1])
+		if err != nil {
+			return err
+		}
+		what := "promoted the backfill's versions over the newer ones"
+		if action == "keep-newer" {
+			what = "kept the newer versions and discarded the backfill's"
+		}
+		fmt.Printf("backfill %s: %d partitions resolved (%s); now %s\n", pos[1], n, what, st.State)
+		return nil
+	})
+}
+
+func printConflicts(cs []engine.BackfillConflict) {
+	for _, c := range cs {
+		fmt.Printf("  conflict %s %s: the backfill's v%d was planned against %s; v%d is current (newer work)\n", c.Product, c.Partition, c.Version, planned(c.BasedOn), c.Current)
+	}
+}
+
+func planned(v int) string {
+	switch {
+	case v == 0:
+		return "no version"
+	case v < 0:
+		return "an earlier version"
+	}
+	return fmt.Sprintf("v%d", v)
 }

@@ -33,7 +33,7 @@ func runPreview(args []string) error {
 	if len(pos) != 3 {
 		return fmt.Errorf("usage: strata preview DIR PIPELINE BLOCK [--partition KEY | --last N | --from A --to B | --period P] [--version V]")
 	}
-	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
+	return withInspection(pos[0], func(ctx context.Context, ws *workspace) error {
 		pl, err := ws.eng.Pipeline(pos[1])
 		if err != nil {
 			return err

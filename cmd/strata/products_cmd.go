@@ -24,7 +24,7 @@ func runProducts(args []string) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("usage: strata products DIR")
 	}
-	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
+	return withInspection(pos[0], func(ctx context.Context, ws *workspace) error {
 		ps, err := ws.wh.Products(ctx)
 		if err != nil {
 			return err

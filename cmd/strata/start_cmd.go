@@ -71,15 +71,16 @@ func runStart(args []string) error {
 			return err
 		}
 		srv, err := server.New(server.Config{
-			Engine:     ws.eng,
-			Warehouse:  ws.wh,
-			Pool:       ws.pool,
-			ProjectDir: ws.proj.Dir,
-			Kernel:     kernelConfig(ws.proj),
-			Token:      tok,
-			NoAuth:     *noAuth,
-			Addr:       ln.Addr().String(),
-			UI:         frontend.FS(), // nil until the app is built: the server explains how
+			Engine:       ws.eng,
+			Warehouse:    ws.wh,
+			Pool:         ws.pool,
+			ProjectDir:   ws.proj.Dir,
+			TriggerClock: ws.clock,
+			Kernel:       kernelConfig(ws.proj),
+			Token:        tok,
+			NoAuth:       *noAuth,
+			Addr:         ln.Addr().String(),
+			UI:           frontend.FS(), // nil until the app is built: the server explains how
 		})
 		if err != nil {
 			ln.Close()

@@ -13,6 +13,7 @@ import (
 	"github.com/stratahq/strata/kernel/supervisor"
 	"github.com/stratahq/strata/projects/engine"
 	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/triggers/launcher"
 	"github.com/stratahq/strata/projects/warehouse"
 )
 
@@ -28,6 +29,9 @@ type workspace struct {
 	// cluster, with workers, is where the engine runs Go blocks; the local
 	// pool then serves as one of its workers (unless --no-local).
 	cluster *remote.Cluster
+	// clock is the time triggers and the engine share (sped up only by a
+	// test hook, see triggerClock).
+	clock *launcher.RealClock
 }
 
 // WarehousePath is where a project's DuckDB file lives.
@@ -55,6 +59,7 @@ func openScaledWorkspace(ctx context.Context, dir string, so *scaleOut) (*worksp
 	pool := supervisor.NewPool(kernelConfig(proj), size)
 	// Compiled workers get the same limits; their command is each build.
 	compiler := kbuild.NewCompiler(dir, kernelConfig(proj), size)
+	clock := triggerClock()
 	var exec engine.Executor = pool
 	var cluster *remote.Cluster
 	if so != nil && so.enabled() {
@@ -66,7 +71,7 @@ func openScaledWorkspace(ctx context.Context, dir string, so *scaleOut) (*worksp
 		}
 		exec = cluster.Pool
 	}
-	opts := engine.Options{Compiler: compiler}
+	opts := engine.Options{Compiler: compiler, Now: clock.Now}
 	if cluster != nil {
 		// Workers run blocks interpreted: a compiled worker would run on
 		// this machine only (shipping builds to workers is not done yet).
@@ -82,7 +87,7 @@ func openScaledWorkspace(ctx context.Context, dir string, so *scaleOut) (*worksp
 		wh.Close()
 		return nil, err
 	}
-	return &workspace{proj: proj, wh: wh, pool: pool, compiler: compiler, eng: eng, cluster: cluster}, nil
+	return &workspace{proj: proj, wh: wh, pool: pool, compiler: compiler, eng: eng, cluster: cluster, clock: clock}, nil
 }
 
 // kernelConfig is how this binary starts kernels for a project.
@@ -98,7 +103,9 @@ func (w *workspace) Close() {
 		w.cluster.Close() // hands the local agent's tasks back before its kernels stop
 	}
 	w.pool.Close()
-	w.compiler.Close()
+	if w.compiler != nil {
+		w.compiler.Close()
+	}
 	if err := w.wh.Close(); err != nil {
 		fmt.Fprintln(os.Stderr, "strata:", err)
 	}
@@ -150,6 +157,44 @@ func withScaledWorkspace(dir string, so *scaleOut, fn func(ctx context.Context, 
 	ctx, stop := signalContext()
 	defer stop()
 	ws, err := openScaledWorkspace(ctx, dir, so)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	return fn(ctx, ws)
+}
+
+// openInspection opens a project for a command that only reads (products,
+// preview, backfill list and status): the warehouse read-only, with no
+// write lock, so a project the user cannot write can still be inspected.
+// A project that has no warehouse yet is opened as usual (which creates it).
+func openInspection(ctx context.Context, dir string) (*workspace, error) {
+	if _, err := os.Stat(warehousePath(dir)); err != nil {
+		return openWorkspace(ctx, dir)
+	}
+	proj, err := loadProject(dir)
+	if err != nil {
+		return nil, err
+	}
+	wh, err := warehouse.Open(ctx, warehousePath(dir), warehouse.Options{Retention: proj.Retention, ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	pool := supervisor.NewPool(kernelConfig(proj), 1) // runs nothing; the engine wants one
+	eng, err := engine.New(ctx, proj, wh, pool, engine.Options{ReadOnly: true})
+	if err != nil {
+		pool.Close()
+		wh.Close()
+		return nil, err
+	}
+	return &workspace{proj: proj, wh: wh, pool: pool, eng: eng}, nil
+}
+
+// withInspection is withWorkspace for commands that only read.
+func withInspection(dir string, fn func(ctx context.Context, ws *workspace) error) error {
+	ctx, stop := signalContext()
+	defer stop()
+	ws, err := openInspection(ctx, dir)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package faults
 import (
 	"database/sql"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -155,7 +156,7 @@ type status struct {
 }
 
 // checkEnd holds once the backfill has finished.
-func (w *warehouse) checkEnd(t Trial, id string, st status, ref content) violations {
+func (w *warehouse) checkEnd(t Trial, projectDir, id string, st status, ref content) violations {
 	v := w.checkAnyTime(id, t.Publish)
 	if st.Backfill.State != "succeeded" {
 		v.addf("backfill ended %s: %s", st.Backfill.State, st.Backfill.Message)
@@ -181,6 +182,18 @@ func (w *warehouse) checkEnd(t Trial, id string, st status, ref content) violati
 		(SELECT run_id FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' GROUP BY run_id HAVING arg_max(state, seq) = 'succeeded')`, id+":", id)
 	if n, err := w.count(`SELECT count(DISTINCT run_id) FROM _strata.versions WHERE starts_with(run_id, ?) AND is_current`, id+":"); err != nil || n != st.Counts["succeeded"] {
 		v.addf("partition runs with current versions from the backfill = %d (%v), counted succeeded %d", n, err, st.Counts["succeeded"])
+	}
+	// Every version the backfill wrote records the pipeline version it
+	// was launched with (its snapshot), which is kept on disk.
+	var snap string
+	if err := w.db.QueryRow(`SELECT coalesce(snapshot, '') FROM _strata.backfills WHERE backfill_id = ?`, id).Scan(&snap); err != nil || snap == "" {
+		v.addf("the backfill records no snapshot (%v)", err)
+	} else {
+		v.zero(w, "versions from the backfill that do not record its snapshot "+snap,
+			`SELECT count(*) FROM _strata.versions WHERE starts_with(run_id, ?) AND coalesce(snapshot, '') <> ?`, id+":", snap)
+		if _, err := os.Stat(filepath.Join(projectDir, ".strata", "snapshots", snap)); err != nil {
+			v.addf("the backfill's snapshot is not kept: %v", err)
+		}
 	}
 	if t.Existing != "" {
 		v.zero(w, "the day current before the backfill was rewritten by it",

@@ -92,7 +92,7 @@ func TestScaleOutSurvivesKilledAndFrozenWorkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.close()
-	report(t, tr, w.checkEnd(tr, launched.ID, bs, d.ref))
+	report(t, tr, w.checkEnd(tr, dir, launched.ID, bs, d.ref))
 }
 
 func startWorker(t *testing.T, bin, natsURL, tokenFile, name string) *exec.Cmd {

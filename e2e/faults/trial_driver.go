@@ -121,7 +121,7 @@ func (d *Driver) Run(t testing.TB, tr Trial) violations {
 		return v
 	}
 	defer w.close()
-	return append(v, w.checkEnd(tr, id, st, d.ref)...)
+	return append(v, w.checkEnd(tr, dir, id, st, d.ref)...)
 }
 
 func (tr Trial) label() string { return fmt.Sprintf("trial %d seed %d", tr.N, tr.Seed) }

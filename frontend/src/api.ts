@@ -36,7 +36,7 @@ export class ApiError extends Error {
 /** Where the API lives: same-origin (the dev server proxies it to `strata start`). */
 export const API = "/api/v1";
 
-async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+export async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
   const init: RequestInit = { method, credentials: "same-origin", headers: { ...headers } };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
@@ -100,7 +100,8 @@ export const api = {
   backfill: (id: string) => call<BackfillStatus>("GET", `/backfills/${enc(id)}`),
   backfillPartitions: (id: string, opt: { state?: string; offset?: number; limit?: number } = {}) =>
     call<{ partitions: PartitionStatus[]; total: number; offset: number; limit: number }>("GET", `/backfills/${enc(id)}/partitions` + q(opt)),
-  backfillAction: (id: string, action: "retry" | "cancel" | "pause" | "resume") => call<BackfillStatus>("POST", `/backfills/${enc(id)}/${action}`),
+  backfillAction: (id: string, action: BackfillAction) =>
+    call<BackfillStatus>("POST", `/backfills/${enc(id)}/` + (action === "retry-current" ? "retry?use_current_code=true" : action)),
   products: () => call<{ products: ProductView[] }>("GET", "/products"),
   productPartitions: (name: string) => call<{ product: string; partitions: ProductPartition[] }>("GET", `/products/${enc(name)}/partitions`),
   preview: (name: string, w: { partition?: string; last?: number; from?: string; to?: string; period?: string; version?: number; limit?: number }) =>
@@ -127,3 +128,7 @@ export function errorText(e: unknown): string {
   }
   return e instanceof Error ? e.message : String(e);
 }
+
+/** The lifecycle actions of a backfill, as POST /backfills/:id/<action>. */
+// retry-current retries with the files as they are now (use_current_code).
+export type BackfillAction = "retry" | "retry-current" | "cancel" | "pause" | "resume" | "promote-anyway" | "keep-newer";

@@ -32,6 +32,8 @@ export interface Exec {
   error?: WsErrorBody;
   /** Where each upstream came from (the session's draft or published data). */
   inputs?: InputOrigin[];
+  /** Set when the cell ran compiled because the interpreter cannot run it ("compiled: range over a function"). */
+  engine?: string;
   /** performance.now() when sent or discovered; for the UI's own latency. */
   startedAt: number;
 }
@@ -139,6 +141,7 @@ export class ExecStore {
         e.durationMs = m.duration_ms;
         e.entry = m.entry;
         e.inputs = m.inputs;
+        e.engine = m.engine;
         if (m.partition) e.partition = m.partition;
         if (m.stdout) e.stdout = m.stdout;
         return cellKey(e.pipeline, e.block);
@@ -149,6 +152,7 @@ export class ExecStore {
         if (isFinal(e.phase)) return null;
         e.phase = m.error.kind === "interrupted" ? "interrupted" : "failed";
         e.error = m.error;
+        e.engine = m.engine;
         e.durationMs = m.duration_ms;
         return cellKey(e.pipeline, e.block);
       }

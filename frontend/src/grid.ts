@@ -59,7 +59,7 @@ export function visibleRange(g: GridLayout, scrollTop: number, viewport: number)
 }
 
 /** State codes of the grid's Uint8Array. */
-export const STATES = ["queued", "running", "succeeded", "failed", "skipped", "cancelled", "paused"] as const;
+export const STATES = ["queued", "running", "succeeded", "failed", "skipped", "cancelled", "paused", "conflict"] as const;
 export type GridState = (typeof STATES)[number];
 
 export function stateCode(s: string): number {

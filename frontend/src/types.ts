@@ -164,10 +164,10 @@ export interface Plan {
   rollups: PlannedPartition[] | null;
 }
 
-export type RunState = "queued" | "running" | "succeeded" | "failed" | "skipped" | "cancelled" | "paused" | "review" | "rolled_back";
+export type RunState = "queued" | "running" | "succeeded" | "failed" | "skipped" | "cancelled" | "paused" | "conflict" | "needs_attention" | "review" | "rolled_back";
 
 /** The states a run or a backfill ends in. */
-export const FINAL_STATES: ReadonlySet<string> = new Set<RunState>(["succeeded", "failed", "cancelled", "skipped", "review", "rolled_back"]);
+export const FINAL_STATES: ReadonlySet<string> = new Set<RunState>(["succeeded", "failed", "cancelled", "skipped", "conflict", "needs_attention", "review", "rolled_back"]);
 
 export interface Progress {
   backfill_id: string;
@@ -179,9 +179,11 @@ export interface Progress {
   running: number;
   skipped: number;
   cancelled: number;
+  conflicts?: number;
   rate_per_min: number;
   eta: number; // nanoseconds
   elapsed: number; // nanoseconds
+  engine?: "interp" | "compiled"; // how the Go blocks run
 }
 
 export interface BackfillStatus {
@@ -200,6 +202,17 @@ export interface BackfillStatus {
   current_snapshot?: string; // the version the files make now
   files_changed: boolean;
   problem?: string;
+  conflicts?: BackfillConflict[]; // not made current: newer work was
+}
+
+/** A product partition a backfill did not make current because newer work was. */
+export interface BackfillConflict {
+  partition: string;
+  run_id: string;
+  product: string;
+  version: number; // the backfill's, kept
+  based_on: number; // planned against (0: none, -2: an earlier version)
+  current: number; // the newer current version
 }
 
 export interface PartitionStatus {
@@ -221,6 +234,7 @@ export interface RunSummary {
   started_at: string;
   updated_at: string;
   duration_ms?: number;
+  engine?: "interp" | "compiled"; // how the run's Go blocks ran
 }
 
 export interface BlockRun {
@@ -236,6 +250,7 @@ export interface BlockRun {
   error?: string;
   error_line?: number;
   log?: string;
+  worker?: string; // the worker machine that ran it (scale-out)
 }
 
 export interface RunDetail extends RunSummary {
@@ -307,6 +322,7 @@ export interface ServerMessage {
   entry?: string;
   stdout?: string;
   inputs?: InputOrigin[];
+  engine?: string; // "compiled: <reason>" when the interpreter could not run the cell
   files?: string[];
   error?: WsErrorBody;
   topic?: string;

@@ -216,7 +216,7 @@ func compile(ctx context.Context, opt Options, blocks []*checked, out string) (m
 		return nil, err
 	}
 	tmp := out + ".tmp"
-	cmd := exec.CommandContext(ctx, opt.Tool.Go, "build", "-trimpath", "-buildvcs=false", "-o", tmp, ".")
+	cmd := exec.CommandContext(ctx, opt.Tool.Go, "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", "-o", tmp, ".")
 	cmd.Dir = opt.Dir
 	cmd.Env = buildEnv()
 	var stderr bytes.Buffer

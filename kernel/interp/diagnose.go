@@ -7,6 +7,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"go/types"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,13 +29,24 @@ var restricted = map[string]string{
 // entryNames are the block contract's entry functions, in lookup order.
 var entryNames = []string{"Load", "Transform", "Export"}
 
+// NeedsCompiledPrefix starts every diagnostic about valid Go that the
+// interpreter cannot run (kind protocol.ErrUnsupported): such a block runs
+// compiled. See doc.go.
+const NeedsCompiledPrefix = "needs compiled: "
+
+var undefinedQualified = regexp.MustCompile(`^undefined: (\w+)\.(\w+)$`)
+
 // analysis is a parsed, type-checked block ready to be rewritten and run.
 type analysis struct {
-	fset  *token.FileSet
-	file  *ast.File
-	info  *types.Info
-	entry string
-	check bool // declares Check
+	fset *token.FileSet
+	file *ast.File
+	info *types.Info
+	pkg  *types.Package
+	// sourcePkg reports whether an import is interpreted from source
+	// (generic packages) rather than called natively.
+	sourcePkg func(path string) bool
+	entry     string
+	check     bool // declares Check
 	// tables is the number of *sdk.Table parameters of the entry.
 	tables int
 	// hasVars: package-level variables make a cached interpreter unsafe to reuse.
@@ -49,25 +61,45 @@ func (e *Executor) analyze(filename, src, wantEntry string, allow map[string]boo
 	if err != nil {
 		return nil, diagError(protocol.ErrCompile, filename, scannerDiagnostics(filename, err))
 	}
-	a := &analysis{fset: fset, file: f}
+	a := &analysis{fset: fset, file: f, sourcePkg: e.importer.fromSource}
 
 	var diags []protocol.Diagnostic
 	at := func(pos token.Pos, format string, args ...any) {
 		p := fset.Position(pos)
 		diags = append(diags, protocol.Diagnostic{File: filename, Line: p.Line, Column: p.Column, Message: fmt.Sprintf(format, args...)})
 	}
+	kind := protocol.ErrUnsupported
 	for _, imp := range f.Imports {
 		path, _ := strconv.Unquote(imp.Path.Value)
 		if why, ok := restricted[path]; ok && !allow[path] {
 			at(imp.Pos(), "import %q is refused: it lets a block %s; a project opts in with `kernel: {allow: [%s]}` in strata.yaml", path, why, path)
+			kind = protocol.ErrRefused
 			continue
 		}
-		if path != SDKPath && !e.importer.has(path) {
-			at(imp.Pos(), "package %q is not available in the kernel: blocks can import the Go standard library and %s", path, SDKPath)
+		if path == SDKPath || e.importer.has(path) {
+			continue
 		}
+		if since, std := stdPackageSince[path]; std || path == "embed" {
+			if path == "embed" {
+				since = "go1.16"
+			}
+			at(imp.Pos(), "%spackage %q (%s) is not in the kernel's interpreter, which has the standard library of Go 1.22 (yaegi v0.16)", NeedsCompiledPrefix, path, strings.Replace(since, "go", "Go ", 1))
+			continue
+		}
+		at(imp.Pos(), "package %q is not available: a Go block imports the Go standard library and %s, not other modules", path, SDKPath)
+		kind = protocol.ErrRefused
 	}
 	if len(diags) > 0 {
-		return nil, diagError(protocol.ErrRefused, filename, diags)
+		return nil, diagError(kind, filename, diags)
+	}
+	locals := map[string]string{} // import name -> path, to place "undefined: pkg.Name"
+	for _, imp := range f.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		name := path[strings.LastIndex(path, "/")+1:]
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		locals[name] = path
 	}
 
 	a.info = &types.Info{
@@ -77,23 +109,34 @@ func (e *Executor) analyze(filename, src, wantEntry string, allow map[string]boo
 		Instances: map[*ast.Ident]types.Instance{},
 	}
 	conf := types.Config{
-		Importer:  e.importer,
-		GoVersion: "go1.22", // what yaegi implements; newer syntax is diagnosed below with advice
+		Importer: e.importer,
+		// The language the toolchain speaks: what yaegi lacks is lowered by
+		// rewrite.go or classified by unsupported.go, not refused as invalid.
+		GoVersion: "go1.26",
 		Error: func(err error) {
 			if te, ok := err.(types.Error); ok && !te.Soft {
+				if m := undefinedQualified.FindStringSubmatch(te.Msg); m != nil {
+					if since, ok := stdAPISince[locals[m[1]]+"."+m[2]]; ok {
+						at(te.Pos, "%s%s.%s (%s) is not in the kernel's interpreter, which has the standard library of Go 1.22 (yaegi v0.16) and its own slices and maps", NeedsCompiledPrefix, m[1], m[2], strings.Replace(since, "go", "Go ", 1))
+						return
+					}
+				}
 				at(te.Pos, "%s", te.Msg)
 			} else if ok && te.Soft && strings.Contains(te.Msg, "declared and not used") {
 				at(te.Pos, "%s", te.Msg)
 			}
 		},
 	}
-	_, _ = conf.Check(f.Name.Name, fset, []*ast.File{f}, a.info)
+	a.pkg, _ = conf.Check(f.Name.Name, fset, []*ast.File{f}, a.info)
 	diags = append(diags, e.unsupported(a, filename)...)
 	if len(diags) > 0 {
 		sortDiagnostics(diags)
-		kind := protocol.ErrCompile
-		if strings.Contains(diags[0].Message, "the kernel's interpreter") {
-			kind = protocol.ErrUnsupported
+		// Unsupported only when compiling would fix every problem.
+		kind := protocol.ErrUnsupported
+		for _, d := range diags {
+			if !strings.HasPrefix(d.Message, NeedsCompiledPrefix) {
+				kind = protocol.ErrCompile
+			}
 		}
 		return nil, diagError(kind, filename, diags)
 	}
@@ -239,4 +282,20 @@ func sortDiagnostics(d []protocol.Diagnostic) {
 		}
 		return d[i].Column < d[j].Column
 	})
+}
+
+// NeedsCompiled reports why the interpreter cannot run a block faithfully:
+// the "needs compiled" diagnostics of the block's analysis, or none when it
+// can run (or when the block has other errors, which compiling would not
+// fix). It only parses and type-checks; nothing runs.
+func (e *Executor) NeedsCompiled(filename, src string, allow []string) []protocol.Diagnostic {
+	allowed := map[string]bool{}
+	for _, p := range allow {
+		allowed[p] = true
+	}
+	_, rerr := e.analyze(filename, src, "", allowed)
+	if rerr == nil || rerr.Kind != protocol.ErrUnsupported {
+		return nil
+	}
+	return rerr.Diagnostics
 }

@@ -1,9 +1,53 @@
 // Package interp runs Go block source in the yaegi interpreter, inside a
 // kernel process. It owns what happens between receiving source and
-// returning a table: parsing and type-checking against the exact symbols the
-// interpreter has, rejecting what yaegi would mishandle, rewriting what it can
-// support (the Go 1.22 loop variable, panics in goroutines), evaluating, and
-// mapping every error back to the block file's own line and column.
+// returning a table: parsing and type-checking (as Go 1.26) against the
+// exact symbols the interpreter has, lowering what yaegi lacks, refusing
+// what it would run wrongly, evaluating, and mapping every error back to
+// the block file's own line and column.
+//
+// # Lowered (runs interpreted, same lines; rewrite.go, lower.go)
+//
+//   - range over an integer (`for i := range n`, `for range n`), min, max,
+//     clear, and inferred type arguments of generic calls (written out);
+//   - Go 1.22 per-iteration loop variables, including closures handed to
+//     native functions (wg.Go, sync.OnceFunc, time.AfterFunc);
+//   - deferred calls' arguments (evaluated at the defer statement);
+//   - == between interfaces holding the block's own types;
+//   - slices and maps are the kernel's own source (overlay/), with the API
+//     of Go 1.21+ except the iterator functions;
+//   - a block's process (block_process.go): os.Args is [block], flag parses
+//     no arguments, the environment is a per-run copy, the standard logger
+//     is per run, stdin is empty, os.Stdout is a real *os.File whose bytes
+//     reach the run's stdout (stdio_capture.go), and os.Exit/log.Fatal end
+//     the run at their line without running deferred calls.
+//
+// # Needs compiled (refused; runs in compiled mode)
+//
+// Valid Go the interpreter cannot run faithfully is refused with
+// protocol.ErrUnsupported and diagnostics that start with
+// NeedsCompiledPrefix ("needs compiled: ") followed by what and why, at the
+// user's line. Executor.NeedsCompiled returns the static ones without running
+// the block (the last item below only shows in an Exec result); the compiled
+// path routes such blocks to a native worker. Today:
+//
+//   - packages and API newer than Go 1.22 (yaegi v0.16's tables): iter,
+//     unique, slices.Collect, sync.OnceValue, errors.AsType, …
+//     (std_api.go, generated from $GOROOT/api);
+//   - range over a function, new(expr), range over an integer with an
+//     assigned loop variable;
+//   - errors.Is/As/Unwrap/Join in a block that declares an error type (yaegi
+//     hides the type's methods from the errors package);
+//   - type assertions and type switches to interfaces with methods (yaegi
+//     matches standard-library values wrongly);
+//   - %T and %#v of values that can be of the block's types, other verbs than
+//     %v/%s on the block's types with methods, %+v or encoding/json/reflect
+//     over structs with unexported fields (yaegi's types have no names and
+//     export every field);
+//   - defer inside a loop, method expressions (T.Method), a captured loop
+//     variable the loop body changes, multi-parameter generic calls whose
+//     type arguments cannot be written;
+//   - anything that type-checks but yaegi fails to compile, and reflect
+//     panics from inside yaegi at run time.
 //
 // It knows nothing of pipelines, projects or warehouses: a block is a file,
 // an entry function, some input tables and a partition.

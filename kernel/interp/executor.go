@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io"
+	"os"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -36,6 +37,13 @@ type Executor struct {
 
 	mu    sync.Mutex
 	cache map[string]*program
+
+	// out is the interpreter's stdout: a real *os.File (see fileCapture);
+	// nil when no pipe could be made, and then os.Stdout is not captured.
+	out *fileCapture
+	// stdin is an empty file: a block reading stdin gets EOF at once
+	// instead of the kernel's protocol stream.
+	stdin *os.File
 }
 
 // NewExecutor returns an executor with the standard library and the SDK.
@@ -46,12 +54,29 @@ func NewExecutor() *Executor {
 	}
 	// Restricted packages are known to the type checker so that an opted-in
 	// block type-checks; analyze refuses them without the opt-in.
+	// Merged symbol by symbol: unrestricted.Symbols holds only the extra
+	// os, log and syscall symbols (os.Exit, log.Fatal, syscall.Exec), and
+	// replacing whole packages with it hid the rest of os and log.
 	for _, set := range []yaegi.Exports{Symbols, unrestricted.Symbols, unsafe.Symbols, syscall.Symbols} {
 		for k, v := range set {
-			all[k] = v
+			merged := map[string]reflect.Value{}
+			for n, sym := range all[k] {
+				merged[n] = sym
+			}
+			for n, sym := range v {
+				merged[n] = sym
+			}
+			all[k] = merged
 		}
 	}
-	return &Executor{importer: newSymbolImporter(all), cache: map[string]*program{}}
+	e := &Executor{importer: newSymbolImporter(all), cache: map[string]*program{}}
+	if c, err := newFileCapture(); err == nil {
+		e.out = c
+	}
+	if f, err := os.Open(os.DevNull); err == nil {
+		e.stdin = f
+	}
+	return e
 }
 
 // Name identifies the executor in the kernel's ready message.
@@ -66,6 +91,7 @@ type program struct {
 	check   reflect.Value
 	stdout  switchWriter
 	stderr  switchWriter
+	proc    *blockProcess
 	reuse   bool
 	funcAt  []funcSpan
 	rewrote string
@@ -105,7 +131,7 @@ func (e *Executor) program(req *protocol.ExecRequest) (*program, *protocol.RunEr
 	p.rewrote = a.rewrite(req.Source)
 	p.funcAt = funcSpans(a)
 
-	p.interp = yaegi.New(yaegi.Options{Stdout: &p.stdout, Stderr: &p.stderr, Unrestricted: allow["os/exec"]})
+	p.interp = e.newInterp(p, allow["os/exec"])
 	uses := []yaegi.Exports{stdlib.Symbols, Symbols, e.rtSymbols()}
 	if allow["os/exec"] {
 		uses = append(uses, unrestricted.Symbols)
@@ -114,12 +140,18 @@ func (e *Executor) program(req *protocol.ExecRequest) (*program, *protocol.RunEr
 		uses = append(uses, unsafe.Symbols)
 	}
 	if allow["syscall"] {
-		uses = append(uses, syscall.Symbols)
+		// The process-ending calls (Exec, Kill, ForkExec) live in unrestricted.
+		uses = append(uses, syscall.Symbols, yaegi.Exports{"syscall/syscall": unrestricted.Symbols["syscall/syscall"]})
 	}
+	// Last, so that they win over the standard library's own.
+	uses = append(uses, p.proc.symbols())
 	for _, u := range uses {
 		if err := p.interp.Use(u); err != nil {
 			return nil, &protocol.RunError{Kind: protocol.ErrCompile, Message: "load symbols: " + err.Error()}
 		}
+	}
+	if rerr := p.compileOverlays(); rerr != nil {
+		return nil, rerr
 	}
 	if rerr := p.eval(filename); rerr != nil {
 		return nil, rerr
@@ -133,17 +165,51 @@ func (e *Executor) program(req *protocol.ExecRequest) (*program, *protocol.RunEr
 	return p, nil
 }
 
+// newInterp makes the interpreter of p: stdout is the executor's pipe (so
+// os.Stdout is a real file that reaches the run's stream), stdin is empty.
+func (e *Executor) newInterp(p *program, unrestricted bool) *yaegi.Interpreter {
+	p.proc = newBlockProcess(&p.stderr, e.blockExit)
+	opt := yaegi.Options{Stdout: &p.stdout, Stderr: &p.stderr, Args: blockArgs, Unrestricted: unrestricted}
+	if e.out != nil {
+		opt.Stdout = e.out.w
+	}
+	if e.stdin != nil {
+		opt.Stdin = e.stdin
+	}
+	return yaegi.New(opt)
+}
+
+// compileOverlays loads the overlaid standard packages the block imports.
+func (p *program) compileOverlays() *protocol.RunError {
+	for _, imp := range p.a.file.Imports {
+		path := strings.Trim(imp.Path.Value, `"`)
+		if _, ok := overlays[path]; !ok {
+			continue
+		}
+		if _, err := p.interp.Compile(overlayForInterp(path)); err != nil {
+			return &protocol.RunError{Kind: protocol.ErrCompile, Message: fmt.Sprintf("kernel: load its copy of %s: %v", path, err)}
+		}
+	}
+	return nil
+}
+
 // eval loads the rewritten file and looks up its functions. yaegi panics on
 // some inputs it cannot compile; that becomes an error at the block's line.
 func (p *program) eval(filename string) (rerr *protocol.RunError) {
 	defer func() {
 		if r := recover(); r != nil {
 			rerr = &protocol.RunError{Kind: protocol.ErrUnsupported, File: filename,
-				Message: fmt.Sprintf("the kernel's interpreter (yaegi) cannot compile this block: %v", r)}
+				Message: fmt.Sprintf("%sthe kernel's interpreter (yaegi) cannot compile this block: %v", NeedsCompiledPrefix, r)}
 		}
 	}()
 	if _, err := p.interp.Eval(p.rewrote); err != nil {
-		return yaegiError(filename, err, protocol.ErrCompile)
+		// The block type-checked, so what yaegi refuses is its own gap.
+		rerr := yaegiError(filename, err, protocol.ErrUnsupported)
+		rerr.Message = NeedsCompiledPrefix + "the kernel's interpreter (yaegi) cannot compile this valid Go: " + rerr.Message
+		for i := range rerr.Diagnostics {
+			rerr.Diagnostics[i].Message = rerr.Message
+		}
+		return rerr
 	}
 	pkg := p.a.file.Name.Name
 	v, err := p.interp.Eval(pkg + "." + p.a.entry)
@@ -199,6 +265,13 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 		return finish(nil, &protocol.RunError{Kind: protocol.ErrCompile, File: p.a.fset.Position(p.a.file.Name.Pos()).Filename,
 			Message: fmt.Sprintf("%s takes %d table(s) but the run has %d input(s)%s", p.a.entry, p.a.tables, len(inputs), inputNames(req.Inputs))})
 	}
+	if e.out != nil && env.Log != nil {
+		// ctx.Log lines keep their order with the block's stdout.
+		logf := env.Log
+		envCopy := *env
+		envCopy.Log = func(level, msg string) { e.out.flush(); logf(level, msg) }
+		env = &envCopy
+	}
 	bctx, err := newBlockContext(ctx, req, env)
 	if err != nil {
 		return finish(nil, &protocol.RunError{Kind: protocol.ErrRuntime, Message: err.Error()})
@@ -208,8 +281,18 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 	e.state.Store(st)
 	defer e.state.Store(nil)
 	var trace bytes.Buffer
+	p.proc.reset()
 	p.stdout.set(env.Stdout)
-	p.stderr.set(&traceSplitter{stderr: env.Stderr, trace: io.MultiWriter(traceOrDiscard(env.Trace), &limitedBuffer{b: &trace, max: 64 << 10})})
+	if e.out != nil {
+		e.out.set(env.Stdout)
+		defer e.out.set(nil)
+		defer e.out.flush() // runs first: what the block wrote reaches this run
+	}
+	stderr := env.Stderr
+	if e.out != nil {
+		stderr = flushingWriter{c: e.out, w: env.Stderr}
+	}
+	p.stderr.set(&traceSplitter{stderr: stderr, trace: io.MultiWriter(traceOrDiscard(env.Trace), &limitedBuffer{b: &trace, max: 64 << 10})})
 	defer p.stdout.set(nil)
 	defer p.stderr.set(nil)
 
@@ -256,6 +339,10 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 		default:
 		}
 		switch {
+		case o.panicked != nil && interpreterFault(o.panicked):
+			// reflect's own panics come from yaegi's plumbing, not the block.
+			return finish(nil, &protocol.RunError{Kind: protocol.ErrUnsupported, File: filename,
+				Message: fmt.Sprintf("%sthe kernel's interpreter (yaegi) failed running this valid Go: %v", NeedsCompiledPrefix, o.panicked)})
 		case o.panicked != nil:
 			rerr := p.panicError(filename, o.panicked, st, trace.String())
 			st.mu.Lock()
@@ -281,6 +368,13 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 			}
 		}
 		return finish(o.table, nil)
+	case <-st.exited:
+		res.Restart = true // the goroutine that called os.Exit never returns
+		st.mu.Lock()
+		code, line, col := st.exit[0], st.exit[1], st.exit[2]
+		st.mu.Unlock()
+		return finish(nil, &protocol.RunError{Kind: protocol.ErrPanic, File: filename, Line: line, Column: col,
+			Message: fmt.Sprintf("block called os.Exit(%d): a block cannot end the kernel, so the run stops here (deferred calls do not run, as in Go); return an error instead", code)})
 	case msg := <-st.goPanic:
 		res.Restart = true
 		st.mu.Lock()
@@ -313,11 +407,18 @@ func (e *Executor) locatePanic(ctx context.Context, req *protocol.ExecRequest, p
 		return 0, 0 // never repeat an export's side effects
 	}
 	q := &program{a: p.a, rewrote: p.a.rewriteWith(req.Source, true)}
-	q.interp = yaegi.New(yaegi.Options{Stdout: &q.stdout, Stderr: &q.stderr})
-	for _, u := range []yaegi.Exports{stdlib.Symbols, Symbols, e.rtSymbols()} {
+	q.interp = e.newInterp(q, false)
+	if e.out != nil {
+		e.out.flush()
+		e.out.set(nil) // the replay's output is not the run's
+	}
+	for _, u := range []yaegi.Exports{stdlib.Symbols, Symbols, e.rtSymbols(), q.proc.symbols()} {
 		if err := q.interp.Use(u); err != nil {
 			return 0, 0
 		}
+	}
+	if rerr := q.compileOverlays(); rerr != nil {
+		return 0, 0
 	}
 	if rerr := q.eval(req.Filename); rerr != nil {
 		return 0, 0
@@ -339,6 +440,13 @@ func (e *Executor) locatePanic(ctx context.Context, req *protocol.ExecRequest, p
 	case <-time.After(5 * time.Second):
 	}
 	return 0, 0
+}
+
+// interpreterFault reports whether a panic is the interpreter's, not the
+// block's: reflect's misuse messages ("reflect: Call with too many input
+// arguments") never come from type-checked Go code.
+func interpreterFault(v any) bool {
+	return strings.HasPrefix(fmt.Sprint(v), "reflect: ") || strings.HasPrefix(fmt.Sprint(v), "reflect.")
 }
 
 type checkError struct{ err error }

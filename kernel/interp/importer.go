@@ -47,6 +47,10 @@ func newSymbolImporter(symbols yaegi.Exports) *symbolImporter {
 			im.generic[f.Name.Name] = src
 		}
 	}
+	for p, src := range overlays {
+		im.generic[p] = src
+		delete(im.byPath, p) // the overlay is the whole package
+	}
 	return im
 }
 
@@ -56,6 +60,9 @@ func (im *symbolImporter) has(p string) bool {
 	_, gen := im.generic[p]
 	return ok || gen
 }
+
+// fromSource reports whether p is type-checked and run from source.
+func (im *symbolImporter) fromSource(p string) bool { _, ok := im.generic[p]; return ok }
 
 func (im *symbolImporter) Import(p string) (*types.Package, error) {
 	im.mu.Lock()

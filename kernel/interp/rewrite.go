@@ -47,6 +47,32 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 	// The runtime import goes on the package clause's line.
 	edits = append(edits, edit{off: off(a.file.Name.End()), text: fmt.Sprintf("; import %s %q", rtAlias, rtPath)})
 
+	// Overlaid standard packages are imported from the kernel's own source,
+	// under a name of their own: yaegi resolves a package name that its own
+	// copy also uses (slices, maps) to that copy.
+	for _, imp := range a.file.Imports {
+		path := strings.Trim(imp.Path.Value, `"`)
+		if _, ok := overlays[path]; !ok || (imp.Name != nil && (imp.Name.Name == "_" || imp.Name.Name == ".")) {
+			continue
+		}
+		name := path
+		if imp.Name != nil {
+			name = imp.Name.Name
+			edits = append(edits, edit{off: off(imp.Name.Pos()), del: len(name), text: "strata_" + name})
+			edits = append(edits, edit{off: off(imp.Path.Pos()), del: len(imp.Path.Value), text: fmt.Sprintf("%q", overlayPath(path))})
+		} else {
+			edits = append(edits, edit{off: off(imp.Path.Pos()), del: len(imp.Path.Value), text: fmt.Sprintf("strata_%s %q", name, overlayPath(path))})
+		}
+	}
+	for id, obj := range a.info.Uses {
+		if pn, ok := obj.(*types.PkgName); ok {
+			if _, ok := overlays[pn.Imported().Path()]; ok {
+				edits = append(edits, edit{off: off(id.Pos()), del: len(id.Name), text: "strata_" + id.Name})
+			}
+		}
+	}
+	edits = append(edits, a.explicitTypeArgs(off)...)
+
 	mark := func(stmts []ast.Stmt) {
 		for _, st := range stmts {
 			if _, isDecl := st.(*ast.DeclStmt); isDecl {
@@ -67,7 +93,53 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 			}
 		}
 		switch n := n.(type) {
+		case *ast.BinaryExpr:
+			// a == b between interfaces: see interfaceEqual.
+			if (n.Op == token.EQL || n.Op == token.NEQ) && a.isInterface(n.X) && a.isInterface(n.Y) {
+				not := ""
+				if n.Op == token.NEQ {
+					not = "!"
+				}
+				edits = append(edits,
+					edit{off: off(n.X.Pos()), text: not + rtAlias + ".Eq("},
+					edit{off: off(n.X.End()), del: off(n.Y.Pos()) - off(n.X.End()), text: ", "},
+					edit{off: off(n.Y.End()), text: ")"})
+			}
+		case *ast.DeferStmt:
+			// yaegi evaluates a deferred call's arguments when it runs, not
+			// at the defer statement: evaluate them now into a closure.
+			if len(n.Call.Args) > 0 && !a.inLoop(n) {
+				if wrapped, ok := a.wrapDeferCall(n.Call); ok {
+					edits = append(edits, edit{off: off(n.Call.Pos()), del: off(n.Call.End()) - off(n.Call.Pos()), text: wrapped(func(e ast.Expr) string {
+						return src[off(e.Pos()):off(e.End())]
+					})})
+				}
+			}
+		case *ast.ExprStmt:
+			if call, ok := n.X.(*ast.CallExpr); ok && a.endsProcess(call) {
+				edits = append(edits, edit{off: off(n.Pos()), text: fmt.Sprintf("%s.Site(%d, %d); ", rtAlias, line(call.Pos()), col(call.Pos()))})
+			}
 		case *ast.CallExpr:
+			if a.nativeCallee(n) {
+				// A function literal handed straight to native code (wg.Go,
+				// sync.OnceFunc, time.AfterFunc) is wrapped by yaegi over the
+				// caller's live frame, so when it runs later it sees the
+				// variables' last values. Made by an inner function call, it
+				// is a closure over a snapshot of the frame, as Go intends.
+				for _, arg := range n.Args {
+					if lit, ok := arg.(*ast.FuncLit); ok {
+						sig := src[off(lit.Type.Pos()):off(lit.Type.End())]
+						edits = append(edits, edit{off: off(lit.Pos()), text: "func() " + sig + " { return "}, edit{off: off(lit.End()), text: " }()"})
+					}
+				}
+			}
+			if id, ok := n.Fun.(*ast.Ident); ok {
+				if b, ok := a.info.Uses[id].(*types.Builtin); ok {
+					if ed, ok := a.lowerBuiltin(n, b.Name(), func(e ast.Expr) string { return src[off(e.Pos()):off(e.End())] }); ok {
+						edits = append(edits, ed...)
+					}
+				}
+			}
 			if id, ok := n.Fun.(*ast.Ident); ok && len(n.Args) == 1 {
 				if b, ok := a.info.Uses[id].(*types.Builtin); ok && b.Name() == "panic" {
 					edits = append(edits, edit{off: off(id.Pos()), del: len("panic") + 1,
@@ -94,6 +166,7 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 				}
 			}
 		case *ast.RangeStmt:
+			edits = append(edits, a.lowerRangeInt(n, off, src)...)
 			if n.Tok == token.DEFINE {
 				edits = append(edits, a.copyLoopVars([]ast.Expr{n.Key, n.Value}, n.Body, off)...)
 			}
@@ -114,6 +187,99 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 		out = out[:e.off] + e.text + out[e.off+e.del:]
 	}
 	return out
+}
+
+// isInterface reports whether e is a non-nil expression of interface type.
+func (a *analysis) isInterface(e ast.Expr) bool {
+	tv, ok := a.info.Types[e]
+	return ok && tv.Type != nil && !tv.IsNil() && types.IsInterface(tv.Type)
+}
+
+func (a *analysis) isFunc(id *ast.Ident, pkg, name string) bool {
+	fn, ok := a.info.Uses[id].(*types.Func)
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == pkg && fn.Name() == name
+}
+
+func isEmptyInterface(t types.Type) bool {
+	i, ok := t.Underlying().(*types.Interface)
+	return ok && i.NumMethods() == 0
+}
+
+// explicitTypeArgs writes out the inferred type arguments of calls to
+// generic functions with several type parameters (the block's own, or an
+// overlay's such as maps.Clone): yaegi infers one type parameter but
+// mis-infers several at once. Calls whose type arguments cannot be written
+// in the block's terms are left; unsupported reports them.
+func (a *analysis) explicitTypeArgs(off func(token.Pos) int) []edit {
+	var edits []edit
+	for id, inst := range a.info.Instances {
+		if text, ok := a.typeArgsText(id, inst); ok && text != "" {
+			edits = append(edits, edit{off: off(id.End()), text: text})
+		}
+	}
+	return edits
+}
+
+// typeArgsText is "[T1, T2]" for an inferred instance that needs them
+// written, "" when none are needed, and false when they cannot be written.
+func (a *analysis) typeArgsText(id *ast.Ident, inst types.Instance) (string, bool) {
+	fn, ok := a.info.Uses[id].(*types.Func)
+	if !ok || fn.Pkg() == nil || explicitlyInstantiated(a.file, id) {
+		return "", true
+	}
+	// Written out for every call where possible: yaegi also fails to infer
+	// one type parameter from a value of a native type (strings.Fields'
+	// []string). Only several parameters make an unwritable call fatal.
+	several := inst.TypeArgs.Len() >= 2
+	if fn.Pkg() != a.pkg && !a.sourcePkg(fn.Pkg().Path()) {
+		return "", true
+	}
+	qual := a.qualifier()
+	var args []string
+	for i := 0; i < inst.TypeArgs.Len(); i++ {
+		ts := types.TypeString(inst.TypeArgs.At(i), qual)
+		if strings.Contains(ts, "invalid type") || typeNeedsMissingImport(ts) {
+			return "", !several
+		}
+		args = append(args, ts)
+	}
+	return "[" + strings.Join(args, ", ") + "]", true
+}
+
+// endsProcess reports whether call is os.Exit or log.Fatal, Fatalf, Fatalln.
+func (a *analysis) endsProcess(call *ast.CallExpr) bool {
+	fn := a.callee(call)
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	switch fn.Pkg().Path() + "." + fn.Name() {
+	case "os.Exit", "log.Fatal", "log.Fatalf", "log.Fatalln":
+		return fn.Type().(*types.Signature).Recv() == nil
+	}
+	return false
+}
+
+// nativeCallee reports whether call runs a function the interpreter does not
+// interpret: one from an imported package (or a method of its types).
+func (a *analysis) nativeCallee(call *ast.CallExpr) bool {
+	fn := a.callee(call)
+	return fn != nil && fn.Pkg() != nil && fn.Pkg() != a.pkg && !a.sourcePkg(fn.Pkg().Path())
+}
+
+func (a *analysis) callee(call *ast.CallExpr) *types.Func {
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		fn, _ := a.info.Uses[f].(*types.Func)
+		return fn
+	case *ast.SelectorExpr:
+		fn, _ := a.info.Uses[f.Sel].(*types.Func)
+		return fn
+	case *ast.IndexExpr:
+		return a.callee(&ast.CallExpr{Fun: f.X})
+	case *ast.IndexListExpr:
+		return a.callee(&ast.CallExpr{Fun: f.X})
+	}
+	return nil
 }
 
 // copyLoopVars inserts `v := v;` at the top of the loop body for each loop
@@ -199,7 +365,7 @@ func (a *analysis) loopVarProblems(filename string) []protocol.Diagnostic {
 			if a.assignedIn(v, body) {
 				p := a.fset.Position(v.Pos())
 				diags = append(diags, protocol.Diagnostic{File: filename, Line: p.Line, Column: p.Column, Message: fmt.Sprintf(
-					"loop variable %s is captured by a closure and changed inside the loop: the kernel's interpreter (yaegi) shares one variable across iterations (pre-Go 1.22); copy it first (%s := %s) and capture the copy",
+					NeedsCompiledPrefix+"loop variable %s is captured by a closure and changed inside the loop: the kernel's interpreter (yaegi) shares one variable across iterations (pre-Go 1.22); to run interpreted, copy it first (%s := %s) and capture the copy",
 					v.Name(), v.Name()+"Copy", v.Name())})
 			}
 		}
@@ -252,6 +418,57 @@ func (a *analysis) wrapGoCall(g *ast.GoStmt) (func(guard string, text func(ast.E
 		}
 		return fmt.Sprintf("func(%s) { %s%s(%s) }(%s)", strings.Join(params, ", "), guard, text(call.Fun), strings.Join(names, ", "), strings.Join(args, ", "))
 	}, true
+}
+
+// wrapDeferCall builds `func(a0 T0, ...) func() { return func() { f(a0, ...) } }(args...)()`
+// for `defer f(args...)`: the arguments are evaluated at the defer statement.
+func (a *analysis) wrapDeferCall(call *ast.CallExpr) (func(text func(ast.Expr) string) string, bool) {
+	w, ok := a.wrapGoCall(&ast.GoStmt{Call: call})
+	if !ok {
+		return nil, false
+	}
+	return func(text func(ast.Expr) string) string {
+		inner := w("", text) // func(params) { f(names) }(args)
+		open := strings.Index(inner, ") { ") + len(") { ")
+		closeAt := strings.LastIndex(inner, " }(")
+		return inner[:open-len("{ ")] + "func() { return func() { " + inner[open:closeAt] + " } }" + inner[closeAt+2:] + "()"
+	}, true
+}
+
+// inLoop reports whether n is inside a for or range body of its own function.
+func (a *analysis) inLoop(n ast.Node) bool {
+	found := false
+	var walk func(node ast.Node, loop bool) bool
+	walk = func(node ast.Node, loop bool) bool {
+		ast.Inspect(node, func(m ast.Node) bool {
+			if found || m == nil {
+				return false
+			}
+			if m == n {
+				found = loop
+				return false
+			}
+			switch x := m.(type) {
+			case *ast.FuncLit:
+				walk(x.Body, false)
+				return false
+			case *ast.ForStmt:
+				walk(x.Body, true)
+				return false
+			case *ast.RangeStmt:
+				walk(x.Body, true)
+				return false
+			}
+			return true
+		})
+		return found
+	}
+	for _, d := range a.file.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && fd.Pos() <= n.Pos() && n.End() <= fd.End() {
+			return walk(fd.Body, false)
+		}
+	}
+	return false
 }
 
 // qualifier writes package-qualified types with the names the block's own

@@ -17,9 +17,32 @@ type runState struct {
 	goOnce   sync.Once
 	line     atomic.Int64 // last statement reached, line<<16 | column (replay only)
 	live     atomic.Int64 // guarded goroutines started and not yet ended
+
+	site     [2]int // the last os.Exit or log.Fatal call about to run
+	exitOnce sync.Once
+	exited   chan struct{} // closed by os.Exit
+	exit     [3]int        // code, line, column
 }
 
-func newRunState() *runState { return &runState{goPanic: make(chan string, 1)} }
+func newRunState() *runState {
+	return &runState{goPanic: make(chan string, 1), exited: make(chan struct{})}
+}
+
+// blockExit is os.Exit (and log.Fatal's exit) of a block. Go ends the
+// process there without running deferred calls; so does this: it reports
+// the exit to the run and parks the calling goroutine for good (the kernel
+// is replaced after such a run, which also stops the block's other goroutines).
+func (e *Executor) blockExit(code int) {
+	if st := e.current(); st != nil {
+		st.exitOnce.Do(func() {
+			st.mu.Lock()
+			st.exit = [3]int{code, st.site[0], st.site[1]}
+			st.mu.Unlock()
+			close(st.exited)
+		})
+	}
+	select {}
+}
 
 // rtSymbols is the strata_rt package that rewritten blocks import.
 func (e *Executor) rtSymbols() map[string]map[string]reflect.Value {
@@ -38,6 +61,15 @@ func (e *Executor) rtSymbols() map[string]map[string]reflect.Value {
 					st.line.Store(int64(line)<<16 | int64(col&0xffff))
 				}
 			}),
+			// Site marks the line of an os.Exit or log.Fatal call.
+			"Site": reflect.ValueOf(func(line, col int) {
+				if st := e.current(); st != nil {
+					st.mu.Lock()
+					st.site = [2]int{line, col}
+					st.mu.Unlock()
+				}
+			}),
+			"Eq": reflect.ValueOf(interfaceEqual),
 			"GoEnter": reflect.ValueOf(func() {
 				if st := e.current(); st != nil {
 					st.live.Add(1)
@@ -67,4 +99,28 @@ func (e *Executor) rtSymbols() map[string]map[string]reflect.Value {
 			}),
 		},
 	}
+}
+
+// interfaceEqual is a == b for interface values. yaegi hands a value of a
+// block's own type to native code inside a wrapper struct (IValue plus one
+// func field per method), and comparing two such wrappers panics
+// ("comparing uncomparable type interp._error"): compare what they wrap.
+// Like Go, a comparison of uncomparable dynamic types panics.
+func interfaceEqual(a, b any) bool {
+	return unwrapValue(a) == unwrapValue(b)
+}
+
+func unwrapValue(v any) any {
+	for i := 0; i < 4; i++ {
+		rv := reflect.ValueOf(v)
+		if rv.Kind() != reflect.Struct {
+			return v
+		}
+		f := rv.FieldByName("IValue")
+		if !f.IsValid() || f.Kind() != reflect.Interface {
+			return v
+		}
+		v = f.Interface()
+	}
+	return v
 }

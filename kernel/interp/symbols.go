@@ -2,6 +2,7 @@ package interp
 
 import "reflect"
 
+//go:generate sh -c "go run ./internal/stdapi > std_api.go"
 //go:generate sh -c "go run github.com/traefik/yaegi/cmd/yaegi extract github.com/stratahq/strata/blocks/sdk && mv github_com-stratahq-strata-blocks-sdk.go sdk_symbols.go"
 
 // Symbols holds the extracted symbols of blocks/sdk (see sdk_symbols.go,

@@ -5,22 +5,48 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"github.com/stratahq/strata/kernel/protocol"
 )
 
 // unsupported finds valid Go that yaegi v0.16 would reject obscurely, crash
-// on, or run with different semantics. Each message says what to write
-// instead. (The Go 1.22 loop variable is supported by rewriting: see rewrite.go.)
+// on, or run with different semantics, and that rewrite.go cannot lower.
+// Each diagnostic starts with NeedsCompiledPrefix and says what and why: the
+// block runs compiled instead (see doc.go).
 func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnostic {
 	var diags []protocol.Diagnostic
 	at := func(pos token.Pos, format string, args ...any) {
 		p := a.fset.Position(pos)
 		diags = append(diags, protocol.Diagnostic{File: filename, Line: p.Line, Column: p.Column,
-			Message: fmt.Sprintf(format, args...)})
+			Message: NeedsCompiledPrefix + fmt.Sprintf(format, args...)})
 	}
+	ownErrors := a.declaresErrorType()
+	a.unexportedForReflection(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	ast.Inspect(a.file, func(n ast.Node) bool {
 		switch n := n.(type) {
+		case *ast.DeferStmt:
+			if a.inLoop(n) {
+				at(n.Pos(), "defer inside a loop: the kernel's interpreter (yaegi) keeps one slot for every iteration's deferred call, so each would see the last iteration's values")
+			}
+		case *ast.TypeAssertExpr:
+			if a.interfaceTarget(n.Type) {
+				at(n.Type.Pos(), "type assertion to an interface with methods: the kernel's interpreter (yaegi) matches standard-library values against such interfaces wrongly")
+			}
+		case *ast.TypeSwitchStmt:
+			for _, c := range n.Body.List {
+				for _, e := range c.(*ast.CaseClause).List {
+					if a.interfaceTarget(e) {
+						at(e.Pos(), "type switch case on an interface with methods: the kernel's interpreter (yaegi) matches standard-library values against such interfaces wrongly")
+					}
+				}
+			}
+		case *ast.SelectorExpr:
+			if tv, ok := a.info.Types[n.X]; ok && tv.IsType() {
+				if _, ok := a.info.Uses[n.Sel].(*types.Func); ok {
+					at(n.Pos(), "method expression %s.%s: the kernel's interpreter (yaegi) calls it with the wrong arguments", types.ExprString(n.X), n.Sel.Name)
+				}
+			}
 		case *ast.RangeStmt:
 			tv, ok := a.info.Types[n.X]
 			if !ok || tv.Type == nil {
@@ -28,41 +54,73 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 			}
 			switch u := tv.Type.Underlying().(type) {
 			case *types.Basic:
-				if u.Info()&types.IsInteger != 0 {
-					at(n.X.Pos(), "range over an integer is not supported by the kernel's interpreter (yaegi): write `for i := 0; i < n; i++`")
+				if u.Info()&types.IsInteger != 0 && !a.canLowerRangeInt(n) {
+					at(n.X.Pos(), "range over an integer with an assigned (not declared) loop variable: the kernel's interpreter (yaegi, Go 1.22) lacks it, and only `for i := range n` and `for range n` are rewritten for it")
 				}
 			case *types.Signature:
-				at(n.X.Pos(), "range over a function (an iterator) is not supported by the kernel's interpreter (yaegi): collect the values into a slice and range over that")
+				at(n.X.Pos(), "range over a function (an iterator, Go 1.23): the kernel's interpreter (yaegi, Go 1.22) does not implement it")
 			}
 		case *ast.CallExpr:
+			if why := a.formatProblem(n); why != "" {
+				at(n.Pos(), "%s", why)
+			}
 			id, ok := ast.Unparen(n.Fun).(*ast.Ident)
+			if !ok {
+				if sel, ok := n.Fun.(*ast.SelectorExpr); ok && ownErrors {
+					for _, name := range []string{"Is", "As", "Unwrap", "Join"} {
+						if a.isFunc(sel.Sel, "errors", name) {
+							at(sel.Pos(), "errors.%s with an error type the block declares: the kernel's interpreter (yaegi) hands such values to the errors package in a wrapper that hides their methods, so the answer would be wrong", name)
+						}
+					}
+				}
+				break
+			}
+			b, ok := a.info.Uses[id].(*types.Builtin)
 			if !ok {
 				break
 			}
-			if b, ok := a.info.Uses[id].(*types.Builtin); ok {
-				switch b.Name() {
-				case "min", "max":
-					at(id.Pos(), "the builtin %s is not supported by the kernel's interpreter (yaegi): compare with if, or use math.%s for floats", b.Name(), capitalize(b.Name()))
-				case "clear":
-					at(id.Pos(), "the builtin clear is not supported by the kernel's interpreter (yaegi): delete map keys in a loop, or assign a new map or slice")
+			switch b.Name() {
+			case "min", "max", "clear":
+				if _, ok := a.lowerBuiltin(n, b.Name(), nil); !ok {
+					at(id.Pos(), "the builtin %s on a type this block cannot name: the kernel's interpreter (yaegi, Go 1.22) lacks %s, and rewriting the call needs the type written out", b.Name(), b.Name())
+				}
+			case "new":
+				if len(n.Args) == 1 && !a.info.Types[n.Args[0]].IsType() {
+					at(id.Pos(), "new with a value (new(expr), Go 1.26): the kernel's interpreter (yaegi, Go 1.22) only has new(T)")
 				}
 			}
 		}
 		return true
 	})
-	// Inferred type arguments of the block's own generic functions: yaegi
+	// Inferred type arguments that rewrite.go cannot write out: yaegi
 	// infers single type parameters but mis-infers several at once.
 	for id, inst := range a.info.Instances {
-		fn, ok := a.info.Uses[id].(*types.Func)
-		if !ok || fn.Pkg() == nil || fn.Pkg().Path() != a.file.Name.Name || inst.TypeArgs.Len() < 2 {
-			continue
-		}
-		if !explicitlyInstantiated(a.file, id) {
-			at(id.Pos(), "calling %s without explicit type arguments is not supported by the kernel's interpreter (yaegi infers them wrongly): write %s", fn.Name(), instantiation(fn.Name(), inst))
+		if _, ok := a.typeArgsText(id, inst); !ok {
+			at(id.Pos(), "calling %s without explicit type arguments: the kernel's interpreter (yaegi) infers several type parameters wrongly, and %s cannot be written out here", id.Name, instantiation(id.Name, inst))
 		}
 	}
 	diags = append(diags, a.loopVarProblems(filename)...)
 	return diags
+}
+
+// declaresErrorType reports whether the block declares a type with an
+// Error() string method.
+func (a *analysis) declaresErrorType() bool {
+	if a.pkg == nil {
+		return false
+	}
+	errType := types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
+	scope := a.pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok {
+			continue
+		}
+		if types.Implements(tn.Type(), errType) || types.Implements(types.NewPointer(tn.Type()), errType) {
+			return true
+		}
+	}
+	return false
 }
 
 func explicitlyInstantiated(f *ast.File, id *ast.Ident) bool {
@@ -70,11 +128,11 @@ func explicitlyInstantiated(f *ast.File, id *ast.Ident) bool {
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.IndexExpr:
-			if x.X == id {
+			if x.X == id || isSel(x.X, id) {
 				found = true
 			}
 		case *ast.IndexListExpr:
-			if x.X == id {
+			if x.X == id || isSel(x.X, id) {
 				found = true
 			}
 		}
@@ -83,20 +141,15 @@ func explicitlyInstantiated(f *ast.File, id *ast.Ident) bool {
 	return found
 }
 
-func instantiation(name string, inst types.Instance) string {
-	s := name + "["
-	for i := 0; i < inst.TypeArgs.Len(); i++ {
-		if i > 0 {
-			s += ", "
-		}
-		s += types.TypeString(inst.TypeArgs.At(i), func(p *types.Package) string { return p.Name() })
-	}
-	return s + "](...)"
+func isSel(e ast.Expr, id *ast.Ident) bool {
+	s, ok := e.(*ast.SelectorExpr)
+	return ok && s.Sel == id
 }
 
-func capitalize(s string) string {
-	if s == "" {
-		return s
+func instantiation(name string, inst types.Instance) string {
+	var args []string
+	for i := 0; i < inst.TypeArgs.Len(); i++ {
+		args = append(args, types.TypeString(inst.TypeArgs.At(i), func(p *types.Package) string { return p.Name() }))
 	}
-	return string(s[0]-'a'+'A') + s[1:]
+	return name + "[" + strings.Join(args, ", ") + "](...)"
 }

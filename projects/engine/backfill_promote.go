@@ -104,7 +104,7 @@ func (e *Engine) PromoteBackfill(ctx context.Context, id string, opt PromoteOpti
 	switches := make([]warehouse.Switch, len(chosen))
 	res := &PromoteResult{Partitions: map[string]int{}}
 	for i, s := range chosen {
-		switches[i] = warehouse.Switch{Product: s.Product, Partition: s.Partition, To: s.Version, Expect: warehouse.ExpectOlder}
+		switches[i] = warehouse.Switch{Product: s.Product, Partition: s.Partition, To: s.Version, Expect: warehouse.ExpectBasedOn}
 		res.Partitions[s.Product]++
 	}
 	if err := e.wh.SwitchBatch(ctx, id, switches, id); err != nil {

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/stratahq/strata/projects/project"
 	"github.com/stratahq/strata/projects/warehouse"
 )
 
@@ -30,11 +31,11 @@ type backfillRun struct {
 	// from other processes (control_file.go).
 	instance controlInstance
 
-	succeeded, failed, skipped, cancelled, running atomic.Int64
-	finishes                                       *rateWindow
-	cancelledByUser                                atomic.Bool
-	engine                                         atomic.Value // string: interp or compiled
-	done                                           chan struct{}
+	succeeded, failed, skipped, cancelled, running, conflicts atomic.Int64
+	finishes                                                  *rateWindow
+	cancelledByUser                                           atomic.Bool
+	engine                                                    atomic.Value // string: interp or compiled
+	done                                                      chan struct{}
 }
 
 // Launch records a backfill and starts it in the background.
@@ -43,6 +44,10 @@ type backfillRun struct {
 // version) and runs that snapshot to the end: edits on disk meanwhile apply
 // to later runs, not to this backfill.
 func (e *Engine) Launch(ctx context.Context, spec BackfillSpec) (*BackfillStatus, error) {
+	return e.launch(ctx, newBackfillID(e.now()), spec)
+}
+
+func (e *Engine) launch(ctx context.Context, id string, spec BackfillSpec) (*BackfillStatus, error) {
 	pin, err := e.pin(spec.Pipeline)
 	if err != nil {
 		return nil, err
@@ -52,7 +57,6 @@ func (e *Engine) Launch(ctx context.Context, spec BackfillSpec) (*BackfillStatus
 		return nil, err
 	}
 	t.pin = pin
-	id := newBackfillID(e.now())
 	raw, _ := json.Marshal(t.spec)
 	if err := e.wh.Healthy(); err != nil {
 		return nil, fmt.Errorf("record backfill: %w", err)
@@ -141,6 +145,10 @@ func (b *backfillRun) run() error {
 	if err != nil {
 		return b.finish(err)
 	}
+	var launched time.Time
+	if err := e.wh.DB().QueryRowContext(ctx, `SELECT created_at FROM _strata.backfills WHERE backfill_id = ?`, b.id).Scan(&launched); err != nil {
+		return b.finish(fmt.Errorf("backfill %s: %w", b.id, err))
+	}
 	it, err := t.pspec.Iter(t.from, t.to)
 	if err != nil {
 		return b.finish(err)
@@ -167,13 +175,13 @@ func (b *backfillRun) run() error {
 
 	// launch starts one partition's run in the window; after runs once its
 	// slot is free.
-	launch := func(runID, key, interval string, after func(State)) bool {
+	launch := func(runID, key, interval string, blocks []*project.Block, after func(State)) bool {
 		state := StateFailed
 		item := func() {
 			b.running.Add(1)
 			defer b.running.Add(-1)
 			opt := RunOptions{RunID: runID, BackfillID: b.id, Stage: atomicMode, FineOnly: interval == "", Interval: interval,
-				Reuse: prior[runID] != "", Snapshot: t.pin.hash, code: code}
+				Reuse: prior[runID] != "", Snapshot: t.pin.hash, BasedOn: pd.basedOn(t.pl, blocks, key, b.id, launched), code: code, Origin: t.spec.Origin}
 			if atomicMode {
 				opt.PreferRun = b.id + ":"
 			}
@@ -203,7 +211,7 @@ func (b *backfillRun) run() error {
 		// failed is decided again once this pass has re-run some of them.
 		again := st == StateSkipped && r.anyRun
 		switch {
-		case (st == StateSucceeded || st == StateSkipped) && !again:
+		case (st == StateSucceeded || st == StateSkipped || st == StateConflict) && !again:
 			b.countPrior(st)
 			return
 		case r.anyFailed:
@@ -211,18 +219,18 @@ func (b *backfillRun) run() error {
 			return
 		}
 		pp := pd.classify(t.pl, r.part, r.interval, r.blocks, t.spec.Reprocess)
-		if !r.anyRun && pp.Action != "run" && !(b.retry && st != "") {
+		if !r.anyRun && pp.Action != "run" && !(b.retry && st != "") && st != StateRunning {
 			b.skip(runID, r.part.Key, "skipped: "+pp.State)
 			return
 		}
-		launch(runID, r.part.Key, r.interval, nil)
+		launch(runID, r.part.Key, r.interval, r.blocks, nil)
 	}
 	doneFine := func(rs []*rollup, state State) {
 		rollMu.Lock()
 		var ready []*rollup
 		for _, r := range rs {
 			r.remaining--
-			if state != StateSucceeded && state != StateSkipped {
+			if state != StateSucceeded && state != StateSkipped && state != StateConflict {
 				r.anyFailed = true
 			}
 			if r.remaining == 0 {
@@ -247,9 +255,12 @@ func (b *backfillRun) run() error {
 			// left running by a crash); a partition a cancel stopped before
 			// it started has no state at all, and is planned as at launch.
 			switch {
-			case st == StateSucceeded || st == StateSkipped:
+			case st == StateSucceeded || st == StateSkipped || st == StateConflict:
 				return "done"
-			case b.retry && st != "":
+			case b.retry && st != "", st == StateRunning:
+				// Left running by a crash, it was planned to run: run it
+				// again (a publish that committed before the crash is
+				// found by the run, not repeated, and counts succeeded).
 				return "run"
 			}
 			pp = pd.classify(t.pl, p, string(t.pspec.Interval), pd.fine, t.spec.Reprocess)
@@ -272,7 +283,7 @@ func (b *backfillRun) run() error {
 			doneFine(rs, StateSkipped)
 			continue
 		}
-		if !launch(runID, p.Key, "", func(s State) { doneFine(rs, s) }) {
+		if !launch(runID, p.Key, "", pd.fine, func(s State) { doneFine(rs, s) }) {
 			break
 		}
 	}
@@ -303,6 +314,8 @@ func (b *backfillRun) countPrior(s State) {
 		b.skipped.Add(1)
 	case StateCancelled:
 		b.cancelled.Add(1)
+	case StateConflict:
+		b.conflicts.Add(1)
 	default:
 		b.failed.Add(1)
 	}
@@ -318,14 +331,24 @@ func (b *backfillRun) finish(err error) error {
 	}
 	atomicMode := b.t.spec.Publish == PublishAtomic || b.t.spec.Publish == PublishReview
 	switch {
-	case err != nil:
-		_ = e.backfillEvent(ctx, b.id, StateFailed, err.Error())
-		return err
 	case b.cancelledByUser.Load():
 		if atomicMode {
 			_ = e.discardStaged(ctx, b.id)
 		}
-		return e.backfillEvent(ctx, b.id, StateCancelled, "cancelled")
+		msg := "cancelled"
+		if counts, err := e.backfillCounts(ctx, b.id); err == nil {
+			seen := 0
+			for _, n := range counts {
+				seen += n
+			}
+			if left := b.t.total + b.t.rollups - seen; left > 0 {
+				msg += fmt.Sprintf(": %d partitions had not started (they count as cancelled; retry or resume runs them)", left)
+			}
+		}
+		return e.backfillEvent(ctx, b.id, StateCancelled, msg)
+	case err != nil:
+		_ = e.backfillEvent(ctx, b.id, StateFailed, err.Error())
+		return err
 	case b.ctx.Err() != nil:
 		return nil // shutdown: stays "running" and resumes on the next start
 	}
@@ -335,12 +358,15 @@ func (b *backfillRun) finish(err error) error {
 	}
 	// Success means every targeted partition ended succeeded or skipped,
 	// not merely that none failed.
-	seen := counts[StateSucceeded] + counts[StateSkipped] + counts[StateFailed] + counts[StateCancelled] + counts[StateRunning]
+	seen := counts[StateSucceeded] + counts[StateSkipped] + counts[StateFailed] + counts[StateCancelled] + counts[StateRunning] + counts[StateConflict]
 	missing := b.t.total + b.t.rollups - seen
 	if counts[StateFailed]+counts[StateCancelled]+counts[StateRunning] > 0 || missing > 0 {
 		msg := fmt.Sprintf("%d partitions failed, %d cancelled", counts[StateFailed], counts[StateCancelled])
 		if missing > 0 {
 			msg += fmt.Sprintf(", %d never ran", missing)
+		}
+		if counts[StateConflict] > 0 {
+			msg += fmt.Sprintf(", %d in conflict with newer work", counts[StateConflict])
 		}
 		if atomicMode {
 			msg += "; " + b.t.spec.Publish + ": nothing was made current (retry to finish)"
@@ -355,12 +381,18 @@ func (b *backfillRun) finish(err error) error {
 		return e.backfillEvent(ctx, b.id, StateReview, fmt.Sprintf("ready for review: %d versions staged, nothing made current", len(refs)))
 	}
 	if atomicMode {
-		n, err := e.promoteStaged(ctx, b.id)
+		n, held, err := e.promoteStaged(ctx, b.id)
 		if err != nil {
 			_ = e.backfillEvent(ctx, b.id, StateFailed, "promote: "+err.Error())
 			return err
 		}
+		if held > 0 {
+			return e.backfillEvent(ctx, b.id, StateNeedsAttention, fmt.Sprintf("promoted %d versions atomically; ", n)+e.needsAttention(b.id, held))
+		}
 		return e.backfillEvent(ctx, b.id, StateSucceeded, fmt.Sprintf("promoted %d versions atomically", n))
+	}
+	if n := counts[StateConflict]; n > 0 {
+		return e.backfillEvent(ctx, b.id, StateNeedsAttention, e.needsAttention(b.id, n))
 	}
 	return e.backfillEvent(ctx, b.id, StateSucceeded, "")
 }
@@ -384,14 +416,6 @@ func (e *Engine) staged(ctx context.Context, id string) ([]warehouse.VersionRef,
 		refs = append(refs, r)
 	}
 	return refs, rows.Err()
-}
-
-func (e *Engine) promoteStaged(ctx context.Context, id string) (int, error) {
-	refs, err := e.staged(ctx, id)
-	if err != nil || len(refs) == 0 {
-		return 0, err
-	}
-	return len(refs), e.wh.Promote(ctx, refs)
 }
 
 // discardStaged drops the versions an atomic backfill staged and marks

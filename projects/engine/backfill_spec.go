@@ -38,6 +38,8 @@ type BackfillSpec struct {
 	// Engine forces interp or compiled Go blocks; empty: compiled when a
 	// Go toolchain is found. A backfill builds once, before it starts.
 	Engine string `json:"engine,omitempty"`
+	// Origin is what launched the backfill, when not a person (a trigger).
+	Origin *Origin `json:"origin,omitempty"`
 }
 
 // Reprocess policies and publish modes.
@@ -159,6 +161,9 @@ func (e *Engine) targetOf(s BackfillSpec, pl *project.Pipeline) (*target, error)
 	case PublishPartition, PublishAtomic, PublishReview:
 	default:
 		return nil, fmt.Errorf("publish %q: want partition, atomic or review", s.Publish)
+	}
+	if _, err := ParseEngine(s.Engine); err != nil {
+		return nil, err
 	}
 	switch {
 	case s.Concurrency == 0:

@@ -27,7 +27,14 @@ type BackfillStatus struct {
 	CurrentSnapshot string `json:"current_snapshot,omitempty"`
 	FilesChanged    bool   `json:"files_changed"`
 	Problem         string `json:"problem,omitempty"` // why its pipeline version cannot be loaded
+	// Conflicts lists (at most maxConflicts of) the product partitions not
+	// made current because newer work was; resolve them with
+	// Resolve (promote anyway or keep newer).
+	Conflicts []BackfillConflict `json:"conflicts,omitempty"`
 }
+
+// maxConflicts bounds the conflicts a status lists; Conflicts has them all.
+const maxConflicts = 50
 
 // Backfill reads one backfill's status.
 func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, error) {
@@ -70,7 +77,20 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 	}
 	st.Progress = Progress{BackfillID: id, State: st.State, Total: st.Total,
 		Succeeded: counts[StateSucceeded], Failed: counts[StateFailed], Skipped: counts[StateSkipped],
-		Cancelled: counts[StateCancelled], Running: counts[StateRunning]}
+		Cancelled: counts[StateCancelled], Running: counts[StateRunning], Conflicts: counts[StateConflict]}
+	if st.State == StateCancelled {
+		// The partitions a cancel kept from starting were cancelled too
+		// (a retry runs them), not nothing.
+		p := &st.Progress
+		p.Cancelled += max(0, st.Total-p.Succeeded-p.Failed-p.Skipped-p.Cancelled-p.Running-p.Conflicts)
+	}
+	if st.Progress.Conflicts > 0 {
+		cs, err := e.Conflicts(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		st.Conflicts = cs[:min(len(cs), maxConflicts)]
+	}
 	st.Progress.Done = st.Progress.Succeeded + st.Progress.Skipped
 	st.Progress.Elapsed = st.UpdatedAt.Sub(st.CreatedAt)
 	_ = e.wh.DB().QueryRowContext(ctx, `SELECT coalesce(arg_max(engine, seq) FILTER (WHERE engine <> ''), '') FROM _strata.run_events
@@ -231,8 +251,14 @@ func (e *Engine) BackfillPartitions(ctx context.Context, id, state string, offse
 	rows.Close()
 	var out []PartitionStatus
 	n := 0
+	// A cancelled backfill's partitions that never started are cancelled,
+	// not queued: nothing will start them but a retry or resume.
+	notStarted := StateQueued
+	if st, err := e.Backfill(ctx, id); err == nil && st.State == StateCancelled {
+		notStarted = StateCancelled
+	}
 	add := func(key, interval, runID string) {
-		ps := PartitionStatus{Key: key, Interval: interval, State: StateQueued}
+		ps := PartitionStatus{Key: key, Interval: interval, State: notStarted}
 		if l, ok := info[runID]; ok {
 			ps.State, ps.Error, ps.Duration, ps.RunID = l.state, l.err, l.dur, runID
 		}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/stratahq/strata/kernel/build"
 )
 
 // BenchmarkDemoRun: `strata run demo clv --partition …` through the engine
@@ -64,6 +66,53 @@ func BenchmarkDemoBackfill(b *testing.B) {
 	}
 	b.ReportMetric(float64(days)*float64(b.N)/b.Elapsed().Seconds(), "partitions/s")
 	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/backfill")
+}
+
+// BenchmarkDemoBackfillEngines: the demo backfill (default settings) over
+// STRATA_BENCH_DAYS days from 2020-01-01 (default 91; 1827 is all of
+// 2020-2024) with compiled workers, with the interpreter, and the same work
+// as one plain Go program with duckdb-go (baselineBackfill), all in the same
+// run. The ratios are the figures to watch: compiled/baseline is Strata's
+// overhead, interp/compiled what native speed buys.
+func BenchmarkDemoBackfillEngines(b *testing.B) {
+	if _, err := build.FindToolchain(); err != nil {
+		b.Skip(err)
+	}
+	days := envInt("STRATA_BENCH_DAYS", 91)
+	to := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, days-1).Format("2006-01-02")
+	var base, comp, interp time.Duration
+	backfill := func(engine string) time.Duration {
+		e := newCompiledEnv(b, true, nil)
+		if engine == EngineCompiled { // the build is reported apart (BenchmarkBuild*)
+			if _, err := e.eng.Run(context.Background(), "clv", "2020-01-01", RunOptions{Engine: engine}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		start := time.Now()
+		st, err := e.eng.Launch(context.Background(), BackfillSpec{Pipeline: "clv", From: "2020-01-01", To: to, Reprocess: ReprocessAll, Engine: engine})
+		if err != nil {
+			b.Fatal(err)
+		}
+		st, _ = e.eng.Wait(context.Background(), st.ID)
+		if st.State != StateSucceeded || st.Progress.Engine != engine {
+			b.Fatalf("%s backfill: %s (engine %q) %s", engine, st.State, st.Progress.Engine, st.Message)
+		}
+		return time.Since(start)
+	}
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		baselineBackfill(b, b.TempDir(), days)
+		base += time.Since(start)
+		comp += backfill(EngineCompiled)
+		interp += backfill(EngineInterp)
+	}
+	n := float64(b.N)
+	b.ReportMetric(base.Seconds()/n, "baseline-s")
+	b.ReportMetric(comp.Seconds()/n, "compiled-s")
+	b.ReportMetric(interp.Seconds()/n, "interp-s")
+	b.ReportMetric(float64(comp)/float64(base), "compiled/baseline")
+	b.ReportMetric(float64(interp)/float64(comp), "interp/compiled")
+	b.ReportMetric(float64(days)/(comp.Seconds()/n), "compiled-partitions/s")
 }
 
 func envInt(name string, def int) int {

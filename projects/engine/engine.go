@@ -41,16 +41,24 @@ type Options struct {
 	// Compiler, when set, runs Go blocks natively (compiled workers) when a
 	// Go toolchain is found; see RunOptions.Engine.
 	Compiler *build.Compiler
+	// ReadOnly is for a warehouse opened read-only (inspection commands):
+	// the run state is read as it is, never created or appended to.
+	ReadOnly bool
 }
 
 // New returns an engine that runs Go blocks on pool; it creates the run
 // state tables if needed.
 func New(ctx context.Context, proj *project.Project, wh *warehouse.Warehouse, pool Executor, opt Options) (*Engine, error) {
-	store, err := OpenStore(ctx, wh.DB())
-	if err != nil {
-		return nil, err
+	var store *Store
+	if opt.ReadOnly {
+		store = ReadOnlyStore(wh.DB())
+	} else {
+		var err error
+		if store, err = OpenStore(ctx, wh.DB()); err != nil {
+			return nil, err
+		}
+		store.Guard(wh.Healthy)
 	}
-	store.Guard(wh.Healthy)
 	now := opt.Now
 	if now == nil {
 		now = time.Now
@@ -58,6 +66,10 @@ func New(ctx context.Context, proj *project.Project, wh *warehouse.Warehouse, po
 	return &Engine{proj: proj, wh: wh, pool: pool, compiler: opt.Compiler, store: store, hub: NewHub(), now: now,
 		FanOutWindow: 64, backfills: map[string]*backfillRun{}, pins: map[string]*pinned{}}, nil
 }
+
+// Compiler is the engine's builder of native workers; nil when the
+// process runs everything interpreted.
+func (e *Engine) Compiler() *build.Compiler { return e.compiler }
 
 // Close stops the state writer after flushing it.
 func (e *Engine) Close() { e.store.Close() }
@@ -76,6 +88,7 @@ func (e *Engine) SetProject(p *project.Project) {
 	e.mu.Lock()
 	e.proj = p
 	e.mu.Unlock()
+	e.hub.Publish(Notice{Kind: NoticeProject})
 }
 
 func (e *Engine) project() *project.Project {

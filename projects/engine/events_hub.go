@@ -25,6 +25,10 @@ type Notice struct {
 	Event    *Event    `json:"event,omitempty"`
 	Progress *Progress `json:"progress,omitempty"`
 	Text     string    `json:"text,omitempty"`
+	// Published lists versions that became current (Kind NoticePublished).
+	Published *Publication `json:"published,omitempty"`
+	// Data is a payload of other packages' kinds (trigger firings).
+	Data any `json:"data,omitempty"`
 }
 
 // NewHub returns an empty hub.

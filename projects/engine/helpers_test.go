@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stratahq/strata/kernel/build"
 	"github.com/stratahq/strata/kernel/kerneltest"
 	"github.com/stratahq/strata/kernel/supervisor"
 	"github.com/stratahq/strata/projects/project"
@@ -35,6 +36,8 @@ type env struct {
 	wh   *warehouse.Warehouse
 	pool *supervisor.Pool
 	eng  *Engine
+	// compiler is set by newCompiledEnv.
+	compiler *build.Compiler
 }
 
 // newEnv writes files (path -> content) into a new project; with demo it
@@ -73,7 +76,27 @@ func openEnv(t testing.TB, dir string) *env {
 	return e
 }
 
-func openEnvErr(dir string) (*env, error) {
+func openEnvErr(dir string) (*env, error) { return openEnvWith(dir, false) }
+
+// newCompiledEnv is newEnv whose engine can build compiled workers (in the
+// project's .strata/build), as `strata run` has with a Go toolchain.
+func newCompiledEnv(t testing.TB, demo bool, files map[string]string) *env {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "proj")
+	if err := scaffold.Init(dir, demo); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, files)
+	e, err := openEnvWith(dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.t = t
+	t.Cleanup(e.close)
+	return e
+}
+
+func openEnvWith(dir string, compiled bool) (*env, error) {
 	proj, err := project.Load(dir)
 	if proj == nil {
 		return nil, err
@@ -83,11 +106,15 @@ func openEnvErr(dir string) (*env, error) {
 		return nil, err
 	}
 	pool := supervisor.NewPool(kernelConfig(), 2)
-	eng, err := New(context.Background(), proj, wh, pool, Options{})
+	var opt Options
+	if compiled {
+		opt.Compiler = build.NewCompiler(dir, kernelConfig(), 2)
+	}
+	eng, err := New(context.Background(), proj, wh, pool, opt)
 	if err != nil {
 		return nil, err
 	}
-	return &env{dir: dir, wh: wh, pool: pool, eng: eng}, nil
+	return &env{dir: dir, wh: wh, pool: pool, eng: eng, compiler: opt.Compiler}, nil
 }
 
 func (e *env) close() {
@@ -97,6 +124,9 @@ func (e *env) close() {
 	e.eng.Shutdown(context.Background())
 	e.eng.Close()
 	e.pool.Close()
+	if e.compiler != nil {
+		e.compiler.Close()
+	}
 	if err := e.wh.Close(); err != nil && e.t != nil {
 		// A connection still in use after a graceful shutdown is a leak:
 		// say so here, with the goroutines that touch the database (one of

@@ -144,8 +144,9 @@ func (e *Engine) versionsOf(ctx context.Context, query string, args []any, keys 
 }
 
 // publishedByRun reports whether run already published every product of
-// these blocks (a resumed run must not publish them again).
-func (e *Engine) publishedByRun(ctx context.Context, runID string, pl *project.Pipeline, blocks []*project.Block) (bool, error) {
+// these blocks (a resumed run must not publish them again), and whether
+// they are all current.
+func (e *Engine) publishedByRun(ctx context.Context, runID string, pl *project.Pipeline, blocks []*project.Block) (done, current bool, err error) {
 	want := 0
 	var args []any
 	args = append(args, runID)
@@ -157,10 +158,11 @@ func (e *Engine) publishedByRun(ctx context.Context, runID string, pl *project.P
 		args = append(args, ProductName(pl, b))
 	}
 	if want == 0 {
-		return false, nil
+		return false, false, nil
 	}
 	ph := strings.TrimSuffix(strings.Repeat("?,", want), ",")
-	var n int
-	err := e.wh.DB().QueryRowContext(ctx, `SELECT count(DISTINCT product) FROM _strata.versions WHERE run_id = ? AND product IN (`+ph+`)`, args...).Scan(&n)
-	return n == want, err
+	var n, cur int
+	err = e.wh.DB().QueryRowContext(ctx, `SELECT count(DISTINCT product), count(DISTINCT product) FILTER (WHERE is_current) FROM _strata.versions
+		WHERE run_id = ? AND product IN (`+ph+`)`, args...).Scan(&n, &cur)
+	return n == want, cur == want, err
 }

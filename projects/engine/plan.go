@@ -132,10 +132,11 @@ type planData struct {
 }
 
 type versionInfo struct {
-	version  int
-	runID    string
-	codeHash string
-	upstream map[string]map[string]int
+	version   int
+	createdAt time.Time
+	runID     string
+	codeHash  string
+	upstream  map[string]map[string]int
 }
 
 // loadPlanData reads what classifying pl's partitions needs; dir is the
@@ -154,7 +155,7 @@ func (e *Engine) loadPlanData(ctx context.Context, dir string, pl *project.Pipel
 		}
 	}
 	ph := strings.TrimSuffix(strings.Repeat("?,", len(products)), ",")
-	rows, err := e.wh.DB().QueryContext(ctx, `SELECT v.product, v.partition, v.version, v.run_id, v.code_hash, CAST(v.upstream AS VARCHAR)
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT v.product, v.partition, v.version, v.created_at, v.run_id, v.code_hash, CAST(v.upstream AS VARCHAR)
 		FROM _strata.current c JOIN _strata.versions v ON v.product = c.product AND v.partition = c.partition AND v.version = c.version
 		WHERE c.product IN (`+ph+`)`, products...)
 	if err != nil {
@@ -164,7 +165,7 @@ func (e *Engine) loadPlanData(ctx context.Context, dir string, pl *project.Pipel
 	for rows.Next() {
 		var prod, part, up string
 		var vi versionInfo
-		if err := rows.Scan(&prod, &part, &vi.version, &vi.runID, &vi.codeHash, &up); err != nil {
+		if err := rows.Scan(&prod, &part, &vi.version, &vi.createdAt, &vi.runID, &vi.codeHash, &up); err != nil {
 			return nil, err
 		}
 		_ = json.Unmarshal([]byte(up), &vi.upstream)

@@ -16,7 +16,8 @@ type Progress struct {
 	Failed     int           `json:"failed"`
 	Running    int           `json:"running"`
 	Skipped    int           `json:"skipped"`
-	Cancelled  int           `json:"cancelled"`
+	Cancelled  int           `json:"cancelled"`    // with a user's cancel, partitions it kept from starting count too
+	Conflicts  int           `json:"conflicts"`    // not made current: newer work was published during the backfill
 	Rate       float64       `json:"rate_per_min"` // partitions finished per minute, recent
 	ETA        time.Duration `json:"eta"`
 	Elapsed    time.Duration `json:"elapsed"`
@@ -65,14 +66,14 @@ func (r *rateWindow) perMinute(elapsed time.Duration) float64 {
 func (b *backfillRun) progress() *Progress {
 	p := &Progress{BackfillID: b.id, State: StateRunning, Total: b.t.total + b.t.rollups,
 		Succeeded: int(b.succeeded.Load()), Failed: int(b.failed.Load()), Skipped: int(b.skipped.Load()),
-		Cancelled: int(b.cancelled.Load()), Running: int(b.running.Load()), Elapsed: time.Since(b.start)}
+		Cancelled: int(b.cancelled.Load()), Running: int(b.running.Load()), Conflicts: int(b.conflicts.Load()), Elapsed: time.Since(b.start)}
 	if b.win.Paused() {
 		p.State = StatePaused
 	}
 	p.Done = p.Succeeded + p.Skipped
 	p.Engine, _ = b.engine.Load().(string)
 	p.Rate = b.finishes.perMinute(p.Elapsed)
-	if remaining := p.Total - p.Done - p.Failed - p.Cancelled; p.Rate > 0 && remaining > 0 {
+	if remaining := p.Total - p.Done - p.Failed - p.Cancelled - p.Conflicts; p.Rate > 0 && remaining > 0 {
 		p.ETA = time.Duration(float64(remaining) / p.Rate * float64(time.Minute))
 	}
 	return p

@@ -48,6 +48,8 @@ type RunOptions struct {
 	// this owner (a backfill staged for review) until it promotes or
 	// discards them.
 	Pin string
+	// Origin is what launched the run (a trigger), recorded on its first event.
+	Origin *Origin
 	// Engine runs the Go blocks interpreted ("interp") or compiled
 	// ("compiled"); empty: compiled when a Go toolchain is found.
 	Engine string
@@ -164,7 +166,7 @@ func (r *runner) emit(ev Event) <-chan error {
 
 func (r *runner) run(ctx context.Context) (*RunResult, error) {
 	start := time.Now()
-	if err := <-r.emit(Event{State: StateRunning, Engine: r.res.Engine}); err != nil {
+	if err := <-r.emit(Event{State: StateRunning, Engine: r.res.Engine, Origin: r.opt.Origin.encode()}); err != nil {
 		return nil, err
 	}
 	if r.opt.Reuse {
@@ -191,8 +193,13 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 			}
 			continue
 		}
-		if done, err := r.e.publishedByRun(ctx, r.opt.RunID, r.pl, g.blocks); err != nil {
+		if done, current, err := r.e.publishedByRun(ctx, r.opt.RunID, r.pl, g.blocks); err != nil {
 			return nil, err
+		} else if done && !current && !r.opt.Stage && r.opt.BasedOn != nil {
+			// Its compare-and-set publish found newer work before the
+			// restart: its versions were kept, not made current.
+			r.res.Conflicts = append(r.res.Conflicts, warehouse.Conflict{Partition: g.part.Key, Product: ProductName(r.pl, g.blocks[0]), BasedOn: r.opt.BasedOn[ProductName(r.pl, g.blocks[0])]})
+			continue
 		} else if done {
 			// A resumed run whose publish committed before the crash: never twice.
 			for _, b := range g.blocks {
@@ -425,7 +432,15 @@ func (r *runner) publish(ctx context.Context, g *group, outcomes []*BlockOutcome
 	if r.opt.Stage {
 		return r.e.wh.Stage(ctx, outs)
 	}
-	return r.e.wh.Publish(ctx, outs)
+	vs, err := r.e.wh.Publish(ctx, outs)
+	if err == nil {
+		refs := make([]warehouse.VersionRef, len(vs))
+		for i, v := range vs {
+			refs[i] = v.Ref()
+		}
+		r.e.published(r.pl.ID, r.opt.RunID, r.opt.BackfillID, refs)
+	}
+	return vs, err
 }
 
 // lineage records what a block read: upstream product -> partition ->

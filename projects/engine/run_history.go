@@ -14,7 +14,8 @@ type RunFilter struct {
 	Pipeline   string
 	BackfillID string
 	Partition  string
-	Limit      int // default 100
+	Origin     string // manual, trigger or trigger:<id>; "" for all
+	Limit      int    // default 100
 }
 
 // RunSummary is one run in the history.
@@ -29,6 +30,7 @@ type RunSummary struct {
 	UpdatedAt  time.Time `json:"updated_at"`
 	DurationMS float64   `json:"duration_ms,omitempty"`
 	Engine     string    `json:"engine,omitempty"` // interp or compiled
+	Origin     *Origin   `json:"origin,omitempty"` // nil when a person launched it
 }
 
 // Runs lists runs, newest first.
@@ -47,10 +49,18 @@ func (e *Engine) Runs(ctx context.Context, f RunFilter) ([]RunSummary, error) {
 			args = append(args, v)
 		}
 	}
+	ow, oargs, err := originWhere(f.Origin)
+	if err != nil {
+		return nil, err
+	}
+	if ow != "" {
+		where = append(where, ow)
+		args = append(args, oargs...)
+	}
 	args = append(args, f.Limit)
 	rows, err := e.wh.DB().QueryContext(ctx, `SELECT run_id, any_value(backfill_id), any_value(pipeline), any_value(partition_key),
 		arg_max(state, seq), arg_max(error, seq), min(event_at), max(event_at), arg_max(duration_ms, seq),
-		coalesce(arg_max(engine, seq) FILTER (WHERE engine <> ''), '')
+		coalesce(arg_max(engine, seq) FILTER (WHERE engine <> ''), ''), coalesce(max(origin), '')
 		FROM _strata.run_events WHERE `+strings.Join(where, " AND ")+`
 		GROUP BY run_id ORDER BY min(event_at) DESC LIMIT ?`, args...)
 	if err != nil {
@@ -60,9 +70,11 @@ func (e *Engine) Runs(ctx context.Context, f RunFilter) ([]RunSummary, error) {
 	var out []RunSummary
 	for rows.Next() {
 		var r RunSummary
-		if err := rows.Scan(&r.RunID, &r.BackfillID, &r.Pipeline, &r.Partition, &r.State, &r.Error, &r.StartedAt, &r.UpdatedAt, &r.DurationMS, &r.Engine); err != nil {
+		var origin string
+		if err := rows.Scan(&r.RunID, &r.BackfillID, &r.Pipeline, &r.Partition, &r.State, &r.Error, &r.StartedAt, &r.UpdatedAt, &r.DurationMS, &r.Engine, &origin); err != nil {
 			return nil, err
 		}
+		r.Origin = decodeOrigin(origin)
 		out = append(out, r)
 	}
 	return out, rows.Err()
@@ -122,14 +134,16 @@ func (e *Engine) runByID(ctx context.Context, runID string) (RunSummary, error) 
 		return RunSummary{}, err
 	}
 	var r RunSummary
+	var origin string
 	err := e.wh.DB().QueryRowContext(ctx, `SELECT run_id, any_value(backfill_id), any_value(pipeline), any_value(partition_key),
 		arg_max(state, seq), arg_max(error, seq), min(event_at), max(event_at), arg_max(duration_ms, seq),
-		coalesce(arg_max(engine, seq) FILTER (WHERE engine <> ''), '')
+		coalesce(arg_max(engine, seq) FILTER (WHERE engine <> ''), ''), coalesce(max(origin), '')
 		FROM _strata.run_events WHERE run_id = ? AND block_id = '' GROUP BY run_id`, runID).
-		Scan(&r.RunID, &r.BackfillID, &r.Pipeline, &r.Partition, &r.State, &r.Error, &r.StartedAt, &r.UpdatedAt, &r.DurationMS, &r.Engine)
+		Scan(&r.RunID, &r.BackfillID, &r.Pipeline, &r.Partition, &r.State, &r.Error, &r.StartedAt, &r.UpdatedAt, &r.DurationMS, &r.Engine, &origin)
 	if err != nil {
 		return r, errNotFoundf("run %q not found", runID)
 	}
+	r.Origin = decodeOrigin(origin)
 	return r, nil
 }
 

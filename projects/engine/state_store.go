@@ -75,6 +75,8 @@ type Event struct {
 	// encoding), kept so that a retried run re-runs only the children that
 	// failed.
 	Output []byte `json:"-"`
+	// Origin is what launched the run (an encoded Origin), on its first event only.
+	Origin string `json:"-"`
 }
 
 const stateSchema = `
@@ -129,9 +131,10 @@ func OpenStore(ctx context.Context, db *sql.DB) (*Store, error) {
 		}
 	}
 	// Nor the engine (interpreted or compiled) a run used.
-	// Nor the worker that ran a block (scale-out). The appender writes
-	// columns in table order, so these come last and in this order.
-	for _, col := range []string{"engine VARCHAR", "worker VARCHAR"} {
+	// Nor the worker that ran a block (scale-out), nor the origin of a run
+	// (a trigger). The appender writes columns in table order, so these
+	// come last and in this order.
+	for _, col := range []string{"engine VARCHAR", "worker VARCHAR", "origin VARCHAR DEFAULT ''"} {
 		if _, err := db.ExecContext(ctx, `ALTER TABLE _strata.run_events ADD COLUMN IF NOT EXISTS `+col); err != nil {
 			return nil, fmt.Errorf("upgrade run state tables: %w", err)
 		}
@@ -142,6 +145,15 @@ func OpenStore(ctx context.Context, db *sql.DB) (*Store, error) {
 	}
 	go s.loop()
 	return s, nil
+}
+
+// ReadOnlyStore is a Store over a warehouse opened read-only: it reads the
+// run state as it is and refuses every event (Append answers ErrStoreClosed).
+func ReadOnlyStore(db *sql.DB) *Store {
+	s := &Store{db: db, stopped: true, kick: make(chan struct{}, 1), closed: make(chan struct{}), done: make(chan struct{})}
+	close(s.closed)
+	close(s.done)
+	return s
 }
 
 // Guard makes every commit ask check first and fail with its error: the
@@ -155,7 +167,11 @@ func (s *Store) Append(evs ...Event) <-chan error {
 	s.mu.Lock()
 	if s.stopped {
 		s.mu.Unlock()
-		ch <- ErrStoreClosed
+		if len(evs) == 0 {
+			ch <- nil // a flush: nothing of ours is left unwritten
+		} else {
+			ch <- ErrStoreClosed
+		}
 		return ch
 	}
 	for i := range evs {
@@ -264,7 +280,7 @@ func (s *Store) commit(evs []Event) error {
 		}
 		for _, e := range evs {
 			if err := a.AppendRow(e.Seq, e.At, e.RunID, e.BackfillID, e.Pipeline, e.Partition, e.Block, e.Child,
-				string(e.State), int32(e.Attempt), e.Rows, e.DurationMS, e.Error, int32(e.ErrorLine), e.Log, blob(e.Output), e.Engine, e.Worker); err != nil {
+				string(e.State), int32(e.Attempt), e.Rows, e.DurationMS, e.Error, int32(e.ErrorLine), e.Log, blob(e.Output), e.Engine, e.Worker, e.Origin); err != nil {
 				_ = a.Close()
 				return err
 			}

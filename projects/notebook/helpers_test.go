@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stratahq/strata/kernel/build"
 	"github.com/stratahq/strata/kernel/kerneltest"
 	"github.com/stratahq/strata/kernel/supervisor"
 	"github.com/stratahq/strata/projects/engine"
@@ -27,6 +28,13 @@ func TestMain(m *testing.M) {
 // file; the engine runs published pipelines on a pool of real kernels.
 func newTestManager(t *testing.T) (*Manager, *engine.Engine) {
 	t.Helper()
+	return newTestManagerWith(t, false)
+}
+
+// newTestManagerWith is newTestManager whose engine can build compiled
+// workers, as `strata start` has with a Go toolchain.
+func newTestManagerWith(t *testing.T, compiled bool) (*Manager, *engine.Engine) {
+	t.Helper()
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "demo")
 	if err := scaffold.Init(dir, true); err != nil {
@@ -44,7 +52,12 @@ func newTestManager(t *testing.T) (*Manager, *engine.Engine) {
 		t.Fatal(err)
 	}
 	pool := supervisor.NewPool(kerneltest.Config(), 1)
-	eng, err := engine.New(ctx, proj, wh, pool, engine.Options{})
+	var opt engine.Options
+	if compiled {
+		opt.Compiler = build.NewCompiler(dir, kerneltest.Config(), 1)
+		t.Cleanup(opt.Compiler.Close)
+	}
+	eng, err := engine.New(ctx, proj, wh, pool, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

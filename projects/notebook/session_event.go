@@ -71,6 +71,9 @@ type Result struct {
 	Stdout    string // the captured stdout, set when streaming dropped chunks
 	Partition string
 	Inputs    []engine.InputOrigin
+	// Engine is empty when the interpreter ran the cell, else why it ran
+	// compiled ("compiled: range over a function").
+	Engine string
 }
 
 // Failure is a refused request (Code other than CodeRun) or a failed
@@ -80,6 +83,7 @@ type Failure struct {
 	Message  string
 	Run      *protocol.RunError
 	Duration *time.Duration
+	Engine   string // as Result.Engine
 }
 
 // Client is the connection a session talks through. Send may wait briefly

@@ -69,6 +69,14 @@ func (s *Session) run(ctx context.Context, e *execution, source string) (Event, 
 		// interrupt it ignored): this session alone gets a fresh one.
 		restarted = s.replaceKernel(k)
 	}
+	mode := ""
+	if res.Error != nil && res.Error.Kind == protocol.ErrUnsupported {
+		// Valid Go the interpreter cannot run: run it compiled instead.
+		if cres, cout, ok := s.runCompiled(ctx, b, req, in.Inputs, h); ok {
+			mode = "compiled: " + unsupportedReason(res.Error)
+			res, out = cres, cout
+		}
+	}
 	if res.Error != nil {
 		re := *res.Error
 		if re.File == "" {
@@ -77,13 +85,17 @@ func (s *Session) run(ctx context.Context, e *execution, source string) (Event, 
 		if ctx.Err() != nil && (re.Kind != protocol.ErrInterrupted || e.byRestart.Load()) {
 			return stopped(e, re.File, &re, res.Duration), restarted
 		}
-		return runFailed(e.id, &re, res.Duration), restarted
+		ev := runFailed(e.id, &re, res.Duration)
+		ev.Error.Engine = mode
+		return ev, restarted
 	}
 	stdout := ""
 	if h.dropped.Load() > 0 {
 		stdout = res.Stdout // the stream lost chunks; the captured text is complete
 	}
-	return s.succeeded(e, in, out, res.Duration, res.Entry, stdout), restarted
+	ev := s.succeeded(e, in, out, res.Duration, res.Entry, stdout)
+	ev.Result.Engine = mode
+	return ev, restarted
 }
 
 // succeeded keeps the output as the cell's draft and builds the result.

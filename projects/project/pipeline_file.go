@@ -38,7 +38,13 @@ type Pipeline struct {
 	Blocks      []*Block          // in file order; blocks without an id or with a repeated id are left out
 	Checks      []ReviewCheck     // product-level checks gating a reviewed backfill's promotion
 	Triggers    []*Trigger        // in file order; what launches the pipeline besides a person
-	Problems    Problems          // problems of this pipeline and of the block files it uses
+	// TriggerProblems are event triggers that name a product no pipeline
+	// exposes, or close a loop of pipelines triggering each other. They
+	// depend on the other pipelines, so they disable the trigger (and are
+	// project problems) without keeping the pipeline itself from running,
+	// also from a snapshot that holds this pipeline alone.
+	TriggerProblems Problems
+	Problems        Problems // problems of this pipeline and of the block files it uses
 }
 
 // RetryPolicy says how often and how patiently a failed block run is retried.

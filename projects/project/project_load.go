@@ -70,8 +70,7 @@ func Load(dir string) (*Project, error) {
 		probs = append(probs, pl.Problems...)
 	}
 	for id, tp := range checkTriggerProducts(p.Pipelines, p.PipelineIDs()) {
-		pl := p.Pipelines[id]
-		pl.Problems = append(pl.Problems, tp...).normalize()
+		p.Pipelines[id].TriggerProblems = tp.normalize()
 		probs = append(probs, tp...)
 	}
 	p.Problems = probs.normalize()
@@ -105,7 +104,8 @@ func LoadPipeline(p *Project, file string) (*Pipeline, error) {
 	if p.Pipelines[pl.ID] == nil {
 		ids = append(ids, pl.ID)
 	}
-	pl.Problems = append(pl.Problems, checkTriggerProducts(all, ids)[pl.ID]...).normalize()
+	pl.Problems = pl.Problems.normalize()
+	pl.TriggerProblems = checkTriggerProducts(all, ids)[pl.ID].normalize()
 	return pl, pl.Problems.Err()
 }
 

@@ -31,6 +31,7 @@ type Trigger struct {
 	Run      triggers.RunSpec   // effective, the default applied
 	CatchUp  int                // schedule: missed ticks run after downtime, the most recent ones
 	Line     int                // line of the trigger in the pipeline file
+	Disabled string             // why it never fires (an unknown product, a trigger loop); "" when it works
 
 	index       int
 	productNode *yaml.Node
@@ -223,6 +224,7 @@ func checkTriggerProducts(pipelines map[string]*Pipeline, ids []string) map[stri
 		if t.productNode != nil {
 			p.Line, p.Column = t.productNode.Line, t.productNode.Column
 		}
+		t.Disabled = p.Message
 		probs[pl.ID] = append(probs[pl.ID], p)
 	}
 	// downstream[a] lists the pipelines a's products trigger, with the trigger.

@@ -322,3 +322,17 @@ func qualified(table string) string { return catalogSchema + "." + quoteIdent(ta
 func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
 func quoteLiteral(s string) string { return `'` + strings.ReplaceAll(s, `'`, `''`) + `'` }
+
+// checkLayout is initCatalog for a read-only open: it changes nothing, so a
+// file of an older layout (which initCatalog would migrate) is refused with
+// what to do rather than misread.
+func checkLayout(ctx context.Context, db *sql.DB) error {
+	var v string
+	if err := db.QueryRowContext(ctx, `SELECT value FROM _strata.meta WHERE key = 'layout'`).Scan(&v); err != nil {
+		return fmt.Errorf("read the catalog layout: %w (is this a strata warehouse?)", err)
+	}
+	if v != fmt.Sprint(layoutVersion) {
+		return fmt.Errorf("catalog layout %s: this strata reads layout %d; a command that writes (strata run, strata start) migrates an older file, and a newer one needs a newer strata", v, layoutVersion)
+	}
+	return nil
+}

@@ -25,8 +25,11 @@ func (c Conflict) String() string {
 }
 
 func versionName(v int) string {
-	if v == 0 {
+	switch {
+	case v == 0:
 		return "no version"
+	case v < 0:
+		return "an earlier version"
 	}
 	return fmt.Sprintf("v%d", v)
 }

@@ -47,9 +47,14 @@ var switchDDL = []string{
 	)`,
 }
 
-// ExpectOlder is Switch.Expect for a promote: any current version older
-// than To, or none.
-const ExpectOlder = -1
+// Special values of Switch.Expect. ExpectOlder: any current version older
+// than To, or none. ExpectBasedOn: the version To was planned against (its
+// based_on, recorded when it was staged: product_conflict.go), so a promote
+// also refuses when the partition was rolled back or rewritten meanwhile.
+const (
+	ExpectOlder   = -1
+	ExpectBasedOn = -2
+)
 
 // Switch moves one partition's current pointer to To (0: no current
 // version) if the current one is Expect (0: none; ExpectOlder: older than To).
@@ -207,12 +212,18 @@ func (tx *writeTx) applySwitches(switches []Switch) ([]int, error) {
 				return nil, missingVersion(tx.ctx, tx.conn, VersionRef{Product: s.Product, Partition: s.Partition, Version: s.To})
 			}
 		}
+		expected := s.Expect
 		ok := st.current == s.Expect
-		if s.Expect == ExpectOlder {
+		switch s.Expect {
+		case ExpectOlder:
 			ok = st.current < s.To
+		case ExpectBasedOn:
+			kv, _ := st.kept(s.To)
+			expected = kv.basedOn
+			ok = st.current == kv.basedOn || st.current == s.To
 		}
 		if !ok {
-			conflicts = append(conflicts, SwitchConflict{Product: s.Product, Partition: s.Partition, Current: st.current, Want: s.To, Expected: s.Expect})
+			conflicts = append(conflicts, SwitchConflict{Product: s.Product, Partition: s.Partition, Current: st.current, Want: s.To, Expected: expected})
 		}
 		states[i] = st
 	}

@@ -1,9 +1,12 @@
 package warehouse
 
 import (
+	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 )
 
 // ErrFileChanged is wrapped by the error Healthy returns once the DuckDB
@@ -79,4 +82,50 @@ func (w *Warehouse) compareIdentity() error {
 		return fmt.Errorf("the lock %s of warehouse %s was replaced, so another process may hold it", lockPath, w.path)
 	}
 	return nil
+}
+
+// ErrTruncated is wrapped by the error Open returns for a file shorter than
+// its own header says it is.
+var ErrTruncated = errors.New("warehouse file is truncated")
+
+// duckdbHeaderSize is DuckDB's file header: the main header and two
+// database headers of 4 KiB each, before the first block.
+const duckdbHeaderSize = 3 * 4096
+
+// checkWhole compares the file's size with the blocks DuckDB's header
+// counts. A file cut at the tail opens fine, and its first write then fails
+// deep inside DuckDB ("Could not read enough bytes"); this says it at once,
+// with what to do.
+func checkWhole(ctx context.Context, db *sql.DB, path string) error {
+	var blockSize, totalBlocks int64
+	rows, err := db.QueryContext(ctx, `SELECT block_size, total_blocks FROM pragma_database_size() WHERE database_name = current_database()`)
+	if err != nil {
+		return nil // not knowable here; DuckDB's own errors remain
+	}
+	if rows.Next() {
+		err = rows.Scan(&blockSize, &totalBlocks)
+	}
+	rows.Close()
+	if err != nil || blockSize == 0 {
+		return nil
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	want := duckdbHeaderSize + totalBlocks*blockSize
+	if totalBlocks > 0 && st.Size() < want {
+		return fmt.Errorf("%w: %s is %d bytes but its header counts %d blocks of %d bytes (%d bytes): its tail was cut off (a full disk, an interrupted copy or restore). Nothing was written to it. Restore the file from a backup, or move it aside to start with an empty warehouse (its data products and run history are in it)",
+			ErrTruncated, path, st.Size(), totalBlocks, blockSize, want)
+	}
+	return nil
+}
+
+// ioHint adds what to do to a DuckDB IO error from a write: the file was
+// damaged after it was opened.
+func ioHint(path string, err error) error {
+	if err == nil || !strings.Contains(err.Error(), "IO Error") {
+		return err
+	}
+	return fmt.Errorf("%w\n(the warehouse file %s could not be read or written: it may have been truncated or damaged while open, or the disk is full; stop strata, check the disk, and restore the file from a backup if it was damaged)", err, path)
 }

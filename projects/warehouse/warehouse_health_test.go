@@ -3,7 +3,9 @@ package warehouse
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -47,5 +49,76 @@ func TestChangedFileRefusesWrites(t *testing.T) {
 		if err := wh.Healthy(); !errors.Is(err, ErrFileChanged) {
 			t.Fatalf("%s: healthy: %v", change, err)
 		}
+	}
+}
+
+// A warehouse file cut short at the tail (a full disk, an interrupted copy)
+// is refused at open, saying what happened and what to do; it used to open
+// and fail on the first write with DuckDB's raw "Could not read enough
+// bytes" IO error.
+func TestTruncatedFileIsRefusedAtOpen(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "warehouse.duckdb")
+	wh, err := Open(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 20 {
+		publish(t, wh, "p", fmt.Sprintf("2024-01-%02d", i+1), ids(t, int64(i)))
+	}
+	if err := wh.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(path, st.Size()-100_000); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Open(context.Background(), path, Options{})
+	if err == nil || !strings.Contains(err.Error(), "truncated") || !strings.Contains(err.Error(), "restore") || !strings.Contains(err.Error(), path) {
+		t.Fatalf("open of a truncated file: %v", err)
+	}
+	// It can be opened again once it is whole (the lock was released).
+	if err := os.Truncate(path, st.Size()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Read-only opens read what is there, coexist with each other, refuse
+// writes, and keep a writer out while they read (and are kept out by one).
+func TestReadOnlyOpen(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "warehouse.duckdb")
+	if _, err := Open(context.Background(), path, Options{ReadOnly: true}); err == nil {
+		t.Fatal("read-only open of a missing file succeeded")
+	}
+	wh, err := Open(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	publish(t, wh, "p", "2024-01-01", ids(t, 1, 2))
+	if _, err := Open(context.Background(), path, Options{ReadOnly: true}); err == nil {
+		t.Fatal("read-only open while a writer holds it succeeded")
+	}
+	if err := wh.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ro, err := Open(context.Background(), path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	tbl, err := ro.Read(context.Background(), "p", Selection{}, 0)
+	if err != nil || tbl.Len() != 2 {
+		t.Fatalf("read: %v %v", tbl, err)
+	}
+	if _, err := ro.Publish(context.Background(), []Output{out("p", "2024-01-02", ids(t, 3))}); !errors.Is(err, ErrReadOnly) {
+		t.Fatalf("publish on a read-only warehouse: %v", err)
+	}
+	var locked *LockedError
+	if _, err := Open(context.Background(), path, Options{}); !errors.As(err, &locked) {
+		t.Fatalf("a writer while a reader reads: %v", err)
 	}
 }

@@ -17,7 +17,8 @@ import (
 // like another process does, and the kernel drops the lock when the holder
 // dies (even by SIGKILL): a stale lock file never blocks a restart.
 type fileLock struct {
-	f *os.File
+	f      *os.File
+	shared bool // a reader's lock: it wrote no pid
 }
 
 // acquireLock takes the lock for the warehouse at dbPath without waiting. When
@@ -48,12 +49,37 @@ func acquireLock(dbPath string) (*fileLock, error) {
 	return &fileLock{f: f}, nil
 }
 
-// release empties the pid and drops the lock.
+// acquireSharedLock takes the lock shared, for a read-only open: readers
+// coexist, and a writer (exclusive) is refused while they read, and they
+// while it writes. A lock file that does not exist and cannot be created,
+// or cannot be opened (a project this user may read, not write), means no
+// lock: DuckDB's own read lock on the file still keeps writers out.
+func acquireSharedLock(dbPath string) (*fileLock, error) {
+	lockPath := dbPath + ".lock"
+	f, err := os.OpenFile(lockPath, os.O_RDONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		if f, err = os.Open(lockPath); err != nil {
+			return &fileLock{}, nil
+		}
+	}
+	if err := flock(f, syscall.LOCK_SH|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, &LockedError{Path: dbPath, PID: readHolderPID(lockPath)}
+		}
+		return nil, fmt.Errorf("lock %s: %w", lockPath, err)
+	}
+	return &fileLock{f: f, shared: true}, nil
+}
+
+// release empties the pid (an exclusive lock wrote it) and drops the lock.
 func (l *fileLock) release() error {
 	if l == nil || l.f == nil {
 		return nil
 	}
-	_ = l.f.Truncate(0)
+	if !l.shared {
+		_ = l.f.Truncate(0)
+	}
 	err := l.f.Close() // closing the last descriptor releases the flock
 	l.f = nil
 	return err

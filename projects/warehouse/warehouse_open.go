@@ -30,7 +30,15 @@ type Options struct {
 	// promote), so lowering it trims older partitions only as they are
 	// rewritten. Zero means DefaultRetention.
 	Retention int
+	// ReadOnly opens an existing file for reading only (products,
+	// preview, backfill list): DuckDB's read-only mode and a shared lock
+	// where the lock file can be opened, none where it cannot (a project
+	// the user may read but not write). Every write answers ErrReadOnly.
+	ReadOnly bool
 }
+
+// ErrReadOnly answers writes to a warehouse opened with Options.ReadOnly.
+var ErrReadOnly = errors.New("warehouse is open read-only")
 
 // ErrClosed is returned by every method after Close.
 var ErrClosed = errors.New("warehouse is closed")
@@ -78,6 +86,7 @@ type Warehouse struct {
 	lock      *fileLock
 	db        *sql.DB
 	closed    atomic.Bool
+	readOnly  bool
 	opened    identity              // the file and lock opened (warehouse_health.go)
 	broken    atomic.Pointer[error] // set once they changed: every write is refused
 
@@ -114,7 +123,14 @@ func Open(ctx context.Context, path string, opts Options) (*Warehouse, error) {
 			return nil, fmt.Errorf("open warehouse %s: directory %s does not exist", path, dir)
 		}
 	}
-	lock, err := acquireLock(path)
+	acquire := acquireLock
+	if opts.ReadOnly {
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("open warehouse %s read-only: %w", path, err)
+		}
+		acquire = acquireSharedLock
+	}
+	lock, err := acquire(path)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +143,11 @@ func Open(ctx context.Context, path string, opts Options) (*Warehouse, error) {
 }
 
 func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) (*Warehouse, error) {
-	connector, err := duckdb.NewConnector(path+"?"+dsnOptions, nil)
+	dsn := path + "?" + dsnOptions
+	if opts.ReadOnly {
+		dsn += "&access_mode=read_only"
+	}
+	connector, err := duckdb.NewConnector(dsn, nil)
 	if err != nil {
 		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
 	}
@@ -139,7 +159,17 @@ func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) 
 		path: path, retention: opts.Retention, lock: lock, db: db,
 		stmts: map[string]*sql.Stmt{}, parts: map[partKey]*partState{}, complete: map[string]bool{}, uncached: map[string]bool{},
 	}
-	if err := w.initCatalog(ctx); err != nil {
+	if err := checkWhole(ctx, db, path); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open warehouse: %w", err)
+	}
+	w.readOnly = opts.ReadOnly
+	if opts.ReadOnly {
+		err = checkLayout(ctx, db)
+	} else {
+		err = w.initCatalog(ctx)
+	}
+	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
 	}
@@ -149,7 +179,9 @@ func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) 
 		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
 	}
 	w.storage = storage
-	if w.guarded, err = loadGuarded(ctx, db); err != nil {
+	// A reader does not guard anything it writes (it writes nothing), and
+	// a file from before pins has no table of them.
+	if w.guarded, err = loadGuarded(ctx, db); err != nil && !opts.ReadOnly {
 		db.Close()
 		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
 	}

@@ -38,6 +38,9 @@ func (w *Warehouse) write(ctx context.Context, fn func(tx *writeTx) error) error
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if w.readOnly {
+		return fmt.Errorf("%w (%s): this command only reads; run writes where the project is writable", ErrReadOnly, w.path)
+	}
 	if err := w.Healthy(); err != nil {
 		return err
 	}
@@ -73,7 +76,7 @@ func (w *Warehouse) write(ctx context.Context, fn func(tx *writeTx) error) error
 	}
 	if err != nil {
 		w.rollback(ctx)
-		return err
+		return ioHint(w.path, err)
 	}
 	for key, ps := range tx.storage {
 		if ps == nil {

@@ -5,7 +5,7 @@
 // reload mid-run shows the backfill still running.
 
 import { html, nothing, type TemplateResult } from "lit-html";
-import { api, errorText } from "../api";
+import { api, errorText, type BackfillAction } from "../api";
 import { app, type Page } from "../app";
 import { STATES } from "../grid";
 import { describeSpec } from "../plan";
@@ -179,13 +179,13 @@ export class BackfillPage implements Page {
     app.update();
   }
 
-  async act(action: "retry" | "cancel" | "pause" | "resume"): Promise<void> {
+  async act(action: BackfillAction): Promise<void> {
     this.acting = action;
     this.actionError = "";
     app.update();
     try {
       this.st = await api.backfillAction(this.id, action);
-      if (action === "retry") {
+      if (action === "retry" || action === "retry-current") {
         // Failed partitions go back to the queue: show it at once.
         for (let i = 0; i < this.parts.length; i++) {
           const p = this.parts[i];
@@ -224,11 +224,14 @@ export class BackfillPage implements Page {
           ${st.state === "running" ? html`<button data-testid="bf-pause" ?disabled=${!!this.acting} @click=${() => this.act("pause")}>Pause</button>` : nothing}
           ${st.state === "paused" || st.state === "cancelled" || (st.state === "running" && !st.in_process) ? html`<button data-testid="bf-resume" ?disabled=${!!this.acting} @click=${() => this.act("resume")}>Resume</button>` : nothing}
           ${!final ? html`<button class="danger" data-testid="bf-cancel" ?disabled=${!!this.acting} @click=${() => this.act("cancel")}>Cancel</button>` : nothing}
-          ${final && pr.failed + pr.cancelled > 0 ? html`<button class="primary" data-testid="bf-retry" ?disabled=${!!this.acting} @click=${() => this.act("retry")}>Retry ${pr.failed + pr.cancelled} failed</button>` : nothing}
+          ${final && pr.failed + pr.cancelled > 0 ? html`<button class="primary" data-testid="bf-retry" ?disabled=${!!this.acting} @click=${() => this.act("retry")} title="with the backfill's own pipeline version">Retry ${pr.failed + pr.cancelled} failed or cancelled</button>` : nothing}
+          ${final && pr.failed + pr.cancelled > 0 && st.files_changed ? html`<button data-testid="bf-retry-current" ?disabled=${!!this.acting} @click=${() => this.act("retry-current")} title="the files changed since the backfill's version: run the retried partitions with the current code">Retry with the current code</button>` : nothing}
+          ${st.state === "needs_attention" ? html`<button class="primary" data-testid="bf-promote-anyway" ?disabled=${!!this.acting} @click=${() => this.act("promote-anyway")} title="make the backfill's versions current over the newer ones">Promote anyway</button><button data-testid="bf-keep-newer" ?disabled=${!!this.acting} @click=${() => this.act("keep-newer")} title="discard the backfill's versions of these partitions">Keep newer</button>` : nothing}
         </div>
       </section>
       ${this.error ? html`<div class="error-box">${this.error}</div>` : nothing}
       ${this.actionError ? html`<div class="error-box" data-testid="bf-action-error">${this.actionError}</div>` : nothing}
+      ${st.conflicts?.length ? conflictsView(st) : nothing}
       <section class="progress-box" data-testid="progress">
         <div class="progressbar" role="progressbar" aria-valuemin="0" aria-valuemax=${st.total} aria-valuenow=${pr.succeeded + pr.failed + pr.skipped + pr.cancelled}>
           <span class="seg succeeded" style=${`width:${pct(pr.succeeded)}`}></span><span class="seg skipped" style=${`width:${pct(pr.skipped)}`}></span><span class="seg failed" style=${`width:${pct(pr.failed)}`}></span><span class="seg cancelled" style=${`width:${pct(pr.cancelled)}`}></span><span class="seg running" style=${`width:${pct(pr.running)}`}></span>
@@ -240,6 +243,7 @@ export class BackfillPage implements Page {
           <span class="c-running">${pr.running.toLocaleString("en-US")} running</span>
           <span class="c-skipped">${pr.skipped.toLocaleString("en-US")} skipped</span>
           <span class="c-cancelled">${pr.cancelled.toLocaleString("en-US")} cancelled</span>
+          ${pr.engine ? html`<span class="tag" data-testid="backfill-engine" title="how the Go blocks run">${pr.engine}</span>` : nothing}
           <span class="muted">${pr.rate_per_min ? `${pr.rate_per_min.toFixed(1)}/min · ` : ""}${!final && pr.eta ? `ETA ${formatDuration(nsToMs(pr.eta))} · ` : ""}elapsed ${formatDuration(nsToMs(pr.elapsed))}</span>
         </div>
       </section>
@@ -272,6 +276,7 @@ export class BackfillPage implements Page {
 
   private drawer(p: PartitionStatus, zone: string): TemplateResult {
     const r = this.run;
+    const workers = !!r?.blocks.some((b) => b.worker); // scale-out: which worker ran each block
     return html`<section class="drawer" data-testid="partition-drawer">
       <header>
         <h2 class="mono">${p.key}</h2>
@@ -284,12 +289,12 @@ export class BackfillPage implements Page {
       ${!p.run_id ? html`<p class="muted">Not run yet.</p>` : nothing}
       ${this.runError ? html`<div class="error-box">${this.runError}</div>` : nothing}
       ${r
-        ? html`<p class="muted small">run <span class="mono">${r.run_id}</span> · started ${formatInstant(r.started_at, zone, { ms: true })} · ${formatDuration(r.duration_ms)}</p>
+        ? html`<p class="muted small">run <span class="mono">${r.run_id}</span>${r.engine ? ` · ${r.engine}` : ""} · started ${formatInstant(r.started_at, zone, { ms: true })} · ${formatDuration(r.duration_ms)}</p>
             <h3>Timeline</h3>
             ${ganttView(r.blocks, zone)}
             <h3>Block runs</h3>
             <table class="data" data-testid="block-runs">
-              <thead><tr><th>block</th><th>state</th><th class="num">attempt</th><th class="num">rows</th><th>started</th><th class="num">duration</th><th>error</th></tr></thead>
+              <thead><tr><th>block</th><th>state</th><th class="num">attempt</th><th class="num">rows</th><th>started</th><th class="num">duration</th>${workers ? html`<th>worker</th>` : nothing}<th>error</th></tr></thead>
               <tbody>
                 ${r.blocks.map(
                   (b) => html`<tr>
@@ -299,6 +304,7 @@ export class BackfillPage implements Page {
                     <td class="num">${b.rows.toLocaleString("en-US")}</td>
                     <td class="small">${formatInstant(b.started_at, zone, { ms: true }).slice(11)}</td>
                     <td class="num">${formatDuration(b.duration_ms)}</td>
+                    ${workers ? html`<td class="small mono" data-testid="block-worker">${b.worker ?? ""}</td>` : nothing}
                     <td class="small error-text">${b.error ?? ""}${b.error_line ? ` (line ${b.error_line})` : ""}</td>
                   </tr>`,
                 )}
@@ -320,4 +326,16 @@ export function versionLine(st: BackfillStatus): string {
   if (!st.snapshot) return "";
   const verb = FINAL_STATES.has(st.state) ? "ran" : "running";
   return `${verb} version ${st.snapshot.slice(0, 7)}${st.files_changed ? "; the files have changed since" : ""}`;
+}
+
+// conflictsView lists what the backfill did not make current because newer
+// work was, with both versions.
+function conflictsView(st: BackfillStatus): TemplateResult {
+  const v = (n: number) => (n === 0 ? "none" : n < 0 ? "an earlier version" : `v${n}`);
+  return html`<section class="error-box" data-testid="bf-conflicts">
+    <p><b>${st.progress.conflicts ?? st.conflicts?.length} partition(s) were not made current:</b> newer work was published during the backfill. Promote the backfill's versions anyway, or keep the newer ones.</p>
+    <table class="small"><thead><tr><th>partition</th><th>product</th><th>backfill's</th><th>planned against</th><th>current (newer)</th></tr></thead>
+      <tbody>${(st.conflicts ?? []).map((c) => html`<tr><td class="mono">${c.partition}</td><td>${c.product}</td><td>v${c.version}</td><td>${v(c.based_on)}</td><td>${v(c.current)}</td></tr>`)}</tbody>
+    </table>
+  </section>`;
 }

@@ -10,6 +10,7 @@ import { compactDiff, lineDiff } from "../line_diff";
 import { app, type Page } from "../app";
 import { createEditor, type CellEditor } from "../editor";
 import { cellKey, errorPositions, isFinal, type Exec } from "../exec_state";
+import { cycleVia, editUpstream } from "../edge_edit";
 import { describeOrigin } from "../input_origin";
 import { BackfillDialog } from "../views/backfill_dialog";
 import { blockStates } from "../run_states";
@@ -21,6 +22,7 @@ import { dagView } from "../views/dag_view";
 import { ganttView } from "../views/gantt";
 import { PreviewPanel } from "../views/preview_panel";
 import { ChartPanel } from "../views/chart_panel";
+import { TriggerPanel } from "../views/trigger_panel";
 import { previewTable } from "../views/table";
 import { ws } from "../ws";
 
@@ -45,6 +47,8 @@ interface Cell {
   restored?: { at: number; fileChanged: boolean };
   /** A save refused because the file changed elsewhere: the text on disk now. */
   conflict?: { theirs: string; etag: string };
+  /** Kept from an earlier load: the pipeline file, now broken, does not list it. */
+  unlisted?: boolean;
 }
 
 export class PipelinePage implements Page {
@@ -63,12 +67,14 @@ export class PipelinePage implements Page {
   private drafts = new DraftStore();
   private runSub?: () => void;
   private destroyed = false;
+  private triggers: TriggerPanel;
 
   constructor(
     readonly id: string,
     partition: string | null,
   ) {
     this.title = id;
+    this.triggers = new TriggerPanel(id, () => app.update());
     this.partition = partition ?? "";
     this.offs.push(ws.onExec((cell) => this.onExec(cell)));
     this.offs.push(ws.onReconnect(() => void this.loadLastRun()));
@@ -109,6 +115,7 @@ export class PipelinePage implements Page {
       if (this.destroyed) return;
       this.pipeline = pl;
       this.error = "";
+      void this.triggers.load();
       if (!this.partition || !isValidKey(pl.partitions, this.partition)) this.partition = latestPartition(pl.partitions, Date.now()) || this.partition;
       const details = await Promise.all(pl.blocks.map((b) => api.block(this.id, b.id).catch(() => undefined)));
       if (this.destroyed) return;
@@ -133,7 +140,11 @@ export class PipelinePage implements Page {
         if (d) this.attach(c, d);
       });
       for (const [id, c] of this.cells) {
-        if (!seen.has(id)) {
+        c.unlisted = !seen.has(id) && pl.problems.length > 0;
+        // A pipeline file with problems (a syntax error from an edit on disk)
+        // may list no blocks: its cells stay, editable and saveable, until
+        // the file is fixed. Only a block removed from a sound file goes.
+        if (!seen.has(id) && !c.unlisted) {
           c.editor?.view.destroy();
           this.cells.delete(id);
         }
@@ -333,7 +344,15 @@ export class PipelinePage implements Page {
   async saveEdges(c: Cell): Promise<void> {
     const pl = this.pipeline;
     if (!pl) return;
-    const ordered = pl.order.filter((id) => c.edgeDraft.has(id));
+    // The upstream list is the Transform's parameter order: keep the user's.
+    const ordered = editUpstream(c.block.upstream, [...c.edgeDraft]);
+    const loop = cycleVia(c.block.id, ordered, new Map(pl.blocks.map((b) => [b.id, b.upstream])));
+    if (loop) {
+      c.status = `refused: that edge would make a cycle ${loop}`;
+      c.statusError = true;
+      this.update();
+      return;
+    }
     try {
       const yaml = setUpstream(pl.yaml, c.block.id, ordered);
       const res = await api.savePipeline(this.id, yaml, pl.etag);
@@ -423,7 +442,8 @@ export class PipelinePage implements Page {
     if (!pl) return html`<main class="page"><p class="muted">Loading ${this.id}…</p></main>`;
     const zone = app.zone();
     const cfg = pl.partitions;
-    const order = pl.order.length ? pl.order : pl.blocks.map((b) => b.id);
+    const listed = pl.order.length ? pl.order : pl.blocks.map((b) => b.id);
+    const order = [...listed, ...[...this.cells.values()].filter((c) => c.unlisted).map((c) => c.block.id)];
     const flags = new Map(pl.blocks.map((b) => [b.id, b.dynamic ? " *" : b.reduce ? " Σ" : ""]));
     const latest = latestPartition(cfg, Date.now());
     return html`<main class="page pipeline-page">
@@ -460,14 +480,15 @@ export class PipelinePage implements Page {
           ${this.addBlockForm()}
         </div>
         <aside class="side">
+          ${this.triggers.render(zone)}
           <div class="side-box">
             <h3>DAG</h3>
-            ${dagView(order, pl.edges, this.runStates, (id) => this.cells.get(id)?.host.closest(".cell")?.scrollIntoView({ behavior: "smooth", block: "start" }), flags)}
+            ${dagView(listed, pl.edges, this.runStates, (id) => this.cells.get(id)?.host.closest(".cell")?.scrollIntoView({ behavior: "smooth", block: "start" }), flags)}
             <p class="muted small">* dynamic fan-out · Σ reduce. Colors: the last run${this.lastRun ? html` (${this.lastRun.partition}, ${this.lastRun.state})` : nothing}.</p>
           </div>
           ${this.lastRun
             ? html`<div class="side-box">
-                <h3>Last run · ${this.lastRun.partition} <span class=${"tag " + this.lastRun.state}>${this.lastRun.state}</span></h3>
+                <h3>Last run · ${this.lastRun.partition} <span class=${"tag " + this.lastRun.state}>${this.lastRun.state}</span>${this.lastRun.engine ? html` <span class="tag" data-testid="run-engine" title="how the Go blocks ran">${this.lastRun.engine}</span>` : nothing}</h3>
                 ${ganttView(this.lastRun.blocks, zone, 380)}
                 ${this.lastRun.error ? html`<div class="error-text small">${this.lastRun.error}</div>` : nothing}
               </div>`
@@ -492,6 +513,7 @@ export class PipelinePage implements Page {
         ${b.fan_out ? html`<span class="tag" title="runs once per row of ${b.fan_out}">per ${b.fan_out} row</span>` : nothing}
         ${b.partitions.interval !== pl.partitions.interval ? html`<span class="tag">${b.partitions.interval}ly</span>` : nothing}
         <span class="muted small">${b.upstream.length ? html`← ${b.upstream.join(", ")}` : "source"} · writes <span class="mono">${b.writes}</span></span>
+        ${c.unlisted ? html`<span class="tag failed" data-testid="unlisted" title="the pipeline file has problems and does not list this block now">not in ${pl.file} now</span>` : nothing}
         ${c.dirty ? html`<span class="tag dirty" data-testid="dirty" title="unsaved changes">● unsaved</span>` : nothing}
         <span class="spacer"></span>
         <span class=${"small " + (c.statusError ? "error-text" : "muted")} data-testid="cell-status">${c.status}</span>
@@ -549,8 +571,10 @@ export class PipelinePage implements Page {
         (id) => html`<label><input type="checkbox" .checked=${c.edgeDraft.has(id)} @change=${(e: Event) => {
           if ((e.target as HTMLInputElement).checked) c.edgeDraft.add(id);
           else c.edgeDraft.delete(id);
+          this.update();
         }} /> ${id}</label>`,
       )}
+      <span class="muted small" data-testid="edge-order">order: ${editUpstream(c.block.upstream, [...c.edgeDraft]).join(", ") || "none"}</span>
       <button @click=${() => this.saveEdges(c)}>Save edges</button>
       <button class="link" @click=${() => ((c.editEdges = false), this.update())}>cancel</button>
       <div class="muted small">Writes <span class="mono">${this.pipeline?.file}</span>; a Go block's entry function takes one table per upstream.</div>
@@ -566,8 +590,8 @@ export class PipelinePage implements Page {
         ${running
           ? html`<span class="spinner" aria-hidden="true"></span> <b>running</b> ${c.block.id} for ${e.partition}…`
           : e.phase === "done"
-            ? html`<span class="ok">✓</span> ${e.entry ?? ""} for ${e.partition} · ${rows?.toLocaleString("en-US")} row${rows === 1 ? "" : "s"} · ${formatDuration(e.durationMs)}`
-            : html`<span class="bad">✗</span> ${e.error?.kind ?? e.error?.code ?? "failed"}${e.error?.line ? ` at line ${e.error.line}` : ""}${e.durationMs != null ? ` · ${formatDuration(e.durationMs)}` : ""}`}
+            ? html`<span class="ok">✓</span> ${e.entry ?? ""} for ${e.partition} · ${rows?.toLocaleString("en-US")} row${rows === 1 ? "" : "s"} · ${formatDuration(e.durationMs)}${e.engine ? html` · <span class="tag" data-testid="cell-engine" title="the interpreter cannot run this block, so it ran as compiled Go">${e.engine}</span>` : nothing}`
+            : html`<span class="bad">✗</span> ${e.error?.kind ?? e.error?.code ?? "failed"}${e.error?.line ? ` at line ${e.error.line}` : ""}${e.durationMs != null ? ` · ${formatDuration(e.durationMs)}` : ""}${e.engine ? html` · <span class="tag" data-testid="cell-engine">${e.engine}</span>` : nothing}`}
       </div>
       ${e.inputs?.length
         ? html`<div class="run-inputs small" data-testid="run-inputs">read ${e.inputs.map((o) => html`<span class=${"tag " + (o.draft ? "draft" : "published")} data-testid=${"input-" + o.block}>${describeOrigin(o, zone)}</span> `)}</div>`

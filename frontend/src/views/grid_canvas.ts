@@ -13,6 +13,7 @@ const COLORS: Record<string, string> = {
   skipped: "#b8a46a",
   cancelled: "#8a8f98",
   paused: "#c9a227",
+  conflict: "#e07b1a",
 };
 
 export const stateColor = (s: string) => COLORS[s] ?? COLORS.queued;

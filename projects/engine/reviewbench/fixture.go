@@ -108,11 +108,11 @@ func Build(ctx context.Context, eng *engine.Engine, wh *warehouse.Warehouse) (st
 			changed = "true"
 		}
 		stmts = append(stmts,
-			`INSERT INTO _strata.versions (product, partition, partition_start, partition_end, version, run_id, code_hash, upstream, row_count, schema, created_at, storage_table, is_current, content_hash)
+			`INSERT INTO _strata.versions (product, partition, partition_start, partition_end, version, run_id, code_hash, upstream, row_count, schema, created_at, storage_table, is_current, content_hash, based_on)
 			SELECT '`+product+`', k.fx_key, k.pstart, k.pend, v.n, CASE WHEN v.n = 1 THEN 'seed:' ELSE '`+id+`:' END || k.fx_key, 'code', '{}'::JSON,
 				CASE WHEN v.n = 1 THEN (SELECT count(*) FROM fx_seed) ELSE (SELECT count(*) FROM `+from+`) END,
 				(SELECT schema FROM _strata.storage WHERE table_name = '`+table+`'), now(), '`+table+`', v.n = 1,
-				CASE WHEN v.n = 2 AND `+changed+` THEN 'changed-' ELSE 'same-' END || k.fx_key
+				CASE WHEN v.n = 2 AND `+changed+` THEN 'changed-' ELSE 'same-' END || k.fx_key, v.n - 1
 			FROM fx_keys k, (VALUES (1), (2)) v(n)`,
 			`INSERT INTO _strata.pins SELECT '`+id+`', '`+product+`', fx_key, 2 FROM fx_keys`,
 		)

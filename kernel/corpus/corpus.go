@@ -1,0 +1,97 @@
+// Package corpus is the kernel's regression corpus: ordinary Go programs
+// (kernel/testdata/corpus/NAME/main.go, each a plain `package main`) with
+// the stdout `go run` gives (NAME/stdout.golden). A program runs as a block
+// through Block; the ones the interpreter cannot run faithfully are listed
+// in NeedsCompiled, with the reason the kernel must give, and must pass in
+// compiled mode.
+//
+// The test that runs it is kernel/supervisor/corpus_test.go;
+// `go test ./kernel/supervisor -run TestCorpus -update` rewrites the
+// expectations by running `go run` on each program.
+package corpus
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// NeedsCompiled names the programs the interpreter refuses with a "needs
+// compiled" classification (protocol.ErrUnsupported), each with a part of
+// the reason it must give. Every other program must print exactly what
+// `go run` prints.
+var NeedsCompiled = map[string]string{
+	"closures_deferred": "defer inside a loop",
+	"const_iota":        "%d of Weekday, which has methods",
+	"defer_order":       "defer inside a loop",
+	"errors_astype":     "errors.AsType (Go 1.26)",
+	"errors_custom":     "errors.As with an error type the block declares",
+	"fmt_verbs":         "%#v of a value that can be of the block's own type",
+	"interfaces_switch": "type switch case on an interface with methods",
+	"iter_seq":          `package "iter" (Go 1.23)`,
+	"json_tour":         "unexported field secret of Person",
+	"log_basics":        "cannot compile this valid Go: undefined method: SetPrefix",
+	"maps_iter":         "slices.Sorted (Go 1.23)",
+	"method_values":     "method expression Greeter.Greet",
+	"new_expr":          "new with a value",
+	"range_func":        "range over a function",
+	"slices_ops":        "cannot compile this block",
+	"structs_methods":   "%T of a value that can be of the block's own type",
+	"sync_oncevalue":    "sync.OnceValue (Go 1.21)",
+	"unique_pkg":        `package "unique" (Go 1.23)`,
+}
+
+// ExitCodes are the programs that end with os.Exit or log.Fatal: `go run`
+// exits with that status after the expected stdout, and the block fails
+// with a "block called os.Exit(N)" panic at that line after the same stdout.
+var ExitCodes = map[string]int{
+	"os_exit_code": 3,
+	"log_fatal":    1,
+}
+
+// Program is one corpus program.
+type Program struct {
+	Name   string
+	Dir    string
+	Source string // main.go as written
+	Want   string // stdout.golden; empty before the first -update
+}
+
+// Load reads every program under dir (kernel/testdata/corpus), by name.
+func Load(dir string) ([]Program, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*", "main.go"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	var out []Program
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		d := filepath.Dir(f)
+		want, _ := os.ReadFile(filepath.Join(d, "stdout.golden"))
+		out = append(out, Program{Name: filepath.Base(d), Dir: d, Source: string(src), Want: string(want)})
+	}
+	return out, nil
+}
+
+// BlockPackage is the package name a wrapped program gets: yaegi runs a
+// `package main` as a program when it loads it.
+const BlockPackage = "corpusblock"
+
+// Block wraps a `package main` program as a Load block without moving any
+// line: the package clause becomes `package corpusblock` plus the SDK
+// import (on that same line), and a Load that calls main() and returns an
+// empty table is appended after the last line. Errors keep the program's
+// own line numbers.
+func Block(src string) string {
+	head, rest, ok := strings.Cut(src, "package main\n")
+	if !ok {
+		return src
+	}
+	return head + "package " + BlockPackage + `; import strata_sdk "github.com/stratahq/strata/blocks/sdk"` + "\n" + rest +
+		"\nfunc Load(ctx *strata_sdk.Context) (*strata_sdk.Table, error) { main(); return strata_sdk.NewTable(strata_sdk.Int64(\"done\")), nil }\n"
+}

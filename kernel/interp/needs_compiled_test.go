@@ -1,0 +1,28 @@
+package interp
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestNeedsCompiled(t *testing.T) {
+	e := NewExecutor()
+	const head = "package b\n\nimport \"github.com/stratahq/strata/blocks/sdk\"\n\n"
+	cases := []struct {
+		name, src, want string
+		line            int
+	}{
+		{"range over func", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tfor range func(yield func() bool) {} {\n\t}\n\treturn nil, nil\n}\n", "needs compiled: range over a function", 6},
+		{"runs interpreted", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tfor i := range 3 {\n\t\t_ = min(i, 2)\n\t}\n\treturn nil, nil\n}\n", "", 0},
+		{"typo is not needs compiled", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\treturn nil, nill\n}\n", "", 0},
+	}
+	for _, c := range cases {
+		d := e.NeedsCompiled("b.go", c.src, nil)
+		switch {
+		case c.want == "" && len(d) > 0:
+			t.Errorf("%s: got %v, want none", c.name, d)
+		case c.want != "" && (len(d) == 0 || !strings.HasPrefix(d[0].Message, c.want) || d[0].Line != c.line):
+			t.Errorf("%s: got %v, want %q at line %d", c.name, d, c.want, c.line)
+		}
+	}
+}

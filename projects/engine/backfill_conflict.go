@@ -1,0 +1,290 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/warehouse"
+)
+
+// A backfill never overwrites newer work. Each partition run publishes with
+// a compare-and-set on the current versions the backfill planned against
+// (RunOptions.BasedOn): when another run made a version current meanwhile,
+// nothing of the partition becomes current, its versions are kept staged and
+// the run ends StateConflict. An atomic backfill's promote makes the same
+// check for every staged version (its based_on), holds back the partitions
+// that changed and promotes the rest. Either way the backfill ends
+// StateNeedsAttention, and a user resolves each conflict: promote anyway
+// (the backfill's version becomes current over the newer one) or keep newer
+// (the backfill's version is discarded).
+
+// BackfillConflict is one product partition a backfill did not make current
+// because newer work was current.
+type BackfillConflict struct {
+	Partition string `json:"partition"`
+	RunID     string `json:"run_id"`
+	Product   string `json:"product"`
+	Version   int    `json:"version"`  // the backfill's version, kept, not current
+	BasedOn   int    `json:"based_on"` // the current version it was planned against (0: none)
+	Current   int    `json:"current"`  // the newer current version (0: none)
+}
+
+// plannedBefore is the BasedOn of a product partition whose current
+// version is newer than the backfill itself (another run published it after
+// the launch, while the backfill was stopped): the backfill planned against
+// an earlier version, so publishing over it is a conflict.
+const plannedBefore = -2
+
+// basedOn is what a run of blocks for partition key of backfill id
+// (launched then) is planned against: each product's current version as the
+// backfill read it (0: none), or plannedBefore for newer work.
+func (pd *planData) basedOn(pl *project.Pipeline, blocks []*project.Block, key, id string, launched time.Time) map[string]int {
+	out := make(map[string]int, len(blocks))
+	for _, b := range blocks {
+		prod := ProductName(pl, b)
+		vi, ok := pd.current[prod][key]
+		switch {
+		case !ok:
+			out[prod] = 0
+		case vi.createdAt.After(launched) && !strings.HasPrefix(vi.runID, id+":"):
+			out[prod] = plannedBefore
+		default:
+			out[prod] = vi.version
+		}
+	}
+	return out
+}
+
+// stagedRef is a version a backfill staged, with the run that wrote it
+// and the current version it was planned against.
+type stagedRef struct {
+	ref     warehouse.VersionRef
+	runID   string
+	basedOn int
+}
+
+func (e *Engine) stagedRefs(ctx context.Context, id string) ([]stagedRef, error) {
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT v.product, v.partition, max(v.version), arg_max(v.run_id, v.version), arg_max(coalesce(v.based_on, 0), v.version)
+		FROM _strata.versions v
+		LEFT JOIN _strata.current c ON c.product = v.product AND c.partition = v.partition AND c.version = v.version
+		WHERE starts_with(v.run_id, ?) AND c.version IS NULL GROUP BY v.product, v.partition ORDER BY 2, 1`, id+":")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []stagedRef
+	for rows.Next() {
+		var s stagedRef
+		if err := rows.Scan(&s.ref.Product, &s.ref.Partition, &s.ref.Version, &s.runID, &s.basedOn); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// promoteStaged switches an atomic backfill's staged versions in, in one
+// compare-and-set transaction (logged under the backfill's id, so that a
+// rollback can revert it). The runs with a partition whose current version
+// is no longer the one planned against are held back and end
+// StateConflict; it returns how many versions it promoted and how many runs
+// it held back.
+func (e *Engine) promoteStaged(ctx context.Context, id string) (promoted, held int, err error) {
+	staged, err := e.stagedRefs(ctx, id)
+	if err != nil {
+		return 0, 0, err
+	}
+	hold := map[string]string{} // run id -> why
+	// Each conflict found holds its runs back; the rest is tried again
+	// (another run may publish meanwhile), so this ends.
+	for {
+		var switches []warehouse.Switch
+		for _, s := range staged {
+			if _, ok := hold[s.runID]; !ok {
+				switches = append(switches, warehouse.Switch{Product: s.ref.Product, Partition: s.ref.Partition, To: s.ref.Version, Expect: s.basedOn})
+			}
+		}
+		if len(switches) == 0 {
+			break
+		}
+		err := e.wh.SwitchBatch(ctx, id, switches, "")
+		var sce *warehouse.SwitchConflictError
+		if !errors.As(err, &sce) {
+			if err != nil {
+				return 0, 0, err
+			}
+			promoted = len(switches)
+			refs := make([]warehouse.VersionRef, len(switches))
+			for i, sw := range switches {
+				refs[i] = warehouse.VersionRef{Product: sw.Product, Partition: sw.Partition, Version: sw.To}
+			}
+			e.published(e.backfillPipeline(ctx, id), "", id, refs)
+			break
+		}
+		for _, c := range sce.Conflicts {
+			for _, s := range staged {
+				if s.ref.Product == c.Product && s.ref.Partition == c.Partition {
+					hold[s.runID] += fmt.Sprintf("; %s partition %s: planned against %s, but %s is current now", c.Product, c.Partition, vName(c.Expected), vName(c.Current))
+				}
+			}
+		}
+	}
+	var evs []Event
+	for _, s := range staged {
+		why, ok := hold[s.runID]
+		if !ok || slices.ContainsFunc(evs, func(ev Event) bool { return ev.RunID == s.runID }) {
+			continue
+		}
+		evs = append(evs, Event{RunID: s.runID, BackfillID: id, Pipeline: e.backfillPipeline(ctx, id), Partition: s.ref.Partition,
+			State: StateConflict, Error: "conflict: newer work was published during the backfill, so this partition was not promoted" + why})
+	}
+	if len(evs) > 0 {
+		if err := e.store.Write(ctx, evs...); err != nil {
+			return promoted, len(evs), err
+		}
+	}
+	return promoted, len(evs), nil
+}
+
+func vName(v int) string {
+	switch v {
+	case 0:
+		return "no version"
+	case plannedBefore:
+		return "an earlier version"
+	}
+	return fmt.Sprintf("v%d", v)
+}
+
+func (e *Engine) backfillPipeline(ctx context.Context, id string) string {
+	spec, _ := e.backfillSpec(ctx, id)
+	return spec.Pipeline
+}
+
+// needsAttention is the message of a backfill that ended with conflicts.
+func (e *Engine) needsAttention(id string, conflicts int) string {
+	dir := e.project().Dir
+	return fmt.Sprintf("needs attention: %d partitions were not made current because newer work was published during the backfill; "+
+		"promote the backfill's versions anyway with `strata backfill promote-anyway %s %s`, or keep the newer ones with `strata backfill keep-newer %s %s`",
+		conflicts, dir, id, dir, id)
+}
+
+// Conflicts lists the product partitions a backfill left staged because of
+// newer work, by partition.
+func (e *Engine) Conflicts(ctx context.Context, id string) ([]BackfillConflict, error) {
+	runs, err := e.conflictRuns(ctx, id)
+	if err != nil || len(runs) == 0 {
+		return nil, err
+	}
+	args := make([]any, 0, len(runs))
+	for _, r := range runs {
+		args = append(args, r)
+	}
+	ph := strings.TrimSuffix(strings.Repeat("?,", len(runs)), ",")
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT v.partition, v.run_id, v.product, max(v.version), arg_max(coalesce(v.based_on, 0), v.version), coalesce(any_value(c.version), 0)
+		FROM _strata.versions v LEFT JOIN _strata.current c ON c.product = v.product AND c.partition = v.partition
+		WHERE v.run_id IN (`+ph+`) AND NOT v.is_current GROUP BY v.partition, v.run_id, v.product ORDER BY 2, 3`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []BackfillConflict
+	for rows.Next() {
+		var c BackfillConflict
+		if err := rows.Scan(&c.Partition, &c.RunID, &c.Product, &c.Version, &c.BasedOn, &c.Current); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// conflictRuns are the runs of a backfill whose latest state is conflict.
+func (e *Engine) conflictRuns(ctx context.Context, id string) ([]string, error) {
+	states, err := e.partitionStates(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for r, s := range states {
+		if s == StateConflict {
+			out = append(out, r)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// Resolve settles a backfill's conflicts, those of the given partitions
+// (none: all): with keepNewer the backfill's versions are discarded and the
+// newer ones stay current (the partitions count as skipped); otherwise they
+// are promoted anyway, over the newer versions, in one transaction (the
+// partitions count as succeeded). Once no conflict is left the backfill
+// ends as it would have: succeeded. It returns how many partitions it
+// settled.
+func (e *Engine) Resolve(ctx context.Context, id string, keepNewer bool, partitions []string) (int, error) {
+	if e.running(id) != nil {
+		return 0, fmt.Errorf("backfill %s is still running; resolve its conflicts when it ends", id)
+	}
+	all, err := e.Conflicts(ctx, id)
+	if err != nil {
+		return 0, err
+	}
+	if len(all) == 0 {
+		return 0, fmt.Errorf("backfill %s has no conflicts to resolve", id)
+	}
+	var pick []BackfillConflict
+	for _, c := range all {
+		if len(partitions) == 0 || slices.Contains(partitions, c.Partition) {
+			pick = append(pick, c)
+		}
+	}
+	if len(pick) == 0 {
+		var have []string
+		for _, c := range all {
+			have = append(have, c.Partition)
+		}
+		return 0, fmt.Errorf("backfill %s has no conflict in partitions %s (conflicts: %s)", id, strings.Join(partitions, ", "), strings.Join(slices.Compact(have), ", "))
+	}
+	refs := make([]warehouse.VersionRef, len(pick))
+	for i, c := range pick {
+		refs[i] = warehouse.VersionRef{Product: c.Product, Partition: c.Partition, Version: c.Version}
+	}
+	state, verb := StateSucceeded, "promoted anyway over the newer version"
+	if keepNewer {
+		state, verb = StateSkipped, "skipped: kept the newer version; the backfill's was discarded"
+		err = e.wh.Discard(ctx, refs)
+	} else {
+		err = e.wh.Promote(ctx, refs)
+	}
+	if err != nil {
+		return 0, err
+	}
+	pl := e.backfillPipeline(ctx, id)
+	if !keepNewer {
+		e.published(pl, "", id, refs)
+	}
+	var evs []Event
+	for _, c := range pick {
+		if len(evs) > 0 && evs[len(evs)-1].RunID == c.RunID {
+			continue
+		}
+		evs = append(evs, Event{RunID: c.RunID, BackfillID: id, Pipeline: pl, Partition: c.Partition, State: state, Error: verb})
+	}
+	if err := e.store.Write(ctx, evs...); err != nil {
+		return 0, err
+	}
+	counts, err := e.backfillCounts(ctx, id)
+	if err != nil {
+		return len(evs), err
+	}
+	if counts[StateConflict] == 0 && counts[StateFailed]+counts[StateCancelled]+counts[StateRunning] == 0 {
+		return len(evs), e.backfillEvent(ctx, id, StateSucceeded, fmt.Sprintf("conflicts resolved (last: %d partitions %s)", len(evs), strings.TrimPrefix(verb, "skipped: ")))
+	}
+	return len(evs), nil
+}

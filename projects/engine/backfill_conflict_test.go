@@ -1,0 +1,171 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// newerWork backfills days 1..5, then launches a reprocess-all backfill over
+// them, paused, and publishes newer work on day 5 through a plain run.
+func newerWork(t *testing.T, publish string) (*env, *BackfillStatus) {
+	t.Helper()
+	e := newEnv(t, false, dailyFiles(""))
+	if st := e.backfill(spec("2024-01-01", "2024-01-05")); st.State != StateSucceeded {
+		t.Fatalf("first pass: %s", st.Message)
+	}
+	s := BackfillSpec{Pipeline: "p", From: "2024-01-01", To: "2024-01-05", Concurrency: 1, Reprocess: ReprocessAll, Publish: publish}
+	st := e.launchPaused(s)
+	e.mustSucceed(e.run("p", "2024-01-05")) // v2 of day 5: newer than what the backfill planned against
+	return e, st
+}
+
+func current(e *env, product, partition string) int {
+	return e.count(`SELECT coalesce(max(version), 0) FROM _strata.current WHERE product = ? AND partition = ?`, product, partition)
+}
+
+// In partition mode, a partition whose current version changed since the
+// backfill planned it is not overwritten: the backfill's version is kept
+// aside, listed with both versions, and the backfill needs attention; the
+// user promotes it anyway.
+func TestPartitionPublishNeverOverwritesNewerWork(t *testing.T) {
+	t.Parallel()
+	e, st := newerWork(t, PublishPartition)
+	done := e.resumeAndWait(st.ID)
+	if done.State != StateNeedsAttention || !strings.Contains(done.Message, "promote-anyway") || !strings.Contains(done.Message, "keep-newer") {
+		t.Fatalf("backfill over newer work: %s %q", done.State, done.Message)
+	}
+	if v := current(e, "p__agg", "2024-01-05"); v != 2 {
+		t.Fatalf("day 5 current v%d, want the newer v2", v)
+	}
+	// The plain run published day 5 and its week: both are newer work.
+	if done.Progress.Conflicts != 2 || done.Progress.Succeeded != 4 || len(done.Conflicts) != 3 {
+		t.Fatalf("progress %+v, conflicts %+v", done.Progress, done.Conflicts)
+	}
+	c := done.Conflicts[0]
+	if c.Partition != "2024-01-05" || c.Version != 3 || c.BasedOn != 1 || c.Current != 2 {
+		t.Fatalf("conflict %+v: want version 3 planned against v1, v2 current", c)
+	}
+	if n, err := e.eng.Resolve(context.Background(), st.ID, false, nil); err != nil || n != 2 {
+		t.Fatalf("promote anyway: %d %v", n, err)
+	}
+	if v := current(e, "p__agg", "2024-01-05"); v != 3 {
+		t.Fatalf("after promote-anyway day 5 is v%d", v)
+	}
+	after, _ := e.eng.Backfill(context.Background(), st.ID)
+	if after.State != StateSucceeded || after.Progress.Conflicts != 0 || after.Progress.Succeeded != 6 {
+		t.Fatalf("after resolving: %s %+v", after.State, after.Progress)
+	}
+}
+
+// An atomic backfill's promote is a compare-and-set too: the partition that
+// changed stays as it is, the rest is promoted; keep-newer discards the
+// backfill's version.
+func TestAtomicPromoteNeverOverwritesNewerWork(t *testing.T) {
+	t.Parallel()
+	e, st := newerWork(t, PublishAtomic)
+	done := e.resumeAndWait(st.ID)
+	if done.State != StateNeedsAttention {
+		t.Fatalf("atomic backfill over newer work: %s %q", done.State, done.Message)
+	}
+	if v := current(e, "p__agg", "2024-01-05"); v != 2 {
+		t.Fatalf("day 5 current v%d after the promote, want the newer v2", v)
+	}
+	if v := current(e, "p__agg", "2024-01-04"); v != 2 {
+		t.Fatalf("day 4 current v%d, want the backfill's v2", v)
+	}
+	if _, err := e.eng.Resolve(context.Background(), st.ID, true, []string{"2024-01-06"}); err == nil || !strings.Contains(err.Error(), "2024-01-05") {
+		t.Fatalf("resolving a partition without conflict: %v", err)
+	}
+	if n, err := e.eng.Resolve(context.Background(), st.ID, true, []string{"2024-01-05"}); err != nil || n != 1 {
+		t.Fatalf("keep newer: %d %v", n, err)
+	}
+	if v := current(e, "p__agg", "2024-01-05"); v != 2 {
+		t.Fatalf("after keep-newer day 5 is v%d", v)
+	}
+	if n := e.count(`SELECT count(*) FROM _strata.versions WHERE product = 'p__agg' AND partition = '2024-01-05' AND version = 3`); n != 0 {
+		t.Fatal("keep-newer left the backfill's version")
+	}
+	mid, _ := e.eng.Backfill(context.Background(), st.ID)
+	if mid.State != StateNeedsAttention || mid.Progress.Conflicts != 1 {
+		t.Fatalf("the week is still a conflict: %s %+v", mid.State, mid.Progress)
+	}
+	if _, err := e.eng.Resolve(context.Background(), st.ID, true, nil); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := e.eng.Backfill(context.Background(), st.ID)
+	if after.State != StateSucceeded || after.Progress.Skipped != 2 || after.Progress.Succeeded != 4 {
+		t.Fatalf("after keep-newer: %s %+v", after.State, after.Progress)
+	}
+}
+
+// Newer work published while the backfill was stopped is a conflict too,
+// though the backfill reads the state afresh when it resumes.
+func TestNewerWorkWhileStoppedIsAConflict(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, dailyFiles(""))
+	if st := e.backfill(spec("2024-01-01", "2024-01-05")); st.State != StateSucceeded {
+		t.Fatal(st.Message)
+	}
+	st := e.launchPaused(BackfillSpec{Pipeline: "p", From: "2024-01-01", To: "2024-01-05", Concurrency: 1, Reprocess: ReprocessAll})
+	dir := e.dir
+	e.close()
+	e = openEnv(t, dir)
+	e.mustSucceed(e.run("p", "2024-01-05"))
+	done := e.resumeAndWait(st.ID)
+	if done.State != StateNeedsAttention || current(e, "p__agg", "2024-01-05") != 2 {
+		t.Fatalf("resumed over newer work: %s %q, day 5 v%d", done.State, done.Message, current(e, "p__agg", "2024-01-05"))
+	}
+}
+
+// A crash between a partition's publish and its succeeded event: the resume
+// counts the partition succeeded (its own output), not "skipped: current".
+func TestResumeAfterPublishCountsSucceeded(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, dailyFiles(""))
+	st := e.backfill(spec("2024-01-01", "2024-01-03"))
+	if st.State != StateSucceeded {
+		t.Fatal(st.Message)
+	}
+	run := runIDFor(st.ID, "2024-01-02")
+	// What a kill -9 right after the publish leaves: the version, no final event.
+	if _, err := e.wh.DB().Exec(`DELETE FROM _strata.run_events WHERE run_id = ? AND block_id = '' AND state = 'succeeded'`, run); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.eng.backfillEvent(context.Background(), st.ID, StateRunning, "interrupted"); err != nil {
+		t.Fatal(err)
+	}
+	versions := e.count(`SELECT count(*) FROM _strata.versions`)
+	done := e.resumeAndWait(st.ID)
+	if done.State != StateSucceeded || done.Progress.Succeeded != 4 || done.Progress.Skipped != 0 {
+		t.Fatalf("resume: %s %+v", done.State, done.Progress)
+	}
+	if n := e.count(`SELECT count(*) FROM _strata.versions`); n != versions {
+		t.Fatalf("the resume published again: %d versions, had %d", n, versions)
+	}
+}
+
+// A user cancel counts the partitions it kept from starting as cancelled;
+// resume then finishes the backfill.
+func TestCancelCountsNeverStartedAsCancelled(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, dailyFiles(""))
+	st := e.launchPaused(BackfillSpec{Pipeline: "p", From: "2024-01-01", To: "2024-01-14", Concurrency: 1})
+	if err := e.eng.Cancel(context.Background(), st.ID); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := e.eng.Backfill(context.Background(), st.ID)
+	p := got.Progress
+	if got.State != StateCancelled || p.Succeeded+p.Skipped+p.Failed+p.Cancelled != got.Total || p.Cancelled == 0 {
+		t.Fatalf("cancelled: %s total %d %+v %q", got.State, got.Total, p, got.Message)
+	}
+	_, queued, _ := e.eng.BackfillPartitions(context.Background(), st.ID, "queued", 0, -1)
+	_, cancelled, _ := e.eng.BackfillPartitions(context.Background(), st.ID, "cancelled", 0, -1)
+	if queued != 0 || cancelled != p.Cancelled {
+		t.Fatalf("grid: %d queued, %d cancelled; status says %d cancelled", queued, cancelled, p.Cancelled)
+	}
+	done := e.resumeAndWait(st.ID)
+	if done.State != StateSucceeded || done.Progress.Succeeded != 16 {
+		t.Fatalf("resume after cancel: %s %+v", done.State, done.Progress)
+	}
+}

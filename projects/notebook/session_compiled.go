@@ -1,0 +1,53 @@
+package notebook
+
+import (
+	"context"
+	"strings"
+
+	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/kernel/build"
+	"github.com/stratahq/strata/kernel/protocol"
+	"github.com/stratahq/strata/projects/project"
+)
+
+// runCompiled runs a cell's Go text on a compiled worker, for what the
+// interpreter cannot run (range over a function, generic code it mis-infers,
+// …). ok is false when no toolchain is there to build it; the interpreter's
+// refusal then stands. The worker is built from this text alone and cached
+// by its hash, so re-running an unchanged cell starts no build.
+func (s *Session) runCompiled(ctx context.Context, b *project.Block, req *protocol.ExecRequest, inputs []*sdk.Table, h *streamHandler) (*protocol.Result, *sdk.Table, bool) {
+	c := s.m.cfg.Engine.Compiler()
+	if c == nil || c.Available() != nil {
+		return nil, nil, false
+	}
+	ex, release, err := c.Executor(ctx, []build.Block{{File: req.Filename, Source: req.Source, Entry: b.Entry}}, req.Allow)
+	if err != nil {
+		return &protocol.Result{Error: &protocol.RunError{Kind: protocol.ErrCompile, File: req.Filename, Message: "build compiled worker: " + err.Error()}}, nil, true
+	}
+	defer release()
+	res, out, err := ex.Exec(ctx, req, inputs, h)
+	if err != nil {
+		return &protocol.Result{Error: &protocol.RunError{Kind: protocol.ErrCrash, File: req.Filename, Message: "no compiled kernel: " + err.Error()}}, nil, true
+	}
+	return res, out, true
+}
+
+// unsupportedReason is the short name of what the interpreter refused:
+// "range over a function (an iterator) is not supported by …" gives
+// "range over a function (an iterator)".
+func unsupportedReason(e *protocol.RunError) string {
+	msg := e.Message
+	if len(e.Diagnostics) > 0 {
+		msg = e.Diagnostics[0].Message
+	}
+	for _, cut := range []string{" is not supported", " are not supported", ": the kernel's interpreter", " (yaegi"} {
+		if i := strings.Index(msg, cut); i > 0 {
+			msg = msg[:i]
+		}
+	}
+	msg = strings.TrimPrefix(msg, "the builtin ")
+	if len(msg) > 80 {
+		msg = msg[:77] + "…"
+	}
+	return msg
+}

@@ -1,0 +1,251 @@
+package launcher
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/stratahq/strata/projects/engine"
+	"github.com/stratahq/strata/projects/partitions"
+	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/triggers"
+)
+
+// coalescer gathers upstream publications per event trigger until they can
+// be launched as one downstream backfill per contiguous range.
+type coalescer struct {
+	l       *Loop
+	mu      sync.Mutex
+	batches map[string]*batch // by "pipeline/trigger"
+}
+
+type batch struct {
+	pipeline, trigger, product string
+	keys                       map[string]bool // upstream partitions that got a new current version
+	by                         []string        // upstream runs or backfills that published them, first seen first
+	backfills                  map[string]bool // of those, the backfills: wait for them to end
+	last                       time.Time
+}
+
+func newCoalescer(l *Loop) *coalescer { return &coalescer{l: l, batches: map[string]*batch{}} }
+
+// add records a publication for every event trigger naming one of its products.
+func (c *coalescer) add(p *engine.Publication, now time.Time) {
+	if p == nil {
+		return
+	}
+	proj := c.l.eng.Project()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, id := range proj.PipelineIDs() {
+		pl := proj.Pipelines[id]
+		for _, t := range pl.Triggers {
+			if t.Kind != project.TriggerEvent || t.Disabled != "" {
+				continue
+			}
+			for _, v := range p.Versions {
+				if v.Product != t.Product {
+					continue
+				}
+				key := pauseKey(pl.ID, t.ID)
+				b := c.batches[key]
+				if b == nil {
+					b = &batch{pipeline: pl.ID, trigger: t.ID, product: t.Product, keys: map[string]bool{}, backfills: map[string]bool{}}
+					c.batches[key] = b
+				}
+				b.keys[v.Partition] = true
+				by := p.BackfillID
+				if by != "" {
+					b.backfills[by] = true
+				} else {
+					by = p.RunID
+				}
+				if len(b.by) == 0 || b.by[len(b.by)-1] != by {
+					if !contains(b.by, by) {
+						b.by = append(b.by, by)
+					}
+				}
+				b.last = now
+			}
+		}
+	}
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// due says how long until the earliest batch's quiet period ends.
+func (c *coalescer) due(now time.Time) (time.Duration, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var d time.Duration
+	ok := false
+	for _, b := range c.batches {
+		w := b.last.Add(c.l.quiet).Sub(now)
+		if len(b.backfills) > 0 {
+			w = max(w, c.l.quiet) // re-check a running upstream backfill every quiet period
+		}
+		if !ok || w < d {
+			d, ok = w, true
+		}
+	}
+	return d, ok
+}
+
+// flush launches the batches whose upstream work has ended and that have
+// been quiet long enough.
+func (c *coalescer) flush(ctx context.Context, now time.Time) {
+	c.mu.Lock()
+	var ready []*batch
+	for key, b := range c.batches {
+		if now.Sub(b.last) < c.l.quiet || c.upstreamRunning(ctx, b) {
+			continue
+		}
+		ready = append(ready, b)
+		delete(c.batches, key)
+	}
+	c.mu.Unlock()
+	sort.Slice(ready, func(i, j int) bool { return ready[i].pipeline+ready[i].trigger < ready[j].pipeline+ready[j].trigger })
+	for _, b := range ready {
+		if err := c.fire(ctx, b, now); err != nil && ctx.Err() == nil {
+			c.l.log.Warn("triggers: event", "pipeline", b.pipeline, "trigger", b.trigger, "err", err)
+		}
+	}
+}
+
+// upstreamRunning: an upstream backfill still publishing will add more
+// partitions; one downstream backfill follows it when it ends.
+func (c *coalescer) upstreamRunning(ctx context.Context, b *batch) bool {
+	for id := range b.backfills {
+		st, err := c.l.eng.Backfill(ctx, id)
+		if err == nil && !st.State.Final() && st.InProcess {
+			return true
+		}
+	}
+	return false
+}
+
+// fire maps the batch to downstream partitions and launches them.
+func (c *coalescer) fire(ctx context.Context, b *batch, now time.Time) error {
+	proj := c.l.eng.Project()
+	pl := proj.Pipelines[b.pipeline]
+	if pl == nil || pl.Trigger(b.trigger) == nil {
+		return nil // removed from the file meanwhile
+	}
+	t := pl.Trigger(b.trigger)
+	base := Firing{Pipeline: pl.ID, Trigger: t.ID, Source: project.TriggerEvent, Tick: now, RecordedAt: now}
+	upKeys := make([]string, 0, len(b.keys))
+	for k := range b.keys {
+		upKeys = append(upKeys, k)
+	}
+	sort.Strings(upKeys)
+	origin := &engine.Origin{Kind: engine.OriginTrigger, Trigger: t.ID, TriggerKind: t.Kind,
+		Upstream: &engine.Upstream{Product: b.product, From: upKeys[0], To: upKeys[len(upKeys)-1], Partitions: len(upKeys), By: strings.Join(b.by, ",")}}
+	paused, _ := Paused(proj.Dir)
+	ranges, err := affected(proj, pl, b.product, upKeys, now)
+	if err != nil || len(pl.Problems) > 0 {
+		f := base
+		f.Action, f.Origin = ActionFailed, encodeOrigin(origin)
+		if err != nil {
+			f.Detail = err.Error()
+		} else {
+			f.Detail = "the pipeline has problems: " + pl.Problems[0].String()
+		}
+		return c.l.store.record(ctx, f)
+	}
+	spec, _ := engine.SpecOf(pl.Partitions)
+	var fs []Firing
+	for _, r := range ranges {
+		f := base
+		f.From, f.To, f.Origin = r[0], r[1], encodeOrigin(origin)
+		f.Detail = fmt.Sprintf("event: %s %s..%s (%d partitions) by %s", b.product, upKeys[0], upKeys[len(upKeys)-1], len(upKeys), origin.Upstream.By)
+		if _, ok := paused[pauseKey(pl.ID, t.ID)]; ok {
+			f.Action, f.Detail = ActionSkipped, "paused; "+f.Detail
+		} else {
+			f.Action, f.WorkKind = ActionLaunched, workKind(spec)
+			f.WorkID = triggers.EventID(pl.ID, t.ID, b.by[0]+"_"+r[0])
+		}
+		fs = append(fs, f)
+	}
+	if err := c.l.store.record(ctx, fs...); err != nil {
+		return err
+	}
+	c.l.notify(pl.ID, fs)
+	for _, f := range fs {
+		if f.Action == ActionLaunched {
+			c.l.enqueue(f)
+		}
+	}
+	return nil
+}
+
+// affected maps upstream partitions of product to the downstream pipeline's
+// partitions that overlap them in time (a day to its week, a month to its
+// days), keeps those that have started, and groups them into contiguous
+// ranges, oldest first.
+func affected(proj *project.Project, down *project.Pipeline, product string, upKeys []string, now time.Time) ([][2]string, error) {
+	_, ub := proj.Product(product)
+	if ub == nil {
+		return nil, fmt.Errorf("product %s is no longer exposed by any pipeline", product)
+	}
+	upSpec, err := engine.SpecOf(ub.Partitions)
+	if err != nil {
+		return nil, err
+	}
+	downSpec, err := engine.SpecOf(down.Partitions)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]partitions.Partition{}
+	for _, k := range upKeys {
+		p, err := upSpec.Parse(k)
+		if err != nil {
+			if upSpec.Interval == partitions.None {
+				p = partitions.Partition{Key: partitions.AllKey}
+			} else {
+				return nil, fmt.Errorf("upstream %s partition %q: %w", product, k, err)
+			}
+		}
+		var over []partitions.Partition
+		switch {
+		case downSpec.Interval == partitions.None:
+			over = []partitions.Partition{{Key: partitions.AllKey}}
+		case upSpec.Interval == partitions.None:
+			// An unpartitioned upstream feeds every partition: run the latest complete one.
+			if lp := downSpec.Latest(now); lp.Key != "" {
+				over = []partitions.Partition{lp}
+			}
+		default:
+			over = upSpec.Containing(p, downSpec)
+		}
+		for _, q := range over {
+			if q.Key != partitions.AllKey && q.Start.After(now) {
+				continue // has not started: nothing to compute yet
+			}
+			seen[q.Key] = q
+		}
+	}
+	parts := make([]partitions.Partition, 0, len(seen))
+	for _, p := range seen {
+		parts = append(parts, p)
+	}
+	sort.Slice(parts, func(i, j int) bool { return parts[i].Start.Before(parts[j].Start) })
+	var out [][2]string
+	for i, p := range parts {
+		if i > 0 && downSpec.Interval != partitions.None && downSpec.Next(parts[i-1]).Key == p.Key {
+			out[len(out)-1][1] = p.Key
+			continue
+		}
+		out = append(out, [2]string{p.Key, p.Key})
+	}
+	return out, nil
+}

@@ -1,0 +1,178 @@
+package launcher
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Firings are recorded in _strata.trigger_ticks before anything launches
+// (intent first): a restart reads the last recorded tick of each trigger, so
+// it neither loses a tick nor fires one twice, and finds the intents whose
+// work had not been launched yet. The table is append-only like the run
+// state: a tick is one row, a batch of skipped ticks one row too.
+const tickSchema = `
+CREATE SCHEMA IF NOT EXISTS _strata;
+CREATE TABLE IF NOT EXISTS _strata.trigger_ticks (
+	pipeline VARCHAR, trigger_id VARCHAR, source VARCHAR, tick TIMESTAMPTZ, recorded_at TIMESTAMPTZ,
+	action VARCHAR, work_id VARCHAR, work_kind VARCHAR, from_key VARCHAR, to_key VARCHAR,
+	skipped INTEGER, skipped_first TIMESTAMPTZ, skipped_last TIMESTAMPTZ, detail VARCHAR, origin VARCHAR);
+`
+
+// Actions of a recorded tick.
+const (
+	ActionSeen     = "seen"     // the trigger was first seen: ticks count from here
+	ActionLaunched = "launched" // work was (or is about to be) launched under WorkID
+	ActionSkipped  = "skipped"  // missed ticks beyond catch_up.max, or ticks while paused
+	ActionFailed   = "failed"   // the tick's work could not be launched (Detail says why)
+)
+
+// Work kinds.
+const (
+	WorkBackfill = "backfill"
+	WorkRun      = "run" // an unpartitioned pipeline's one run
+)
+
+// Firing is one recorded row.
+type Firing struct {
+	Pipeline     string    `json:"pipeline"`
+	Trigger      string    `json:"trigger"`
+	Source       string    `json:"source"` // schedule, event or api: what fired it
+	Tick         time.Time `json:"tick"`
+	RecordedAt   time.Time `json:"recorded_at"`
+	Action       string    `json:"action"`
+	WorkID       string    `json:"work_id,omitempty"`
+	WorkKind     string    `json:"work_kind,omitempty"`
+	From         string    `json:"from,omitempty"`
+	To           string    `json:"to,omitempty"`
+	Skipped      int       `json:"skipped,omitempty"`
+	SkippedFirst time.Time `json:"skipped_first,omitzero"`
+	SkippedLast  time.Time `json:"skipped_last,omitzero"`
+	Detail       string    `json:"detail,omitempty"`
+	Origin       string    `json:"-"`
+	// State is the outcome of the work (filled when read): running,
+	// succeeded, failed, ...
+	State string `json:"state,omitempty"`
+}
+
+type tickStore struct{ db *sql.DB }
+
+func openTickStore(ctx context.Context, db *sql.DB) (*tickStore, error) {
+	for _, stmt := range strings.Split(tickSchema, ";") {
+		if strings.TrimSpace(stmt) == "" {
+			continue
+		}
+		if _, err := db.ExecContext(ctx, stmt); err != nil {
+			return nil, fmt.Errorf("create trigger tables: %w", err)
+		}
+	}
+	return &tickStore{db: db}, nil
+}
+
+// record writes firings in one transaction.
+func (s *tickStore) record(ctx context.Context, fs ...Firing) error {
+	if len(fs) == 0 {
+		return nil
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	for _, f := range fs {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO _strata.trigger_ticks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			f.Pipeline, f.Trigger, f.Source, f.Tick.UTC(), f.RecordedAt.UTC(), f.Action, f.WorkID, f.WorkKind, f.From, f.To,
+			f.Skipped, nullTime(f.SkippedFirst), nullTime(f.SkippedLast), f.Detail, f.Origin); err != nil {
+			_ = tx.Rollback()
+			return fmt.Errorf("record trigger tick: %w", err)
+		}
+	}
+	return tx.Commit()
+}
+
+func nullTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UTC()
+}
+
+// anchors returns, per "pipeline/trigger", the newest recorded tick of
+// schedule work (seen, launched or skipped ticks; API and event firings do
+// not move a schedule).
+func (s *tickStore) anchors(ctx context.Context) (map[string]time.Time, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT pipeline, trigger_id, max(greatest(tick, coalesce(skipped_last, tick))) FROM _strata.trigger_ticks
+		WHERE source = 'schedule' GROUP BY pipeline, trigger_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]time.Time{}
+	for rows.Next() {
+		var pl, tr string
+		var t time.Time
+		if err := rows.Scan(&pl, &tr, &t); err != nil {
+			return nil, err
+		}
+		out[pauseKey(pl, tr)] = t
+	}
+	return out, rows.Err()
+}
+
+// history lists a trigger's firings, newest first; trigger "" lists every
+// trigger of the pipeline, pipeline "" every pipeline.
+func (s *tickStore) history(ctx context.Context, pipeline, trigger string, limit int) ([]Firing, error) {
+	where, args := []string{"action <> 'seen'"}, []any{}
+	if pipeline != "" {
+		where, args = append(where, "pipeline = ?"), append(args, pipeline)
+	}
+	if trigger != "" {
+		where, args = append(where, "trigger_id = ?"), append(args, trigger)
+	}
+	args = append(args, limit)
+	rows, err := s.db.QueryContext(ctx, `SELECT t.pipeline, t.trigger_id, t.source, t.tick, t.recorded_at, t.action, t.work_id, t.work_kind,
+		t.from_key, t.to_key, t.skipped, t.skipped_first, t.skipped_last, t.detail, t.origin,
+		coalesce((SELECT arg_max(state, event_at) FROM _strata.backfill_events b WHERE b.backfill_id = t.work_id),
+		         (SELECT arg_max(state, seq) FROM _strata.run_events r WHERE r.run_id = t.work_id AND r.block_id = ''), '')
+		FROM _strata.trigger_ticks t WHERE `+strings.Join(where, " AND ")+` ORDER BY t.recorded_at DESC, t.tick DESC LIMIT ?`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Firing
+	for rows.Next() {
+		var f Firing
+		var sf, sl sql.NullTime
+		if err := rows.Scan(&f.Pipeline, &f.Trigger, &f.Source, &f.Tick, &f.RecordedAt, &f.Action, &f.WorkID, &f.WorkKind, &f.From, &f.To,
+			&f.Skipped, &sf, &sl, &f.Detail, &f.Origin, &f.State); err != nil {
+			return nil, err
+		}
+		f.SkippedFirst, f.SkippedLast = sf.Time, sl.Time
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// unfinished lists launched firings whose work has not ended (or never
+// started: the process died between recording and launching), oldest tick
+// first: what a restart must carry on.
+func (s *tickStore) unfinished(ctx context.Context) ([]Firing, error) {
+	all, err := s.history(ctx, "", "", 1_000_000)
+	if err != nil {
+		return nil, err
+	}
+	var out []Firing
+	for i := len(all) - 1; i >= 0; i-- {
+		f := all[i]
+		if f.Action != ActionLaunched {
+			continue
+		}
+		switch f.State {
+		case "succeeded", "failed", "cancelled", "skipped":
+			continue
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
