@@ -292,6 +292,11 @@ func (h *blockHandler) Log(l protocol.LogLine) {
 }
 
 func (h *blockHandler) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk.Table, error) {
+	if c.Method == "product" {
+		if err := h.r.e.ensureFresh(ctx, h.r.pl, c.Product, c.Window); err != nil {
+			return nil, err
+		}
+	}
 	return h.r.e.HostCall(ctx, c)
 }
 

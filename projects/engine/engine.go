@@ -33,6 +33,7 @@ type Engine struct {
 
 	mu        sync.Mutex
 	backfills map[string]*backfillRun // running in this process
+	fresh     refreshes               // single flight of product refreshes (freshness)
 	pins      map[string]*pinned      // loaded snapshots by hash/pipeline
 }
 
