@@ -27,12 +27,12 @@ export function freePort() {
   });
 }
 
-/** Starts `strata start DIR` on a fresh demo project; resolves once it answers /healthz. */
-export async function startServer(name = "e2e") {
+/** Starts `strata start DIR` (with extra flags) on a fresh demo project; resolves once it answers /healthz. */
+export async function startServer(name = "e2e", extra = []) {
   const dir = mkdtempSync(join(tmpdir(), `strata-${name}-`));
   const project = join(dir, "demo");
   const port = await freePort();
-  const proc = spawn(BIN, ["start", project, "--addr", `127.0.0.1:${port}`, "--token", TOKEN], {
+  const proc = spawn(BIN, ["start", project, "--addr", `127.0.0.1:${port}`, "--token", TOKEN, ...extra], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let log = "";

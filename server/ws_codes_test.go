@@ -1,11 +1,15 @@
 package server
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gorilla/websocket"
 )
 
 // A SQL block whose upstream has no data for the partition is a request
@@ -27,5 +31,43 @@ func TestWSSQLWithoutUpstreamDataIsInvalid(t *testing.T) {
 		if final.Type != MsgError || final.Error.Code != WSInvalid || !strings.Contains(final.Error.Message, "no data") {
 			t.Errorf("%s %s: got %+v %+v", tc.block, tc.partition, final, final.Error)
 		}
+	}
+}
+
+// A client that sends but never reads is disconnected with the documented
+// close code 1008 (policy violation), not a bare TCP close: the server stops
+// writing while the socket's buffer stays full, so the close frame still
+// fits when it gives up.
+func TestWSClientThatNeverReadsGets1008(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the send timeout")
+	}
+	e := newEnv(t)
+	ws, _, err := websocket.DefaultDialer.Dial(e.wsURL(), authHeader())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	go func() {
+		// Pings, each answered with a pong that is never read.
+		for i := 0; ; i++ {
+			_ = ws.SetWriteDeadline(time.Now().Add(30 * time.Second))
+			if ws.WriteJSON(ClientMessage{Type: MsgPing, ID: fmt.Sprintf("p%d-%s", i, strings.Repeat("x", 200))}) != nil {
+				return
+			}
+		}
+	}()
+	time.Sleep(wsSendTimeout + 3*time.Second)
+	_ = ws.SetReadDeadline(time.Now().Add(30 * time.Second))
+	for {
+		_, _, err := ws.ReadMessage()
+		if err == nil {
+			continue
+		}
+		var ce *websocket.CloseError
+		if !errors.As(err, &ce) || ce.Code != websocket.ClosePolicyViolation {
+			t.Fatalf("a client that never reads ended with %v, want close 1008", err)
+		}
+		return
 	}
 }

@@ -20,6 +20,7 @@ const (
 	wsPongWait    = 60 * time.Second // no pong (or message) for this long closes the connection
 	wsPingEvery   = 25 * time.Second
 	wsSendTimeout = 5 * time.Second // a client this far behind on results is dropped
+	wsCloseLinger = 5 * time.Second // a dropped slow client's time to read its close frame
 	wsOutBuffer   = 512             // messages queued per connection
 	wsEventBuffer = 1024            // engine notices queued per subscribed connection
 )
@@ -67,7 +68,7 @@ func (h *wsHub) serveWS(c echo.Context) error {
 	if err != nil {
 		return nil // the upgrader has answered the client
 	}
-	conn := &wsConn{hub: h, ws: ws, out: make(chan []byte, wsOutBuffer), done: make(chan struct{}), topics: map[string]bool{}}
+	conn := &wsConn{hub: h, ws: ws, out: make(chan []byte, wsOutBuffer), done: make(chan struct{}), readDone: make(chan struct{}), topics: map[string]bool{}}
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
@@ -128,6 +129,8 @@ type wsConn struct {
 	ws   *websocket.Conn
 	out  chan []byte
 	done chan struct{}
+	// readDone closes when readLoop returns (the peer closed or failed).
+	readDone chan struct{}
 
 	closeOnce   sync.Once
 	closeCode   int
@@ -195,6 +198,18 @@ func (c *wsConn) writeLoop() {
 	for {
 		select {
 		case b := <-c.out:
+			switch c.waitWritable() {
+			case socketStuck:
+				// The client has not read for wsSendTimeout: the close
+				// frame goes where b would not fit.
+				c.close(websocket.ClosePolicyViolation, "client too slow to read")
+				c.sayGoodbye()
+				c.lingerSlow()
+				return
+			case socketClosing:
+				c.finish(b)
+				return
+			}
 			_ = c.ws.SetWriteDeadline(time.Now().Add(wsWriteWait))
 			if err := c.ws.WriteMessage(websocket.TextMessage, b); err != nil {
 				c.close(websocket.CloseAbnormalClosure, "")
@@ -206,28 +221,88 @@ func (c *wsConn) writeLoop() {
 				return
 			}
 		case <-c.done:
-			// Flush what is queued (a final result, a shutdown notice), then say goodbye.
-			for {
-				select {
-				case b := <-c.out:
-					_ = c.ws.SetWriteDeadline(time.Now().Add(time.Second))
-					if c.ws.WriteMessage(websocket.TextMessage, b) != nil {
-						return
-					}
-					continue
-				default:
-				}
-				break
-			}
-			if c.closeCode != websocket.CloseAbnormalClosure {
-				_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(c.closeCode, c.closeReason), time.Now().Add(time.Second))
-			}
+			c.finish(nil)
 			return
 		}
 	}
 }
 
+// lingerSlow keeps the connection of a client given up on as too slow
+// open after the 1008 close frame, for at most wsCloseLinger, while
+// readLoop drains what it sends: closing at once, with its data unread,
+// would make the kernel answer with a reset, and the client would lose the
+// close frame still in its receive buffer. A client that reads again finds
+// the frame and answers it, which ends the wait.
+func (c *wsConn) lingerSlow() {
+	select {
+	case <-c.readDone:
+	case <-time.After(wsCloseLinger):
+	}
+}
+
+// finish flushes what is queued (pending first: a final result, a shutdown
+// notice), then says goodbye; for a client too slow to read it says goodbye
+// at once, since flushing would block.
+func (c *wsConn) finish(pending []byte) {
+	if c.closeCode == websocket.ClosePolicyViolation {
+		c.sayGoodbye()
+		c.lingerSlow()
+		return
+	}
+	write := func(b []byte) bool {
+		_ = c.ws.SetWriteDeadline(time.Now().Add(time.Second))
+		return c.ws.WriteMessage(websocket.TextMessage, b) == nil
+	}
+	if pending != nil && !write(pending) {
+		return
+	}
+	for {
+		select {
+		case b := <-c.out:
+			if !write(b) {
+				return
+			}
+		default:
+			c.sayGoodbye()
+			return
+		}
+	}
+}
+
+// sayGoodbye writes the close frame with the code the connection was
+// closed with (none after an abnormal closure: the peer is gone).
+func (c *wsConn) sayGoodbye() {
+	if c.closeCode != websocket.CloseAbnormalClosure {
+		_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(c.closeCode, c.closeReason), time.Now().Add(time.Second))
+	}
+}
+
+// What waitWritable found.
+const (
+	socketReady   = iota
+	socketStuck   // no room for wsSendTimeout: the client is not reading
+	socketClosing // the connection was closed meanwhile
+)
+
+// waitWritable waits until the socket has room for a message, for at most
+// wsSendTimeout, polling in steps so that a close is noticed.
+func (c *wsConn) waitWritable() int {
+	deadline := time.Now().Add(wsSendTimeout)
+	for !socketWritable(c.ws.NetConn(), 100*time.Millisecond) {
+		select {
+		case <-c.done:
+			return socketClosing
+		default:
+		}
+		if time.Now().After(deadline) {
+			return socketStuck
+		}
+	}
+	return socketReady
+}
+
 func (c *wsConn) readLoop() {
+	defer close(c.readDone)
 	defer c.cleanup()
 	c.ws.SetReadLimit(c.hub.s.cfg.WSReadLimit)
 	_ = c.ws.SetReadDeadline(time.Now().Add(wsPongWait))

@@ -281,8 +281,8 @@ func backfillStatus(args []string) error {
 		}
 		doc := map[string]any{"backfill": st, "counts": map[string]int{
 			"succeeded": st.Progress.Succeeded, "skipped": st.Progress.Skipped, "failed": st.Progress.Failed,
-			"cancelled": st.Progress.Cancelled, "running": st.Progress.Running,
-			"queued": st.Total - st.Progress.Succeeded - st.Progress.Skipped - st.Progress.Failed - st.Progress.Cancelled - st.Progress.Running}}
+			"cancelled": st.Progress.Cancelled, "running": st.Progress.Running, "conflict": st.Progress.Conflicts,
+			"queued": st.Total - st.Progress.Succeeded - st.Progress.Skipped - st.Progress.Failed - st.Progress.Cancelled - st.Progress.Running - st.Progress.Conflicts}}
 		var list []engine.PartitionStatus
 		if *parts {
 			if list, _, err = ws.eng.BackfillPartitions(ctx, pos[1], *state, 0, -1); err != nil {

@@ -34,7 +34,7 @@ type scaleOut struct {
 func (s *scaleOut) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.url, "workers", "", "run Go blocks on workers through this NATS server (nats://host:4222)")
 	fs.StringVar(&s.creds, "nats-creds", "", "NATS credentials file for --workers")
-	fs.StringVar(&s.token, "nats-token", "", "NATS token: for --workers, or the token workers must give --listen-workers (default: random, written to DIR/.strata/worker-token)")
+	fs.StringVar(&s.token, "nats-token", "", "NATS token: for --workers, or the token workers must give --listen-workers (default: DIR/.strata/worker-token, random on first use)")
 	fs.StringVar(&s.listen, "listen-workers", "", "embed a NATS server and take workers on this address (host:port)")
 	fs.BoolVar(&s.noLocal, "no-local", false, "with workers: run no Go block on this machine's kernels")
 	fs.DurationVar(&s.ackWait, "ack-wait", 30*time.Second, "with workers: a task's lease; a worker silent this long loses it to another")
@@ -65,12 +65,16 @@ func (s *scaleOut) start(ctx context.Context, dir string, local *supervisor.Pool
 		Settings:    remote.Settings{Pool: s.pool, AckWait: s.ackWait},
 		WorkersFile: filepath.Join(dir, ".strata", "workers.json")}
 	if s.listen != "" && cfg.Token == "" {
-		tok, err := server.NewToken()
-		if err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(workerTokenFile(dir), []byte(tok+"\n"), 0o600); err != nil {
-			return nil, fmt.Errorf("write worker token: %w", err)
+		// Kept across restarts, so workers reconnect to a restarted
+		// coordinator with the token they have.
+		tok, err := readToken("", workerTokenFile(dir))
+		if err != nil || len(tok) < 16 {
+			if tok, err = server.NewToken(); err != nil {
+				return nil, err
+			}
+			if err := os.WriteFile(workerTokenFile(dir), []byte(tok+"\n"), 0o600); err != nil {
+				return nil, fmt.Errorf("write worker token: %w", err)
+			}
 		}
 		cfg.Token = tok
 	}

@@ -3,6 +3,7 @@ package faults
 import (
 	"bytes"
 	"encoding/json"
+	"net"
 	"net/http"
 	"net/url"
 	"os/exec"
@@ -156,4 +157,63 @@ func workersOfRuns(t *testing.T, srv *strataproc.Server, id string) map[string]i
 		}
 	}
 	return out
+}
+
+// A coordinator with workers stops (SIGTERM) mid-backfill and starts again
+// on the same address: the workers reconnect by themselves with the token
+// they have, the backfill resumes and ends as the suite's invariants
+// require, and nothing that had succeeded runs again.
+func TestScaleOutCoordinatorRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real binary as a coordinator and two workers")
+	}
+	d := NewDriver(t)
+	tr := Trial{Mode: "server", Publish: "partition", Concurrency: 4}
+	tr.From, tr.To = weekRange(2)
+	dir := filepath.Join(t.TempDir(), "restart")
+	if out, code := strataproc.Run(t, d.Bin, "init", dir, "--demo"); code != 0 {
+		t.Fatalf("init: %s", out)
+	}
+	addr := freeAddr(t)
+	flags := []string{"--listen-workers", addr, "--no-local", "--ack-wait", "2s"}
+	srv := strataproc.Start(t, d.Bin, dir, token, flags...)
+	tokenFile := filepath.Join(dir, ".strata", "worker-token")
+	for _, name := range []string{"w1", "w2"} {
+		startWorker(t, d.Bin, "nats://"+addr, tokenFile, name)
+	}
+	waitWorkers(t, d.Bin, dir, 2)
+	var launched struct {
+		ID string `json:"id"`
+	}
+	srv.Call(t, http.MethodPost, "/backfills", tr.specJSON(), &launched)
+	srv.WaitFor(t, launched.ID, func(p strataproc.Progress) bool { return p.Succeeded >= 3 })
+	srv.Stop(t)
+
+	srv = strataproc.Start(t, d.Bin, dir, token, flags...)
+	st := srv.WaitFor(t, launched.ID, func(p strataproc.Progress) bool { return p.State != "running" })
+	t.Logf("after the restart: %s %+v", st.State, st.Progress)
+	srv.Stop(t)
+
+	out, code := strataproc.Run(t, d.Bin, "backfill", "status", dir, launched.ID, "--format", "json")
+	var bs status
+	if code != 0 || json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &bs) != nil {
+		t.Fatalf("status: exit %d\n%s", code, out)
+	}
+	w, err := openWarehouse(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.close()
+	report(t, tr, w.checkEnd(tr, dir, launched.ID, bs, d.ref))
+}
+
+// freeAddr is a loopback address nothing listens on now.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
 }

@@ -193,14 +193,24 @@ func (d *Driver) cliStep(t testing.TB, dir string, tr Trial, id string, delay ti
 // kills the server after delay.
 func (d *Driver) serverStep(t testing.TB, dir string, tr Trial, id string, delay time.Duration) (string, string) {
 	srv := strataproc.Start(t, d.Bin, dir, token)
+	meddle := ""
 	if id == "" {
 		var st strataproc.Backfill
 		srv.Call(t, http.MethodPost, "/backfills", tr.specJSON(), &st)
 		id = st.ID
+		if tr.Meddle != "" {
+			// Newer work on one day while the backfill runs: a plain run,
+			// about when the backfill may reach that day, published
+			// before the kill or not at all.
+			time.Sleep(delay / 2)
+			status, body, err := srv.Request(http.MethodPost, "/pipelines/clv/runs?wait=true", `{"partition": "`+tr.Meddle+`"}`)
+			meddle = fmt.Sprintf(", a plain run of %s answered %d (%v) %.120s", tr.Meddle, status, err, body)
+			delay -= delay / 2
+		}
 	}
 	time.Sleep(delay)
 	srv.Kill()
-	return id, fmt.Sprintf("killed strata start after %v", delay)
+	return id, fmt.Sprintf("killed strata start after %v%s", delay, meddle)
 }
 
 // finish runs the backfill to its end without faults: a resume (or a

@@ -27,6 +27,11 @@ type Trial struct {
 	// Existing is a day made current by a plain run before the backfill
 	// ("" for none): reprocess missing must skip it and keep its version.
 	Existing string
+	// Meddle is a day in the range that a plain run (POST
+	// /pipelines/clv/runs) publishes while the backfill runs ("" for none;
+	// server trials only): the backfill must not overwrite that newer work
+	// and must end needs_attention where it would have.
+	Meddle string
 	// Kills are delays after each process start; the process is killed
 	// with SIGKILL then (if it is still running), and the next resumes.
 	Kills []time.Duration
@@ -37,8 +42,8 @@ func (t Trial) String() string {
 	if t.RatePerMin > 0 {
 		rate = fmt.Sprintf("%d/m", t.RatePerMin)
 	}
-	return fmt.Sprintf("trial %d (seed %d): %s, publish %s, concurrency %d, %s, %s..%s, existing %q, kills at %v",
-		t.N, t.Seed, t.Mode, t.Publish, t.Concurrency, rate, t.From, t.To, t.Existing, t.Kills)
+	return fmt.Sprintf("trial %d (seed %d): %s, publish %s, concurrency %d, %s, %s..%s, existing %q, meddle %q, kills at %v",
+		t.N, t.Seed, t.Mode, t.Publish, t.Concurrency, rate, t.From, t.To, t.Existing, t.Meddle, t.Kills)
 }
 
 // Days and partitions of a trial's range: 14 days and their 2 weeks.
@@ -69,6 +74,9 @@ func PlanTrial(n int, seed int64) Trial {
 		t.Existing = addDays(t.From, rng.Intn(trialDays))
 	}
 	t.Kills = killDelays(rng, 1+rng.Intn(3), t.expected())
+	if t.Mode == "server" && rng.Intn(3) == 0 {
+		t.Meddle = addDays(t.From, rng.Intn(trialDays))
+	}
 	return t
 }
 
@@ -80,7 +88,7 @@ func Corners(seed int64) []Trial {
 		{Mode: "cli", Publish: "partition", Concurrency: 4},
 		{Mode: "cli", Publish: "atomic", Concurrency: 1, RatePerMin: 240},
 		{Mode: "server", Publish: "partition", Concurrency: 1, RatePerMin: 240, Existing: "x"},
-		{Mode: "server", Publish: "atomic", Concurrency: 4},
+		{Mode: "server", Publish: "atomic", Concurrency: 4, Meddle: "x"},
 	}
 	for i := range shapes {
 		t := &shapes[i]
@@ -90,6 +98,9 @@ func Corners(seed int64) []Trial {
 			t.Existing = addDays(t.From, rng.Intn(trialDays))
 		}
 		t.Kills = killDelays(rng, 2, t.expected())
+		if t.Meddle != "" {
+			t.Meddle = addDays(t.From, rng.Intn(trialDays))
+		}
 	}
 	return shapes
 }

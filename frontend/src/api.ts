@@ -33,7 +33,7 @@ export class ApiError extends Error {
 /** Where the API lives: same-origin (the dev server proxies it to `strata start`). */
 export const API = "/api/v1";
 
-async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+export async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
   const init: RequestInit = { method, credentials: "same-origin", headers: { ...headers } };
   if (body !== undefined) {
     init.body = JSON.stringify(body);

@@ -250,6 +250,7 @@ export interface BlockRun {
   error?: string;
   error_line?: number;
   log?: string;
+  worker?: string; // the worker machine that ran it (scale-out)
 }
 
 export interface RunDetail extends RunSummary {

@@ -200,7 +200,7 @@ func compile(ctx context.Context, opt Options, blocks []*checked, out string) (m
 			real[target] = file
 			// The //line directive makes the compiler and runtime traces
 			// speak of the block's own file and lines.
-			files[target] = []byte("//line " + file + ":1:1\n" + renameMain(src))
+			files[target] = []byte("//line " + file + ":1:1\n" + rewriteExits(file, renameMain(src)))
 		}
 		add(b.File, b.Source)
 		for f, src := range b.Others {

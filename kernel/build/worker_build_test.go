@@ -50,7 +50,7 @@ func TestCompiledErrorPositions(t *testing.T) {
 		{"panic_runtime", "panic", 11, 0, "assignment to entry in nil map"},
 		{"panic_explicit", "panic", 0, 0, "panic:"},
 		{"panic_goroutine", "panic", 16, 0, "index out of range"},
-		{"os_exit", "panic", 0, 0, "os.Exit(3)"},
+		{"os_exit", "panic", 10, 0, "os.Exit(3)"},
 		{"refused_exec", "refused", 0, 0, "os/exec"},
 		{"unknown_import", "refused", 4, 2, "github.com/google/uuid"},
 		{"blocked_call", "timeout", 0, 0, "timed out after 1s"},

@@ -39,9 +39,14 @@ var undefinedQualified = regexp.MustCompile(`^undefined: (\w+)\.(\w+)$`)
 // analysis is a parsed, type-checked block ready to be rewritten and run.
 type analysis struct {
 	fset *token.FileSet
-	file *ast.File
-	info *types.Info
-	pkg  *types.Package
+	file *ast.File // the block's own file; rewrites and checks look at one file at a time
+	// files is every file of the block's package, the block's own first;
+	// names and srcs are theirs.
+	files []*ast.File
+	names []string
+	srcs  []string
+	info  *types.Info
+	pkg   *types.Package
 	// sourcePkg reports whether an import is interpreted from source
 	// (generic packages) rather than called natively.
 	sourcePkg func(path string) bool
@@ -55,21 +60,40 @@ type analysis struct {
 
 // analyze parses and type-checks src and verifies the block contract. Every
 // problem comes back as a RunError whose diagnostics carry file positions.
-func (e *Executor) analyze(filename, src, wantEntry string, allow map[string]bool) (*analysis, *protocol.RunError) {
+func (e *Executor) analyze(filename, src, wantEntry string, allow map[string]bool, extra ...protocol.SourceFile) (*analysis, *protocol.RunError) {
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, filename, src, parser.SkipObjectResolution)
-	if err != nil {
-		return nil, diagError(protocol.ErrCompile, filename, scannerDiagnostics(filename, err))
+	a := &analysis{fset: fset, sourcePkg: e.importer.fromSource}
+	all := append([]protocol.SourceFile{{Name: filename, Source: src}}, extra...)
+	for _, sf := range all {
+		f, err := parser.ParseFile(fset, sf.Name, sf.Source, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, diagError(protocol.ErrCompile, sf.Name, scannerDiagnostics(sf.Name, err))
+		}
+		if len(a.files) > 0 && f.Name.Name != a.files[0].Name.Name {
+			p := fset.Position(f.Name.Pos())
+			return nil, diagError(protocol.ErrCompile, sf.Name, []protocol.Diagnostic{{File: sf.Name, Line: p.Line, Column: p.Column,
+				Message: fmt.Sprintf("package %s, but the block's package is %s: the files of a block's folder are one package", f.Name.Name, a.files[0].Name.Name)}})
+		}
+		a.files, a.names, a.srcs = append(a.files, f), append(a.names, sf.Name), append(a.srcs, sf.Source)
 	}
-	a := &analysis{fset: fset, file: f, sourcePkg: e.importer.fromSource}
+	f := a.files[0]
+	a.file = f
 
 	var diags []protocol.Diagnostic
 	at := func(pos token.Pos, format string, args ...any) {
 		p := fset.Position(pos)
-		diags = append(diags, protocol.Diagnostic{File: filename, Line: p.Line, Column: p.Column, Message: fmt.Sprintf(format, args...)})
+		file := p.Filename
+		if file == "" {
+			file = filename
+		}
+		diags = append(diags, protocol.Diagnostic{File: file, Line: p.Line, Column: p.Column, Message: fmt.Sprintf(format, args...)})
 	}
 	kind := protocol.ErrUnsupported
-	for _, imp := range f.Imports {
+	var imports []*ast.ImportSpec
+	for _, af := range a.files {
+		imports = append(imports, af.Imports...)
+	}
+	for _, imp := range imports {
 		path, _ := strconv.Unquote(imp.Path.Value)
 		if why, ok := restricted[path]; ok && !allow[path] {
 			at(imp.Pos(), "import %q is refused: it lets a block %s; a project opts in with `kernel: {allow: [%s]}` in strata.yaml", path, why, path)
@@ -93,7 +117,7 @@ func (e *Executor) analyze(filename, src, wantEntry string, allow map[string]boo
 		return nil, diagError(kind, filename, diags)
 	}
 	locals := map[string]string{} // import name -> path, to place "undefined: pkg.Name"
-	for _, imp := range f.Imports {
+	for _, imp := range imports {
 		path, _ := strconv.Unquote(imp.Path.Value)
 		name := path[strings.LastIndex(path, "/")+1:]
 		if imp.Name != nil {
@@ -127,8 +151,10 @@ func (e *Executor) analyze(filename, src, wantEntry string, allow map[string]boo
 			}
 		},
 	}
-	a.pkg, _ = conf.Check(f.Name.Name, fset, []*ast.File{f}, a.info)
-	diags = append(diags, e.unsupported(a, filename)...)
+	a.pkg, _ = conf.Check(f.Name.Name, fset, a.files, a.info)
+	for i := range a.files {
+		diags = append(diags, e.unsupported(a.view(i), a.names[i])...)
+	}
 	if len(diags) > 0 {
 		sortDiagnostics(diags)
 		// Unsupported only when compiling would fix every problem.
@@ -143,7 +169,11 @@ func (e *Executor) analyze(filename, src, wantEntry string, allow map[string]boo
 	if rerr := a.contract(filename, wantEntry); rerr != nil {
 		return nil, rerr
 	}
-	for _, d := range f.Decls {
+	var decls []ast.Decl
+	for _, af := range a.files {
+		decls = append(decls, af.Decls...)
+	}
+	for _, d := range decls {
 		g, ok := d.(*ast.GenDecl)
 		if !ok || g.Tok != token.VAR {
 			continue
@@ -157,6 +187,17 @@ func (e *Executor) analyze(filename, src, wantEntry string, allow map[string]boo
 	return a, nil
 }
 
+// view is the analysis as seen from file i: rewrites and per-file checks
+// (imports, qualifiers) look at a.file.
+func (a *analysis) view(i int) *analysis {
+	v := *a
+	v.file = a.files[i]
+	return &v
+}
+
+// multiFile reports whether the block's package has more than its own file.
+func (a *analysis) multiFile() bool { return len(a.files) > 1 }
+
 // contract finds the entry function and checks its signature against DESIGN.md:
 //
 //	func Load(ctx *sdk.Context) (*sdk.Table, error)
@@ -165,9 +206,11 @@ func (e *Executor) analyze(filename, src, wantEntry string, allow map[string]boo
 //	func Check(ctx *sdk.Context, out *sdk.Table) error
 func (a *analysis) contract(filename, want string) *protocol.RunError {
 	funcs := map[string]*ast.FuncDecl{}
-	for _, d := range a.file.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
-			funcs[fd.Name.Name] = fd
+	for _, f := range a.files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
+				funcs[fd.Name.Name] = fd
+			}
 		}
 	}
 	var found []string
@@ -178,6 +221,9 @@ func (a *analysis) contract(filename, want string) *protocol.RunError {
 	}
 	fail := func(pos token.Pos, format string, args ...any) *protocol.RunError {
 		p := a.fset.Position(pos)
+		if p.Filename != "" {
+			filename = p.Filename
+		}
 		return diagError(protocol.ErrCompile, filename, []protocol.Diagnostic{{File: filename, Line: p.Line, Column: p.Column, Message: fmt.Sprintf(format, args...)}})
 	}
 	switch {
@@ -260,6 +306,9 @@ func diagError(kind protocol.ErrorKind, filename string, diags []protocol.Diagno
 	e := &protocol.RunError{Kind: kind, File: filename, Diagnostics: diags}
 	if len(diags) > 0 {
 		e.Message, e.Line, e.Column = diags[0].Message, diags[0].Line, diags[0].Column
+		if diags[0].File != "" {
+			e.File = diags[0].File // a block of several files: the file the problem is in
+		}
 	}
 	return e
 }

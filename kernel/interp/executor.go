@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"reflect"
 	"regexp"
@@ -95,6 +96,9 @@ type program struct {
 	reuse   bool
 	funcAt  []funcSpan
 	rewrote string
+	// fsys holds the rewritten files of a block with several, as the
+	// source package blockImportPrefix+<package> (nil for one file).
+	fsys fs.FS
 }
 
 type funcSpan struct {
@@ -111,7 +115,12 @@ func (e *Executor) program(req *protocol.ExecRequest) (*program, *protocol.RunEr
 	for _, p := range req.Allow {
 		allow[p] = true
 	}
-	key := fmt.Sprintf("%x", sha256.Sum256([]byte(filename+"\x00"+req.Entry+"\x00"+strings.Join(req.Allow, ",")+"\x00"+req.Source)))
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", filename, req.Entry, strings.Join(req.Allow, ","), req.Source)
+	for _, f := range req.Files {
+		fmt.Fprintf(h, "\x00%s\x00%s", f.Name, f.Source)
+	}
+	key := fmt.Sprintf("%x", h.Sum(nil))
 	e.mu.Lock()
 	p := e.cache[key]
 	if p != nil && !p.reuse {
@@ -123,12 +132,15 @@ func (e *Executor) program(req *protocol.ExecRequest) (*program, *protocol.RunEr
 		return p, nil
 	}
 
-	a, rerr := e.analyze(filename, req.Source, req.Entry, allow)
+	a, rerr := e.analyze(filename, req.Source, req.Entry, allow, req.Files...)
 	if rerr != nil {
 		return nil, rerr
 	}
 	p = &program{a: a, reuse: !a.hasVars}
 	p.rewrote = a.rewrite(req.Source)
+	if a.multiFile() {
+		p.fsys = a.packageFS(false)
+	}
 	p.funcAt = funcSpans(a)
 
 	p.interp = e.newInterp(p, allow["os/exec"])
@@ -170,6 +182,9 @@ func (e *Executor) program(req *protocol.ExecRequest) (*program, *protocol.RunEr
 func (e *Executor) newInterp(p *program, unrestricted bool) *yaegi.Interpreter {
 	p.proc = newBlockProcess(&p.stderr, e.blockExit)
 	opt := yaegi.Options{Stdout: &p.stdout, Stderr: &p.stderr, Args: blockArgs, Unrestricted: unrestricted}
+	if p.fsys != nil {
+		opt.GoPath, opt.SourcecodeFilesystem = ".", p.fsys
+	}
 	if e.out != nil {
 		opt.Stdout = e.out.w
 	}
@@ -202,9 +217,13 @@ func (p *program) eval(filename string) (rerr *protocol.RunError) {
 				Message: fmt.Sprintf("%sthe kernel's interpreter (yaegi) cannot compile this block: %v", NeedsCompiledPrefix, r)}
 		}
 	}()
-	if _, err := p.interp.Eval(p.rewrote); err != nil {
+	load := p.rewrote
+	if p.fsys != nil {
+		load = fmt.Sprintf("import %q", blockImportPrefix+p.a.file.Name.Name)
+	}
+	if _, err := p.interp.Eval(load); err != nil {
 		// The block type-checked, so what yaegi refuses is its own gap.
-		rerr := yaegiError(filename, err, protocol.ErrUnsupported)
+		rerr := yaegiError(p.a.fileOf(err.Error(), filename), err, protocol.ErrUnsupported)
 		rerr.Message = NeedsCompiledPrefix + "the kernel's interpreter (yaegi) cannot compile this valid Go: " + rerr.Message
 		for i := range rerr.Diagnostics {
 			rerr.Diagnostics[i].Message = rerr.Message
@@ -405,6 +424,9 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 func (e *Executor) locatePanic(ctx context.Context, req *protocol.ExecRequest, p *program, bctx *sdk.Context, inputs []*sdk.Table, msg string) (line, col int) {
 	if p.a.entry == "Export" {
 		return 0, 0 // never repeat an export's side effects
+	}
+	if p.fsys != nil {
+		return 0, 0 // the replay marks one file's lines; a block of several keeps the function's line
 	}
 	q := &program{a: p.a, rewrote: p.a.rewriteWith(req.Source, true)}
 	q.interp = e.newInterp(q, false)

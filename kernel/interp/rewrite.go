@@ -65,6 +65,9 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 		}
 	}
 	for id, obj := range a.info.Uses {
+		if !a.inFile(id.Pos()) {
+			continue
+		}
 		if pn, ok := obj.(*types.PkgName); ok {
 			if _, ok := overlays[pn.Imported().Path()]; ok {
 				edits = append(edits, edit{off: off(id.Pos()), del: len(id.Name), text: "strata_" + id.Name})
@@ -213,6 +216,9 @@ func isEmptyInterface(t types.Type) bool {
 func (a *analysis) explicitTypeArgs(off func(token.Pos) int) []edit {
 	var edits []edit
 	for id, inst := range a.info.Instances {
+		if !a.inFile(id.Pos()) {
+			continue
+		}
 		if text, ok := a.typeArgsText(id, inst); ok && text != "" {
 			edits = append(edits, edit{off: off(id.End()), text: text})
 		}
@@ -245,6 +251,9 @@ func (a *analysis) typeArgsText(id *ast.Ident, inst types.Instance) (string, boo
 	}
 	return "[" + strings.Join(args, ", ") + "]", true
 }
+
+// inFile reports whether pos is in the file this analysis looks at.
+func (a *analysis) inFile(pos token.Pos) bool { return a.fset.File(pos) == a.fset.File(a.file.Pos()) }
 
 // endsProcess reports whether call is os.Exit or log.Fatal, Fatalf, Fatalln.
 func (a *analysis) endsProcess(call *ast.CallExpr) bool {

@@ -95,7 +95,7 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 	// Inferred type arguments that rewrite.go cannot write out: yaegi
 	// infers single type parameters but mis-infers several at once.
 	for id, inst := range a.info.Instances {
-		if _, ok := a.typeArgsText(id, inst); !ok {
+		if _, ok := a.typeArgsText(id, inst); !ok && a.inFile(id.Pos()) {
 			at(id.Pos(), "calling %s without explicit type arguments: the kernel's interpreter (yaegi) infers several type parameters wrongly, and %s cannot be written out here", id.Name, instantiation(id.Name, inst))
 		}
 	}

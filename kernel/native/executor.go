@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"flag"
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -31,6 +33,7 @@ func NewExecutor(blocks []Block) (*Executor, error) {
 		}
 		e.blocks[b.File] = b
 	}
+	current = e
 	return e, nil
 }
 
@@ -85,6 +88,9 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 	if err != nil {
 		return finish(nil, &protocol.RunError{Kind: protocol.ErrRuntime, Message: err.Error()})
 	}
+	// Each run sees a fresh command line, as `go run` gives a program: no
+	// arguments, no flags defined by an earlier run.
+	flag.CommandLine = flag.NewFlagSet(os.Args[0], flag.ExitOnError)
 
 	release := e.captureStdout(env.Stdout)
 	defer release()

@@ -35,6 +35,7 @@ func Main(blocks ...Block) {
 	fs := flag.NewFlagSet("worker", flag.ExitOnError)
 	mem := fs.Int64("memory-limit", 0, "memory limit in bytes")
 	_ = fs.Parse(os.Args[1:])
+	os.Args = os.Args[:1] // blocks see no arguments, as a program run without any
 	ex, err := NewExecutor(blocks)
 	if err == nil {
 		err = child.Main(ex, child.Options{MemoryLimit: *mem})

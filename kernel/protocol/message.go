@@ -53,8 +53,11 @@ type Ready struct {
 
 // ExecRequest asks the kernel to run one block.
 type ExecRequest struct {
-	Filename  string            `json:"filename"` // for positions in errors
-	Source    string            `json:"source"`
+	Filename string `json:"filename"` // for positions in errors
+	Source   string `json:"source"`
+	// Files are the other files of the block's package (a block is a Go
+	// package; _test.go files are not sent), run together with Source.
+	Files     []SourceFile      `json:"files,omitempty"`
 	Entry     string            `json:"entry,omitempty"` // Load, Transform or Export; empty: the one the file declares
 	Partition PartitionWire     `json:"partition"`
 	Item      *sdk.Item         `json:"item,omitempty"`
@@ -69,6 +72,12 @@ type ExecRequest struct {
 	// Snapshot is the content hash of the pipeline snapshot Source was
 	// taken from, so a worker's logs and results name the code version.
 	Snapshot string `json:"snapshot,omitempty"`
+}
+
+// SourceFile is one more file of a Go block's package.
+type SourceFile struct {
+	Name   string `json:"name"` // as positions name it, e.g. blocks/orders/helpers.go
+	Source string `json:"source"`
 }
 
 // PartitionWire carries sdk.Partition; the zone travels by name.

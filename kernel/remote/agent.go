@@ -161,8 +161,10 @@ func (a *Agent) handle(ctx context.Context, m jetstream.Msg, pay *payloads, ackW
 		if err == nil {
 			err = errors.New("task without an exec request")
 		}
-		// Unreadable here is unreadable everywhere; the coordinator hears of
+		// A payload the object store could not give may come next time; one
+		// that is corrupt fails on every worker and the coordinator hears of
 		// it from MaxDeliver, so let it go round rather than guess its attempt.
+		fmt.Fprintf(os.Stderr, "strata worker %s: unreadable task (subject %s): %v\n", a.cfg.ID, m.Subject(), err)
 		_ = m.NakWithDelay(time.Second)
 		return
 	}
@@ -182,7 +184,8 @@ func (a *Agent) handle(ctx context.Context, m jetstream.Msg, pay *payloads, ackW
 	defer shutdown()
 
 	leaseDone := make(chan struct{})
-	go func() { // keep the lease while the block runs
+	defer close(leaseDone)
+	go func() { // keep the lease until the result is recorded and acked
 		t := time.NewTicker(ackWait / 3)
 		defer t.Stop()
 		for {
@@ -196,7 +199,6 @@ func (a *Agent) handle(ctx context.Context, m jetstream.Msg, pay *payloads, ackW
 	}()
 	h := &agentHandler{a: a, pay: pay, attempt: hdr.Attempt}
 	res, out, err := a.exec.Exec(runCtx, hdr.Exec, inputs, h)
-	close(leaseDone)
 	if ctx.Err() != nil {
 		_ = m.Nak()
 		return

@@ -18,6 +18,7 @@ import (
 
 func TestMain(m *testing.M) {
 	kerneltest.ServeIfChild()
+	serveIfWorker()
 	os.Exit(m.Run())
 }
 

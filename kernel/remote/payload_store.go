@@ -38,7 +38,7 @@ func (p *payloads) pack(ctx context.Context, subject, name string, body []byte) 
 		return m, nil
 	}
 	sum := sha256.Sum256(body)
-	cctx, cancel := context.WithTimeout(ctx, p.timeout+time.Duration(len(body)>>20)*100*time.Millisecond)
+	cctx, cancel := context.WithTimeout(ctx, p.timeout+time.Duration(len(body)>>20)*250*time.Millisecond)
 	defer cancel()
 	if _, err := p.obs.PutBytes(cctx, name, body); err != nil {
 		return nil, fmt.Errorf("store %d byte payload %s in the object store: %w", len(body), name, err)
@@ -62,7 +62,7 @@ func (p *payloads) unpack(ctx context.Context, h nats.Header, data []byte) (body
 	if err != nil {
 		return nil, "", fmt.Errorf("bad %s header %q: size: %w", blobHeader, ref, err)
 	}
-	cctx, cancel := context.WithTimeout(ctx, p.timeout+time.Duration(size>>20)*100*time.Millisecond)
+	cctx, cancel := context.WithTimeout(ctx, p.timeout+time.Duration(size>>20)*250*time.Millisecond)
 	defer cancel()
 	b, err := p.obs.GetBytes(cctx, f[0])
 	if err != nil {

@@ -43,7 +43,8 @@ type Pool struct {
 	late      atomic.Int64 // results for an attempt already decided or no longer waited for
 	cancelled atomic.Int64
 	work      sync.WaitGroup // result handlers in flight
-	sem       chan struct{}  // bounds result handlers (each may hold a large payload)
+	sem       chan struct{}  // bounds result handlers
+	blobs     chan struct{}  // bounds those fetching a large payload: each holds it twice (bytes and table)
 }
 
 // call is one Exec waiting for its result.
@@ -61,6 +62,11 @@ type decision struct {
 	hdr   *resultHeader
 	table *sdk.Table
 }
+
+// maxBlobsInFlight bounds the large results the coordinator reads at once,
+// and with it the coordinator's memory (about 2x each payload); a result
+// waiting its turn is neither acked nor lost.
+const maxBlobsInFlight = 2
 
 // NewPool sets up the pool's streams on nc's JetStream and starts taking
 // results and heartbeats. Tasks left in the stream by an earlier
@@ -81,7 +87,7 @@ func NewPool(ctx context.Context, nc *nats.Conn, s Settings) (*Pool, error) {
 		return nil, err
 	}
 	p := &Pool{nc: nc, js: js, n: n, s: s, pay: &payloads{obs: obs, timeout: s.CallTimeout, limit: inlineLimit},
-		reg: NewRegistry(), inflight: map[uint64]*call{}, bySeq: map[uint64]*call{}, sem: make(chan struct{}, 8)}
+		reg: NewRegistry(), inflight: map[uint64]*call{}, bySeq: map[uint64]*call{}, sem: make(chan struct{}, 8), blobs: make(chan struct{}, maxBlobsInFlight)}
 	// Attempts must never repeat an earlier coordinator's (JetStream would
 	// drop the task as a duplicate inside its window): start from the clock.
 	p.attempt.Store(uint64(time.Now().UnixMicro()))
@@ -265,6 +271,10 @@ func (p *Pool) onResult(m jetstream.Msg) {
 	go func() {
 		defer func() { <-p.sem; p.work.Done() }()
 		defer func() { _ = m.Ack() }()
+		if m.Headers().Get(blobHeader) != "" {
+			p.blobs <- struct{}{}
+			defer func() { <-p.blobs }()
+		}
 		body, object, err := p.pay.unpack(context.Background(), m.Headers(), m.Data())
 		defer p.pay.drop(object)
 		hdr := &resultHeader{}

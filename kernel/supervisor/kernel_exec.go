@@ -109,6 +109,7 @@ var (
 	goPanicLine = regexp.MustCompile(`(?m)^panic: (.*?)(?: \[recovered.*\])?$`)
 	yaegiPos    = regexp.MustCompile(`(?m)^(?:[^:\s]*:)?(\d+):(\d+): panic`)
 	memoryLine  = regexp.MustCompile(`exceeded memory limit of .*`)
+	exitAt      = regexp.MustCompile(`(?m)^strata: block called os\.Exit\(-?\d+\) at .*:(\d+)$`)
 )
 
 // crashResult explains a kernel that died during a run: out of memory (its
@@ -147,6 +148,10 @@ func (k *Kernel) crashResult(rec *recordingHandler, start time.Time, file string
 		// No panic and no signal: the block's own code ended the process.
 		re.Kind, re.File = protocol.ErrPanic, file
 		re.Message = fmt.Sprintf("block called os.Exit(%d) (or log.Fatal): a block cannot end the kernel; return an error instead", code)
+		if m := exitAt.FindStringSubmatch(tail); m != nil {
+			// A compiled worker says where (kernel/native.Exit).
+			re.Line, _ = strconv.Atoi(m[1])
+		}
 	}
 	res.Error = re
 	return res

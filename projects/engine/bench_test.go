@@ -121,3 +121,37 @@ func envInt(name string, def int) int {
 	}
 	return def
 }
+
+// BenchmarkBackfillRewrite puts a rewrite pass beside the first pass of the
+// same range (STRATA_BENCH_REWRITE_DAYS, default 91, of the small daily
+// pipeline, retention 2): "first" writes every partition new; "rewrite" runs
+// --reprocess all over a warehouse already at its retention, so every
+// partition is replaced and its oldest version deleted. rewrite/first is the
+// ratio the rewrite target (≤ 1.2x) is about.
+func BenchmarkBackfillRewrite(b *testing.B) {
+	days := envInt("STRATA_BENCH_REWRITE_DAYS", 91)
+	to := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, days-1).Format("2006-01-02")
+	var first, rewrite time.Duration
+	for b.Loop() {
+		files := dailyFiles("")
+		files["strata.yaml"] = "name: bench\nretention: 2\n"
+		e := newEnv(b, false, files)
+		s := BackfillSpec{Pipeline: "p", From: "2024-01-01", To: to, Concurrency: 4}
+		pass := func(reprocess string) time.Duration {
+			s.Reprocess = reprocess
+			start := time.Now()
+			if st := e.backfill(s); st.State != StateSucceeded {
+				b.Fatalf("%s pass: %s %q", reprocess, st.State, st.Message)
+			}
+			return time.Since(start)
+		}
+		first += pass(ReprocessMissing)
+		pass(ReprocessAll) // reaches the retention: 2 versions kept
+		rewrite += pass(ReprocessAll)
+		e.close()
+	}
+	n := float64(b.N)
+	b.ReportMetric(first.Seconds()*1000/n, "first-ms")
+	b.ReportMetric(rewrite.Seconds()*1000/n, "rewrite-ms")
+	b.ReportMetric(rewrite.Seconds()/first.Seconds(), "rewrite/first")
+}

@@ -128,6 +128,7 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 	req := &protocol.ExecRequest{
 		Filename:  b.File,
 		Source:    src,
+		Files:     r.srcs[b.ID].others,
 		Entry:     b.Entry,
 		Partition: protocol.PartitionWire{Key: g.part.Key, Start: g.part.Start, End: g.part.End, Interval: string(g.spec.Interval), Zone: g.spec.Zone.String()},
 		Item:      item,
@@ -307,6 +308,11 @@ func (h *blockHandler) Log(l protocol.LogLine) {
 }
 
 func (h *blockHandler) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk.Table, error) {
+	if c.Method == "product" {
+		if err := h.r.e.ensureFresh(ctx, h.r.pl, c.Product, c.Window); err != nil {
+			return nil, err
+		}
+	}
 	return h.r.e.HostCall(ctx, c)
 }
 

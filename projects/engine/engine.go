@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"github.com/stratahq/strata/kernel/protocol"
 	"sort"
 	"strings"
 	"sync"
@@ -32,6 +33,7 @@ type Engine struct {
 
 	mu        sync.Mutex
 	backfills map[string]*backfillRun // running in this process
+	fresh     refreshes               // single flight of product refreshes (freshness)
 	pins      map[string]*pinned      // loaded snapshots by hash/pipeline
 }
 
@@ -131,6 +133,8 @@ func SpecOf(c project.PartitionConfig) (partitions.Spec, error) {
 type blockSource struct {
 	text string
 	hash string
+	// others are the other files of a Go block's package, sent with text.
+	others []protocol.SourceFile
 }
 
 // readSources reads the blocks of pl, a pipeline of the project in dir.
@@ -142,12 +146,15 @@ func readSources(dir string, pl *project.Pipeline) (map[string]blockSource, erro
 			return nil, err
 		}
 		var text string
+		var others []protocol.SourceFile
 		for _, f := range files {
 			if f.Path == b.File {
 				text = string(f.Src)
+			} else {
+				others = append(others, protocol.SourceFile{Name: f.Path, Source: string(f.Src)})
 			}
 		}
-		out[b.ID] = blockSource{text: text, hash: fingerprint.Block(files, pl.Variables)}
+		out[b.ID] = blockSource{text: text, hash: fingerprint.Block(files, pl.Variables), others: others}
 	}
 	return out, nil
 }

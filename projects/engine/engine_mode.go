@@ -66,7 +66,11 @@ func (e *Engine) prepare(ctx context.Context, pin *pinned, want string) (*prepar
 	var blocks []build.Block
 	for _, b := range pl.Blocks {
 		if b.Kind == project.KindGo {
-			blocks = append(blocks, build.Block{File: b.File, Source: srcs[b.ID].text, Entry: b.Entry})
+			others := map[string]string{}
+			for _, f := range srcs[b.ID].others {
+				others[f.Name] = f.Source
+			}
+			blocks = append(blocks, build.Block{File: b.File, Source: srcs[b.ID].text, Others: others, Entry: b.Entry})
 		}
 	}
 	ex, release, err := e.compiler.Executor(ctx, blocks, pin.proj.Kernel.Allow)

@@ -74,6 +74,7 @@ func (in *Interactive) ExecRequest(source string) (*protocol.ExecRequest, error)
 	return &protocol.ExecRequest{
 		Filename:  b.File,
 		Source:    source,
+		Files:     r.srcs[b.ID].others, // the cell is the block's file; its package's other files come along
 		Entry:     "",
 		Partition: protocol.PartitionWire{Key: g.part.Key, Start: g.part.Start, End: g.part.End, Interval: string(g.spec.Interval), Zone: g.spec.Zone.String()},
 		Item:      in.Item,

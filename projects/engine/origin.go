@@ -41,6 +41,9 @@ func (o *Origin) String() string {
 	if o == nil {
 		return "manual"
 	}
+	if o.Kind == OriginFreshness {
+		return "freshness: " + o.Note
+	}
 	s := o.Kind + " " + o.Trigger
 	switch {
 	case !o.Tick.IsZero():
@@ -81,12 +84,12 @@ func originWhere(f string) (string, []any, error) {
 		return "", nil, nil
 	case f == "manual":
 		return "run_id NOT IN (" + launched + ")", nil, nil
-	case f == OriginTrigger:
-		return "run_id IN (" + launched + ")", nil, nil
+	case f == OriginTrigger || f == OriginFreshness:
+		return "run_id IN (" + launched + " AND json_extract_string(origin, '$.kind') = ?)", []any{f}, nil
 	case len(f) > len(OriginTrigger)+1 && f[:len(OriginTrigger)+1] == OriginTrigger+":":
 		return "run_id IN (" + launched + " AND json_extract_string(origin, '$.trigger') = ?)", []any{f[len(OriginTrigger)+1:]}, nil
 	}
-	return "", nil, fmt.Errorf("origin %q: want manual, trigger or trigger:<id>", f)
+	return "", nil, fmt.Errorf("origin %q: want manual, trigger, trigger:<id> or freshness", f)
 }
 
 // LaunchAs is Launch under a deterministic id: when a backfill with that id

@@ -193,19 +193,28 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 			}
 			continue
 		}
-		if done, current, err := r.e.publishedByRun(ctx, r.opt.RunID, r.pl, g.blocks); err != nil {
-			return nil, err
-		} else if done && !current && !r.opt.Stage && r.opt.BasedOn != nil {
-			// Its compare-and-set publish found newer work before the
-			// restart: its versions were kept, not made current.
-			r.res.Conflicts = append(r.res.Conflicts, warehouse.Conflict{Partition: g.part.Key, Product: ProductName(r.pl, g.blocks[0]), BasedOn: r.opt.BasedOn[ProductName(r.pl, g.blocks[0])]})
-			continue
-		} else if done {
-			// A resumed run whose publish committed before the crash: never twice.
-			for _, b := range g.blocks {
-				r.res.Blocks = append(r.res.Blocks, &BlockOutcome{Block: b.ID, Partition: g.part.Key, State: StateSucceeded, Log: "already published by this run before a restart"})
+		// A backfill knows which of its runs ran before (Reuse: a resume or
+		// retry under the same id); only those can have published already,
+		// so a fresh one skips the lookup, a scan of the catalog that grows
+		// with every version kept. Other callers' ids are always checked.
+		if r.opt.BackfillID == "" || r.opt.Reuse {
+			done, current, err := r.e.publishedByRun(ctx, r.opt.RunID, r.pl, g.blocks)
+			switch {
+			case err != nil:
+				return nil, err
+			case done && !current && !r.opt.Stage && r.opt.BasedOn != nil:
+				// Its compare-and-set publish found newer work before the
+				// restart: its versions were kept, not made current.
+				prod := ProductName(r.pl, g.blocks[0])
+				r.res.Conflicts = append(r.res.Conflicts, warehouse.Conflict{Partition: g.part.Key, Product: prod, BasedOn: r.opt.BasedOn[prod]})
+				continue
+			case done:
+				// A resumed run whose publish committed before the crash: never twice.
+				for _, b := range g.blocks {
+					r.res.Blocks = append(r.res.Blocks, &BlockOutcome{Block: b.ID, Partition: g.part.Key, State: StateSucceeded, Log: "already published by this run before a restart"})
+				}
+				continue
 			}
-			continue
 		}
 		outcomes := r.runGroup(ctx, g)
 		r.res.Blocks = append(r.res.Blocks, outcomes...)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/kernel/build"
+	"github.com/stratahq/strata/kernel/interp"
 	"github.com/stratahq/strata/kernel/protocol"
 	"github.com/stratahq/strata/projects/project"
 )
@@ -33,18 +34,20 @@ func (s *Session) runCompiled(ctx context.Context, b *project.Block, req *protoc
 }
 
 // unsupportedReason is the short name of what the interpreter refused:
-// "range over a function (an iterator) is not supported by …" gives
-// "range over a function (an iterator)".
+// "needs compiled: range over a function (an iterator, Go 1.23): the
+// kernel's interpreter …" gives "range over a function (an iterator, Go 1.23)".
 func unsupportedReason(e *protocol.RunError) string {
 	msg := e.Message
 	if len(e.Diagnostics) > 0 {
 		msg = e.Diagnostics[0].Message
 	}
-	for _, cut := range []string{" is not supported", " are not supported", ": the kernel's interpreter", " (yaegi"} {
+	msg = strings.TrimPrefix(msg, interp.NeedsCompiledPrefix)
+	for _, cut := range []string{": the kernel's interpreter", " is not in the kernel's interpreter", " is not supported"} {
 		if i := strings.Index(msg, cut); i > 0 {
 			msg = msg[:i]
 		}
 	}
+	msg = strings.TrimPrefix(msg, "needs compiled: ") // interp.NeedsCompiledPrefix, which every such diagnostic starts with
 	msg = strings.TrimPrefix(msg, "the builtin ")
 	if len(msg) > 80 {
 		msg = msg[:77] + "…"

@@ -188,8 +188,9 @@ type goPackage struct {
 }
 
 // inspectGo parses every non-test .go file in the block's folder and checks
-// the entry and Check signatures against the block contract; a folder with
-// more than the block's own file is a problem. Nothing is compiled or run.
+// the entry and Check signatures against the block contract: a Go block is a
+// package, so helpers (and Check) may live in other files of its folder;
+// _test.go files are ignored. Nothing is compiled or run.
 func (l *loader) inspectGo(b *Block) *goPackage {
 	relDir := path.Dir(b.File)
 	if pkg, ok := l.pkgs[relDir]; ok {
@@ -252,15 +253,6 @@ func (l *loader) inspectGo(b *Block) *goPackage {
 			} else {
 				pkg.entries = append(pkg.entries, gf)
 			}
-		}
-	}
-	// The kernel runs the block's one file (the editor shows one cell per
-	// block), so a second file's declarations (a helper, even a Check) would
-	// be missing at run time while `go vet` accepts them. Say so at load.
-	for _, rel := range rels {
-		if rel != b.File {
-			pkg.probs = append(pkg.probs, Problem{File: rel, Line: 1, Column: 1,
-				Message: fmt.Sprintf("a Go block is one file, but %s holds another: the kernel runs only the block's own file, so what %s declares would be missing; move it into the block's file or into a block of its own", relDir, path.Base(rel))})
 		}
 	}
 	if pkg.broken || len(files) == 0 {

@@ -91,7 +91,6 @@ func TestBlockSourceProblems(t *testing.T) {
 			files:    map[string]string{"blocks/a/a.go": goBlock("a", EntryLoad, 0), "blocks/a/b.go": goBlock("a", EntryLoad, 0)},
 			want: []want{
 				{"blocks/a/b.go", 5, "", "2 entry functions (Load at blocks/a/a.go:5, Load at blocks/a/b.go:5)"},
-				{"blocks/a/b.go", 1, "", "a Go block is one file, but blocks/a holds another"},
 			},
 		},
 		{
@@ -199,16 +198,17 @@ func TestBlockSourceProblems(t *testing.T) {
 	}
 }
 
-// A helper file next to a block's file would be missing when the kernel
-// runs the block: loading says so, at the helper.
-func TestGoBlockIsOneFile(t *testing.T) {
+// A Go block is a package: a helper file and a Check next to the block's
+// file are part of it, and a _test.go file (with its own Load) is ignored.
+func TestGoBlockOfSeveralFiles(t *testing.T) {
 	dir := writeProject(t, map[string]string{
-		"pipelines/p.yaml":    lines("blocks:", "  - id: clv"),
-		"blocks/clv/clv.go":   goBlock("clv", EntryLoad, 0),
-		"blocks/clv/check.go": "package clv\n\n" + sdkImport + "\nfunc Check(ctx *sdk.Context, out *sdk.Table) error { return nil }\n",
+		"pipelines/p.yaml":       lines("blocks:", "  - id: clv"),
+		"blocks/clv/clv.go":      goBlock("clv", EntryLoad, 0),
+		"blocks/clv/check.go":    "package clv\n\n" + sdkImport + "\nfunc Check(ctx *sdk.Context, out *sdk.Table) error { return nil }\n",
+		"blocks/clv/clv_test.go": goBlock("clv", EntryLoad, 0),
 	})
 	_, probs := loadProject(t, dir)
-	assertProblems(t, probs, []want{{"blocks/clv/check.go", 1, "", "a Go block is one file, but blocks/clv holds another: the kernel runs only the block's own file, so what check.go declares would be missing"}})
+	assertProblems(t, probs, nil)
 }
 
 // TestBlockSources checks what loading learns about valid blocks.

@@ -44,7 +44,8 @@ type Pipeline struct {
 	// project problems) without keeping the pipeline itself from running,
 	// also from a snapshot that holds this pipeline alone.
 	TriggerProblems Problems
-	Problems        Problems // problems of this pipeline and of the block files it uses
+	Reads           []*ProductRead // global products its blocks read, with their freshness
+	Problems        Problems       // problems of this pipeline and of the block files it uses
 }
 
 // RetryPolicy says how often and how patiently a failed block run is retried.
@@ -81,7 +82,7 @@ type Block struct {
 	entryAt string           // file:line of the Go entry, for messages
 }
 
-var pipelineFields = []string{"id", "description", "partitions", "variables", "concurrency", "retries", "timeout", "blocks", "triggers", "checks"}
+var pipelineFields = []string{"id", "description", "partitions", "variables", "concurrency", "retries", "timeout", "blocks", "triggers", "checks", "reads"}
 var blockFields = []string{"id", "file", "kind", "upstream", "dynamic", "reduce", "product", "key", "partitions", "timeout", "retries"}
 var retryFields = []string{"attempts", "backoff", "max_backoff"}
 
@@ -145,6 +146,9 @@ func (d *decoder) decodePipeline(pl *Pipeline, root *yaml.Node, proj *Project) {
 	}
 	if e, ok := f["triggers"]; ok {
 		d.decodeTriggers(pl, e)
+	}
+	if e, ok := f["reads"]; ok {
+		d.decodeReads(pl, e)
 	}
 	if e, ok := f["checks"]; ok {
 		defer d.decodeChecks(pl, e) // after the blocks, which checks name

@@ -251,6 +251,20 @@ func checkTriggerProducts(pipelines map[string]*Pipeline, ids []string) map[stri
 			downstream[up.ID] = append(downstream[up.ID], edge{pl, t})
 		}
 	}
+	for _, id := range ids {
+		pl := pipelines[id]
+		for _, r := range pl.Reads {
+			if owner[r.Product] == nil {
+				var names []string
+				for n := range owner {
+					names = append(names, n)
+				}
+				p := Problem{File: pl.File, Line: r.node.Line, Column: r.node.Column, Field: index("reads", r.index) + ".product",
+					Message: fmt.Sprintf("unknown product %q%s: no pipeline exposes it (global products: %s)", r.Product, didYouMean(r.Product, names), quoteList(sortedStrings(names)))}
+				probs[pl.ID] = append(probs[pl.ID], p)
+			}
+		}
+	}
 	// A depth-first walk finds each loop once, at the trigger that closes it.
 	state := map[string]int{} // 0 unvisited, 1 on the path, 2 done
 	var path []string

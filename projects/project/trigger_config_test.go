@@ -87,3 +87,18 @@ func TestTriggerDefaults(t *testing.T) {
 		t.Errorf("event defaults: %+v", up)
 	}
 }
+
+func TestReadsProblems(t *testing.T) {
+	t.Parallel()
+	files := with(sqlBlocks("a", "b"), map[string]string{
+		pf:                     lines("blocks:", "  - id: a", "reads:", "  - product: raw_evnts", "  - product: raw_events", "    freshness: {max_age: soon}"),
+		"pipelines/other.yaml": lines("blocks:", "  - id: b", "    product: raw_events")})
+	p, probs := loadProject(t, writeProject(t, files))
+	assertProblems(t, probs, []want{
+		{pf, 4, "reads[0].product", `unknown product "raw_evnts" (did you mean "raw_events"?)`},
+		{pf, 6, "reads[1].freshness.max_age", `bad duration "soon"`},
+	})
+	if r := p.Pipelines["p"].Read("raw_events"); r == nil || r.MaxAge != 0 {
+		t.Errorf("read: %+v", r)
+	}
+}

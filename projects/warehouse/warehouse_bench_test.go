@@ -55,39 +55,60 @@ func BenchmarkCreateTableAsBaseline(b *testing.B) {
 // already has versions: new version, current switched, retention deleting
 // the oldest version, one transaction.
 func BenchmarkPublishSmall(b *testing.B) {
-	b.Run("republish", func(b *testing.B) {
+	republish := func(b *testing.B, cas bool) {
 		wh := openTemp(b)
 		ctx := context.Background()
 		o := out("small", "2024-03-10", bigTable(300, 1, false))
 		o.Upstream = map[string]map[string]int{"orders": {"2024-03-10": 4}, "customers": {"2024-03-10": 2}}
-		for range 5 { // past the retention window, so every op deletes one
-			if _, err := wh.Publish(ctx, []Output{o}); err != nil {
+		current := 0
+		publish := func() {
+			if cas { // a backfill's compare-and-set on the version it planned against
+				o.BasedOn, o.IfCurrent = current, true
+			}
+			vs, err := wh.Publish(ctx, []Output{o})
+			if err != nil {
 				b.Fatal(err)
 			}
+			current = vs[0].Version
 		}
+		for range 5 { // past the retention window, so every op deletes one
+			publish()
+		}
+		var took []time.Duration
 		for b.Loop() {
-			if _, err := wh.Publish(ctx, []Output{o}); err != nil {
-				b.Fatal(err)
-			}
+			start := time.Now()
+			publish()
+			took = append(took, time.Since(start))
 		}
 		b.ReportMetric(b.Elapsed().Seconds()*1000/float64(b.N), "ms/op")
-	})
+		reportP50(b, took)
+	}
+	// Replace and retain: a new version, the current one switched, the
+	// oldest deleted, in one transaction (the target: p50 ≤ 5 ms).
+	b.Run("republish", func(b *testing.B) { republish(b, false) })
+	// The same, as a backfill publishes: compare-and-set on the current
+	// version (it must cost nothing more).
+	b.Run("republish_cas", func(b *testing.B) { republish(b, true) })
 	// A backfill's common case: the first version of a new partition.
 	b.Run("new_partition", func(b *testing.B) {
 		wh := openTemp(b)
 		ctx := context.Background()
 		tbl := bigTable(300, 1, false)
 		i := 0
+		var took []time.Duration
 		for b.Loop() {
 			key := day("2019-01-01").AddDate(0, 0, i).Format("2006-01-02")
 			i++
 			o := out("small", key, tbl)
 			o.Upstream = map[string]map[string]int{"orders": {key: 1}}
+			start := time.Now()
 			if _, err := wh.Publish(ctx, []Output{o}); err != nil {
 				b.Fatal(err)
 			}
+			took = append(took, time.Since(start))
 		}
 		b.ReportMetric(b.Elapsed().Seconds()*1000/float64(b.N), "ms/op")
+		reportP50(b, took)
 	})
 }
 
@@ -157,4 +178,13 @@ func buildPreviewFixture(b *testing.B, wh *Warehouse) {
 	if n := scalar(b, wh, `SELECT count(*) FROM preview`); n != 1826*300 {
 		b.Fatalf("fixture view has %d rows", n)
 	}
+}
+
+// reportP50 reports the median of took as p50-ms.
+func reportP50(b *testing.B, took []time.Duration) {
+	if len(took) == 0 {
+		return
+	}
+	slices.Sort(took)
+	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
 }

@@ -21,6 +21,7 @@ import { dagView } from "../views/dag_view";
 import { ganttView } from "../views/gantt";
 import { PreviewPanel } from "../views/preview_panel";
 import { ChartPanel } from "../views/chart_panel";
+import { TriggerPanel } from "../views/trigger_panel";
 import { previewTable } from "../views/table";
 import { ws } from "../ws";
 
@@ -64,12 +65,14 @@ export class PipelinePage implements Page {
   private drafts = new DraftStore();
   private runSub?: () => void;
   private destroyed = false;
+  private triggers: TriggerPanel;
 
   constructor(
     readonly id: string,
     partition: string | null,
   ) {
     this.title = id;
+    this.triggers = new TriggerPanel(id, () => app.update());
     this.partition = partition ?? "";
     this.offs.push(ws.onExec((cell) => this.onExec(cell)));
     this.offs.push(ws.onReconnect(() => void this.loadLastRun()));
@@ -110,6 +113,7 @@ export class PipelinePage implements Page {
       if (this.destroyed) return;
       this.pipeline = pl;
       this.error = "";
+      void this.triggers.load();
       // A broken pipeline file has no partitions config to check against:
       // keep the partition the user chose.
       if (!this.partition || (pl.problems.length === 0 && !isValidKey(pl.partitions, this.partition))) this.partition = latestPartition(pl.partitions, Date.now()) || this.partition;
@@ -475,6 +479,7 @@ export class PipelinePage implements Page {
           ${this.addBlockForm()}
         </div>
         <aside class="side">
+          ${this.triggers.render(zone)}
           <div class="side-box">
             <h3>DAG</h3>
             ${dagView(listed, pl.edges, this.runStates, (id) => this.cells.get(id)?.host.closest(".cell")?.scrollIntoView({ behavior: "smooth", block: "start" }), flags)}

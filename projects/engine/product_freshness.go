@@ -1,0 +1,195 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/projects/partitions"
+	"github.com/stratahq/strata/projects/project"
+)
+
+// Freshness on global products (Mage's outdated_after): a pipeline that
+// declares `reads: [{product: raw_events, freshness: {max_age: 6h}}]` gets,
+// for each partition a ctx.Product call reads, a current version younger
+// than max_age. An older (or missing) partition is refreshed first by
+// running the pipeline that exposes the product for that partition, once
+// however many readers ask at the same time: concurrent readers wait for the
+// same refresh (single flight) and read its version.
+
+// maxFreshPartitions bounds the partitions one read refreshes: a read of
+// years of partitions is a backfill's job, not a host call's.
+const maxFreshPartitions = 366
+
+// refreshes is the single flight of product refreshes, by product/partition.
+type refreshes struct {
+	mu      sync.Mutex
+	flights map[string]*flight
+}
+
+type flight struct {
+	done chan struct{}
+	err  error
+}
+
+// do runs fn for key unless a run for key is in flight, in which case it
+// waits for that one and returns its error.
+func (r *refreshes) do(ctx context.Context, key string, fn func() error) error {
+	r.mu.Lock()
+	if r.flights == nil {
+		r.flights = map[string]*flight{}
+	}
+	if f := r.flights[key]; f != nil {
+		r.mu.Unlock()
+		select {
+		case <-f.done:
+			return f.err
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	f := &flight{done: make(chan struct{})}
+	r.flights[key] = f
+	r.mu.Unlock()
+	f.err = fn()
+	r.mu.Lock()
+	delete(r.flights, key)
+	r.mu.Unlock()
+	close(f.done)
+	return f.err
+}
+
+// ensureFresh refreshes the partitions of product that window w reads when
+// reader declares a max_age for it and they are older.
+func (e *Engine) ensureFresh(ctx context.Context, reader *project.Pipeline, product string, w sdk.Window) error {
+	rule := reader.Read(product)
+	if rule == nil || rule.MaxAge <= 0 {
+		return nil
+	}
+	owner, block := e.project().Product(product)
+	if owner == nil {
+		return nil // the read itself reports the unknown product
+	}
+	spec, err := SpecOf(block.Partitions)
+	if err != nil {
+		return err
+	}
+	now := e.now()
+	keys, err := windowKeys(spec, w, now)
+	if err != nil || len(keys) == 0 {
+		return err
+	}
+	ages, err := e.versionTimes(ctx, product, keys)
+	if err != nil {
+		return err
+	}
+	var errs []string
+	for _, k := range keys {
+		if at, ok := ages[k]; ok && now.Sub(at) <= rule.MaxAge {
+			continue
+		}
+		err := e.fresh.do(ctx, product+"/"+k, func() error {
+			// Another reader may have refreshed it while this one looked.
+			if again, err := e.versionTimes(ctx, product, []string{k}); err == nil {
+				if at, ok := again[k]; ok && e.now().Sub(at) <= rule.MaxAge {
+					return nil
+				}
+			}
+			opt := RunOptions{RunID: fmt.Sprintf("fresh_%s_%s_%d", owner.ID, k, e.now().UnixNano()),
+				Origin: &Origin{Kind: OriginFreshness, Note: fmt.Sprintf("%s read by %s (max_age %s)", product, reader.ID, rule.MaxAge)}}
+			if block.Partitions.Interval != owner.Partitions.Interval {
+				opt.Interval = block.Partitions.Interval
+			}
+			res, err := e.Run(ctx, owner.ID, k, opt)
+			if err != nil {
+				return err
+			}
+			if res.State != StateSucceeded {
+				return fmt.Errorf("%s", res.Error)
+			}
+			return nil
+		})
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("refresh %s %s (older than max_age %s): %v", product, k, rule.MaxAge, err))
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%s", strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// OriginFreshness marks a run that refreshed a product a reader found too old.
+const OriginFreshness = "freshness"
+
+// windowKeys lists the partitions of spec a window reads that have
+// started by now.
+func windowKeys(spec partitions.Spec, w sdk.Window, now time.Time) ([]string, error) {
+	if spec.Interval == partitions.None {
+		return []string{partitions.AllKey}, nil
+	}
+	var out []string
+	add := func(from, to string) error {
+		it, err := spec.Iter(from, to)
+		if err != nil {
+			return err
+		}
+		for p := range it {
+			if p.Start.After(now) || len(out) >= maxFreshPartitions {
+				break
+			}
+			out = append(out, p.Key)
+		}
+		return nil
+	}
+	switch {
+	case w.Partition != "":
+		return out, add(w.Partition, w.Partition)
+	case w.Last > 0:
+		last := spec.Latest(now)
+		if last.Key == "" {
+			return nil, nil
+		}
+		first := last
+		for i := 1; i < min(w.Last, maxFreshPartitions); i++ {
+			prev := spec.Prev(first)
+			if !spec.Start.IsZero() && prev.End.Compare(spec.Start) <= 0 {
+				break
+			}
+			first = prev
+		}
+		return out, add(first.Key, last.Key)
+	case w.From != "" && w.To != "":
+		return out, add(w.From, w.To)
+	}
+	return nil, nil // open ranges and periods: read as they are
+}
+
+// versionTimes returns when the current version of each partition was written.
+func (e *Engine) versionTimes(ctx context.Context, product string, keys []string) (map[string]time.Time, error) {
+	args := []any{product}
+	for _, k := range keys {
+		args = append(args, k)
+	}
+	ph := strings.TrimSuffix(strings.Repeat("?,", len(keys)), ",")
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT v.partition, v.created_at FROM _strata.current c
+		JOIN _strata.versions v ON v.product = c.product AND v.partition = c.partition AND v.version = c.version
+		WHERE c.product = ? AND c.partition IN (`+ph+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]time.Time{}
+	for rows.Next() {
+		var k string
+		var t time.Time
+		if err := rows.Scan(&k, &t); err != nil {
+			return nil, err
+		}
+		out[k] = t
+	}
+	return out, rows.Err()
+}
