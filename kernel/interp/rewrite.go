@@ -204,11 +204,6 @@ func (a *analysis) isFunc(id *ast.Ident, pkg, name string) bool {
 	return ok && fn.Pkg() != nil && fn.Pkg().Path() == pkg && fn.Name() == name
 }
 
-func isEmptyInterface(t types.Type) bool {
-	i, ok := t.Underlying().(*types.Interface)
-	return ok && i.NumMethods() == 0
-}
-
 // explicitTypeArgs writes out the inferred type arguments of calls to
 // generic functions with several type parameters (the block's own, or an
 // overlay's such as maps.Clone): yaegi infers one type parameter but

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/stratahq/strata/blocks/sdk"
@@ -70,7 +71,10 @@ func (s *Session) run(ctx context.Context, e *execution, source string) (Event, 
 		restarted = s.replaceKernel(k)
 	}
 	mode := ""
-	if res.Error != nil && res.Error.Kind == protocol.ErrUnsupported {
+	// An Export the interpreter gave up on while running may have had side
+	// effects already: it is not run a second time.
+	ranPartly := res.Error != nil && b.Entry == "Export" && strings.Contains(res.Error.Message, "failed running")
+	if res.Error != nil && res.Error.Kind == protocol.ErrUnsupported && !ranPartly {
 		// Valid Go the interpreter cannot run: run it compiled instead.
 		if cres, cout, ok := s.runCompiled(ctx, b, req, in.Inputs, h); ok {
 			mode = "compiled: " + unsupportedReason(res.Error)

@@ -8,10 +8,11 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"go/format"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"sort"
 	"strings"
 )
@@ -19,11 +20,17 @@ import (
 var line = regexp.MustCompile(`^pkg ([^ ,]+)(?: \([^)]*\))?, (func|type|var|const) ([A-Za-z0-9_]+)`)
 
 func main() {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "go env GOROOT:", err)
+		os.Exit(1)
+	}
+	goroot := strings.TrimSpace(string(out))
 	names := map[string]string{}
 	pkgs := map[string]string{}
 	for v := 21; v <= 26; v++ {
 		rel := fmt.Sprintf("go1.%d", v)
-		f, err := os.Open(filepath.Join(runtime.GOROOT(), "api", rel+".txt"))
+		f, err := os.Open(filepath.Join(goroot, "api", rel+".txt"))
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -65,5 +72,10 @@ func main() {
 		fmt.Fprintf(&b, "\t%q: %q,\n", k, pkgs[k])
 	}
 	b.WriteString("}\n")
-	os.Stdout.WriteString(b.String())
+	src, err := format.Source([]byte(b.String()))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Stdout.Write(src)
 }
