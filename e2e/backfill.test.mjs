@@ -36,7 +36,8 @@ test("a block that fails for one partition, saved from the editor", async () => 
 });
 
 test("the form shows the dry-run plan before launch", async () => {
-  await page.getByRole("link", { name: "Backfill…" }).click();
+  // The pipeline page's Backfill… opens a dialog (e2e/review.test.mjs); the full form is /backfills.
+  await page.goto(server.base + "/backfills?pipeline=clv");
   await page.locator('[data-testid="backfill-form"]').waitFor();
   await eventually(async () => (await page.locator('[data-testid="bf-from"]').inputValue()) !== "", 10_000, "the form's defaults");
   assert.match(await page.locator('[data-testid="backfill-form"]').innerText(), /America\/New_York/);

@@ -108,3 +108,44 @@ func TestTriggerRoutes(t *testing.T) {
 		t.Fatalf("after adding a trigger: %+v", list.Triggers)
 	}
 }
+
+// TestTriggersOverWebsocket: list, pause, resume and preview, as over HTTP;
+// a subscriber of pipeline:<id> sees the firing of an API call.
+func TestTriggersOverWebsocket(t *testing.T) {
+	e := newEnv(t)
+	writeTiny(t, e, tinyTriggers)
+	c := e.connect()
+	ask := func(m ClientMessage) Message {
+		t.Helper()
+		m.Type, m.ID = MsgTriggers, c.nextID()
+		c.send(m)
+		got, _ := c.await("triggers answer", 10*time.Second, func(r Message) bool { return r.ID == m.ID })
+		if got.Type != MsgTriggers {
+			t.Fatalf("%s: %+v", m.Action, got.Error)
+		}
+		return got
+	}
+	if got := ask(ClientMessage{Action: "list", Pipeline: "tiny"}); len(got.Triggers) != 2 || len(got.Triggers[0].Next) == 0 {
+		t.Fatalf("list: %+v", got.Triggers)
+	}
+	if got := ask(ClientMessage{Action: "pause", Pipeline: "tiny", Trigger: "nightly"}); len(got.Triggers) != 1 || !got.Triggers[0].Paused {
+		t.Fatalf("pause: %+v", got.Triggers)
+	}
+	if got := ask(ClientMessage{Action: "resume", Pipeline: "tiny", Trigger: "nightly"}); got.Triggers[0].Paused {
+		t.Fatalf("resume: %+v", got.Triggers)
+	}
+	if got := ask(ClientMessage{Action: "preview", Pipeline: "tiny", Trigger: "nightly", From: "2024-03-10", To: "2024-03-10"}); len(got.Ticks) != 1 || got.Ticks[0].At.Format(time.RFC3339) != "2024-03-10T07:00:00Z" {
+		t.Fatalf("preview: %+v", got.Ticks)
+	}
+	c.send(ClientMessage{Type: MsgTriggers, ID: "bad", Action: "explode"})
+	if got, _ := c.await("refusal", 10*time.Second, func(r Message) bool { return r.ID == "bad" }); got.Type != MsgError {
+		t.Fatalf("unknown action: %+v", got)
+	}
+
+	c.send(ClientMessage{Type: MsgSubscribe, ID: "sub", Topic: "pipeline:tiny"})
+	c.await("subscribed", 10*time.Second, func(r Message) bool { return r.Type == MsgSubscribed })
+	e.call("POST", "/api/v1/pipelines/tiny/triggers/external/fire", map[string]string{"partition": "2024-02-01"}, http.StatusCreated, nil)
+	c.await("the firing", 10*time.Second, func(r Message) bool {
+		return r.Type == MsgEvent && r.Notice != nil && r.Notice.Kind == launcher.NoticeFiring
+	})
+}

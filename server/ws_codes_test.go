@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -48,16 +49,28 @@ func TestWSClientThatNeverReadsGets1008(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ws.Close()
+	var stop atomic.Bool
+	var lastWrite atomic.Int64
+	lastWrite.Store(time.Now().UnixNano())
 	go func() {
 		// Pings, each answered with a pong that is never read.
-		for i := 0; ; i++ {
+		for i := 0; !stop.Load(); i++ {
 			_ = ws.SetWriteDeadline(time.Now().Add(30 * time.Second))
 			if ws.WriteJSON(ClientMessage{Type: MsgPing, ID: fmt.Sprintf("p%d-%s", i, strings.Repeat("x", 200))}) != nil {
 				return
 			}
+			lastWrite.Store(time.Now().UnixNano())
 		}
 	}()
-	time.Sleep(wsSendTimeout + 3*time.Second)
+	// Until the pings back up (the server is stuck on pongs nobody
+	// reads), then past the send timeout.
+	for deadline := time.Now().Add(60 * time.Second); time.Since(time.Unix(0, lastWrite.Load())) < time.Second; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the pings never backed up")
+		}
+	}
+	time.Sleep(wsSendTimeout + time.Second)
+	stop.Store(true)
 	_ = ws.SetReadDeadline(time.Now().Add(30 * time.Second))
 	for {
 		_, _, err := ws.ReadMessage()

@@ -369,10 +369,12 @@ func (c *wsConn) dispatch(m ClientMessage) {
 		c.subscribe(m)
 	case MsgUnsubscribe:
 		c.unsubscribe(m)
+	case MsgTriggers:
+		c.send(c.hub.s.wsTriggers(m))
 	case "":
-		c.send(ErrorMessage(m.ID, WSBadMessage, `missing "type": want one of hello, execute, interrupt, restart, subscribe, unsubscribe, ping`))
+		c.send(ErrorMessage(m.ID, WSBadMessage, `missing "type": want one of hello, execute, interrupt, restart, subscribe, unsubscribe, triggers, ping`))
 	default:
-		c.send(ErrorMessage(m.ID, WSUnknownType, "unknown message type "+quote(string(m.Type))+": want one of hello, execute, interrupt, restart, subscribe, unsubscribe, ping"))
+		c.send(ErrorMessage(m.ID, WSUnknownType, "unknown message type "+quote(string(m.Type))+": want one of hello, execute, interrupt, restart, subscribe, unsubscribe, triggers, ping"))
 	}
 }
 

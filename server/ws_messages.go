@@ -7,6 +7,7 @@ import (
 	"github.com/stratahq/strata/kernel/protocol"
 	"github.com/stratahq/strata/projects/engine"
 	"github.com/stratahq/strata/projects/notebook"
+	"github.com/stratahq/strata/projects/triggers/launcher"
 )
 
 // MessageType names a websocket message. Every message is one JSON object
@@ -23,6 +24,7 @@ const (
 	MsgSubscribe   MessageType = "subscribe"   // {topic}: engine events: backfill:<id>, run:<id>, pipeline:<id>, all
 	MsgUnsubscribe MessageType = "unsubscribe" // {topic}
 	MsgPing        MessageType = "ping"
+	MsgTriggers    MessageType = "triggers" // {action: list|pause|resume|preview, pipeline, trigger, from, to}: answered by triggers
 )
 
 // Server to client.
@@ -72,6 +74,12 @@ type ClientMessage struct {
 	Partition string      `json:"partition,omitempty"`
 	ExecID    string      `json:"exec_id,omitempty"`
 	Topic     string      `json:"topic,omitempty"`
+	// triggers: action list (pipeline optional), pause, resume or preview
+	// (pipeline and trigger; preview also from and to).
+	Action  string `json:"action,omitempty"`
+	Trigger string `json:"trigger,omitempty"`
+	From    string `json:"from,omitempty"`
+	To      string `json:"to,omitempty"`
 }
 
 // ErrorBody is the "error" field of an error message: a code for requests
@@ -132,6 +140,10 @@ type Message struct {
 	// event, subscribed, unsubscribed
 	Topic  string         `json:"topic,omitempty"`
 	Notice *engine.Notice `json:"notice,omitempty"`
+
+	// triggers (the answer to a triggers request)
+	Triggers []launcher.Status `json:"triggers,omitempty"`
+	Ticks    []launcher.Tick   `json:"ticks,omitempty"`
 }
 
 // StdoutMessage is a chunk of output of execution id.

@@ -212,4 +212,16 @@ triggers:
 		t.Fatalf("weekly runs per partition: %v", count)
 	}
 	srv.Stop(t)
+
+	// With the server stopped the CLI reads the warehouse itself: last firings and outcomes.
+	out, err = exec.Command(bin, "triggers", dir).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "weekly/on-raw") || !strings.Contains(string(out), "launched evt_weekly_on-raw_") || !strings.Contains(string(out), "succeeded") {
+		t.Fatalf("strata triggers (server stopped): %v\n%s", err, out)
+	}
+	out, err = exec.Command(bin, "triggers", "preview", dir, "ticker", "every-minute", "--from", "2024-03-31T01:58", "--to", "2024-03-31T03:01").CombinedOutput()
+	// Europe/Paris springs forward at 02:00 on 2024-03-31: a per-minute schedule keeps its rhythm
+	// in elapsed time, so 01:58, 01:59, 03:00 CEST, 03:01 (one minute apart each).
+	if err != nil || !strings.Contains(string(out), "2024-03-31 01:59 CET") || !strings.Contains(string(out), "2024-03-31 03:00 CEST") || !strings.Contains(string(out), "\n4 ticks") {
+		t.Fatalf("strata triggers preview: %v\n%s", err, out)
+	}
 }

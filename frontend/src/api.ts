@@ -4,9 +4,11 @@
 
 import type {
   ApiErrorBody,
+  BackfillReview,
   BackfillSpec,
   BackfillStatus,
   BlockDetail,
+  PartitionDiff,
   PartitionStatus,
   PipelineSummary,
   PipelineView,
@@ -15,6 +17,7 @@ import type {
   ProductPartition,
   ProductView,
   Problem,
+  PromoteResult,
   RunDetail,
   RunSummary,
 } from "./types";
@@ -103,6 +106,14 @@ export const api = {
   productPartitions: (name: string) => call<{ product: string; partitions: ProductPartition[] }>("GET", `/products/${enc(name)}/partitions`),
   preview: (name: string, w: { partition?: string; last?: number; from?: string; to?: string; period?: string; version?: number; limit?: number }) =>
     call<PreviewResponse>("GET", `/products/${enc(name)}/preview` + q(w)),
+  review: (id: string) => call<BackfillReview>("GET", `/backfills/${enc(id)}/review`),
+  reviewDiff: (id: string, product: string, partition: string, rows = 50) =>
+    call<PartitionDiff>("GET", `/backfills/${enc(id)}/diff` + q({ product, partition, rows })),
+  promote: (id: string, opt: { only?: string; override?: boolean }) => call<PromoteResult>("POST", `/backfills/${enc(id)}/promote`, opt),
+  discard: (id: string) => call<{ id: string; discarded: number }>("POST", `/backfills/${enc(id)}/discard`),
+  rollbackBackfill: (id: string) => call<{ id: string; rolled_back: number }>("POST", `/backfills/${enc(id)}/rollback`),
+  productDiff: (name: string, partition: string, from?: number, to?: number, rows = 50) =>
+    call<PartitionDiff>("GET", `/products/${enc(name)}/diff` + q({ partition, from, to, rows })),
   rollback: (name: string, partition: string, version: number) =>
     call<{ product: string; partition: string; current: number }>("POST", `/products/${enc(name)}/rollback`, { partition, version }),
 };

@@ -125,7 +125,7 @@ export interface PreviewResponse {
 }
 
 export type Reprocess = "missing" | "failed" | "stale" | "all";
-export type PublishMode = "partition" | "atomic";
+export type PublishMode = "partition" | "atomic" | "review";
 
 export interface BackfillSpec {
   pipeline: string;
@@ -164,10 +164,10 @@ export interface Plan {
   rollups: PlannedPartition[] | null;
 }
 
-export type RunState = "queued" | "running" | "succeeded" | "failed" | "skipped" | "cancelled" | "paused" | "conflict" | "needs_attention";
+export type RunState = "queued" | "running" | "succeeded" | "failed" | "skipped" | "cancelled" | "paused" | "conflict" | "needs_attention" | "review" | "rolled_back";
 
 /** The states a run or a backfill ends in. */
-export const FINAL_STATES: ReadonlySet<string> = new Set<RunState>(["succeeded", "failed", "cancelled", "skipped", "conflict", "needs_attention"]);
+export const FINAL_STATES: ReadonlySet<string> = new Set<RunState>(["succeeded", "failed", "cancelled", "skipped", "conflict", "needs_attention", "review", "rolled_back"]);
 
 export interface Progress {
   backfill_id: string;
@@ -336,4 +336,125 @@ export interface InputOrigin {
   draft_at?: string;
   product?: string;
   versions?: Record<string, number>;
+}
+
+// The review of a backfill published for review (GET /backfills/:id/review)
+// and row diffs (GET /backfills/:id/diff, /products/:name/diff).
+
+export interface RowCounts {
+  changed: number;
+  added: number;
+  removed: number;
+}
+
+export interface ColumnSummary {
+  nulls: number;
+  distinct: number;
+  min: string | null;
+  max: string | null;
+  sum?: number;
+  mean?: number;
+}
+
+export interface ColumnChange {
+  name: string;
+  type: string;
+  before: ColumnSummary | null;
+  after: ColumnSummary | null;
+  changed: boolean;
+}
+
+export interface SchemaChange {
+  added: { name: string; type: string }[];
+  removed: { name: string; type: string }[];
+  retyped: { name: string; from: string; to: string }[];
+}
+
+export interface PartitionChange {
+  partition: string;
+  start: string;
+  from_version: number;
+  to_version: number;
+  status: "new" | "changed" | "unchanged";
+  rows_before: number;
+  rows_after: number;
+  counts: RowCounts;
+  schema_changed?: boolean;
+}
+
+export interface ProductReview {
+  block: string;
+  product: string;
+  changed: number;
+  unchanged: number;
+  new: number;
+  rows_before: number;
+  rows_after: number;
+  counts: RowCounts;
+  schema: SchemaChange;
+  columns: ColumnChange[];
+  keys: string[];
+  key_note?: string;
+  partitions: PartitionChange[];
+  newer: string[];
+}
+
+export interface GateResult {
+  name: string;
+  kind: string;
+  product?: string;
+  passed: boolean;
+  detail: string;
+  failures?: string[];
+}
+
+export interface Promotion {
+  at: string;
+  only?: string;
+  versions: number;
+  overridden?: string[];
+}
+
+export interface BackfillReview {
+  backfill: BackfillStatus;
+  staged: number;
+  products: ProductReview[];
+  gates: GateResult[];
+  gates_passed: boolean;
+  promotions: Promotion[];
+  elapsed_ms: number;
+}
+
+export interface RowChange {
+  kind: "changed" | "added" | "removed";
+  partition: string;
+  old: unknown[] | null;
+  new: unknown[] | null;
+}
+
+export interface PartitionDiff {
+  product: string;
+  partition: string;
+  from_version: number;
+  to_version: number;
+  rows_before: number;
+  rows_after: number;
+  unchanged: boolean;
+  schema: SchemaChange;
+  columns: ColumnChange[];
+  keys: string[];
+  key_note?: string;
+  counts: RowCounts;
+  row_columns: string[];
+  rows: RowChange[];
+}
+
+export interface PromoteResult {
+  at: string;
+  only?: string;
+  versions: number;
+  overridden?: string[];
+  partitions: Record<string, number>;
+  remaining: number;
+  state: RunState;
 }

@@ -20,6 +20,9 @@ import (
 type blockProcess struct {
 	stderr io.Writer
 	exit   func(code int) // ends the run as os.Exit ends a program
+	// stderrFile, when set, is os.Stderr: a real file whose bytes reach the
+	// run's stderr stream (see fileCapture).
+	stderrFile *os.File
 
 	mu      sync.Mutex
 	args    []string
@@ -84,7 +87,7 @@ func (p *blockProcess) symbols() map[string]map[string]reflect.Value {
 		_ = p.lg().Output(3, s)
 		p.exit(1)
 	}
-	return map[string]map[string]reflect.Value{
+	syms := map[string]map[string]reflect.Value{
 		"os/os": {
 			"Args":      reflect.ValueOf(&p.args).Elem(),
 			"Exit":      reflect.ValueOf(func(code int) { p.exit(code) }),
@@ -168,4 +171,8 @@ func (p *blockProcess) symbols() map[string]map[string]reflect.Value {
 			"Output":    reflect.ValueOf(func(d int, s string) error { return p.lg().Output(d+1, s) }),
 		},
 	}
+	if p.stderrFile != nil {
+		syms["os/os"]["Stderr"] = reflect.ValueOf(&p.stderrFile).Elem()
+	}
+	return syms
 }

@@ -17,8 +17,8 @@
 //     of Go 1.21+ except the iterator functions;
 //   - a block's process (block_process.go): os.Args is [block], flag parses
 //     no arguments, the environment is a per-run copy, the standard logger
-//     is per run, stdin is empty, os.Stdout is a real *os.File whose bytes
-//     reach the run's stdout (stdio_capture.go), and os.Exit/log.Fatal end
+//     is per run, stdin is empty, os.Stdout and os.Stderr are real *os.File
+//     whose bytes reach the run's streams in order (stdio_capture.go), and os.Exit/log.Fatal end
 //     the run at their line without running deferred calls.
 //
 // # Needs compiled (refused; runs in compiled mode)

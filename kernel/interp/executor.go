@@ -42,6 +42,9 @@ type Executor struct {
 	// out is the interpreter's stdout: a real *os.File (see fileCapture);
 	// nil when no pipe could be made, and then os.Stdout is not captured.
 	out *fileCapture
+	// errOut is os.Stderr of blocks, the same way (yaegi's own stderr,
+	// which carries its panic traces, stays a plain writer).
+	errOut *fileCapture
 	// stdin is an empty file: a block reading stdin gets EOF at once
 	// instead of the kernel's protocol stream.
 	stdin *os.File
@@ -73,6 +76,9 @@ func NewExecutor() *Executor {
 	e := &Executor{importer: newSymbolImporter(all), cache: map[string]*program{}}
 	if c, err := newFileCapture(); err == nil {
 		e.out = c
+	}
+	if c, err := newFileCapture(); err == nil {
+		e.errOut = c
 	}
 	if f, err := os.Open(os.DevNull); err == nil {
 		e.stdin = f
@@ -181,6 +187,9 @@ func (e *Executor) program(req *protocol.ExecRequest) (*program, *protocol.RunEr
 // os.Stdout is a real file that reaches the run's stream), stdin is empty.
 func (e *Executor) newInterp(p *program, unrestricted bool) *yaegi.Interpreter {
 	p.proc = newBlockProcess(&p.stderr, e.blockExit)
+	if e.errOut != nil {
+		p.proc.stderrFile = e.errOut.w
+	}
 	opt := yaegi.Options{Stdout: &p.stdout, Stderr: &p.stderr, Args: blockArgs, Unrestricted: unrestricted}
 	if p.fsys != nil {
 		opt.GoPath, opt.SourcecodeFilesystem = ".", p.fsys
@@ -288,7 +297,13 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 		// ctx.Log lines keep their order with the block's stdout.
 		logf := env.Log
 		envCopy := *env
-		envCopy.Log = func(level, msg string) { e.out.flush(); logf(level, msg) }
+		envCopy.Log = func(level, msg string) {
+			e.out.flush()
+			if e.errOut != nil {
+				e.errOut.flush()
+			}
+			logf(level, msg)
+		}
 		env = &envCopy
 	}
 	bctx, err := newBlockContext(ctx, req, env)
@@ -307,11 +322,22 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 		defer e.out.set(nil)
 		defer e.out.flush() // runs first: what the block wrote reaches this run
 	}
-	stderr := env.Stderr
+	// Each stream flushes the captured files before it writes, so that
+	// stdout, os.Stderr and the log keep the order the block wrote them in.
+	stderr, logStderr := env.Stderr, env.Stderr
 	if e.out != nil {
-		stderr = flushingWriter{c: e.out, w: env.Stderr}
+		stderr = flushingWriter{c: []*fileCapture{e.out}, w: env.Stderr}
+		logStderr = stderr
+		if e.errOut != nil {
+			logStderr = flushingWriter{c: []*fileCapture{e.out, e.errOut}, w: env.Stderr}
+		}
 	}
-	p.stderr.set(&traceSplitter{stderr: stderr, trace: io.MultiWriter(traceOrDiscard(env.Trace), &limitedBuffer{b: &trace, max: 64 << 10})})
+	p.stderr.set(&traceSplitter{stderr: logStderr, trace: io.MultiWriter(traceOrDiscard(env.Trace), &limitedBuffer{b: &trace, max: 64 << 10})})
+	if e.errOut != nil {
+		e.errOut.set(stderr)
+		defer e.errOut.set(nil)
+		defer e.errOut.flush()
+	}
 	defer p.stdout.set(nil)
 	defer p.stderr.set(nil)
 

@@ -104,11 +104,13 @@ func (c *fileCapture) drain() {
 // flushingWriter flushes the captured stdout before each write, so that
 // what a block prints and what it logs or writes to stderr keep their order.
 type flushingWriter struct {
-	c *fileCapture
+	c []*fileCapture // never the capture whose sink this writer is: its drain would wait on itself
 	w io.Writer
 }
 
 func (f flushingWriter) Write(p []byte) (int, error) {
-	f.c.flush()
+	for _, c := range f.c {
+		c.flush()
+	}
 	return f.w.Write(p)
 }

@@ -162,6 +162,7 @@ func renderResult(res *protocol.Result, out *sdk.Table, h *collect) string {
 type collect struct {
 	mu     sync.Mutex
 	stdout strings.Builder
+	stderr strings.Builder
 	logs   []string
 	calls  []*protocol.HostCall
 	answer func(*protocol.HostCall) (*sdk.Table, error)
@@ -170,8 +171,11 @@ type collect struct {
 func (c *collect) Stream(name, data string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if name == "stdout" {
+	switch name {
+	case "stdout":
 		c.stdout.WriteString(data)
+	case "stderr":
+		c.stderr.WriteString(data)
 	}
 }
 

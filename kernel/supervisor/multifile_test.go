@@ -78,3 +78,42 @@ func Check(ctx *sdk.Context, out *sdk.Table) error {
 		t.Fatalf("want a compile error at blocks/orders/helpers.go:11, got %+v", res.Error)
 	}
 }
+
+// os.Stderr of a block is the run's stderr stream (it was the kernel's own
+// stderr, which only the supervisor's crash report reads).
+func TestBlockStderr(t *testing.T) {
+	const src = `package errstream
+
+import (
+	"fmt"
+	"log"
+	"os"
+
+	"github.com/stratahq/strata/blocks/sdk"
+)
+
+func Load(ctx *sdk.Context) (*sdk.Table, error) {
+	fmt.Fprintln(os.Stderr, "to os.Stderr")
+	os.Stderr.WriteString("WriteString\n")
+	log.SetFlags(0)
+	log.Println("log line")
+	fmt.Println("to stdout")
+	return sdk.NewTable(sdk.Int64("n")), nil
+}
+`
+	k, err := Start(context.Background(), testConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	h := &collect{}
+	res, _ := k.Exec(context.Background(), &protocol.ExecRequest{Filename: "errstream.go", Source: src, Timeout: 5 * time.Second}, nil, h)
+	if res.Error != nil {
+		t.Fatalf("run: %+v", res.Error)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if got := h.stderr.String(); got != "to os.Stderr\nWriteString\nlog line\n" || res.Stdout != "to stdout\n" {
+		t.Fatalf("stderr %q, stdout %q", got, res.Stdout)
+	}
+}

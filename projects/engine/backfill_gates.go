@@ -37,10 +37,10 @@ func (e *Engine) evaluateGates(ctx context.Context, pl *project.Pipeline, produc
 	for i := range products {
 		byProduct[products[i].Product] = &products[i]
 	}
-	rels := gateRelations(pl, staged)
+	var rels []warehouse.Relation // built on the first SQL check
 	for _, c := range pl.Checks {
 		g := GateResult{Name: c.Name, Kind: c.Kind}
-		product, b := resolveProduct(pl, c.Product)
+		product, _ := resolveProduct(pl, c.Product)
 		if c.Product != "" {
 			g.Product = product
 		}
@@ -48,8 +48,11 @@ func (e *Engine) evaluateGates(ctx context.Context, pl *project.Pipeline, produc
 		case project.CheckRowLoss:
 			rowLossGate(&g, c, byProduct[product])
 		case project.CheckTotalWithin:
-			e.totalGate(ctx, &g, c, b, rels)
+			e.totalGate(ctx, &g, c, byProduct[product])
 		case project.CheckSQL:
+			if rels == nil {
+				rels = gateRelations(pl, staged)
+			}
 			e.sqlGate(ctx, &g, c, rels)
 		default:
 			g.Detail = fmt.Sprintf("unknown check kind %q", c.Kind)
@@ -115,38 +118,66 @@ func rowLossGate(g *GateResult, c project.ReviewCheck, pr *ProductReview) {
 	}
 }
 
-func (e *Engine) totalGate(ctx context.Context, g *GateResult, c project.ReviewCheck, b *project.Block, rels []warehouse.Relation) {
-	if b == nil {
-		g.Detail = fmt.Sprintf("no block %q in the pipeline", c.Product)
-		return
-	}
-	col := `"` + strings.ReplaceAll(c.Column, `"`, `""`) + `"`
-	q := fmt.Sprintf(`SELECT (SELECT sum(%[1]s) FROM current_%[2]s)::DOUBLE AS before, (SELECT sum(%[1]s) FROM staged_%[2]s)::DOUBLE AS after`, col, b.ID)
-	t, _, err := e.wh.QueryOver(ctx, rels, q, 1)
-	if err != nil {
-		g.Detail = fmt.Sprintf("could not total column %q: %v", c.Column, err)
-		return
-	}
-	if t.Len() == 0 {
-		g.Detail = "nothing staged for this product"
-		g.Passed = true
-		return
-	}
-	row := t.Row(0)
-	before, _ := row[0].(float64)
-	after, _ := row[1].(float64)
-	switch {
-	case row[1] == nil:
+// totalGate compares the column's totals. The review's diff already summed
+// the column over the partitions that differ, on both sides; partitions
+// whose content is unchanged add the same amount to both, so only their
+// current total is read (and not at all when every partition differs).
+func (e *Engine) totalGate(ctx context.Context, g *GateResult, c project.ReviewCheck, pr *ProductReview) {
+	if pr == nil {
 		g.Passed = true
 		g.Detail = "nothing staged for this product"
-	case before == 0:
+		return
+	}
+	var before, after float64
+	found := len(pr.Columns) == 0 // nothing differs: both totals are the unchanged ones
+	for _, col := range pr.Columns {
+		if !strings.EqualFold(col.Name, c.Column) {
+			continue
+		}
+		found = true
+		if col.Before != nil && col.Before.Sum != nil {
+			before = *col.Before.Sum
+		}
+		if col.After != nil && col.After.Sum != nil {
+			after = *col.After.Sum
+		} else if col.After != nil {
+			g.Detail = fmt.Sprintf("column %q is not numeric: it has no total", c.Column)
+			return
+		}
+	}
+	if !found {
+		g.Detail = fmt.Sprintf("product %s has no column %q", pr.Product, c.Column)
+		return
+	}
+	var same []warehouse.PartitionVersion
+	for _, p := range pr.Partitions {
+		if p.Status == warehouse.PartitionUnchanged {
+			same = append(same, warehouse.PartitionVersion{Partition: p.Partition, Version: p.From})
+		}
+	}
+	if len(same) > 0 {
+		col := `"` + strings.ReplaceAll(c.Column, `"`, `""`) + `"`
+		t, _, err := e.wh.QueryOver(ctx, []warehouse.Relation{{Name: "unchanged", Product: pr.Product, Versions: same}},
+			`SELECT sum(`+col+`)::DOUBLE FROM unchanged`, 1)
+		if err != nil {
+			g.Detail = fmt.Sprintf("could not total column %q: %v", c.Column, err)
+			return
+		}
+		if t.Len() == 1 {
+			if v, ok := t.Row(0)[0].(float64); ok {
+				before += v
+				after += v
+			}
+		}
+	}
+	if before == 0 {
 		g.Passed = after == 0
-		g.Detail = fmt.Sprintf("total %s: current %g, staged %g", c.Column, before, after)
-	default:
-		change := (after - before) / math.Abs(before) * 100
-		g.Passed = math.Abs(change) <= c.Percent
-		g.Detail = fmt.Sprintf("total %s: current %s, staged %s (%+.2f%%, allowed ±%g%%)", c.Column, fmtNum(before), fmtNum(after), change, c.Percent)
+		g.Detail = fmt.Sprintf("total %s: current %s, staged %s", c.Column, fmtNum(before), fmtNum(after))
+		return
 	}
+	change := (after - before) / math.Abs(before) * 100
+	g.Passed = math.Abs(change) <= c.Percent
+	g.Detail = fmt.Sprintf("total %s: current %s, staged %s (%+.2f%%, allowed ±%g%%)", c.Column, fmtNum(before), fmtNum(after), change, c.Percent)
 }
 
 func (e *Engine) sqlGate(ctx context.Context, g *GateResult, c project.ReviewCheck, rels []warehouse.Relation) {

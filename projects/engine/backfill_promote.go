@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stratahq/strata/projects/project"
 	"github.com/stratahq/strata/projects/warehouse"
 )
 
@@ -66,7 +67,15 @@ func (e *Engine) PromoteBackfill(ctx context.Context, id string, opt PromoteOpti
 	if st.State != StateReview {
 		return nil, fmt.Errorf("backfill %s is %s, not ready for review: only a fully staged backfill can be promoted", id, st.State)
 	}
-	rv, err := e.BackfillReview(ctx, id)
+	// The gates decide; only the products they total or count are diffed.
+	need := map[string]bool{}
+	for _, c := range pl.Checks {
+		if c.Kind != project.CheckSQL {
+			p, _ := resolveProduct(pl, c.Product)
+			need[p] = true
+		}
+	}
+	rv, err := e.review(ctx, st, pl, need)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +104,7 @@ func (e *Engine) PromoteBackfill(ctx context.Context, id string, opt PromoteOpti
 	switches := make([]warehouse.Switch, len(chosen))
 	res := &PromoteResult{Partitions: map[string]int{}}
 	for i, s := range chosen {
-		switches[i] = warehouse.Switch{Product: s.Product, Partition: s.Partition, To: s.Version, Expect: warehouse.ExpectOlder}
+		switches[i] = warehouse.Switch{Product: s.Product, Partition: s.Partition, To: s.Version, Expect: warehouse.ExpectBasedOn}
 		res.Partitions[s.Product]++
 	}
 	if err := e.wh.SwitchBatch(ctx, id, switches, id); err != nil {

@@ -107,11 +107,18 @@ func groupStaged(pl *project.Pipeline, staged []stagedVersion) ([]string, map[st
 
 // BackfillReview computes the review of a staged backfill.
 func (e *Engine) BackfillReview(ctx context.Context, id string) (*BackfillReview, error) {
-	start := time.Now()
 	st, pl, err := e.reviewable(ctx, id)
 	if err != nil {
 		return nil, err
 	}
+	return e.review(ctx, st, pl, nil)
+}
+
+// review computes the review; only, when not nil, limits the diffs to
+// those products (a promote needs only what its gates read).
+func (e *Engine) review(ctx context.Context, st *BackfillStatus, pl *project.Pipeline, only map[string]bool) (*BackfillReview, error) {
+	start := time.Now()
+	id := st.ID
 	staged, err := e.wh.Pinned(ctx, id)
 	if err != nil {
 		return nil, err
@@ -120,6 +127,9 @@ func (e *Engine) BackfillReview(ctx context.Context, id string) (*BackfillReview
 	blocks := productBlocks(pl)
 	order, by := groupStaged(pl, staged)
 	for _, product := range order {
+		if only != nil && !only[product] {
+			continue
+		}
 		pr := ProductReview{Newer: []string{}}
 		var keys []string
 		if b := blocks[product]; b != nil {

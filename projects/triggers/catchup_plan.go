@@ -59,8 +59,10 @@ func TickID(pipeline, trigger string, tick time.Time) string {
 	return "trg_" + pipeline + "_" + trigger + "_" + tick.UTC().Format("20060102T150405Z")
 }
 
-// EventID is the deterministic id of the work an event trigger launches for
-// one coalesced batch of upstream changes, named by the first change's key.
+// EventID is the id of the work an event trigger launches for one coalesced
+// batch of upstream changes; batch names the upstream work, the first
+// downstream partition and the flush time. It is recorded before the launch,
+// so a restart launches the recorded id, not a new one.
 func EventID(pipeline, trigger, batch string) string {
 	return "evt_" + pipeline + "_" + trigger + "_" + strings.NewReplacer(":", "_", "/", "_", " ", "_").Replace(batch)
 }

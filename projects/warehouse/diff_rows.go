@@ -87,13 +87,6 @@ func (d rowDiff) with() string {
 	return "WITH a AS (" + d.before + "), b AS (" + d.after + ")"
 }
 
-// duplicateKeys counts rows beyond the first of each (partition, key) on
-// each side; a key that is not unique cannot pair rows.
-func (d rowDiff) duplicateKeysSQL() string {
-	k := "row(" + colPartition + ", " + identList("", d.keys) + ")"
-	return d.with() + fmt.Sprintf(` SELECT (SELECT count(*) - count(DISTINCT %s) FROM a), (SELECT count(*) - count(DISTINCT %s) FROM b)`, k, k)
-}
-
 // joinedSQL pairs the rows of a and b by key and names each pair's kind.
 func (d rowDiff) joinedSQL() string {
 	var on []string
@@ -143,6 +136,45 @@ func (d rowDiff) countsSQL() string {
 		colPartition, RowRemoved, RowAdded)
 }
 
+// hashedCountsSQL yields what countsSQL does, comparing 64-bit hashes of
+// the key and of the other values instead of the values themselves: a set
+// diff over millions of rows joins two integers a row rather than every
+// column (and counts whole-row multisets by grouping hashes rather than by
+// two EXCEPT ALLs). A changed row whose hash did not change would go
+// uncounted: about one chance in 2^64 per row.
+func (d rowDiff) hashedCountsSQL() string {
+	isKey := map[string]bool{}
+	for _, k := range d.keys {
+		isKey[k] = true
+	}
+	var values []string
+	for _, c := range d.cols {
+		if !isKey[c.name] {
+			values = append(values, c.name)
+		}
+	}
+	vh := "0"
+	if len(values) > 0 {
+		vh = "hash(" + identList("", values) + ")"
+	}
+	if len(d.keys) > 0 {
+		kh := "hash(" + identList("", d.keys) + ")"
+		return d.with() + fmt.Sprintf(`, ha AS (SELECT %[1]s AS p, %[2]s AS kh, %[3]s AS vh FROM a), hb AS (SELECT %[1]s AS p, %[2]s AS kh, %[3]s AS vh FROM b)
+			SELECT * FROM (SELECT coalesce(ha.p, hb.p) AS p,
+				CASE WHEN ha.p IS NULL THEN '%[4]s' WHEN hb.p IS NULL THEN '%[5]s' WHEN ha.vh <> hb.vh THEN '%[6]s' END AS kind, count(*) AS n
+				FROM ha FULL OUTER JOIN hb ON ha.p = hb.p AND ha.kh = hb.kh GROUP BY ALL) WHERE kind IS NOT NULL`,
+			colPartition, kh, vh, RowAdded, RowRemoved, RowChanged)
+	}
+	rh := "hash(" + identList("", colNames(d.cols)) + ")"
+	if len(d.cols) == 0 {
+		rh = "0"
+	}
+	return d.with() + fmt.Sprintf(`, ha AS (SELECT %[1]s AS p, %[2]s AS h, count(*) AS n FROM a GROUP BY ALL), hb AS (SELECT %[1]s AS p, %[2]s AS h, count(*) AS n FROM b GROUP BY ALL),
+		j AS (SELECT coalesce(ha.p, hb.p) AS p, coalesce(ha.n, 0) - coalesce(hb.n, 0) AS d FROM ha FULL OUTER JOIN hb ON ha.p = hb.p AND ha.h = hb.h)
+		SELECT p, '%[3]s', sum(d) FROM j WHERE d > 0 GROUP BY p UNION ALL SELECT p, '%[4]s', sum(-d) FROM j WHERE d < 0 GROUP BY p`,
+		colPartition, rh, RowRemoved, RowAdded)
+}
+
 // rowsSQL yields the first limit differing rows: kind, partition, then the
 // old values and the new values of every column (keyed), in key order; or
 // (whole rows) the first limit removed and the first limit added rows.
@@ -190,9 +222,14 @@ func identList(alias string, names []string) string {
 	return strings.Join(out, ", ")
 }
 
-// countRows runs countsSQL into per-partition counts.
-func countRows(ctx context.Context, q querier, d rowDiff) (map[string]*RowCounts, error) {
-	rows, err := q.QueryContext(ctx, d.countsSQL())
+// countRows runs countsSQL (hashed: hashedCountsSQL) into per-partition
+// counts.
+func countRows(ctx context.Context, q querier, d rowDiff, hashed bool) (map[string]*RowCounts, error) {
+	query := d.countsSQL()
+	if hashed {
+		query = d.hashedCountsSQL()
+	}
+	rows, err := q.QueryContext(ctx, query)
 	if err != nil {
 		return nil, fmt.Errorf("count changed rows: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/stratahq/strata/blocks/sdk"
 )
@@ -23,6 +24,7 @@ type versionMeta struct {
 	rows      int64
 	schema    []sdk.Field
 	hash      string // "" when the version predates content hashes
+	start     time.Time
 }
 
 // sameContent reports whether the catalog alone proves that two versions
@@ -46,7 +48,7 @@ func versionMetas(ctx context.Context, q querier, product string, refs []partVer
 		}
 		fmt.Fprintf(&b, "(%s, %d)", quoteLiteral(r.partition), r.version)
 	}
-	rows, err := q.QueryContext(ctx, `SELECT v.partition, v.version, v.storage_table, v.row_count, v.schema::VARCHAR, coalesce(v.content_hash, '')
+	rows, err := q.QueryContext(ctx, `SELECT v.partition, v.version, v.storage_table, v.row_count, v.schema::VARCHAR, coalesce(v.content_hash, ''), v.partition_start
 		FROM _strata.versions v JOIN (VALUES `+b.String()+`) AS s(p, n) ON v.partition = s.p AND v.version = s.n
 		WHERE v.product = ?`, product)
 	if err != nil {
@@ -57,7 +59,7 @@ func versionMetas(ctx context.Context, q querier, product string, refs []partVer
 	for rows.Next() {
 		m := &versionMeta{}
 		var schemaJSON string
-		if err := rows.Scan(&m.partition, &m.version, &m.table, &m.rows, &schemaJSON, &m.hash); err != nil {
+		if err := rows.Scan(&m.partition, &m.version, &m.table, &m.rows, &schemaJSON, &m.hash, &m.start); err != nil {
 			return nil, err
 		}
 		s, ok := schemas[schemaJSON]
@@ -81,6 +83,37 @@ type partVersion struct {
 // side is one side of a diff: versions grouped by storage table.
 type side struct {
 	metas []*versionMeta
+	// whole counts, per storage table and version number, the versions of
+	// the product the catalog has (versionCounts). A side holding all of
+	// them selects the table's rows by version number alone, which DuckDB
+	// prunes by row group, instead of joining every row against the list of
+	// (partition, version) pairs: a backfill's staged versions of five years
+	// are typically all the version 2s of their table.
+	whole map[tableVersion]int
+}
+
+type tableVersion struct {
+	table   string
+	version int
+}
+
+// versionCounts counts a product's versions by storage table and number.
+func versionCounts(ctx context.Context, q querier, product string) (map[tableVersion]int, error) {
+	rows, err := q.QueryContext(ctx, `SELECT storage_table, version, count(*) FROM _strata.versions WHERE product = ? GROUP BY ALL`, product)
+	if err != nil {
+		return nil, fmt.Errorf("count versions of %s: %w", product, err)
+	}
+	defer rows.Close()
+	out := map[tableVersion]int{}
+	for rows.Next() {
+		var k tableVersion
+		var n int
+		if err := rows.Scan(&k.table, &k.version, &n); err != nil {
+			return nil, err
+		}
+		out[k] = n
+	}
+	return out, rows.Err()
 }
 
 // tables lists the side's storage tables with their schemas, newest
@@ -118,6 +151,35 @@ func sideSQL(s side, cols []unionColumn) string {
 	n := 0
 	for _, t := range s.tables() {
 		ms := byTable[t.name]
+		if s.whole != nil {
+			byVersion := map[int]int{}
+			for _, m := range ms {
+				byVersion[m.version]++
+			}
+			var rest []*versionMeta
+			for _, m := range ms {
+				if byVersion[m.version] != s.whole[tableVersion{t.name, m.version}] {
+					rest = append(rest, m)
+				}
+			}
+			var whole []int
+			for v, c := range byVersion {
+				if c == s.whole[tableVersion{t.name, v}] {
+					whole = append(whole, v)
+				}
+			}
+			sort.Ints(whole)
+			for _, v := range whole {
+				if n > 0 {
+					b.WriteString(" UNION ALL ")
+				}
+				n++
+				fmt.Fprintf(&b, "SELECT %s FROM %s AS t WHERE t.%s = %d", selectList(t, cols), qualified(t.name), colVersion, v)
+			}
+			if ms = rest; len(ms) == 0 {
+				continue
+			}
+		}
 		if n > 0 {
 			b.WriteString(" UNION ALL ")
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"time"
 )
 
 // DiffOptions say how rows are paired and how many changed rows to return.
@@ -106,16 +107,15 @@ func diffPartition(ctx context.Context, q querier, product, partition string, fr
 		d.Columns = []ColumnChange{}
 		return d, nil
 	}
-	if d.Columns, err = columnChanges(ctx, q, before, after); err != nil {
+	rd, note := planRowDiff(before, after, opt.Keys)
+	var dups [2]int64
+	if d.Columns, dups, err = columnChanges(ctx, q, before, after, rd.keys, false); err != nil {
 		return nil, err
 	}
-	rd, note, err := planRowDiff(ctx, q, before, after, opt.Keys)
-	if err != nil {
-		return nil, err
-	}
+	rd, note = rd.checkUnique(dups, note)
 	d.KeyNote = note
 	d.Keys = append(d.Keys, rd.keys...)
-	counts, err := countRows(ctx, q, rd)
+	counts, err := countRows(ctx, q, rd, false)
 	if err != nil {
 		return nil, err
 	}
@@ -135,24 +135,23 @@ func diffPartition(ctx context.Context, q querier, product, partition string, fr
 }
 
 // planRowDiff builds the row comparison of two sides: keyed when the keys
-// exist on both sides and are unique in each partition, else whole rows,
-// with a note saying why.
-func planRowDiff(ctx context.Context, q querier, before, after side, declared []string) (rowDiff, string, error) {
+// exist on both sides, else whole rows, with a note saying why.
+func planRowDiff(before, after side, declared []string) (rowDiff, string) {
 	cols := diffColumns(before, after)
 	keys, note := resolveKeys(declared, schemaOf(before), schemaOf(after))
-	rd := rowDiff{cols: cols, keys: keys, before: sideSQL(before, cols), after: sideSQL(after, cols)}
-	if len(keys) == 0 {
-		return rd, note, nil
+	return rowDiff{cols: cols, keys: keys, before: sideSQL(before, cols), after: sideSQL(after, cols)}, note
+}
+
+// checkUnique falls back to whole rows when a key repeats within a
+// partition on either side (dups from summarize): such a key cannot pair
+// rows.
+func (d rowDiff) checkUnique(dups [2]int64, note string) (rowDiff, string) {
+	if len(d.keys) == 0 || (dups[0] == 0 && dups[1] == 0) {
+		return d, note
 	}
-	var dupBefore, dupAfter int64
-	if err := q.QueryRowContext(ctx, rd.duplicateKeysSQL()).Scan(&dupBefore, &dupAfter); err != nil {
-		return rd, "", fmt.Errorf("check key uniqueness: %w", err)
-	}
-	if dupBefore > 0 || dupAfter > 0 {
-		rd.keys = nil
-		note = fmt.Sprintf("key (%s) is not unique (%d duplicate rows before, %d after): rows are compared whole", identList("", keys), dupBefore, dupAfter)
-	}
-	return rd, note, nil
+	note = fmt.Sprintf("key (%s) is not unique (%d duplicate rows before, %d after): rows are compared whole", identList("", d.keys), dups[0], dups[1])
+	d.keys = nil
+	return d, note
 }
 
 // VersionPair names the two versions of one partition a set diff compares:
@@ -166,6 +165,7 @@ type VersionPair struct {
 // PartitionChange is one partition's line in a set diff.
 type PartitionChange struct {
 	Partition  string    `json:"partition"`
+	Start      time.Time `json:"start"`
 	From       int       `json:"from_version"`
 	To         int       `json:"to_version"`
 	Status     string    `json:"status"` // new, changed or unchanged
@@ -229,14 +229,18 @@ func diffSet(ctx context.Context, q querier, product string, pairs []VersionPair
 		return nil, err
 	}
 	d := &ProductDiff{Product: product, Keys: []string{}, Columns: []ColumnChange{}, Partitions: make([]PartitionChange, 0, len(pairs))}
-	var before, after side       // the partitions that differ
-	var allBefore, allAfter side // every partition, for the schema change
+	whole, err := versionCounts(ctx, q, product)
+	if err != nil {
+		return nil, err
+	}
+	before, after := side{whole: whole}, side{whole: whole} // the partitions that differ
+	var allBefore, allAfter side                            // every partition, for the schema change
 	for _, p := range pairs {
 		to := metas[partVersion{p.Partition, p.To}]
 		if to == nil {
 			return nil, missingVersion(ctx, q, VersionRef{Product: product, Partition: p.Partition, Version: p.To})
 		}
-		pc := PartitionChange{Partition: p.Partition, From: p.From, To: p.To, RowsAfter: to.rows, Status: PartitionNew}
+		pc := PartitionChange{Partition: p.Partition, Start: to.start.UTC(), From: p.From, To: p.To, RowsAfter: to.rows, Status: PartitionNew}
 		allAfter.metas = append(allAfter.metas, to)
 		var from *versionMeta
 		if p.From > 0 {
@@ -263,16 +267,15 @@ func diffSet(ctx context.Context, q querier, product string, pairs []VersionPair
 	}
 	d.Schema = schemaChange(schemaOf(allBefore), schemaOf(allAfter))
 	if len(after.metas) > 0 {
-		if d.Columns, err = columnChanges(ctx, q, before, after); err != nil {
+		rd, note := planRowDiff(before, after, opt.Keys)
+		var dups [2]int64
+		if d.Columns, dups, err = columnChanges(ctx, q, before, after, rd.keys, true); err != nil {
 			return nil, err
 		}
-		rd, note, err := planRowDiff(ctx, q, before, after, opt.Keys)
-		if err != nil {
-			return nil, err
-		}
+		rd, note = rd.checkUnique(dups, note)
 		d.KeyNote = note
 		d.Keys = append(d.Keys, rd.keys...)
-		counts, err := countRows(ctx, q, rd)
+		counts, err := countRows(ctx, q, rd, true)
 		if err != nil {
 			return nil, err
 		}

@@ -98,3 +98,25 @@ func TestPinnedVersionsSurviveRetention(t *testing.T) {
 		t.Fatalf("after unpin: %v", vs)
 	}
 }
+
+// ExpectBasedOn refuses a promote where the partition's current version
+// changed since the staged version was planned, even to an older one.
+func TestSwitchBatchExpectBasedOn(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	wh := openTemp(t)
+	publish(t, wh, "m", "2024-01-01", ids(t, 1))
+	publish(t, wh, "m", "2024-01-01", ids(t, 2))
+	s := stage(t, wh, "m", "2024-01-01", ids(t, 3)) // planned against v2
+	if err := wh.Rollback(ctx, "m", "2024-01-01", 1); err != nil {
+		t.Fatal(err)
+	}
+	err := wh.SwitchBatch(ctx, "bf", []Switch{{Product: "m", Partition: "2024-01-01", To: s.Version, Expect: ExpectBasedOn}}, "")
+	assertErrContains(t, err, "m 2024-01-01: version 1 is current, not version 2")
+	if err := wh.Rollback(ctx, "m", "2024-01-01", 2); err != nil {
+		t.Fatal(err)
+	}
+	if err := wh.SwitchBatch(ctx, "bf", []Switch{{Product: "m", Partition: "2024-01-01", To: s.Version, Expect: ExpectBasedOn}}, ""); err != nil {
+		t.Fatal(err)
+	}
+}

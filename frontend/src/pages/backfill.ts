@@ -11,7 +11,9 @@ import { STATES } from "../grid";
 import { describeSpec } from "../plan";
 import { formatDuration, formatInstant, nsToMs } from "../time";
 import { FINAL_STATES, type BackfillStatus, type Notice, type PartitionStatus, type RunDetail } from "../types";
+import { CalendarCanvas } from "../views/calendar_canvas";
 import { ganttView } from "../views/gantt";
+import { ReviewPanel } from "../views/review_panel";
 import { PartitionGrid, stateColor } from "../views/grid_canvas";
 import { ws } from "../ws";
 
@@ -30,6 +32,12 @@ export class BackfillPage implements Page {
   run?: RunDetail;
   runError = "";
   zonePipeline?: string;
+  interval?: string;
+  review?: ReviewPanel;
+  tab: "grid" | "review" = "grid";
+  // Day partitions drawn as a calendar (years as rows of months, weeks
+  // visible) beside the grid, which stays for hours and huge ranges.
+  calendar = new CalendarCanvas("bf-calendar-grid", false);
   private offs: (() => void)[] = [];
   private poll?: ReturnType<typeof setInterval>;
   private loadingParts = false;
@@ -44,6 +52,15 @@ export class BackfillPage implements Page {
       app.update();
     };
     this.grid.onPick = (i) => void this.pick(i);
+    this.calendar.color = (k) => {
+      const i = this.grid.indexOf(k);
+      const p = i >= 0 ? this.parts[i] : undefined;
+      return p ? stateColor(p.state) : i >= 0 ? stateColor(STATES[this.grid.states[i]]) : undefined;
+    };
+    this.calendar.onPick = (k) => {
+      const i = this.grid.indexOf(k);
+      if (i >= 0) void this.pick(i);
+    };
     this.offs.push(ws.subscribe(`backfill:${id}`, (n) => this.onNotice(n)));
     this.offs.push(ws.onReconnect(() => void this.refresh(true)));
     void this.refresh(true);
@@ -68,10 +85,14 @@ export class BackfillPage implements Page {
     try {
       const st = await api.backfill(this.id);
       if (!this.zonePipeline) {
-        api.pipeline(st.pipeline).then((p) => ((this.zonePipeline = p.partitions.timezone), app.update())).catch(() => {});
+        api.pipeline(st.pipeline).then((p) => ((this.zonePipeline = p.partitions.timezone), (this.interval = p.partitions.interval), app.update())).catch(() => {});
       }
       const becameFinal = FINAL_STATES.has(st.state) && !wasFinal;
       this.st = st;
+      if (st.spec.publish === "review" && FINAL_STATES.has(st.state) && !this.review) {
+        this.review = new ReviewPanel(this.id, () => this.zonePipeline ?? "UTC", () => app.update(), () => void this.refresh(true));
+        if (st.state === "review") this.tab = "review";
+      }
       this.error = "";
       this.grid.setCount(st.total);
       // Events keep the grid current; a full read on load, on reconnect, at
@@ -226,15 +247,31 @@ export class BackfillPage implements Page {
           <span class="muted">${pr.rate_per_min ? `${pr.rate_per_min.toFixed(1)}/min · ` : ""}${!final && pr.eta ? `ETA ${formatDuration(nsToMs(pr.eta))} · ` : ""}elapsed ${formatDuration(nsToMs(pr.elapsed))}</span>
         </div>
       </section>
+      ${this.review
+        ? html`<nav class="tabs" data-testid="bf-tabs">
+            <button class=${this.tab === "grid" ? "active" : ""} data-testid="tab-grid" @click=${() => ((this.tab = "grid"), app.update())}>Partitions</button>
+            <button class=${this.tab === "review" ? "active" : ""} data-testid="tab-review" @click=${() => ((this.tab = "review"), app.update())}>Review</button>
+          </nav>`
+        : nothing}
+      ${this.review && this.tab === "review" ? this.review.render() : this.gridBox(counts, hovered)}
+      ${this.picked && this.tab === "grid" ? this.drawer(this.picked, zone) : nothing}
+    </main>`;
+  }
+
+  private gridBox(counts: ReturnType<PartitionGrid["counts"]>, hovered: PartitionStatus | undefined): TemplateResult {
+    const days = this.interval === "day" && this.grid.keys.length > 0 && this.grid.keys.length <= 20000;
+    if (days) {
+      const keys = this.grid.keys.filter((k) => /^\d{4}-\d{2}-\d{2}$/.test(k)).sort();
+      if (keys.length) this.calendar.setRange(keys[0], keys[keys.length - 1]);
+    }
+    return html`${days ? html`<section class="calendar-box"><h3 class="small muted">Calendar (${this.zonePipeline ?? ""})</h3>${this.calendar.el}</section>` : nothing}
       <section class="grid-box">
         <div class="legend">
           ${STATES.filter((s) => s !== "paused" || counts[s]).map((s) => html`<span><i style=${`background:${stateColor(s)}`}></i>${s} ${counts[s].toLocaleString("en-US")}</span>`)}
         </div>
         ${this.grid.el}
         <div class="hover-line mono small" data-testid="hover-line">${hovered ? html`${hovered.key} · ${hovered.state}${hovered.duration_ms ? ` · ${formatDuration(hovered.duration_ms)}` : ""}${hovered.error ? ` · ${hovered.error}` : ""}` : html`<span class="muted">hover or use the arrow keys; click or Enter opens a partition</span>`}</div>
-      </section>
-      ${this.picked ? this.drawer(this.picked, zone) : nothing}
-    </main>`;
+      </section>`;
   }
 
   private drawer(p: PartitionStatus, zone: string): TemplateResult {

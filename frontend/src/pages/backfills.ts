@@ -196,8 +196,9 @@ export class BackfillsPage implements Page {
       </label>
       <label>Publish
         <select data-testid="bf-publish" @change=${(e: Event) => ((s.publish = v(e) as PublishMode), changed())}>
-          <option value="partition" ?selected=${s.publish !== "atomic"}>per partition</option>
+          <option value="partition" ?selected=${s.publish !== "atomic" && s.publish !== "review"}>per partition</option>
           <option value="atomic" ?selected=${s.publish === "atomic"}>atomically, all at the end</option>
+          <option value="review" ?selected=${s.publish === "review"}>for review: stage, promote after the diff</option>
         </select>
       </label>
       <div class="form-actions">

@@ -12,6 +12,7 @@ import { createEditor, type CellEditor } from "../editor";
 import { cellKey, errorPositions, isFinal, type Exec } from "../exec_state";
 import { cycleVia, editUpstream } from "../edge_edit";
 import { describeOrigin } from "../input_origin";
+import { BackfillDialog } from "../views/backfill_dialog";
 import { blockStates } from "../run_states";
 import { isValidKey, KEY_EXAMPLES, latestPartition, mapKey, shiftKey } from "../partitions";
 import { formatDuration, formatInstant } from "../time";
@@ -56,6 +57,7 @@ export class PipelinePage implements Page {
   error = "";
   partition = "";
   partitionError = "";
+  backfillDialog?: BackfillDialog;
   cells = new Map<string, Cell>();
   lastRun?: RunDetail;
   runStates = new Map<string, string>();
@@ -462,7 +464,7 @@ export class PipelinePage implements Page {
         </div>
         <div class="head-actions">
           <button ?disabled=${this.runBusy || !pl.runnable} @click=${() => this.runPipeline()} title="run the saved pipeline for the chosen partition and publish it">${this.runBusy ? "Running pipeline…" : `Run pipeline for ${this.partition}`}</button>
-          <a class="button" href=${`/backfills?pipeline=${encodeURIComponent(pl.id)}`}>Backfill…</a>
+          <button data-testid="open-backfill" @click=${() => ((this.backfillDialog = new BackfillDialog(pl, this.update, () => ((this.backfillDialog = undefined), this.update()))), this.update())}>Backfill…</button>
         </div>
       </section>
       ${pl.problems.length
@@ -471,6 +473,7 @@ export class PipelinePage implements Page {
             <ul>${pl.problems.map((p) => html`<li><span class="mono">${p.file}${p.line ? `:${p.line}` : ""}</span>${p.field ? html` <i>${p.field}</i>` : nothing}: ${p.message}</li>`)}</ul>
           </div>`
         : nothing}
+      ${this.backfillDialog ? this.backfillDialog.render() : nothing}
       <div class="notebook">
         <div class="cells">
           ${order.map((id) => this.cells.get(id)).filter((c): c is Cell => !!c).map((c) => this.cell(c, zone))}

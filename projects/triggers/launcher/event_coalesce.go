@@ -172,7 +172,9 @@ func (c *coalescer) fire(ctx context.Context, b *batch, now time.Time) error {
 			f.Action, f.Detail = ActionSkipped, "paused; "+f.Detail
 		} else {
 			f.Action, f.WorkKind = ActionLaunched, workKind(spec)
-			f.WorkID = triggers.EventID(pl.ID, t.ID, b.by[0]+"_"+r[0])
+			// The flush time keeps a later rewrite by the same upstream backfill (a
+			// retry) from colliding with this batch; a replay reads the recorded id.
+			f.WorkID = triggers.EventID(pl.ID, t.ID, b.by[0]+"_"+r[0]+"_"+now.UTC().Format("20060102T150405.000Z"))
 		}
 		fs = append(fs, f)
 	}

@@ -166,3 +166,38 @@ func TestTickIntentSurvivesACrash(t *testing.T) {
 		t.Fatalf("runs: %v", runs)
 	}
 }
+
+// TestUnpartitionedPipelineTicks: a pipeline without partitions runs its one
+// partition per tick as a run under the tick's id (backfills need a range),
+// and the API fires it too.
+func TestUnpartitionedPipelineTicks(t *testing.T) {
+	clock := NewFakeClock(time.Date(2024, 3, 8, 12, 0, 0, 0, time.UTC))
+	pl := `blocks:
+  - id: snap
+    product: snapshot
+triggers:
+  - id: hourly
+    schedule: {cron: "0 * * * *"}
+  - id: hook
+    api: true
+`
+	e := newEnv(t, clock, map[string]string{"pipelines/snap.yaml": pl, "blocks/snap.sql": "SELECT 1 AS x\n"})
+	l := e.loop(clock)
+	e.step(l)
+	clock.Set(time.Date(2024, 3, 8, 13, 0, 0, 0, time.UTC))
+	e.step(l)
+	e.step(l)
+	if got := e.versions("snapshot"); !eq(got, []string{"all:v1"}) {
+		t.Fatalf("after one tick: %v", got)
+	}
+	runs := e.triggerRuns("snap", "hourly")
+	if len(runs) != 1 || runs[0].RunID != "trg_snap_hourly_20240308T130000Z" || runs[0].BackfillID != "" {
+		t.Fatalf("tick runs: %+v", runs)
+	}
+	f, err := l.Fire(context.Background(), "snap", "hook", FireRequest{})
+	if err != nil || f.WorkKind != WorkRun {
+		t.Fatalf("fire: %+v %v", f, err)
+	}
+	waitFor(t, func() bool { return eq(e.versions("snapshot"), []string{"all:v2"}) })
+	l.wg.Wait()
+}

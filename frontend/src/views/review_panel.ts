@@ -1,0 +1,249 @@
+// The review tab of a backfill published for review: per product what the
+// staged versions would change (partitions changed / unchanged / new, rows
+// before → after, rows changed / added / removed, schema changes), the
+// review checks (gates), a heat map of rows changed per partition on the
+// calendar, a partition's row diff (old and new side by side, keyed by the
+// product's key columns), and Promote / Promote part / Discard / Roll back,
+// each behind a confirmation that says exactly what becomes current.
+
+import { html, nothing, type TemplateResult } from "lit-html";
+import { api, errorText } from "../api";
+import type { BackfillReview, PartitionChange, PartitionDiff, ProductReview } from "../types";
+import { CalendarCanvas, dayKey, keyDays } from "./calendar_canvas";
+
+type Action = { kind: "promote" | "promote-part" | "discard" | "rollback"; text: string; only?: string };
+
+const n = (x: number) => x.toLocaleString("en-US");
+
+/** The pipeline-zone day (YYYY-MM-DD) of an instant. */
+function zoneDay(iso: string, zone: string): string {
+  try {
+    return new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(iso));
+  } catch {
+    return iso.slice(0, 10);
+  }
+}
+
+/** Heat: how much of a partition changed, from pale to deep red; new partitions blue. */
+function heat(p: PartitionChange): string {
+  if (p.status === "unchanged") return "#cfe9da";
+  if (p.status === "new") return "#7aa7e8";
+  const frac = Math.min(1, (p.counts.changed + p.counts.added + p.counts.removed) / Math.max(1, p.rows_before, p.rows_after));
+  const l = 88 - Math.round(frac * 50);
+  return `hsl(8, 80%, ${l}%)`;
+}
+
+export class ReviewPanel {
+  review?: BackfillReview;
+  error = "";
+  product = "";
+  diff?: PartitionDiff;
+  diffError = "";
+  partition = "";
+  part = ""; // the Promote part range
+  override = false;
+  confirm?: Action;
+  busy = false;
+  readonly heatmap = new CalendarCanvas("review-heatmap", false);
+  private days = new Map<string, PartitionChange>(); // day -> partition of the selected product
+
+  constructor(
+    readonly id: string,
+    private zone: () => string,
+    private update: () => void,
+    private changed: () => void, // the backfill's state moved on
+  ) {
+    this.heatmap.color = (k) => {
+      const p = this.days.get(k);
+      return p ? heat(p) : undefined;
+    };
+    this.heatmap.onPick = (k) => {
+      const p = this.days.get(k);
+      if (p) void this.openDiff(p.partition);
+    };
+    void this.load();
+  }
+
+  async load(): Promise<void> {
+    try {
+      this.review = await api.review(this.id);
+      this.error = "";
+      const prods = this.review.products;
+      if (!prods.some((p) => p.product === this.product)) this.product = (prods.find((p) => p.changed + p.new > 0) ?? prods[0])?.product ?? "";
+      this.layout();
+    } catch (e) {
+      this.error = errorText(e);
+    }
+    this.update();
+  }
+
+  private selected(): ProductReview | undefined {
+    return this.review?.products.find((p) => p.product === this.product);
+  }
+
+  /** Maps the selected product's partitions onto calendar days. */
+  private layout(): void {
+    this.days.clear();
+    const pr = this.selected();
+    if (!pr || !pr.partitions.length) return;
+    const zone = this.zone();
+    let lo = Infinity;
+    let hi = -Infinity;
+    const sorted = [...pr.partitions].sort((a, b) => a.start.localeCompare(b.start));
+    sorted.forEach((p, i) => {
+      const first = keyDays(zoneDay(p.start, zone));
+      if (first === null) return;
+      // A partition covers the days up to the next one's start (weeks: 7).
+      const next = sorted[i + 1] ? keyDays(zoneDay(sorted[i + 1].start, zone)) : null;
+      const last = next !== null && next > first && next - first <= 366 ? next - 1 : first;
+      for (let d = first; d <= last; d++) this.days.set(dayKey(d), p);
+      lo = Math.min(lo, first);
+      hi = Math.max(hi, last);
+    });
+    if (lo <= hi) this.heatmap.setRange(dayKey(lo), dayKey(hi));
+  }
+
+  async openDiff(partition: string): Promise<void> {
+    this.partition = partition;
+    this.diff = undefined;
+    this.diffError = "";
+    this.update();
+    try {
+      this.diff = await api.reviewDiff(this.id, this.product, partition, 50);
+    } catch (e) {
+      this.diffError = errorText(e);
+    }
+    this.update();
+  }
+
+  /** What a promote of [from, to] (all when empty) makes current, per product. */
+  private promoteText(only?: string): string {
+    const rv = this.review!;
+    const [a, b] = (only ?? "").split("..").map((x) => x.trim());
+    const inRange = (p: PartitionChange) => !only || (p.partition >= a && p.partition <= (b || a));
+    const lines = rv.products
+      .map((pr) => {
+        const ps = pr.partitions.filter(inRange);
+        if (!ps.length) return "";
+        const keys = ps.map((p) => p.partition).sort();
+        return `${pr.product}: ${n(ps.length)} partitions (${keys[0]} … ${keys[keys.length - 1]}), ${n(ps.reduce((s, p) => s + p.rows_after, 0))} rows`;
+      })
+      .filter(Boolean);
+    const total = rv.products.reduce((s, pr) => s + pr.partitions.filter(inRange).length, 0);
+    let t = `Make ${n(total)} staged versions current in one transaction:\n` + lines.join("\n");
+    if (!rv.gates_passed) t += `\nReview checks failed (${rv.gates.filter((g) => !g.passed).map((g) => g.name).join(", ")}): the override is recorded.`;
+    return t;
+  }
+
+  private ask(kind: Action["kind"]): void {
+    const rv = this.review!;
+    if (kind === "promote") this.confirm = { kind, text: this.promoteText() };
+    if (kind === "promote-part") this.confirm = { kind, only: this.part, text: this.promoteText(this.part) };
+    if (kind === "discard") this.confirm = { kind, text: `Discard ${n(rv.staged)} staged versions. Nothing becomes current; what is current stays.` };
+    if (kind === "rollback") {
+      const v = rv.promotions.reduce((s, p) => s + p.versions, 0);
+      this.confirm = { kind, text: `Switch the ${n(v)} partitions this backfill made current back to the versions current before it, in one transaction (refused if any has a newer version since).` };
+    }
+    this.update();
+  }
+
+  private async act(a: Action): Promise<void> {
+    this.busy = true;
+    this.error = "";
+    this.update();
+    try {
+      if (a.kind === "promote" || a.kind === "promote-part") await api.promote(this.id, { only: a.only, override: this.override });
+      if (a.kind === "discard") await api.discard(this.id);
+      if (a.kind === "rollback") await api.rollbackBackfill(this.id);
+      this.confirm = undefined;
+      this.diff = undefined;
+      this.changed();
+      await this.load();
+    } catch (e) {
+      this.error = errorText(e);
+    } finally {
+      this.busy = false;
+      this.update();
+    }
+  }
+
+  render(): TemplateResult {
+    const rv = this.review;
+    if (!rv) return html`<section class="review" data-testid="review">${this.error ? html`<div class="error-box">${this.error}</div>` : html`<p class="muted">Computing the review…</p>`}</section>`;
+    const pr = this.selected();
+    const staged = rv.staged > 0 && rv.backfill.state === "review";
+    return html`<section class="review" data-testid="review">
+      <p class="muted small">${n(rv.staged)} versions staged · computed in ${rv.elapsed_ms.toFixed(0)} ms</p>
+      ${this.error ? html`<div class="error-box" data-testid="review-error">${this.error}</div>` : nothing}
+      <table class="data" data-testid="review-summary">
+        <thead><tr><th>product</th><th class="num">changed</th><th class="num">unchanged</th><th class="num">new</th><th class="num">rows before → after</th><th class="num">rows changed / added / removed</th><th>key</th><th>schema</th></tr></thead>
+        <tbody>
+          ${rv.products.map(
+            (p) => html`<tr class=${p.product === this.product ? "selected" : ""} @click=${() => ((this.product = p.product), this.layout(), this.heatmap.draw(), this.update())}>
+              <td class="mono"><a href="#" @click=${(e: Event) => e.preventDefault()}>${p.product}</a></td>
+              <td class="num">${n(p.changed)}</td><td class="num">${n(p.unchanged)}</td><td class="num">${n(p.new)}</td>
+              <td class="num">${n(p.rows_before)} → ${n(p.rows_after)}</td>
+              <td class="num">${n(p.counts.changed)} / ${n(p.counts.added)} / ${n(p.counts.removed)}</td>
+              <td class="mono small">${p.keys.length ? p.keys.join(", ") : html`<span class="muted">whole rows</span>`}</td>
+              <td class="small">${[...p.schema.added.map((c) => `+${c.name}`), ...p.schema.removed.map((c) => `−${c.name}`), ...p.schema.retyped.map((c) => `${c.name}: ${c.from}→${c.to}`)].join(" ") || html`<span class="muted">same</span>`}
+                ${p.newer.length ? html`<div class="error-text">${n(p.newer.length)} partitions have a newer version: promote is refused there</div>` : nothing}</td>
+            </tr>`,
+          )}
+        </tbody>
+      </table>
+      ${rv.gates.length
+        ? html`<ul class="gates" data-testid="review-gates">
+            ${rv.gates.map((g) => html`<li class=${g.passed ? "pass" : "fail"}><b>${g.passed ? "✓" : "✗"} ${g.name}</b> ${g.detail}${g.failures?.length ? html`<ul>${g.failures.map((f) => html`<li class="mono small">${f}</li>`)}</ul>` : nothing}</li>`)}
+          </ul>`
+        : html`<p class="muted small">No review checks in the pipeline file (checks:).</p>`}
+      ${rv.promotions.length
+        ? html`<p class="small" data-testid="review-promotions">${rv.promotions.map((p) => html`promoted ${n(p.versions)} versions${p.only ? ` (${p.only})` : ""}${p.overridden?.length ? html`, <b>overriding ${p.overridden.join(", ")}</b>` : nothing}. `)}</p>`
+        : nothing}
+      <div class="review-actions">
+        ${staged
+          ? html`<button class="primary" data-testid="review-promote" ?disabled=${this.busy} @click=${() => this.ask("promote")}>Promote</button>
+              <input data-testid="review-part" size="24" placeholder="2024-01-01..2024-12-31" .value=${this.part} @input=${(e: Event) => (this.part = (e.target as HTMLInputElement).value.trim())} />
+              <button data-testid="review-promote-part" ?disabled=${this.busy || !this.part} @click=${() => this.ask("promote-part")}>Promote part</button>
+              <button class="danger" data-testid="review-discard" ?disabled=${this.busy} @click=${() => this.ask("discard")}>Discard</button>
+              ${!rv.gates_passed ? html`<label class="small"><input type="checkbox" data-testid="review-override" .checked=${this.override} @change=${(e: Event) => (this.override = (e.target as HTMLInputElement).checked)} /> promote although checks failed (recorded)</label>` : nothing}`
+          : nothing}
+        ${rv.promotions.length && rv.backfill.state !== "rolled_back" ? html`<button data-testid="review-rollback" ?disabled=${this.busy} @click=${() => this.ask("rollback")}>Roll back</button>` : nothing}
+      </div>
+      ${this.confirm
+        ? html`<div class="confirm" data-testid="review-confirm">
+            <pre>${this.confirm.text}</pre>
+            <button class="primary" data-testid="review-confirm-yes" ?disabled=${this.busy} @click=${() => this.act(this.confirm!)}>${this.busy ? "Working…" : "Confirm"}</button>
+            <button class="link" @click=${() => ((this.confirm = undefined), this.update())}>cancel</button>
+          </div>`
+        : nothing}
+      ${pr
+        ? html`<h3>Rows changed per partition · <span class="mono">${pr.product}</span></h3>
+            <p class="muted small">darker: more of the partition's rows changed · green: unchanged · blue: new · click a day for its row diff</p>
+            ${this.heatmap.el}`
+        : nothing}
+      ${this.partition ? this.diffView() : nothing}
+    </section>`;
+  }
+
+  private diffView(): TemplateResult {
+    const d = this.diff;
+    if (this.diffError) return html`<div class="error-box">${this.diffError}</div>`;
+    if (!d) return html`<p class="muted">Diffing ${this.partition}…</p>`;
+    const cell = (v: unknown) => (v === null || v === undefined ? html`<span class="muted">NULL</span>` : String(v));
+    return html`<section class="row-diff" data-testid="row-diff">
+      <h3><span class="mono">${d.product}</span> · ${d.partition}: ${d.from_version ? `v${d.from_version}` : "nothing"} → v${d.to_version}</h3>
+      <p data-testid="row-diff-counts">${d.unchanged ? "unchanged" : `${n(d.counts.changed)} changed, ${n(d.counts.added)} added, ${n(d.counts.removed)} removed`} · rows ${n(d.rows_before)} → ${n(d.rows_after)} · ${d.keys.length ? `key ${d.keys.join(", ")}` : "whole rows"}${d.key_note ? ` · ${d.key_note}` : ""}</p>
+      ${d.rows.length
+        ? html`<div class="table-scroll"><table class="data diff-table">
+            <thead><tr><th></th>${d.row_columns.map((c) => html`<th>${c}</th>`)}</tr></thead>
+            <tbody>
+              ${d.rows.map(
+                (r) => html`${r.old ? html`<tr class="old ${r.kind}"><td class="small">− ${r.kind}</td>${r.old.map((v, i) => html`<td class=${r.new && String(r.new[i]) !== String(v) ? "differs" : ""}>${cell(v)}</td>`)}</tr>` : nothing}
+                  ${r.new ? html`<tr class="new ${r.kind}"><td class="small">+ ${r.kind}</td>${r.new.map((v, i) => html`<td class=${r.old && String(r.old[i]) !== String(v) ? "differs" : ""}>${cell(v)}</td>`)}</tr>` : nothing}`,
+              )}
+            </tbody>
+          </table></div>`
+        : nothing}
+    </section>`;
+  }
+}

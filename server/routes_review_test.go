@@ -1,0 +1,78 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stratahq/strata/projects/engine"
+	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/warehouse"
+)
+
+// The review flow over HTTP on the demo: a backfill staged for review whose
+// block now drops half the customers fails the rows_kept gate; promote is a
+// 409 naming the gate until overridden; the partition diff is keyed; a
+// rollback restores the data and a second one is refused.
+func TestReviewAPI(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	wait := func(spec engine.BackfillSpec) *engine.BackfillStatus {
+		st, err := e.eng.Launch(ctx, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st, err = e.eng.Wait(ctx, st.ID); err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	wait(engine.BackfillSpec{Pipeline: "clv", From: "2024-03-04", To: "2024-03-05"})
+	sqlFile := filepath.Join(e.dir, "blocks", "daily_customer_metrics.sql")
+	src, err := os.ReadFile(sqlFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	odd := strings.Replace(string(src), "GROUP BY customer_id", "AND customer_id % 2 = 1\nGROUP BY customer_id", 1)
+	if err := os.WriteFile(sqlFile, []byte(odd), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	proj, _ := project.Load(e.dir)
+	e.eng.SetProject(proj)
+	st := wait(engine.BackfillSpec{Pipeline: "clv", From: "2024-03-04", To: "2024-03-05", Reprocess: engine.ReprocessAll, Publish: engine.PublishReview})
+	if st.State != engine.StateReview {
+		t.Fatalf("review backfill: %s %s", st.State, st.Message)
+	}
+	var rv engine.BackfillReview
+	e.call(http.MethodGet, "/api/v1/backfills/"+st.ID+"/review", nil, http.StatusOK, &rv)
+	if rv.GatesPassed || rv.Staged == 0 || len(rv.Products) == 0 {
+		t.Fatalf("review: %+v", rv)
+	}
+	var d warehouse.PartitionDiff
+	e.call(http.MethodGet, "/api/v1/backfills/"+st.ID+"/diff?product=daily_customer_metrics&partition=2024-03-04&rows=5", nil, http.StatusOK, &d)
+	if d.Counts.Removed == 0 || d.Counts.Changed != 0 || len(d.Rows) != 5 || d.Keys[0] != "customer_id" {
+		t.Fatalf("partition diff: %+v", d)
+	}
+	e.call(http.MethodGet, "/api/v1/backfills/"+st.ID+"/diff?product=daily_customer_metrics&partition=2019-01-01", nil, http.StatusNotFound, nil)
+	_, body := e.request(http.MethodPost, "/api/v1/backfills/"+st.ID+"/promote", map[string]any{})
+	if ae := apiError(t, body); ae.Code != CodeConflict || !strings.Contains(ae.Message, "rows_kept") {
+		t.Fatalf("promote with a failed gate: %s", body)
+	}
+	var res engine.PromoteResult
+	e.call(http.MethodPost, "/api/v1/backfills/"+st.ID+"/promote", map[string]any{"override": true}, http.StatusOK, &res)
+	if res.State != engine.StateSucceeded || len(res.Overridden) == 0 {
+		t.Fatalf("promote: %+v", res)
+	}
+	var pd warehouse.PartitionDiff
+	e.call(http.MethodGet, "/api/v1/products/daily_customer_metrics/diff?partition=2024-03-04&rows=1", nil, http.StatusOK, &pd)
+	if pd.From != 1 || pd.To != 2 || pd.Counts.Removed != d.Counts.Removed {
+		t.Fatalf("product diff v1 -> v2: %+v", pd)
+	}
+	e.call(http.MethodPost, "/api/v1/backfills/"+st.ID+"/rollback", nil, http.StatusOK, nil)
+	e.call(http.MethodPost, "/api/v1/backfills/"+st.ID+"/rollback", nil, http.StatusConflict, nil)
+	e.call(http.MethodPost, "/api/v1/backfills/"+st.ID+"/discard", nil, http.StatusConflict, nil)
+	e.call(http.MethodGet, "/api/v1/products/daily_customer_metrics/diff", nil, http.StatusBadRequest, nil)
+}
