@@ -40,6 +40,28 @@ var NeedsCompiled = map[string]string{
 	"structs_methods":   "%T of a value that can be of the block's own type",
 	"sync_oncevalue":    "sync.OnceValue (Go 1.21)",
 	"unique_pkg":        `package "unique" (Go 1.23)`,
+	// Found by the adversarial corpus (adv_*): routed, never a wrong answer.
+	"adv_defer_named_results":  "defer inside a loop",
+	"adv_errors_join":          "errors.Join with an error type the block declares",
+	"adv_fmt_nested":           "%T of a value that can be of the block's own type",
+	"adv_generic_infer":        "%T of a value that can be of the block's own type",
+	"adv_generic_type_switch":  "type switch case on an interface with methods",
+	"adv_iface_embedded_iface": "impossible type assertion",
+	"adv_json_embedded":        "%d of Money, which has methods",
+	"adv_loopvar_addr_for":     "the address of loop variable i is taken",
+	"adv_maps_sorted_keys":     "slices.Sorted (Go 1.23)",
+	"adv_recover_repanic":      "type assertion to an interface with methods",
+	"adv_slices_pkg":           "slices.Chunk (Go 1.23)",
+	"adv_stringer_receivers":   "%d of V, which has methods",
+	"adv_strings_misc":         "strings.SplitSeq (Go 1.24)",
+	"adv_env_log":              "undefined method: SetPrefix",
+	"adv_sync_prims":           "atomic.Pointer (generic, Go 1.19)",
+	"adv_goroutine_select":     "range over a slice of channels with a value variable",
+	"adv_range_chan_slice":     "range over a slice of channels with a value variable",
+	"adv_template_funcs":       "a template calls the method Expensive the block declares",
+	// Runtime failures of yaegi, classified after the fact (line 0).
+	"adv_io_pipe":       "reflect: cannot use struct { Xw io.Writer } as type io.Writer",
+	"adv_generic_tilde": "CFG post-order panic",
 }
 
 // ExitCodes are the programs that end with os.Exit or log.Fatal: `go run`
