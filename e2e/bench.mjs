@@ -3,6 +3,7 @@
 //  2. Ctrl+Enter to table painted, p50 over 20 runs of a trivial Go block,
 //     measured in the browser with performance.now() (keydown to the frame
 //     after the result rendered), against the real bin/strata;
+//  2b. pipeline page load to every cell's editor drawn;
 //  3. the 100,000-partition grid: time to first paint and frame times while
 //     scrolling it end to end (/dev/grid-bench).
 // Needs `make build` first (the binary embeds the built UI).
@@ -75,6 +76,19 @@ try {
   const lat = (await page.evaluate(() => window.__lat)).slice(2);
   out(`Ctrl+Enter to table painted, trivial Go block, ${lat.length} runs (real bin/strata, headless Chromium):`);
   out(`  p50 ${ms(pct(lat, 50))}   p90 ${ms(pct(lat, 90))}   min ${ms(Math.min(...lat))}   max ${ms(Math.max(...lat))}`);
+  out();
+
+  // 2b. Pipeline page load: navigation start to every cell's editor drawn
+  // (the pipeline, each block's source and the last run fetched), warm cache.
+  const loads = [];
+  for (let i = 0; i < 6; i++) {
+    await page.goto(server.base + "/pipelines/clv?partition=2024-01-03");
+    await page.waitForFunction(() => document.querySelectorAll("section.cell .cm-content").length >= 8, null, { timeout: 30_000 });
+    loads.push(await page.evaluate(() => performance.now()));
+  }
+  const warm = loads.slice(1);
+  out(`Pipeline page load to all 8 cell editors drawn, ${warm.length} loads (after one warm-up):`);
+  out(`  p50 ${ms(pct(warm, 50))}   max ${ms(Math.max(...warm))}   first ${ms(loads[0])}`);
   out();
 
   // 3. The 100k grid.

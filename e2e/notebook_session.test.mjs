@@ -148,4 +148,20 @@ test("a pipeline file broken on disk keeps the cells, shows the problem at its l
   writeFileSync(yamlFile, good);
   await eventually(async () => (await page.locator('[data-testid="pipeline-problems"]').count()) === 0, 10_000, "the problems to clear");
   await eventually(async () => (await d.locator('[data-testid="unlisted"]').count()) === 0, 10_000, "the cell listed again");
+  assert.equal(await page.locator('[data-testid="partition-input"]').inputValue(), "2024-01-03", "the chosen partition is kept");
+});
+
+test("an int64 beyond 2^53 shows exactly (…993, not …992); _partition is not an input column", async () => {
+  // A tab of its own (the pipeline for 2024-01-03 is published by now).
+  const p2 = await signedInPage(browser, server, "/pipelines/clv?partition=2024-01-03");
+  const d = cell(p2, "daily_customer_metrics");
+  await d.locator(".cm-content").click();
+  await p2.keyboard.press("Control+A");
+  await p2.keyboard.insertText("SELECT 9007199254740993::BIGINT AS big, * FROM raw_orders LIMIT 1");
+  await p2.keyboard.press("Control+Enter");
+  await eventually(async () => (await d.locator('[data-testid="run-status"]').getAttribute("data-phase")) === "done", 30_000, "the run");
+  const head = await d.locator('[data-testid="preview-table"] thead').innerText();
+  assert.doesNotMatch(head, /_partition/);
+  assert.equal(await d.locator('[data-testid="preview-table"] tbody td').first().innerText(), "9007199254740993");
+  await p2.context().close();
 });

@@ -2,6 +2,7 @@ package tableio
 
 import (
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/stratahq/strata/blocks/sdk"
@@ -21,8 +22,12 @@ type JSONTable struct {
 	RowCount int          `json:"row_count"`
 }
 
+// maxExactInt is the largest integer a float64 (a JavaScript number) holds exactly.
+const maxExactInt = 1 << 53
+
 // ToJSON returns up to limit rows (all when limit < 0). Times are RFC 3339
-// in loc; NaN and infinities, which JSON cannot carry, become strings.
+// in loc; NaN and infinities, which JSON cannot carry, become strings, and
+// so do int64 values beyond ±2^53, which a JavaScript number would round.
 func ToJSON(t *sdk.Table, limit int, loc *time.Location) JSONTable {
 	out := JSONTable{Columns: []JSONColumn{}, Rows: [][]any{}}
 	if t == nil {
@@ -46,6 +51,15 @@ func ToJSON(t *sdk.Table, limit int, loc *time.Location) JSONTable {
 			switch v := c.Value(i).(type) {
 			case time.Time:
 				row[j] = v.In(loc).Format(time.RFC3339Nano)
+			case int64:
+				// JSON numbers are doubles in the browser: beyond 2^53 an
+				// int64 would arrive rounded (…993 as …992), so it travels
+				// as its exact decimal string.
+				if v > maxExactInt || v < -maxExactInt {
+					row[j] = strconv.FormatInt(v, 10)
+				} else {
+					row[j] = v
+				}
 			case float64:
 				if math.IsNaN(v) || math.IsInf(v, 0) {
 					row[j] = FormatValue(c, i, loc)

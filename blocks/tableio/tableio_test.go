@@ -49,3 +49,19 @@ func TestJSONAndTextOutput(t *testing.T) {
 		t.Fatalf("text:\n%s", out.String())
 	}
 }
+
+// An int64 beyond 2^53 reaches the browser exact: as its decimal string.
+func TestToJSONLargeIntsExact(t *testing.T) {
+	tb := sdk.NewTable(sdk.Int64("id"))
+	tb.Append(int64(9007199254740993))
+	tb.Append(int64(-9007199254740993))
+	tb.Append(int64(42))
+	j := ToJSON(tb, -1, nil)
+	b, err := json.Marshal(j.Rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(b); got != `[["9007199254740993"],["-9007199254740993"],[42]]` {
+		t.Fatalf("rows %s", got)
+	}
+}

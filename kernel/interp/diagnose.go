@@ -127,10 +127,11 @@ func (e *Executor) analyze(filename, src, wantEntry string, allow map[string]boo
 	}
 
 	a.info = &types.Info{
-		Types:     map[ast.Expr]types.TypeAndValue{},
-		Defs:      map[*ast.Ident]types.Object{},
-		Uses:      map[*ast.Ident]types.Object{},
-		Instances: map[*ast.Ident]types.Instance{},
+		Types:      map[ast.Expr]types.TypeAndValue{},
+		Defs:       map[*ast.Ident]types.Object{},
+		Uses:       map[*ast.Ident]types.Object{},
+		Instances:  map[*ast.Ident]types.Instance{},
+		Selections: map[*ast.SelectorExpr]*types.Selection{},
 	}
 	conf := types.Config{
 		Importer: e.importer,
@@ -140,6 +141,10 @@ func (e *Executor) analyze(filename, src, wantEntry string, allow map[string]boo
 		Error: func(err error) {
 			if te, ok := err.(types.Error); ok && !te.Soft {
 				if m := undefinedQualified.FindStringSubmatch(te.Msg); m != nil {
+					if since, ok := stdGenericTypes[locals[m[1]]+"."+m[2]]; ok {
+						at(te.Pos, "%s%s.%s (generic, %s) is not in the kernel's interpreter: yaegi cannot import the standard library's generic types", NeedsCompiledPrefix, m[1], m[2], strings.Replace(since, "go", "Go ", 1))
+						return
+					}
 					if since, ok := stdAPISince[locals[m[1]]+"."+m[2]]; ok {
 						at(te.Pos, "%s%s.%s (%s) is not in the kernel's interpreter, which has the standard library of Go 1.22 (yaegi v0.16) and its own slices and maps", NeedsCompiledPrefix, m[1], m[2], strings.Replace(since, "go", "Go ", 1))
 						return
@@ -347,4 +352,11 @@ func (e *Executor) NeedsCompiled(filename, src string, allow []string) []protoco
 		return nil
 	}
 	return rerr.Diagnostics
+}
+
+// stdGenericTypes are generic standard-library types older than Go 1.21
+// (stdAPISince lists the newer names) that yaegi's symbol tables cannot
+// hold, with the release that added them.
+var stdGenericTypes = map[string]string{
+	"sync/atomic.Pointer": "go1.19",
 }

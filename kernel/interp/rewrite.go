@@ -75,6 +75,7 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 		}
 	}
 	edits = append(edits, a.explicitTypeArgs(off)...)
+	edits = append(edits, a.bindMethodValues(src, off)...)
 
 	mark := func(stmts []ast.Stmt) {
 		for _, st := range stmts {
@@ -123,6 +124,11 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 				edits = append(edits, edit{off: off(n.Pos()), text: fmt.Sprintf("%s.Site(%d, %d); ", rtAlias, line(call.Pos()), col(call.Pos()))})
 			}
 		case *ast.CallExpr:
+			if se, ok := n.Fun.(*ast.SelectorExpr); ok && len(n.Args) == 1 && a.isLoggerSetPrefix(se) {
+				// l.SetPrefix(p)  ->  strata_rt.LoggerSetPrefix(l, p)
+				edits = append(edits, edit{off: off(se.Pos()), text: rtAlias + ".LoggerSetPrefix("},
+					edit{off: off(se.X.End()), del: off(n.Lparen) + 1 - off(se.X.End()), text: ", "})
+			}
 			if a.nativeCallee(n) {
 				// A function literal handed straight to native code (wg.Go,
 				// sync.OnceFunc, time.AfterFunc) is wrapped by yaegi over the
@@ -165,13 +171,13 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 		case *ast.ForStmt:
 			if n.Init != nil {
 				if as, ok := n.Init.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
-					edits = append(edits, a.copyLoopVars(as.Lhs, n.Body, off)...)
+					edits = append(edits, a.copyLoopVars(as.Lhs, n.Body, off, false)...)
 				}
 			}
 		case *ast.RangeStmt:
 			edits = append(edits, a.lowerRangeInt(n, off, src)...)
 			if n.Tok == token.DEFINE {
-				edits = append(edits, a.copyLoopVars([]ast.Expr{n.Key, n.Value}, n.Body, off)...)
+				edits = append(edits, a.copyLoopVars([]ast.Expr{n.Key, n.Value}, n.Body, off, true)...)
 			}
 		}
 		return true
@@ -287,20 +293,92 @@ func (a *analysis) callee(call *ast.CallExpr) *types.Func {
 }
 
 // copyLoopVars inserts `v := v;` at the top of the loop body for each loop
-// variable a closure in the body captures and the body never assigns.
-func (a *analysis) copyLoopVars(vars []ast.Expr, body *ast.BlockStmt, off func(token.Pos) int) []edit {
-	captured := a.capturedLoopVars(vars, body)
-	if len(captured) == 0 {
-		return nil
-	}
+// variable that outlives its iteration: captured by a closure, or its
+// address taken (&v, a pointer method value). In a range loop the copy is
+// exactly Go 1.22's per-iteration variable, whatever the body does with it;
+// in a three-clause loop a body that changes the variable would no longer
+// change the loop's, so such a loop is left (loopVarProblems reports it).
+func (a *analysis) copyLoopVars(vars []ast.Expr, body *ast.BlockStmt, off func(token.Pos) int, isRange bool) []edit {
 	var b strings.Builder
-	for _, v := range captured {
-		if a.assignedIn(v, body) {
+	for _, v := range a.escapingLoopVars(vars, body) {
+		if !isRange && a.assignedIn(v, body) {
 			return nil // reported by loopVarProblems
 		}
 		fmt.Fprintf(&b, " %s := %s;", v.Name(), v.Name())
 	}
+	if b.Len() == 0 {
+		return nil
+	}
 	return []edit{{off: off(body.Lbrace) + 1, text: b.String()}}
+}
+
+// escapingLoopVars are the loop variables a closure captures or whose
+// address the body takes.
+func (a *analysis) escapingLoopVars(vars []ast.Expr, body *ast.BlockStmt) []*types.Var {
+	captured := map[*types.Var]bool{}
+	for _, v := range a.capturedLoopVars(vars, body) {
+		captured[v] = true
+	}
+	var out []*types.Var
+	for _, e := range vars {
+		id, ok := e.(*ast.Ident)
+		if !ok || id == nil || id.Name == "_" {
+			continue
+		}
+		if v, ok := a.info.Defs[id].(*types.Var); ok && (captured[v] || a.addressTaken(v, body)) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// addressTaken reports whether body takes v's address: &v, &v.f, &v[i] of
+// an array, or a method value with a pointer receiver (v.M, not called).
+func (a *analysis) addressTaken(v *types.Var, body *ast.BlockStmt) bool {
+	root := func(e ast.Expr) bool {
+		for {
+			switch x := ast.Unparen(e).(type) {
+			case *ast.Ident:
+				return a.info.Uses[x] == v
+			case *ast.SelectorExpr:
+				if s := a.info.Selections[x]; s == nil || s.Kind() != types.FieldVal || s.Indirect() {
+					return false
+				}
+				e = x.X
+			case *ast.IndexExpr:
+				if _, ok := a.info.TypeOf(x.X).Underlying().(*types.Array); !ok {
+					return false
+				}
+				e = x.X
+			default:
+				return false
+			}
+		}
+	}
+	called := map[ast.Expr]bool{}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			called[ast.Unparen(n.Fun)] = true
+		case *ast.UnaryExpr:
+			found = found || (n.Op == token.AND && root(n.X))
+		case *ast.SelectorExpr:
+			if s := a.info.Selections[n]; s != nil && s.Kind() == types.MethodVal && !called[n] && root(n.X) {
+				if fn, ok := s.Obj().(*types.Func); ok {
+					if r := fn.Type().(*types.Signature).Recv(); r != nil {
+						if _, ptr := r.Type().(*types.Pointer); ptr {
+							if _, already := v.Type().Underlying().(*types.Pointer); !already {
+								found = true
+							}
+						}
+					}
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 func (a *analysis) capturedLoopVars(vars []ast.Expr, body *ast.BlockStmt) []*types.Var {
@@ -360,14 +438,25 @@ func (a *analysis) assignedIn(v *types.Var, body *ast.BlockStmt) bool {
 	return found
 }
 
-// loopVarProblems reports closures capturing a loop variable that the body
-// also changes: a per-iteration copy would change the program's meaning.
+// loopVarProblems reports the variables of three-clause loops that a
+// per-iteration copy cannot model: captured by a closure and changed inside
+// the loop, or with their address taken (a write through the pointer must
+// carry into the next iteration). Range loops are always copied.
 func (a *analysis) loopVarProblems(filename string) []protocol.Diagnostic {
 	var diags []protocol.Diagnostic
 	check := func(vars []ast.Expr, body *ast.BlockStmt) {
+		captured := map[*types.Var]bool{}
 		for _, v := range a.capturedLoopVars(vars, body) {
-			if a.assignedIn(v, body) {
-				p := a.fset.Position(v.Pos())
+			captured[v] = true
+		}
+		for _, v := range a.escapingLoopVars(vars, body) {
+			p := a.fset.Position(v.Pos())
+			switch {
+			case a.addressTaken(v, body):
+				diags = append(diags, protocol.Diagnostic{File: filename, Line: p.Line, Column: p.Column, Message: fmt.Sprintf(
+					NeedsCompiledPrefix+"the address of loop variable %s is taken in a three-clause for loop: the kernel's interpreter (yaegi) shares one variable across iterations (pre-Go 1.22), so every pointer would see the last value; to run interpreted, copy it first (%s := %s) and take the copy's address",
+					v.Name(), v.Name()+"Copy", v.Name())})
+			case captured[v] && a.assignedIn(v, body):
 				diags = append(diags, protocol.Diagnostic{File: filename, Line: p.Line, Column: p.Column, Message: fmt.Sprintf(
 					NeedsCompiledPrefix+"loop variable %s is captured by a closure and changed inside the loop: the kernel's interpreter (yaegi) shares one variable across iterations (pre-Go 1.22); to run interpreted, copy it first (%s := %s) and capture the copy",
 					v.Name(), v.Name()+"Copy", v.Name())})
@@ -375,14 +464,9 @@ func (a *analysis) loopVarProblems(filename string) []protocol.Diagnostic {
 		}
 	}
 	ast.Inspect(a.file, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.ForStmt:
+		if n, ok := n.(*ast.ForStmt); ok {
 			if as, ok := n.Init.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
 				check(as.Lhs, n.Body)
-			}
-		case *ast.RangeStmt:
-			if n.Tok == token.DEFINE {
-				check([]ast.Expr{n.Key, n.Value}, n.Body)
 			}
 		}
 		return true
@@ -505,4 +589,14 @@ func (a *analysis) qualifier() types.Qualifier {
 // names a package the block does not import.
 func typeNeedsMissingImport(ts string) bool {
 	return strings.Contains(ts, "\x00missing")
+}
+
+// isLoggerSetPrefix reports whether se is the method (*log.Logger).SetPrefix.
+func (a *analysis) isLoggerSetPrefix(se *ast.SelectorExpr) bool {
+	sel := a.info.Selections[se]
+	if sel == nil || sel.Kind() != types.MethodVal {
+		return false
+	}
+	fn, ok := sel.Obj().(*types.Func)
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "log" && fn.Name() == "SetPrefix"
 }

@@ -23,6 +23,9 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 	}
 	ownErrors := a.declaresErrorType()
 	a.unexportedForReflection(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
+	a.templateMethods(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
+	a.logFileFlags(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
+	a.nativeVariadicIfaces(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	ast.Inspect(a.file, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.DeferStmt:
@@ -48,6 +51,9 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 				}
 			}
 		case *ast.RangeStmt:
+			if n.Value != nil && chanElems(a.info.TypeOf(n.X)) {
+				at(n.X.Pos(), "range over a slice of channels with a value variable: the kernel's interpreter (yaegi) fails at run time (reflect: Value.Len on int); `for i := range cs { c := cs[i] … }` runs interpreted")
+			}
 			tv, ok := a.info.Types[n.X]
 			if !ok || tv.Type == nil {
 				break
@@ -152,4 +158,23 @@ func instantiation(name string, inst types.Instance) string {
 		args = append(args, types.TypeString(inst.TypeArgs.At(i), func(p *types.Package) string { return p.Name() }))
 	}
 	return name + "[" + strings.Join(args, ", ") + "](...)"
+}
+
+// chanElems reports whether t is a slice or array (or pointer to an array)
+// of channels.
+func chanElems(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	var elem types.Type
+	switch u := deref(t).Underlying().(type) {
+	case *types.Slice:
+		elem = u.Elem()
+	case *types.Array:
+		elem = u.Elem()
+	default:
+		return false
+	}
+	_, ok := elem.Underlying().(*types.Chan)
+	return ok
 }

@@ -215,7 +215,7 @@ func (r *runner) readUpstream(ctx context.Context, g *group, ub *project.Block) 
 			for k, v := range staged {
 				have[k] = v
 			}
-			return r.readVersionsOf(ctx, product, want, have)
+			return blockInput(r.readVersionsOf(ctx, product, want, have))
 		}
 	}
 	if len(have) == 0 {
@@ -230,7 +230,23 @@ func (r *runner) readUpstream(ctx context.Context, g *group, ub *project.Block) 
 	r.mu.Lock()
 	r.readVersions[product] = have
 	r.mu.Unlock()
-	return r.e.wh.Read(ctx, product, warehouse.Selection{Partitions: keys}, -1)
+	return blockInput(r.e.wh.Read(ctx, product, warehouse.Selection{Partitions: keys}, -1))
+}
+
+// blockInput drops the warehouse's own _partition column from a read: it is
+// bookkeeping, not the upstream's output, and a Transform or SQL block that
+// saw it would see a column its upstream never returned.
+func blockInput(t *sdk.Table, err error) (*sdk.Table, error) {
+	if err != nil || t == nil || t.Column(warehouse.PartitionColumn) == nil {
+		return t, err
+	}
+	out := &sdk.Table{}
+	for _, c := range t.Columns() {
+		if c.Name != warehouse.PartitionColumn {
+			out.AddColumn(c)
+		}
+	}
+	return out, out.Err()
 }
 
 // readVersionsOf reads specific versions of several partitions and unions them.

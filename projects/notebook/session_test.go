@@ -67,6 +67,19 @@ func TestDownstreamReadsUpstreamDraft(t *testing.T) {
 	if n := ev.Result.Preview.Rows[0][0]; n == float64(3) || n == "3" {
 		t.Fatalf("published read counted %v: that is the other session's draft", n)
 	}
+	// The warehouse's _partition column is not part of a block's input.
+	ev = run(t, s2, rec2, Exec{ID: "f3", Pipeline: "clv", Block: "daily_customer_metrics", Source: "SELECT * FROM raw_orders LIMIT 1", Partition: key})
+	if ev.Kind != EventResult {
+		t.Fatalf("select *: %+v", ev.Error)
+	}
+	for _, c := range ev.Result.Preview.Columns {
+		if c.Name == "_partition" {
+			t.Fatalf("columns %+v: the warehouse's _partition leaked into the block's input", ev.Result.Preview.Columns)
+		}
+	}
+	if len(ev.Result.Preview.Columns) != 6 {
+		t.Fatalf("columns %+v: want raw_orders' 6", ev.Result.Preview.Columns)
+	}
 	// The first session still prefers its own draft.
 	ev = run(t, s, rec, Exec{ID: "e3", Pipeline: "clv", Block: "daily_customer_metrics", Source: count, Partition: key})
 	if ev.Kind != EventResult || !ev.Result.Inputs[0].Draft {

@@ -25,7 +25,7 @@ const catalogSchema = "_strata"
 
 // Internal columns of every storage table.
 const (
-	colPartition = "_partition"
+	colPartition = PartitionColumn
 	colVersion   = "_version"
 )
 
@@ -336,3 +336,7 @@ func checkLayout(ctx context.Context, db *sql.DB) error {
 	}
 	return nil
 }
+
+// PartitionColumn leads every read of a product: the partition key of each
+// row. It is the warehouse's bookkeeping; blocks never see it as an input.
+const PartitionColumn = "_partition"

@@ -116,7 +116,9 @@ export class PipelinePage implements Page {
       this.pipeline = pl;
       this.error = "";
       void this.triggers.load();
-      if (!this.partition || !isValidKey(pl.partitions, this.partition)) this.partition = latestPartition(pl.partitions, Date.now()) || this.partition;
+      // A broken pipeline file has no partitions config to check against:
+      // keep the partition the user chose.
+      if (!this.partition || (pl.problems.length === 0 && !isValidKey(pl.partitions, this.partition))) this.partition = latestPartition(pl.partitions, Date.now()) || this.partition;
       const details = await Promise.all(pl.blocks.map((b) => api.block(this.id, b.id).catch(() => undefined)));
       if (this.destroyed) return;
       const seen = new Set<string>();
@@ -166,6 +168,7 @@ export class PipelinePage implements Page {
     if (!c.editor) {
       c.etag = d.etag;
       c.editor = createEditor(c.host, d.source, d.kind || c.block.kind, {
+        file: d.file,
         run: () => this.run(c),
         save: () => void this.save(c),
         change: (dirty) => {

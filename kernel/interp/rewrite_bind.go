@@ -1,0 +1,112 @@
+package interp
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// Go evaluates a method value's receiver when the value is made: after
+// `f := v.Get; v.n = 2`, f() still sees the old v (a copy for a value
+// receiver, the pointer of that moment for a pointer receiver, the
+// interface's dynamic value of that moment). yaegi reads the receiver when
+// f runs, a silent wrong answer. bindMethodValues rewrites every method
+// value that is not called on the spot into
+//
+//	func() SIG { strata_r := RECV; return strata_r.M }()
+//
+// where RECV is the receiver Go would have evaluated: strata_r is never
+// assigned again, so late reading is harmless. The edit stays on the line.
+func (a *analysis) bindMethodValues(src string, off func(token.Pos) int) []edit {
+	called := map[ast.Expr]bool{}
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			called[ast.Unparen(c.Fun)] = true
+		}
+		return true
+	})
+	qual := a.qualifier()
+	var edits []edit
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		se, ok := n.(*ast.SelectorExpr)
+		if !ok || called[se] {
+			return true
+		}
+		sel := a.info.Selections[se]
+		if sel == nil || sel.Kind() != types.MethodVal {
+			return true
+		}
+		tv, ok := a.info.Types[se]
+		if !ok || tv.Type == nil {
+			return true
+		}
+		sig := types.TypeString(tv.Type, qual)
+		if strings.Contains(sig, "invalid type") || typeNeedsMissingImport(sig) {
+			return true
+		}
+		// The tail ".M" is replaced; one that spans lines is left alone.
+		if tail := src[off(se.X.End()):off(se.End())]; strings.Contains(tail, "\n") {
+			return true
+		}
+		recv, ok := a.receiverText(sel)
+		if !ok {
+			return true
+		}
+		edits = append(edits,
+			edit{off: off(se.Pos()), text: "func() " + sig + " { strata_r := " + recv.prefix},
+			edit{off: off(se.X.End()), del: off(se.End()) - off(se.X.End()), text: recv.path + "; return strata_r." + se.Sel.Name + " }()"})
+		return true
+	})
+	return edits
+}
+
+type recvText struct{ prefix, path string }
+
+// receiverText is how to write the receiver a method value binds: a "*" or
+// "&" before the operand, and the embedded fields after it.
+func (a *analysis) receiverText(sel *types.Selection) (recvText, bool) {
+	fn, ok := sel.Obj().(*types.Func)
+	if !ok {
+		return recvText{}, false
+	}
+	t := sel.Recv()
+	idx := sel.Index()
+	var path strings.Builder
+	for _, i := range idx[:len(idx)-1] {
+		st, ok := deref(t).Underlying().(*types.Struct)
+		if !ok || i >= st.NumFields() {
+			return recvText{}, false
+		}
+		f := st.Field(i)
+		fmt.Fprintf(&path, ".%s", f.Name())
+		t = f.Type()
+	}
+	if types.IsInterface(t) {
+		return recvText{path: path.String()}, true
+	}
+	_, isPtr := t.Underlying().(*types.Pointer)
+	recv := fn.Type().(*types.Signature).Recv()
+	if recv == nil {
+		return recvText{}, false
+	}
+	_, wantPtr := recv.Type().Underlying().(*types.Pointer)
+	if types.IsInterface(recv.Type()) {
+		return recvText{path: path.String()}, true
+	}
+	switch {
+	case wantPtr && !isPtr:
+		return recvText{prefix: "&", path: path.String()}, true
+	case !wantPtr && isPtr:
+		return recvText{prefix: "*", path: path.String()}, true
+	}
+	return recvText{path: path.String()}, true
+}
+
+func deref(t types.Type) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}
