@@ -31,7 +31,6 @@ var NeedsCompiled = map[string]string{
 	"interfaces_switch": "type switch case on an interface with methods",
 	"iter_seq":          `package "iter" (Go 1.23)`,
 	"json_tour":         "unexported field secret of Person",
-	"log_basics":        "cannot compile this valid Go: undefined method: SetPrefix",
 	"maps_iter":         "slices.Sorted (Go 1.23)",
 	"method_values":     "method expression Greeter.Greet",
 	"new_expr":          "new with a value",
@@ -54,14 +53,14 @@ var NeedsCompiled = map[string]string{
 	"adv_slices_pkg":           "slices.Chunk (Go 1.23)",
 	"adv_stringer_receivers":   "%d of V, which has methods",
 	"adv_strings_misc":         "strings.SplitSeq (Go 1.24)",
-	"adv_env_log":              "undefined method: SetPrefix",
+	"adv_env_log":              "log.Lshortfile: the logger asks the Go runtime",
 	"adv_sync_prims":           "atomic.Pointer (generic, Go 1.19)",
 	"adv_goroutine_select":     "range over a slice of channels with a value variable",
 	"adv_range_chan_slice":     "range over a slice of channels with a value variable",
 	"adv_template_funcs":       "a template calls the method Expensive the block declares",
-	// Runtime failures of yaegi, classified after the fact (line 0).
-	"adv_io_pipe":       "reflect: cannot use struct { Xw io.Writer } as type io.Writer",
-	"adv_generic_tilde": "CFG post-order panic",
+	"adv_multiwriter_own_type": "passed to io.MultiWriter's variadic io.Writer",
+	"adv_io_pipe":              "passed to io.MultiWriter's variadic io.Writer",
+	"adv_generic_tilde":        "CFG post-order panic",
 }
 
 // ExitCodes are the programs that end with os.Exit or log.Fatal: `go run`

@@ -224,6 +224,15 @@ func (p *program) eval(filename string) (rerr *protocol.RunError) {
 		if r := recover(); r != nil {
 			rerr = &protocol.RunError{Kind: protocol.ErrUnsupported, File: filename,
 				Message: fmt.Sprintf("%sthe kernel's interpreter (yaegi) cannot compile this block: %v", NeedsCompiledPrefix, r)}
+			// yaegi's panic usually starts with the position it was at
+			// ("64:7: CFG post-order panic: …"): the block's own line.
+			if m := posPrefix.FindStringSubmatch(fmt.Sprint(r)); m != nil {
+				rerr.File = p.a.fileOf(fmt.Sprint(r), filename)
+				rerr.Line, _ = strconv.Atoi(m[1])
+				rerr.Column, _ = strconv.Atoi(m[2])
+				rerr.Message = fmt.Sprintf("%sthe kernel's interpreter (yaegi) cannot compile this block: %s", NeedsCompiledPrefix, strings.TrimPrefix(fmt.Sprint(r), m[0]))
+				rerr.Diagnostics = []protocol.Diagnostic{{File: rerr.File, Line: rerr.Line, Column: rerr.Column, Message: rerr.Message}}
+			}
 		}
 	}()
 	load := p.rewrote

@@ -20,7 +20,8 @@ import (
 // TestCorpus runs every program of kernel/testdata/corpus as a block through
 // a real kernel process: its stdout must be exactly what `go run` printed
 // (stdout.golden), or, for the programs corpus.NeedsCompiled lists, the run
-// must be refused as "needs compiled" with the listed reason. -update
+// must be refused as "needs compiled" with the listed reason, at a line of
+// the block (never after the fact at no line). -update
 // regenerates stdout.golden with `go run` (needs the Go toolchain).
 func TestCorpus(t *testing.T) {
 	progs, err := corpus.Load("../testdata/corpus")
@@ -50,6 +51,9 @@ func TestCorpus(t *testing.T) {
 			if reason, ok := corpus.NeedsCompiled[p.Name]; ok {
 				if res.Error == nil || res.Error.Kind != protocol.ErrUnsupported || !strings.Contains(res.Error.Message, interp.NeedsCompiledPrefix) || !strings.Contains(res.Error.Message, reason) {
 					t.Fatalf("want a %q refusal naming %q, got %+v (stdout %q)", protocol.ErrUnsupported, reason, res.Error, res.Stdout)
+				}
+				if res.Error.Line == 0 {
+					t.Errorf("the refusal names no line of the block: %+v", res.Error)
 				}
 				return
 			}

@@ -28,7 +28,7 @@ type Opt[T any] struct {
 	ok bool
 }
 
-func Some[T any](v T) Opt[T] { return Opt[T]{v, true} }
+func Some[T any](v T) Opt[T]    { return Opt[T]{v, true} }
 func (o Opt[T]) Get() (T, bool) { return o.v, o.ok }
 func (o Opt[T]) Or(d T) T {
 	if o.ok {
