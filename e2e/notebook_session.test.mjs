@@ -85,7 +85,7 @@ test("a file changed on disk while a cell has edits: the edits stay, the differe
   const c = cell(page, "raw_orders");
   await c.locator('[data-testid="conflict"]').waitFor({ timeout: 10_000 });
   assert.match(await c.locator('[data-testid="conflict-diff"]').innerText(), /\+ on disk: \/\/ changed by another editor/);
-  assert.match(await c.locator('[data-testid="conflict-diff"]').innerText(), /- yours: +customers = 40/);
+  assert.match(await c.locator('[data-testid="conflict-diff"]').innerText(), /- yours: +\s*customers = 40/);
   assert.match(await c.locator(".cm-content").innerText(), /customers = 40/, "the unsaved edit was overwritten");
   await c.locator('[data-testid="conflict-overwrite"]').click();
   await eventually(async () => readFileSync(file, "utf8").includes("customers = 40"), 10_000, "mine to be written");
