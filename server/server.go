@@ -77,6 +77,7 @@ type Server struct {
 	echo     *echo.Echo
 	sessions *notebook.Manager
 	hub      *wsHub
+	lsp      *lspBridge // the project's gopls, for the editor's Go cells
 	metrics  *metrics
 	triggers *launcher.Loop
 	// triggersStop ends the trigger loop before the engine shuts down, so no
@@ -147,6 +148,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.hub = newWSHub(s)
+	s.lsp = newLSPBridge(s)
 	s.echo = s.routes()
 	if !cfg.NoWatch {
 		if s.watcher, err = watch.Start(cfg.ProjectDir, 0, s.filesChanged); err != nil {
@@ -178,6 +180,7 @@ func (s *Server) routes() *echo.Echo {
 	s.reviewRoutes(api)
 	s.triggerRoutes(api)
 	api.GET("/ws", s.hub.serveWS)
+	s.lspRoutes(api)
 
 	e.GET("/*", s.serveStatic)
 	e.HEAD("/*", s.serveStatic)
@@ -236,6 +239,7 @@ func (s *Server) Shutdown(ctx context.Context) {
 			s.watcher.Close()
 		}
 		s.hub.closeAll()
+		s.lsp.close()
 		s.stopTriggers(ctx)
 		s.shutdownEngine(ctx)
 		s.cancel()

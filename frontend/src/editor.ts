@@ -8,6 +8,8 @@ import { lintGutter, setDiagnostics, type Diagnostic } from "@codemirror/lint";
 import { EditorState, Prec } from "@codemirror/state";
 import { EditorView, keymap } from "@codemirror/view";
 import { basicSetup } from "codemirror";
+import { indentUnit } from "@codemirror/language";
+import { attachGoServer, lspCompartment } from "./lsp";
 
 export interface EditorHooks {
   run: () => void;
@@ -15,6 +17,8 @@ export interface EditorHooks {
   change: (dirty: boolean) => void;
   /** Every change of the text, for drafts kept in the browser. */
   edit?: (text: string, dirty: boolean) => void;
+  /** The block file, relative to the project folder: Go cells get gopls for it. */
+  file?: string;
 }
 
 export interface CellEditor {
@@ -52,6 +56,8 @@ export function createEditor(parent: HTMLElement, source: string, kind: string, 
         ),
         basicSetup,
         lang,
+        // Go is indented with tabs (gofmt's way); the language server joins later.
+        kind === "sql" ? [] : [indentUnit.of("\t"), lspCompartment.of([])],
         lintGutter(),
         theme,
         EditorView.contentAttributes.of({ "aria-label": "block source" }),
@@ -68,6 +74,7 @@ export function createEditor(parent: HTMLElement, source: string, kind: string, 
       ],
     }),
   });
+  if (kind !== "sql" && hooks.file) attachGoServer(view, hooks.file);
   const ed: CellEditor = {
     view,
     text: () => view.state.doc.toString(),

@@ -124,6 +124,11 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 				edits = append(edits, edit{off: off(n.Pos()), text: fmt.Sprintf("%s.Site(%d, %d); ", rtAlias, line(call.Pos()), col(call.Pos()))})
 			}
 		case *ast.CallExpr:
+			if se, ok := n.Fun.(*ast.SelectorExpr); ok && len(n.Args) == 1 && a.isLoggerSetPrefix(se) {
+				// l.SetPrefix(p)  ->  strata_rt.LoggerSetPrefix(l, p)
+				edits = append(edits, edit{off: off(se.Pos()), text: rtAlias + ".LoggerSetPrefix("},
+					edit{off: off(se.X.End()), del: off(n.Lparen) + 1 - off(se.X.End()), text: ", "})
+			}
 			if a.nativeCallee(n) {
 				// A function literal handed straight to native code (wg.Go,
 				// sync.OnceFunc, time.AfterFunc) is wrapped by yaegi over the
@@ -584,4 +589,14 @@ func (a *analysis) qualifier() types.Qualifier {
 // names a package the block does not import.
 func typeNeedsMissingImport(ts string) bool {
 	return strings.Contains(ts, "\x00missing")
+}
+
+// isLoggerSetPrefix reports whether se is the method (*log.Logger).SetPrefix.
+func (a *analysis) isLoggerSetPrefix(se *ast.SelectorExpr) bool {
+	sel := a.info.Selections[se]
+	if sel == nil || sel.Kind() != types.MethodVal {
+		return false
+	}
+	fn, ok := sel.Obj().(*types.Func)
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "log" && fn.Name() == "SetPrefix"
 }

@@ -20,10 +20,20 @@ import (
 // where RECV is the receiver Go would have evaluated: strata_r is never
 // assigned again, so late reading is harmless. The edit stays on the line.
 func (a *analysis) bindMethodValues(src string, off func(token.Pos) int) []edit {
+	// A deferred method call without arguments binds its receiver at the
+	// defer statement too (`defer v.Show()` after which v changes): it is
+	// bound like a method value. With arguments, wrapDeferCall replaces
+	// the whole call, and the receiver is still read late (see doc.go).
 	called := map[ast.Expr]bool{}
 	ast.Inspect(a.file, func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok {
 			called[ast.Unparen(c.Fun)] = true
+		}
+		return true
+	})
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		if d, ok := n.(*ast.DeferStmt); ok && len(d.Call.Args) == 0 {
+			delete(called, ast.Unparen(d.Call.Fun))
 		}
 		return true
 	})
@@ -36,6 +46,11 @@ func (a *analysis) bindMethodValues(src string, off func(token.Pos) int) []edit 
 		}
 		sel := a.info.Selections[se]
 		if sel == nil || sel.Kind() != types.MethodVal {
+			return true
+		}
+		// Only the block's own methods and interface methods: yaegi cannot
+		// return a native type's method value (`return wg.Done`).
+		if fn, ok := sel.Obj().(*types.Func); !ok || (fn.Pkg() != a.pkg && !types.IsInterface(sel.Recv())) {
 			return true
 		}
 		tv, ok := a.info.Types[se]

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"log"
 	"reflect"
 	"sync"
 	"sync/atomic"
@@ -70,6 +71,9 @@ func (e *Executor) rtSymbols() map[string]map[string]reflect.Value {
 				}
 			}),
 			"Eq": reflect.ValueOf(interfaceEqual),
+			// LoggerSetPrefix is (*log.Logger).SetPrefix, which yaegi v0.16's
+			// log.Logger (a wrapper, see loggerOf) lacks.
+			"LoggerSetPrefix": reflect.ValueOf(func(l any, prefix string) { loggerOf(l).SetPrefix(prefix) }),
 			"GoEnter": reflect.ValueOf(func() {
 				if st := e.current(); st != nil {
 					st.live.Add(1)
@@ -123,4 +127,19 @@ func unwrapValue(v any) any {
 		v = f.Interface()
 	}
 	return v
+}
+
+// loggerOf is the *log.Logger behind a block's logger: log.Default() gives
+// the real one, while yaegi v0.16's log.New gives its stdlib.logLogger,
+// declared as struct{ l *log.Logger } (it only re-routes Fatal to Panic).
+func loggerOf(l any) *log.Logger {
+	if real, ok := l.(*log.Logger); ok {
+		return real
+	}
+	v := reflect.ValueOf(l)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct || v.Elem().NumField() != 1 ||
+		v.Elem().Field(0).Type() != reflect.TypeOf((*log.Logger)(nil)) {
+		panic(fmt.Sprintf("kernel: SetPrefix on %T, which is not a log.Logger", l))
+	}
+	return *(**log.Logger)(v.UnsafePointer())
 }

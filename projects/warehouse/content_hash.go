@@ -34,34 +34,57 @@ func contentHash(t *sdk.Table, schema []sdk.Field) string {
 	for j, c := range t.Columns() {
 		seed := mix64(uint64(j) + 0x9e3779b97f4a7c15)
 		nulls := c.Nulls()
-		for i := 0; i < n; i++ {
-			var h uint64
-			if nulls != nil && nulls[i] {
-				h = seed ^ 0x5bd1e995
-			} else {
-				switch c.Type {
-				case sdk.TypeInt64:
-					h = mix64(uint64(c.Int64s()[i]) ^ seed)
-				case sdk.TypeFloat64:
-					f := c.Float64s()[i]
+		null := func(i int) bool { return nulls != nil && nulls[i] }
+		nullHash := seed ^ 0x5bd1e995
+		// One loop per type, the column's slice hoisted: a type switch per
+		// value cost more than the hashing.
+		switch c.Type {
+		case sdk.TypeInt64:
+			for i, v := range c.Int64s() {
+				h := nullHash
+				if !null(i) {
+					h = mix64(uint64(v) ^ seed)
+				}
+				rows[i] = combine(rows[i], h)
+			}
+		case sdk.TypeFloat64:
+			for i, f := range c.Float64s() {
+				h := nullHash
+				if !null(i) {
 					if f == 0 {
 						f = 0 // -0 and 0 are one value to DuckDB
 					}
 					h = mix64(math.Float64bits(f) ^ seed)
-				case sdk.TypeString:
-					h = mix64(fnv64(c.Strings()[i]) ^ seed)
-				case sdk.TypeBool:
-					if c.Bools()[i] {
-						h = mix64(seed ^ 1)
-					} else {
-						h = mix64(seed ^ 2)
-					}
-				case sdk.TypeTime:
-					h = mix64(uint64(c.Times()[i].UnixMicro()) ^ seed ^ 0x2545f4914f6cdd1d)
 				}
+				rows[i] = combine(rows[i], h)
 			}
-			// Combine columns in order: a row (a, b) differs from (b, a).
-			rows[i] = mix64(rows[i]*31 + h)
+		case sdk.TypeString:
+			for i, v := range c.Strings() {
+				h := nullHash
+				if !null(i) {
+					h = mix64(fnv64(v) ^ seed)
+				}
+				rows[i] = combine(rows[i], h)
+			}
+		case sdk.TypeBool:
+			for i, v := range c.Bools() {
+				h := nullHash
+				if !null(i) {
+					h = mix64(seed ^ 2)
+					if v {
+						h = mix64(seed ^ 1)
+					}
+				}
+				rows[i] = combine(rows[i], h)
+			}
+		case sdk.TypeTime:
+			for i, v := range c.Times() {
+				h := nullHash
+				if !null(i) {
+					h = mix64(uint64(v.UnixMicro()) ^ seed ^ 0x2545f4914f6cdd1d)
+				}
+				rows[i] = combine(rows[i], h)
+			}
 		}
 	}
 	var sum uint64
@@ -71,6 +94,10 @@ func contentHash(t *sdk.Table, schema []sdk.Field) string {
 	d := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%d\x00%x", encodeSchema(schema), n, sum)))
 	return hex.EncodeToString(d[:16])
 }
+
+// combine folds one column's value hash into a row's, in column order: a
+// row (a, b) differs from (b, a).
+func combine(row, h uint64) uint64 { return mix64(row*31 + h) }
 
 // mix64 is SplitMix64's finalizer: a cheap, well-spread 64-bit mix.
 func mix64(x uint64) uint64 {

@@ -96,7 +96,17 @@ const duckdbHeaderSize = 3 * 4096
 // counts. A file cut at the tail opens fine, and its first write then fails
 // deep inside DuckDB ("Could not read enough bytes"); this says it at once,
 // with what to do.
-func checkWhole(ctx context.Context, db *sql.DB, path string) error {
+//
+// Only without a WAL (hadWAL: one existed before DuckDB opened the file):
+// opening a file with one (left by a kill) replays it,
+// and the replayed changes take blocks that exist in memory only until the
+// next checkpoint, so the count is then larger than the file, legitimately.
+// (A truncated file with a WAL is still caught on its first write, by
+// ioHint's message.)
+func checkWhole(ctx context.Context, db *sql.DB, path string, hadWAL bool) error {
+	if hadWAL {
+		return nil
+	}
 	var blockSize, totalBlocks, usedBlocks int64
 	rows, err := db.QueryContext(ctx, `SELECT block_size, total_blocks, used_blocks FROM pragma_database_size() WHERE database_name = current_database()`)
 	if err != nil {

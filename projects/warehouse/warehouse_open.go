@@ -143,6 +143,7 @@ func Open(ctx context.Context, path string, opts Options) (*Warehouse, error) {
 }
 
 func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) (*Warehouse, error) {
+	_, walErr := os.Stat(path + ".wal") // before DuckDB replays (and may remove) it
 	dsn := path + "?" + dsnOptions
 	if opts.ReadOnly {
 		dsn += "&access_mode=read_only"
@@ -159,7 +160,7 @@ func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) 
 		path: path, retention: opts.Retention, lock: lock, db: db,
 		stmts: map[string]*sql.Stmt{}, parts: map[partKey]*partState{}, complete: map[string]bool{}, uncached: map[string]bool{},
 	}
-	if err := checkWhole(ctx, db, path); err != nil {
+	if err := checkWhole(ctx, db, path, walErr == nil); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open warehouse: %w", err)
 	}

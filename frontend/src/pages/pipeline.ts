@@ -168,6 +168,7 @@ export class PipelinePage implements Page {
     if (!c.editor) {
       c.etag = d.etag;
       c.editor = createEditor(c.host, d.source, d.kind || c.block.kind, {
+        file: d.file,
         run: () => this.run(c),
         save: () => void this.save(c),
         change: (dirty) => {

@@ -1,0 +1,110 @@
+// Go cells talk to the project's gopls through /api/v1/lsp: completion,
+// hover, signature help and diagnostics from @codemirror/lsp-client. One
+// client (one websocket) per page, connected when the first Go cell opens.
+// Files are named by their real path under the project folder, so gopls
+// type-checks a block with its package, its imports and the SDK. Without
+// gopls the server answers 503 with the install command; the editor goes
+// on without it and says so once.
+
+import { LSPClient, languageServerExtensions, type Transport } from "@codemirror/lsp-client";
+import { Compartment } from "@codemirror/state";
+import type { EditorView } from "@codemirror/view";
+
+interface Ready {
+  client: LSPClient;
+  root: string;
+}
+
+let ready: Promise<Ready | null> | null = null;
+let told = false;
+
+function lspURL(): string {
+  const l = location;
+  return (l.protocol === "https:" ? "wss://" : "ws://") + l.host + "/api/v1/lsp";
+}
+
+/** A Transport over a websocket, queueing what is sent before it opens. */
+function socketTransport(url: string, onClose: () => void): Transport {
+  const ws = new WebSocket(url);
+  const handlers = new Set<(m: string) => void>();
+  const queue: string[] = [];
+  ws.onopen = () => {
+    for (const m of queue.splice(0)) ws.send(m);
+  };
+  ws.onmessage = (e) => {
+    for (const h of handlers) h(String(e.data));
+  };
+  ws.onclose = onClose;
+  return {
+    send(m) {
+      if (ws.readyState === WebSocket.OPEN) ws.send(m);
+      else if (ws.readyState === WebSocket.CONNECTING) queue.push(m);
+    },
+    subscribe: (h) => void handlers.add(h),
+    unsubscribe: (h) => void handlers.delete(h),
+  };
+}
+
+/** Shows why Go cells have no completion, once per page. */
+function tellOnce(message: string): void {
+  if (told) return;
+  told = true;
+  const note = document.createElement("div");
+  note.className = "lsp-missing";
+  note.setAttribute("role", "status");
+  note.textContent = message;
+  const close = document.createElement("button");
+  close.textContent = "Dismiss";
+  close.onclick = () => note.remove();
+  note.append(" ", close);
+  Object.assign(note.style, { position: "fixed", right: "1rem", bottom: "1rem", maxWidth: "32rem", padding: "0.6rem 0.8rem", background: "var(--bg-code, #fff)", border: "1px solid var(--line, #ccc)", borderRadius: "4px", zIndex: "50", fontSize: "13px" });
+  document.body.append(note);
+}
+
+async function connect(): Promise<Ready | null> {
+  const res = await fetch("/api/v1/lsp", { credentials: "same-origin" });
+  if (!res.ok) {
+    let msg = `Go completion is off: GET /api/v1/lsp answered ${res.status}`;
+    try {
+      const body = (await res.json()) as { error?: { message?: string }; message?: string };
+      msg = "Go completion is off: " + (body.error?.message ?? body.message ?? msg);
+    } catch {
+      /* keep the status */
+    }
+    tellOnce(msg);
+    return null;
+  }
+  const info = (await res.json()) as { root_uri: string };
+  const client = new LSPClient({ rootUri: info.root_uri, timeout: 30000, extensions: languageServerExtensions() });
+  client.connect(
+    socketTransport(lspURL(), () => {
+      // The next Go cell opened connects again (a server restart, say).
+      client.disconnect();
+      ready = null;
+    }),
+  );
+  return { client, root: info.root_uri.replace(/\/$/, "") };
+}
+
+function goServer(): Promise<Ready | null> {
+  if (!ready) {
+    ready = connect().catch((e) => {
+      console.warn("Go language server:", e);
+      ready = null;
+      return null;
+    });
+  }
+  return ready;
+}
+
+/** The compartment a Go cell's editor keeps for the language server. */
+export const lspCompartment = new Compartment();
+
+/** Attaches gopls to a Go cell's editor for the block file `file` (relative to the project folder). */
+export function attachGoServer(view: EditorView, file: string): void {
+  void goServer().then((r) => {
+    if (!r) return;
+    const uri = r.root + "/" + file.split("/").map(encodeURIComponent).join("/");
+    view.dispatch({ effects: lspCompartment.reconfigure(r.client.plugin(uri, "go")) });
+  });
+}
