@@ -107,13 +107,13 @@ func checkWhole(ctx context.Context, db *sql.DB, path string, hadWAL bool) error
 	if hadWAL {
 		return nil
 	}
-	var blockSize, totalBlocks int64
-	rows, err := db.QueryContext(ctx, `SELECT block_size, total_blocks FROM pragma_database_size() WHERE database_name = current_database()`)
+	var blockSize, totalBlocks, usedBlocks int64
+	rows, err := db.QueryContext(ctx, `SELECT block_size, total_blocks, used_blocks FROM pragma_database_size() WHERE database_name = current_database()`)
 	if err != nil {
 		return nil // not knowable here; DuckDB's own errors remain
 	}
 	if rows.Next() {
-		err = rows.Scan(&blockSize, &totalBlocks)
+		err = rows.Scan(&blockSize, &totalBlocks, &usedBlocks)
 	}
 	rows.Close()
 	if err != nil || blockSize == 0 {
@@ -124,11 +124,28 @@ func checkWhole(ctx context.Context, db *sql.DB, path string, hadWAL bool) error
 		return nil
 	}
 	want := duckdbHeaderSize + totalBlocks*blockSize
-	if totalBlocks > 0 && st.Size() < want {
+	if cutShort(st.Size(), blockSize, totalBlocks, usedBlocks) {
 		return fmt.Errorf("%w: %s is %d bytes but its header counts %d blocks of %d bytes (%d bytes): its tail was cut off (a full disk, an interrupted copy or restore). Nothing was written to it. Restore the file from a backup, or move it aside to start with an empty warehouse (its data products and run history are in it)",
 			ErrTruncated, path, st.Size(), totalBlocks, blockSize, want)
 	}
 	return nil
+}
+
+// cutShort says whether a file of size bytes lost its tail. DuckDB itself
+// cuts free blocks off the end of the file at a checkpoint while its header
+// still counts them in total_blocks (a five-year demo backfill left a whole
+// file of 301 blocks whose header counts 306, 240 of them used), so the
+// whole file is the header and a whole number of blocks, at least every
+// used one. A cut by a full disk or an interrupted copy is caught when it
+// lands inside a block or removes used blocks.
+func cutShort(size, blockSize, totalBlocks, usedBlocks int64) bool {
+	if totalBlocks <= 0 || blockSize <= 0 {
+		return false
+	}
+	if size < duckdbHeaderSize || (size-duckdbHeaderSize)%blockSize != 0 {
+		return true
+	}
+	return size < duckdbHeaderSize+usedBlocks*blockSize
 }
 
 // ioHint adds what to do to a DuckDB IO error from a write: the file was
