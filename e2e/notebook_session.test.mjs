@@ -85,7 +85,7 @@ test("a file changed on disk while a cell has edits: the edits stay, the differe
   const c = cell(page, "raw_orders");
   await c.locator('[data-testid="conflict"]').waitFor({ timeout: 10_000 });
   assert.match(await c.locator('[data-testid="conflict-diff"]').innerText(), /\+ on disk: \/\/ changed by another editor/);
-  assert.match(await c.locator('[data-testid="conflict-diff"]').innerText(), /- yours: +customers = 40/);
+  assert.match(await c.locator('[data-testid="conflict-diff"]').innerText(), /- yours: +\s*customers = 40/);
   assert.match(await c.locator(".cm-content").innerText(), /customers = 40/, "the unsaved edit was overwritten");
   await c.locator('[data-testid="conflict-overwrite"]').click();
   await eventually(async () => readFileSync(file, "utf8").includes("customers = 40"), 10_000, "mine to be written");
@@ -164,4 +164,21 @@ test("an int64 beyond 2^53 shows exactly (…993, not …992); _partition is not
   assert.doesNotMatch(head, /_partition/);
   assert.equal(await d.locator('[data-testid="preview-table"] tbody td').first().innerText(), "9007199254740993");
   await p2.context().close();
+});
+
+test("the run timer counts while a cell runs; Restart kernel stops it and starts a fresh kernel", async () => {
+  const p3 = await signedInPage(browser, server, "/pipelines/clv?partition=2024-01-03");
+  p3.on("dialog", (d) => void d.accept());
+  await insertLineAfter(p3, "raw_orders", "p := ctx.Partition", "time.Sleep(20 * time.Second)");
+  await p3.keyboard.press("Control+Enter");
+  const c = cell(p3, "raw_orders");
+  const timer = c.locator('[data-testid="run-timer"]');
+  await timer.waitFor({ timeout: 10_000 });
+  const t1 = await timer.innerText();
+  await eventually(async () => (await timer.innerText()) !== t1, 5000, "the timer to move");
+  await p3.locator('[data-testid="restart-kernel"]').click();
+  await eventually(async () => /kernel restarted/.test(await p3.locator('[data-testid="kernel-note"]').innerText()), 15_000, "the restart");
+  await eventually(async () => (await c.locator('[data-testid="run-status"]').getAttribute("data-phase")) === "interrupted", 10_000, "the running cell to stop");
+  assert.match(await c.locator('[data-testid="run-error"]').innerText(), /kernel was restarted/);
+  await p3.context().close();
 });

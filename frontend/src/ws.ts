@@ -45,6 +45,7 @@ export class WsClient {
   private connListeners = new Set<() => void>();
   private reconnectListeners = new Set<() => void>();
   private projectListeners = new Set<(files: string[]) => void>();
+  private restartListeners = new Set<() => void>();
   private everOpened = false;
 
   constructor(private readonly url = defaultUrl()) {}
@@ -90,6 +91,19 @@ export class WsClient {
     this.emitExec(cellKey(pipeline, block));
     this.send({ type: "execute", id, pipeline, block, source, partition });
     return e;
+  }
+
+  /** Kills the session's kernel (ending a running cell) and starts a fresh one; the drafts stay. */
+  restart(): boolean {
+    if (this.state !== "open") return false;
+    this.send({ type: "restart", id: this.nextId("restart") });
+    return true;
+  }
+
+  /** Called when the server says the session's kernel was replaced (a restart, or a crash). */
+  onRestarted(l: () => void): () => void {
+    this.restartListeners.add(l);
+    return () => this.restartListeners.delete(l);
   }
 
   interrupt(execId: string): void {
@@ -166,6 +180,7 @@ export class WsClient {
         if (!this.execs.sessionBusy) this.execs.expireOpen().forEach((c) => this.emitExec(c));
       }, 1500);
     }
+    if (m.type === "status" && m.restarted) this.restartListeners.forEach((l) => l());
     const cell = this.execs.apply(m, performance.now());
     if (cell) this.emitExec(cell);
     else if (m.type === "error" && m.error) {

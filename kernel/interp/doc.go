@@ -11,7 +11,13 @@
 //     clear, and inferred type arguments of generic calls (written out);
 //   - Go 1.22 per-iteration loop variables, including closures handed to
 //     native functions (wg.Go, sync.OnceFunc, time.AfterFunc);
-//   - deferred calls' arguments (evaluated at the defer statement);
+//   - deferred calls' arguments (evaluated at the defer statement), and the
+//     receiver of a deferred method call without arguments;
+//   - a method value's receiver (v.M of the block's own or an interface
+//     method), evaluated where the value is made (rewrite_bind.go);
+//   - range variables whose address is taken (&v, pointer method values)
+//     get a per-iteration copy, as closures' do;
+//   - (*log.Logger).SetPrefix, which yaegi's wrapped log.Logger lacks;
 //   - == between interfaces holding the block's own types;
 //   - slices and maps are the kernel's own source (overlay/), with the API
 //     of Go 1.21+ except the iterator functions;
@@ -44,8 +50,14 @@
 //     over structs with unexported fields (yaegi's types have no names and
 //     export every field);
 //   - defer inside a loop, method expressions (T.Method), a captured loop
-//     variable the loop body changes, multi-parameter generic calls whose
-//     type arguments cannot be written;
+//     variable the loop body changes, the address of a three-clause loop's
+//     variable, multi-parameter generic calls whose type arguments cannot
+//     be written;
+//   - sync/atomic.Pointer (a generic std type yaegi cannot import), templates
+//     that call a method the block declares (reflection cannot see it),
+//     log.Lshortfile/Llongfile (the caller would be yaegi's source), a range
+//     over a slice of channels with a value variable, a block's own type in
+//     a standard variadic interface parameter (io.MultiWriter);
 //   - anything that type-checks but yaegi fails to compile, and reflect
 //     panics from inside yaegi at run time.
 //

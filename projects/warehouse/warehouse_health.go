@@ -1,6 +1,8 @@
 package warehouse
 
 import (
+	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -82,11 +84,69 @@ func (w *Warehouse) compareIdentity() error {
 	return nil
 }
 
-// A size check at open (file size against the header's block count) was
-// tried and dropped: DuckDB's count includes free blocks it does not keep on
-// disk and blocks a WAL replay holds in memory, so it refused healthy files
-// (the fault soak found both). A damaged file is reported by its first
-// failing read or write instead, through ioHint.
+// ErrTruncated is wrapped by the error Open returns for a file shorter than
+// its own header says it is.
+var ErrTruncated = errors.New("warehouse file is truncated")
+
+// duckdbHeaderSize is DuckDB's file header: the main header and two
+// database headers of 4 KiB each, before the first block.
+const duckdbHeaderSize = 3 * 4096
+
+// checkWhole compares the file's size with the blocks DuckDB's header
+// counts. A file cut at the tail opens fine, and its first write then fails
+// deep inside DuckDB ("Could not read enough bytes"); this says it at once,
+// with what to do.
+//
+// Only without a WAL (hadWAL: one existed before DuckDB opened the file):
+// opening a file with one (left by a kill) replays it,
+// and the replayed changes take blocks that exist in memory only until the
+// next checkpoint, so the count is then larger than the file, legitimately.
+// (A truncated file with a WAL is still caught on its first write, by
+// ioHint's message.)
+func checkWhole(ctx context.Context, db *sql.DB, path string, hadWAL bool) error {
+	if hadWAL {
+		return nil
+	}
+	var blockSize, totalBlocks, usedBlocks int64
+	rows, err := db.QueryContext(ctx, `SELECT block_size, total_blocks, used_blocks FROM pragma_database_size() WHERE database_name = current_database()`)
+	if err != nil {
+		return nil // not knowable here; DuckDB's own errors remain
+	}
+	if rows.Next() {
+		err = rows.Scan(&blockSize, &totalBlocks, &usedBlocks)
+	}
+	rows.Close()
+	if err != nil || blockSize == 0 {
+		return nil
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	want := duckdbHeaderSize + totalBlocks*blockSize
+	if cutShort(st.Size(), blockSize, totalBlocks, usedBlocks) {
+		return fmt.Errorf("%w: %s is %d bytes but its header counts %d blocks of %d bytes (%d bytes): its tail was cut off (a full disk, an interrupted copy or restore). Nothing was written to it. Restore the file from a backup, or move it aside to start with an empty warehouse (its data products and run history are in it)",
+			ErrTruncated, path, st.Size(), totalBlocks, blockSize, want)
+	}
+	return nil
+}
+
+// cutShort says whether a file of size bytes lost its tail. DuckDB itself
+// cuts free blocks off the end of the file at a checkpoint while its header
+// still counts them in total_blocks (a five-year demo backfill left a whole
+// file of 301 blocks whose header counts 306, 240 of them used), so the
+// whole file is the header and a whole number of blocks, at least every
+// used one. A cut by a full disk or an interrupted copy is caught when it
+// lands inside a block or removes used blocks.
+func cutShort(size, blockSize, totalBlocks, usedBlocks int64) bool {
+	if totalBlocks <= 0 || blockSize <= 0 {
+		return false
+	}
+	if size < duckdbHeaderSize || (size-duckdbHeaderSize)%blockSize != 0 {
+		return true
+	}
+	return size < duckdbHeaderSize+usedBlocks*blockSize
+}
 
 // ioHint adds what to do to a DuckDB IO error from a write: the file was
 // damaged after it was opened.

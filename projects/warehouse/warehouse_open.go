@@ -143,6 +143,7 @@ func Open(ctx context.Context, path string, opts Options) (*Warehouse, error) {
 }
 
 func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) (*Warehouse, error) {
+	_, walErr := os.Stat(path + ".wal") // before DuckDB replays (and may remove) it
 	dsn := path + "?" + dsnOptions
 	if opts.ReadOnly {
 		dsn += "&access_mode=read_only"
@@ -159,11 +160,15 @@ func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) 
 		path: path, retention: opts.Retention, lock: lock, db: db,
 		stmts: map[string]*sql.Stmt{}, parts: map[partKey]*partState{}, complete: map[string]bool{}, uncached: map[string]bool{},
 	}
+	if err := checkWhole(ctx, db, path, walErr == nil); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open warehouse: %w", err)
+	}
 	w.readOnly = opts.ReadOnly
 	if opts.ReadOnly {
 		err = checkLayout(ctx, db)
 	} else {
-		err = ioHint(path, w.initCatalog(ctx))
+		err = w.initCatalog(ctx)
 	}
 	if err != nil {
 		db.Close()

@@ -63,6 +63,9 @@ export class PipelinePage implements Page {
   runStates = new Map<string, string>();
   runBusy = false;
   addForm = { id: "", kind: "go", upstream: new Set<string>(), error: "" };
+  /** What the kernel restart button last did. */
+  kernelNote = "";
+  private tick?: ReturnType<typeof setTimeout>;
   private offs: (() => void)[] = [];
   private drafts = new DraftStore();
   private runSub?: () => void;
@@ -78,6 +81,10 @@ export class PipelinePage implements Page {
     this.partition = partition ?? "";
     this.offs.push(ws.onExec((cell) => this.onExec(cell)));
     this.offs.push(ws.onReconnect(() => void this.loadLastRun()));
+    this.offs.push(ws.onRestarted(() => {
+      this.kernelNote = `kernel restarted at ${formatInstant(Date.now(), app.zone())}: a fresh process; your cells' drafts are kept`;
+      this.update();
+    }));
     // Files changed on disk (another editor, git pull): re-read; clean cells
     // take the new text, a cell with edits keeps them and shows the difference.
     this.offs.push(ws.onProject((files) => {
@@ -468,6 +475,11 @@ export class PipelinePage implements Page {
         <div class="head-actions">
           <button ?disabled=${this.runBusy || !pl.runnable} @click=${() => this.runPipeline()} title="run the saved pipeline for the chosen partition and publish it">${this.runBusy ? "Running pipeline…" : `Run pipeline for ${this.partition}`}</button>
           <button data-testid="open-backfill" @click=${() => ((this.backfillDialog = new BackfillDialog(pl, this.update, () => ((this.backfillDialog = undefined), this.update()))), this.update())}>Backfill…</button>
+          <button data-testid="restart-kernel" title="kill this tab's kernel (stopping a running cell) and start a fresh one" @click=${() => {
+            this.kernelNote = ws.restart() ? "restarting the kernel…" : "not connected";
+            this.update();
+          }}>Restart kernel</button>
+          ${this.kernelNote ? html`<div class="muted small" data-testid="kernel-note">${this.kernelNote}</div>` : nothing}
         </div>
       </section>
       ${pl.problems.length
@@ -591,7 +603,7 @@ export class PipelinePage implements Page {
     const rows = e.preview?.row_count;
     return html`<div class="run-status" data-testid="run-status" data-phase=${e.phase}>
         ${running
-          ? html`<span class="spinner" aria-hidden="true"></span> <b>running</b> ${c.block.id} for ${e.partition}…`
+          ? html`<span class="spinner" aria-hidden="true"></span> <b>running</b> ${c.block.id} for ${e.partition}… <span class="mono" data-testid="run-timer">${this.timer(e)}</span>`
           : e.phase === "done"
             ? html`<span class="ok">✓</span> ${e.entry ?? ""} for ${e.partition} · ${rows?.toLocaleString("en-US")} row${rows === 1 ? "" : "s"} · ${formatDuration(e.durationMs)}${e.engine ? html` · <span class="tag" data-testid="cell-engine" title="the interpreter cannot run this block, so it ran as compiled Go">${e.engine}</span>` : nothing}`
             : html`<span class="bad">✗</span> ${e.error?.kind ?? e.error?.code ?? "failed"}${e.error?.line ? ` at line ${e.error.line}` : ""}${e.durationMs != null ? ` · ${formatDuration(e.durationMs)}` : ""}${e.engine ? html` · <span class="tag" data-testid="cell-engine">${e.engine}</span>` : nothing}`}
@@ -611,6 +623,15 @@ export class PipelinePage implements Page {
       ${e.error ? html`<div class="error-box" data-testid="run-error"><pre>${e.error.file && e.error.line ? `${e.error.file}:${e.error.line}${e.error.column ? ":" + e.error.column : ""}: ` : ""}${e.error.message}</pre>
             ${(e.error.diagnostics ?? []).length > 1 ? html`<ul>${e.error.diagnostics!.map((d) => html`<li>line ${d.line}:${d.column}: ${d.message}</li>`)}</ul>` : nothing}
           </div>` : nothing}`;
+  }
+
+  /** The running cell's elapsed time; re-renders itself while the cell runs. */
+  private timer(e: Exec): string {
+    clearTimeout(this.tick);
+    this.tick = setTimeout(() => {
+      if (!isFinal(e.phase) && !this.destroyed) this.update();
+    }, 100);
+    return formatDuration(performance.now() - e.startedAt);
   }
 
   private addBlockForm(): TemplateResult {
