@@ -76,6 +76,7 @@ func openScaledWorkspace(ctx context.Context, dir string, so *scaleOut) (*worksp
 		// Workers run blocks interpreted: a compiled worker would run on
 		// this machine only (shipping builds to workers is not done yet).
 		opts.Compiler = nil
+		opts.NoCompiled = "Go blocks run on workers, which run them interpreted (shipping compiled builds to workers is not done yet); drop --workers/--listen-workers for native speed on this machine"
 	}
 	eng, err := engine.New(ctx, proj, wh, exec, opts)
 	if err != nil {

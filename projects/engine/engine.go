@@ -24,9 +24,11 @@ type Engine struct {
 	pool Executor
 	// compiler builds native workers; nil runs everything interpreted.
 	compiler *build.Compiler
-	store    *Store
-	hub      *Hub
-	now      func() time.Time
+	// noCompiled is why compiler is nil, when the process says.
+	noCompiled string
+	store      *Store
+	hub        *Hub
+	now        func() time.Time
 
 	// FanOutWindow bounds the dynamic children in flight per fan-out.
 	FanOutWindow int
@@ -43,6 +45,9 @@ type Options struct {
 	// Compiler, when set, runs Go blocks natively (compiled workers) when a
 	// Go toolchain is found; see RunOptions.Engine.
 	Compiler *build.Compiler
+	// NoCompiled says why there is no Compiler, for the error a forced
+	// --engine compiled gets (for example: Go blocks run on workers).
+	NoCompiled string
 	// ReadOnly is for a warehouse opened read-only (inspection commands):
 	// the run state is read as it is, never created or appended to.
 	ReadOnly bool
@@ -65,7 +70,7 @@ func New(ctx context.Context, proj *project.Project, wh *warehouse.Warehouse, po
 	if now == nil {
 		now = time.Now
 	}
-	return &Engine{proj: proj, wh: wh, pool: pool, compiler: opt.Compiler, store: store, hub: NewHub(), now: now,
+	return &Engine{proj: proj, wh: wh, pool: pool, compiler: opt.Compiler, noCompiled: opt.NoCompiled, store: store, hub: NewHub(), now: now,
 		FanOutWindow: 64, backfills: map[string]*backfillRun{}, pins: map[string]*pinned{}}, nil
 }
 

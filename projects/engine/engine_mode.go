@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/stratahq/strata/kernel/build"
@@ -53,7 +52,11 @@ func (e *Engine) prepare(ctx context.Context, pin *pinned, want string) (*prepar
 	}
 	if e.compiler == nil {
 		if want == EngineCompiled {
-			return nil, errors.New("compiled mode is not available in this process (it has no build folder)")
+			why := e.noCompiled
+			if why == "" {
+				why = "it has no build folder"
+			}
+			return nil, fmt.Errorf("--engine compiled is not available in this process: %s", why)
 		}
 		return code, nil
 	}

@@ -76,3 +76,14 @@ func TestCompiledBlockCompileErrorFailsOnlyIt(t *testing.T) {
 		t.Errorf("segments: %s %s line %d: %s", seg.State, seg.ErrorKind, seg.ErrorLine, seg.Error)
 	}
 }
+
+// A forced --engine compiled in a process without a compiler says why (with
+// workers attached it used to blame a missing build folder).
+func TestForcedCompiledSaysWhyUnavailable(t *testing.T) {
+	e := newEnv(t, true, nil)
+	e.eng.noCompiled = "Go blocks run on workers"
+	_, err := e.eng.Run(context.Background(), "clv", "2024-03-10", RunOptions{Engine: EngineCompiled})
+	if err == nil || !strings.Contains(err.Error(), "--engine compiled is not available in this process: Go blocks run on workers") {
+		t.Fatalf("want the reason, got %v", err)
+	}
+}
