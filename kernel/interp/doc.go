@@ -12,7 +12,8 @@
 //   - Go 1.22 per-iteration loop variables, including closures handed to
 //     native functions (wg.Go, sync.OnceFunc, time.AfterFunc);
 //   - deferred calls' arguments (evaluated at the defer statement), and the
-//     receiver of a deferred method call without arguments;
+//     receiver of a deferred or go method call (`defer v.Log(x)`,
+//     `go v.Run()`), bound at the statement as Go does;
 //   - a method value's receiver (v.M of the block's own or an interface
 //     method), evaluated where the value is made (rewrite_bind.go);
 //   - range variables whose address is taken (&v, pointer method values)

@@ -498,13 +498,34 @@ func (a *analysis) wrapGoCall(g *ast.GoStmt) (func(guard string, text func(ast.E
 		}
 		params = append(params, fmt.Sprintf("strata_a%d %s", i, ts))
 	}
+	// Go evaluates the receiver of `go v.M(x)` and `defer v.M(x)` at the
+	// statement too; the wrapper takes it as a parameter (strata_r), or
+	// yaegi would read v when the call runs, a silent wrong answer.
+	var recv *recvText
+	if se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if sel := a.info.Selections[se]; sel != nil && sel.Kind() == types.MethodVal && a.bindable(sel) {
+			if r, ok := a.receiverText(sel); ok && r.typ != nil {
+				ts := types.TypeString(r.typ, qual)
+				if !strings.Contains(ts, "invalid type") && !typeNeedsMissingImport(ts) {
+					recv = &r
+					params = append([]string{"strata_r " + ts}, params...)
+				}
+			}
+		}
+	}
 	return func(guard string, text func(ast.Expr) string) string {
 		var names, args []string
+		fun := text(call.Fun)
+		if recv != nil {
+			se := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+			fun = "strata_r." + se.Sel.Name
+			args = append(args, recv.prefix+"("+text(se.X)+")"+recv.path)
+		}
 		for i, arg := range call.Args {
 			names = append(names, fmt.Sprintf("strata_a%d", i))
 			args = append(args, text(arg))
 		}
-		return fmt.Sprintf("func(%s) { %s%s(%s) }(%s)", strings.Join(params, ", "), guard, text(call.Fun), strings.Join(names, ", "), strings.Join(args, ", "))
+		return fmt.Sprintf("func(%s) { %s%s(%s) }(%s)", strings.Join(params, ", "), guard, fun, strings.Join(names, ", "), strings.Join(args, ", "))
 	}, true
 }
 

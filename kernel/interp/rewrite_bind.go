@@ -48,9 +48,7 @@ func (a *analysis) bindMethodValues(src string, off func(token.Pos) int) []edit 
 		if sel == nil || sel.Kind() != types.MethodVal {
 			return true
 		}
-		// Only the block's own methods and interface methods: yaegi cannot
-		// return a native type's method value (`return wg.Done`).
-		if fn, ok := sel.Obj().(*types.Func); !ok || (fn.Pkg() != a.pkg && !types.IsInterface(sel.Recv())) {
+		if !a.bindable(sel) {
 			return true
 		}
 		tv, ok := a.info.Types[se]
@@ -77,10 +75,22 @@ func (a *analysis) bindMethodValues(src string, off func(token.Pos) int) []edit 
 	return edits
 }
 
-type recvText struct{ prefix, path string }
+// bindable reports whether a method value's receiver can be bound early:
+// only the block's own methods and interface methods, since yaegi cannot
+// return a native type's method value (`return wg.Done`).
+func (a *analysis) bindable(sel *types.Selection) bool {
+	fn, ok := sel.Obj().(*types.Func)
+	return ok && (fn.Pkg() == a.pkg || types.IsInterface(sel.Recv()))
+}
 
-// receiverText is how to write the receiver a method value binds: a "*" or
-// "&" before the operand, and the embedded fields after it.
+// recvText is the receiver a method value binds, written as a "*" or "&"
+// before the operand and the embedded fields after it, and its type.
+type recvText struct {
+	prefix, path string
+	typ          types.Type
+}
+
+// receiverText is how to write the receiver a method value binds.
 func (a *analysis) receiverText(sel *types.Selection) (recvText, bool) {
 	fn, ok := sel.Obj().(*types.Func)
 	if !ok {
@@ -99,7 +109,7 @@ func (a *analysis) receiverText(sel *types.Selection) (recvText, bool) {
 		t = f.Type()
 	}
 	if types.IsInterface(t) {
-		return recvText{path: path.String()}, true
+		return recvText{path: path.String(), typ: t}, true
 	}
 	_, isPtr := t.Underlying().(*types.Pointer)
 	recv := fn.Type().(*types.Signature).Recv()
@@ -108,15 +118,15 @@ func (a *analysis) receiverText(sel *types.Selection) (recvText, bool) {
 	}
 	_, wantPtr := recv.Type().Underlying().(*types.Pointer)
 	if types.IsInterface(recv.Type()) {
-		return recvText{path: path.String()}, true
+		return recvText{path: path.String(), typ: t}, true
 	}
 	switch {
 	case wantPtr && !isPtr:
-		return recvText{prefix: "&", path: path.String()}, true
+		return recvText{prefix: "&", path: path.String(), typ: types.NewPointer(t)}, true
 	case !wantPtr && isPtr:
-		return recvText{prefix: "*", path: path.String()}, true
+		return recvText{prefix: "*", path: path.String(), typ: deref(t)}, true
 	}
-	return recvText{path: path.String()}, true
+	return recvText{path: path.String(), typ: t}, true
 }
 
 func deref(t types.Type) types.Type {
