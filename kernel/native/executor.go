@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log"
 	"os"
 	"runtime"
 	"strings"
@@ -88,9 +89,14 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 	if err != nil {
 		return finish(nil, &protocol.RunError{Kind: protocol.ErrRuntime, Message: err.Error()})
 	}
-	// Each run sees a fresh command line, as `go run` gives a program: no
-	// arguments, no flags defined by an earlier run.
+	// Each run sees a fresh command line and standard logger, as `go run`
+	// gives a program: no arguments, no flags defined by an earlier run, and
+	// no log prefix or flags an earlier block set (they leaked into the next
+	// run on the same worker: "std: fatal: stop").
 	flag.CommandLine = flag.NewFlagSet(os.Args[0], flag.ExitOnError)
+	log.SetPrefix("")
+	log.SetFlags(log.LstdFlags)
+	log.SetOutput(os.Stderr)
 
 	release := e.captureStdout(env.Stdout)
 	defer release()
