@@ -12,6 +12,7 @@ import (
 
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/blocks/tableio"
+	"github.com/stratahq/strata/kernel/golden"
 	"github.com/stratahq/strata/kernel/kerneltest"
 	"github.com/stratahq/strata/kernel/protocol"
 	"github.com/stratahq/strata/kernel/supervisor"
@@ -52,7 +53,7 @@ func TestGoldenBothModes(t *testing.T) {
 	var blocks []Block
 	var allow []string
 	for _, f := range files {
-		req, inputs, mem, err := kerneltest.GoldenRequest(f)
+		req, inputs, mem, err := golden.Request(f)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stratahq/strata/kernel/kerneltest"
+	"github.com/stratahq/strata/kernel/golden"
 	"github.com/stratahq/strata/kernel/protocol"
 	"github.com/stratahq/strata/kernel/supervisor"
 )
@@ -16,7 +16,7 @@ import (
 // runGolden builds one golden example alone and runs it compiled.
 func runGolden(t *testing.T, tc *Toolchain, name string, allow ...string) (*Worker, *protocol.Result, string) {
 	t.Helper()
-	req, inputs, _, err := kerneltest.GoldenRequest(filepath.Join("../testdata/golden", name+".go"))
+	req, inputs, _, err := golden.Request(filepath.Join("../testdata/golden", name+".go"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/blocks/tableio"
+	"github.com/stratahq/strata/kernel/golden"
 	"github.com/stratahq/strata/kernel/protocol"
 )
 
@@ -38,11 +38,10 @@ func TestGolden(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(file), ".go")
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			src, err := os.ReadFile(file)
+			req, inputs, memMB, err := golden.Request(file)
 			if err != nil {
 				t.Fatal(err)
 			}
-			req, inputs, memMB := goldenRequest(t, file, string(src))
 			h := &collect{}
 			var res *protocol.Result
 			var out *sdk.Table
@@ -83,58 +82,6 @@ func TestGolden(t *testing.T) {
 
 // inUse masks the measured memory, which varies from run to run.
 var inUse = regexp.MustCompile(`\(\d+ MiB in use\)`)
-
-func goldenRequest(t *testing.T, file, src string) (*protocol.ExecRequest, []*sdk.Table, int) {
-	t.Helper()
-	first, _, _ := strings.Cut(src, "\n")
-	opts := map[string][]string{}
-	if spec, ok := strings.CutPrefix(first, "// run:"); ok {
-		for _, f := range strings.Fields(spec) {
-			k, v, _ := strings.Cut(f, "=")
-			opts[k] = append(opts[k], v)
-		}
-	}
-	get := func(k, def string) string {
-		if v := opts[k]; len(v) > 0 {
-			return v[0]
-		}
-		return def
-	}
-	loc, err := time.LoadLocation(get("tz", "UTC"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	day, err := time.ParseInLocation("2006-01-02", get("partition", "2024-03-10"), loc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	timeout, _ := time.ParseDuration(get("timeout", "5s"))
-	req := &protocol.ExecRequest{
-		Filename:  filepath.Base(file),
-		Source:    src,
-		Partition: protocol.PartitionWire{Key: day.Format("2006-01-02"), Start: day, End: day.AddDate(0, 0, 1), Interval: "day", Zone: loc.String()},
-		Timeout:   timeout,
-		Allow:     opts["allow"],
-		Vars:      map[string]string{"currency": "EUR"},
-	}
-	var inputs []*sdk.Table
-	for _, in := range opts["input"] {
-		name, csvFile, _ := strings.Cut(in, ":")
-		f, err := os.Open(filepath.Join(filepath.Dir(file), csvFile))
-		if err != nil {
-			t.Fatal(err)
-		}
-		tbl, err := tableio.ReadCSV(f)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Inputs = append(req.Inputs, name)
-		inputs = append(inputs, tbl)
-	}
-	mem, _ := strconv.Atoi(get("memory_mb", "0"))
-	return req, inputs, mem
-}
 
 func renderResult(res *protocol.Result, out *sdk.Table, h *collect) string {
 	var b strings.Builder
