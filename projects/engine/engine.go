@@ -87,8 +87,9 @@ func (e *Engine) Hub() *Hub { return e.hub }
 // Store is the run state log.
 func (e *Engine) Store() *Store { return e.store }
 
-// Project is the project this engine runs.
-func (e *Engine) Project() *project.Project { return e.proj }
+// Project is the project this engine runs. The folder watcher swaps it
+// from its own goroutine, so readers go through the lock.
+func (e *Engine) Project() *project.Project { return e.project() }
 
 // SetProject swaps in a reloaded project (after files changed on disk).
 func (e *Engine) SetProject(p *project.Project) {
