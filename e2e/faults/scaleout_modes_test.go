@@ -32,6 +32,9 @@ func goBlockRuns(t *testing.T, srv *strataproc.Server, id string) (runs []blockR
 	srv.Call(t, http.MethodGet, "/backfills/"+id+"/partitions?limit=100", "", &parts)
 	runEngines = map[string]int{}
 	for _, p := range parts.Partitions {
+		if p.RunID == "" {
+			continue // not started yet
+		}
 		var run struct {
 			Engine string `json:"engine"`
 			Blocks []struct {
