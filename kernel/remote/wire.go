@@ -116,19 +116,19 @@ type hostReply struct {
 
 // Heartbeat is what a worker announces every few seconds.
 type Heartbeat struct {
-	ID      string    `json:"id"` // host/pid/random: unique per worker process
-	Host    string    `json:"host"`
-	PID     int       `json:"pid"`
-	Slots   int       `json:"slots"`
-	Busy    int       `json:"busy"`
-	Version string    `json:"version"`
-	Local   bool      `json:"local,omitempty"` // the coordinator's own kernels
+	ID      string `json:"id"` // host/pid/random: unique per worker process
+	Host    string `json:"host"`
+	PID     int    `json:"pid"`
+	Slots   int    `json:"slots"`
+	Busy    int    `json:"busy"`
+	Version string `json:"version"`
+	Local   bool   `json:"local,omitempty"` // the coordinator's own kernels
 	// Platform is GOOS/GOARCH; Compiled says the worker runs shipped
 	// compiled builds of that platform (else every task runs interpreted).
-	Platform string `json:"platform,omitempty"`
-	Compiled bool   `json:"compiled,omitempty"`
-	Started time.Time `json:"started"`
-	At      time.Time `json:"at"`
+	Platform string    `json:"platform,omitempty"`
+	Compiled bool      `json:"compiled,omitempty"`
+	Started  time.Time `json:"started"`
+	At       time.Time `json:"at"`
 	// Leaving is set by the last heartbeat of a worker that shuts down.
 	Leaving bool `json:"leaving,omitempty"`
 }
