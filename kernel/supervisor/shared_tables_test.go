@@ -80,6 +80,11 @@ func Transform(ctx *sdk.Context, in *sdk.Table) (*sdk.Table, error) {
 		t.Fatalf("shared dir while the kernel runs: %v", err)
 	}
 	k.Close()
+	select { // Close may leave a slow kernel to exit on its own
+	case <-k.dead:
+	case <-time.After(time.Minute):
+		t.Fatal("kernel did not exit")
+	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Fatalf("shared dir %s still there after Close: %v", dir, err)
 	}
