@@ -15,9 +15,9 @@ type result struct {
 	err error
 }
 
-func fetch(ctx context.Context, id int, delay time.Duration) (string, error) {
+func fetch(ctx context.Context, id int, ready <-chan struct{}) (string, error) {
 	select {
-	case <-time.After(delay):
+	case <-ready:
 		return fmt.Sprintf("item-%d", id), nil
 	case <-ctx.Done():
 		return "", ctx.Err()
@@ -25,16 +25,20 @@ func fetch(ctx context.Context, id int, delay time.Duration) (string, error) {
 }
 
 func main() {
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
-	defer cancel()
-	delays := []time.Duration{5 * time.Millisecond, 10 * time.Millisecond, 2 * time.Second, 1 * time.Millisecond}
+	// Three fetches can finish, one never does: once three results are in,
+	// the rest is cancelled.
+	ctx, cancel := context.WithCancel(context.Background())
+	now, never := make(chan struct{}), make(chan struct{})
+	close(now)
+	readies := []chan struct{}{now, now, never, now}
 	out := make(chan result)
 	var wg sync.WaitGroup
-	for i, d := range delays {
+	for i := range readies {
+		r := readies[i]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			v, err := fetch(ctx, i, d)
+			v, err := fetch(ctx, i, r)
 			out <- result{i, v, err}
 		}()
 	}
@@ -42,11 +46,18 @@ func main() {
 	var got []result
 	for r := range out {
 		got = append(got, r)
+		if len(got) == 3 {
+			cancel()
+		}
 	}
 	sort.Slice(got, func(a, b int) bool { return got[a].id < got[b].id })
 	for _, r := range got {
-		fmt.Println(r.id, r.val, r.err, errors.Is(r.err, context.DeadlineExceeded))
+		fmt.Println(r.id, r.val, r.err, errors.Is(r.err, context.Canceled))
 	}
+	dctx, dcancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer dcancel()
+	_, err := fetch(dctx, 9, never)
+	fmt.Println(err, errors.Is(err, context.DeadlineExceeded))
 
 	sem := make(chan struct{}, 2)
 	var mu sync.Mutex
@@ -84,7 +95,9 @@ loop:
 		case <-ticks.C:
 			n++
 		case <-done:
-			break loop
+			if n > 0 { // select picks at random when both are ready
+				break loop
+			}
 		}
 	}
 	fmt.Println("ticked:", n > 0)
