@@ -23,6 +23,9 @@ type CellState struct {
 	// Fresh: what a downstream cell would read of this block in this session
 	// (its draft, else published data) is up to date.
 	Fresh bool `json:"fresh"`
+	// Session says why a cell without a draft is not fresh although its
+	// stored output is current (an upstream's draft differs from published).
+	Session string `json:"session,omitempty"`
 	// Plan is what "Run with upstream" runs, in order: the ancestors that
 	// are not fresh (and those below them, whose inputs they change), then
 	// the block itself.
@@ -50,7 +53,21 @@ type DraftState struct {
 // the saved files (unsaved edits): a draft is compared with the text the
 // cell has now.
 func (s *Session) CellStates(ctx context.Context, pipeline, key string, sources map[string]string) ([]CellState, error) {
-	eng := s.m.cfg.Engine
+	return s.m.cellStates(ctx, s.drafts, pipeline, key, sources)
+}
+
+// CellStates is Session.CellStates for session id, or for a session with
+// no drafts when there is no such session (a page that has not said hello
+// yet, or whose session was reaped).
+func (m *Manager) CellStates(ctx context.Context, id, pipeline, key string, sources map[string]string) ([]CellState, error) {
+	if s := m.Find(id); s != nil {
+		return s.CellStates(ctx, pipeline, key, sources)
+	}
+	return m.cellStates(ctx, newDraftStore(1), pipeline, key, sources)
+}
+
+func (m *Manager) cellStates(ctx context.Context, drafts *draftStore, pipeline, key string, sources map[string]string) ([]CellState, error) {
+	eng := m.cfg.Engine
 	pl, err := eng.Pipeline(pipeline)
 	if err != nil {
 		return nil, err
@@ -62,18 +79,18 @@ func (s *Session) CellStates(ctx context.Context, pipeline, key string, sources 
 	in := judgeInput{pl: pl, stored: map[string]engine.StoredState{}, drafts: map[string]*draft{}, code: map[string]string{}}
 	for _, st := range stored {
 		in.stored[st.Block] = st
-		if d, ok := s.drafts.get(DraftKey{pl.ID, st.Block, st.Partition}); ok {
+		if d, ok := drafts.get(DraftKey{pl.ID, st.Block, st.Partition}); ok {
 			in.drafts[st.Block] = d
 			b := pl.Block(st.Block)
 			if src, ok := sources[st.Block]; ok {
-				in.code[st.Block] = s.m.textFingerprint(pl, b, src)
+				in.code[st.Block] = m.textFingerprint(pl, b, src)
 			} else {
-				in.code[st.Block] = s.m.textFingerprint(pl, b, "")
+				in.code[st.Block] = m.textFingerprint(pl, b, "")
 			}
 		}
 	}
 	out := judgeCells(in)
-	lookup := s.drafts.lookup(pl.ID)
+	lookup := drafts.lookup(pl.ID)
 	for i := range out {
 		b := pl.Block(out[i].Block)
 		if b == nil || b.FanOut == "" {
@@ -133,6 +150,22 @@ func judgeCells(in judgeInput) []CellState {
 			c.Fresh = c.Draft.State == "current"
 		} else {
 			c.Fresh = c.Stored.State == "current"
+			// Without a draft a downstream cell reads the published output,
+			// computed from published inputs: an upstream this session
+			// holds a draft of, or one that is not fresh, makes it out of date.
+			for _, u := range b.Upstream {
+				uc := byID[u]
+				switch {
+				case uc == nil || !sameInterval(in.pl, b.ID, u):
+				case uc.Draft != nil:
+					c.Fresh, c.Session = false, fmt.Sprintf("%s has a draft in this session; its published output was computed without it", u)
+				case !uc.Fresh:
+					c.Fresh, c.Session = false, fmt.Sprintf("upstream %s is not up to date", u)
+				}
+				if !c.Fresh {
+					break
+				}
+			}
 		}
 		out = append(out, c)
 		byID[b.ID] = &out[len(out)-1]
@@ -164,9 +197,9 @@ func judgeDraft(in judgeInput, b *project.Block, d *draft, cells map[string]*Cel
 		case o.Draft && ud == nil:
 			return stale(CauseUpstream, fmt.Sprintf("it read a draft of %s that this session no longer holds", o.Block))
 		case o.Draft && o.DraftAt != nil && !ud.at.Equal(*o.DraftAt):
-			return stale(CauseUpstream, fmt.Sprintf("%s has a newer draft (%s) than the one it read", o.Block, ud.at.UTC().Format(time.RFC3339)))
+			return stale(CauseUpstream, fmt.Sprintf("%s has a newer draft than the one it read", o.Block))
 		case !o.Draft && ud != nil && sameInterval(in.pl, b.ID, o.Block):
-			return stale(CauseUpstream, fmt.Sprintf("%s has a draft (%s); it read published data", o.Block, ud.at.UTC().Format(time.RFC3339)))
+			return stale(CauseUpstream, fmt.Sprintf("%s has a draft now; it read published data", o.Block))
 		case !o.Draft && u.Stored.Version != 0 && o.Versions != nil && o.Versions[u.Stored.Partition] != 0 && o.Versions[u.Stored.Partition] != u.Stored.Version:
 			return stale(CauseUpstream, fmt.Sprintf("%s is now published v%d (it read v%d)", o.Block, u.Stored.Version, o.Versions[u.Stored.Partition]))
 		}
