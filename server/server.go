@@ -175,6 +175,7 @@ func (s *Server) routes() *echo.Echo {
 	s.pipelineRoutes(api)
 	s.blockRoutes(api)
 	s.cellRoutes(api)
+	s.projectRoutes(api)
 	s.runRoutes(api)
 	s.backfillRoutes(api)
 	s.productRoutes(api)

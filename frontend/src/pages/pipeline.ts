@@ -26,6 +26,7 @@ import { TriggerPanel } from "../views/trigger_panel";
 import { previewTable } from "../views/table";
 import { ws } from "../ws";
 import { CellStates } from "../views/cell_state";
+import { YamlCells } from "../views/yaml_cell";
 
 interface Cell {
   block: BlockView;
@@ -74,6 +75,8 @@ export class PipelinePage implements Page {
   private triggers: TriggerPanel;
   /** Each cell's stored output and draft, current or stale, and Run with upstream. */
   states: CellStates;
+  /** The pipeline file and strata.yaml as YAML editor cells. */
+  yamlCells?: YamlCells;
 
   constructor(
     readonly id: string,
@@ -116,6 +119,7 @@ export class PipelinePage implements Page {
     this.runSub?.();
     this.states.destroy();
     this.headObserver?.disconnect();
+    this.yamlCells?.destroy();
     for (const c of this.cells.values()) c.editor?.view.destroy();
   }
 
@@ -124,7 +128,7 @@ export class PipelinePage implements Page {
   }
 
   unsaved(): string | undefined {
-    const n = [...this.cells.values()].filter((c) => c.dirty).length;
+    const n = [...this.cells.values()].filter((c) => c.dirty).length + (this.yamlCells?.unsaved() ?? 0);
     return n ? `${n} cell${n === 1 ? "" : "s"} with edits` : undefined;
   }
 
@@ -140,6 +144,8 @@ export class PipelinePage implements Page {
       if (this.destroyed) return;
       this.pipeline = pl;
       this.error = "";
+      if (this.yamlCells) this.yamlCells.refresh(pl);
+      else this.yamlCells = new YamlCells(this.id, pl.file, this.update, () => void this.load());
       void this.triggers.load();
       // A broken pipeline file has no partitions config to check against:
       // keep the partition the user chose.
@@ -518,6 +524,7 @@ export class PipelinePage implements Page {
       ${this.backfillDialog ? this.backfillDialog.render() : nothing}
       <div class="notebook">
         <div class="cells">
+          ${this.yamlCells ? this.yamlCells.render(pl) : nothing}
           ${order.map((id) => this.cells.get(id)).filter((c): c is Cell => !!c).map((c) => this.cell(c, zone))}
           ${this.addBlockForm()}
         </div>
