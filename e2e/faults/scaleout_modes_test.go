@@ -309,10 +309,12 @@ func TestScaleOutNetworkCut(t *testing.T) {
 // elects another, clients reconnect to the remaining nodes, tasks whose
 // lease ran out are redelivered. The backfill ends succeeded with the
 // suite's end invariants (one current version per partition, nothing
-// published twice, content equal to the single-machine reference).
+// published twice, content equal to the single-machine reference). About a
+// minute here, so it runs in `make soak-scaleout`; make test has the
+// pool-level kernel/remote TestClusterLeaderChange.
 func TestScaleOutClusterLeaderChange(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a 3-node NATS cluster, a coordinator and two workers")
+	if os.Getenv("STRATA_SOAK_SCALEOUT") == "" {
+		t.Skip("set STRATA_SOAK_SCALEOUT=1 (make soak-scaleout): a 3-node NATS cluster, a coordinator and two workers")
 	}
 	d := NewDriver(t)
 	const natsToken = "cluster-token-0123456789"
