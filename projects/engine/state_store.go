@@ -125,6 +125,8 @@ func OpenStore(ctx context.Context, db *sql.DB) (*Store, error) {
 	for _, q := range []string{
 		`ALTER TABLE _strata.run_events ADD COLUMN IF NOT EXISTS output BLOB`,
 		`ALTER TABLE _strata.backfills ADD COLUMN IF NOT EXISTS snapshot VARCHAR`,
+		// The plan a backfill made at launch (backfill_launchplan.go).
+		`ALTER TABLE _strata.backfills ADD COLUMN IF NOT EXISTS plan VARCHAR`,
 	} {
 		if _, err := db.ExecContext(ctx, q); err != nil {
 			return nil, fmt.Errorf("upgrade run state tables: %w", err)
