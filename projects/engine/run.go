@@ -152,6 +152,9 @@ type group struct {
 
 func (r *runner) event(ev Event) Event {
 	ev.RunID, ev.BackfillID, ev.Pipeline = r.opt.RunID, r.opt.BackfillID, r.pl.ID
+	if ev.Child != "" {
+		ev.Snapshot = r.pin.hash
+	}
 	if ev.Partition == "" {
 		ev.Partition = r.part.Key
 	}
@@ -171,7 +174,7 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 	}
 	if r.opt.Reuse {
 		var err error
-		if r.reused, err = r.e.childOutputs(ctx, r.opt.RunID); err != nil {
+		if r.reused, err = r.e.childOutputs(ctx, r.opt.RunID, r.pin.hash); err != nil {
 			return nil, err
 		}
 	}
