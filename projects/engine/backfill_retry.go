@@ -14,13 +14,13 @@ type RetryPlan struct {
 	// CodeChange: with --use-current-code the files have changed since the
 	// backfill's version, so the retried partitions run other code than
 	// the ones that succeeded.
-	CodeChange bool           `json:"code_change"`
-	ToRun      int            `json:"to_run"`   // partitions that did not succeed (nor were skipped)
+	CodeChange bool `json:"code_change"`
+	ToRun      int  `json:"to_run"` // partitions that did not succeed (nor were skipped)
 	// RerunChildren counts the dynamic children of those partitions that
 	// succeeded under another pipeline version: they run again rather than
 	// being reused (a retry of the same version reuses them).
-	RerunChildren int `json:"rerun_children"`
-	ByState    map[string]int `json:"by_state"` // failed, cancelled, conflict, running (left by a crash), not started
+	RerunChildren int            `json:"rerun_children"`
+	ByState       map[string]int `json:"by_state"` // failed, cancelled, conflict, running (left by a crash), not started
 }
 
 // PlanRetry says what Retry(ctx, id, useCurrentCode) would do; nothing runs.
