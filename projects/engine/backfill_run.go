@@ -104,6 +104,7 @@ func (e *Engine) startBackfill(id string, t *target, retry bool) *backfillRun {
 	e.mu.Lock()
 	e.backfills[id] = b
 	e.mu.Unlock()
+	release := e.hold(t.pin.hash)
 	dir := e.project().Dir
 	if err := advertise(dir, b.instance); err != nil {
 		// Runs anyway; only control from another process is lost, and
@@ -117,6 +118,14 @@ func (e *Engine) startBackfill(id string, t *target, retry bool) *backfillRun {
 		e.mu.Lock()
 		delete(e.backfills, id)
 		e.mu.Unlock()
+		release()
+		// A backfill that ended may leave snapshots nothing needs (its
+		// own, once it succeeded, if its versions were retained away; an
+		// older one a --use-current-code retry moved it off). Not on a
+		// shutdown: the process is closing the warehouse.
+		if b.ctx.Err() == nil || b.cancelledByUser.Load() {
+			e.collectSnapshots(context.Background())
+		}
 	}()
 	return b
 }

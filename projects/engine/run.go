@@ -93,6 +93,7 @@ func (e *Engine) Run(ctx context.Context, pipelineID, key string, opt RunOptions
 	if err != nil {
 		return nil, err
 	}
+	defer e.hold(pin.hash)()
 	pl := pin.pl
 	spec, err := SpecOf(pl.Partitions)
 	if err != nil {
