@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -106,6 +107,13 @@ func (e *Engine) restart(ctx context.Context, id string, retry, useCurrentCode b
 		}
 		msg += fmt.Sprintf(" with the current code: pipeline version %s (was %s)", snapshot.Short(pin.hash), snapshot.Short(old))
 	} else if pin, err = e.backfillPin(ctx, id, spec.Pipeline); err != nil {
+		// Nothing can run it now: a backfill the interruption left
+		// "running" is recorded failed with the reason (its snapshot's
+		// files are gone or were edited), not left "running" with nothing
+		// running; a retry with the current code continues it.
+		if st, serr := e.Backfill(ctx, id); serr == nil && (st.State == StateRunning || st.State == StatePaused) {
+			_ = e.backfillEvent(ctx, id, StateFailed, fmt.Sprintf("cannot resume: %v", err))
+		}
 		return nil, err
 	}
 	t, err := e.target(spec, pin.pl)
@@ -139,12 +147,18 @@ func (e *Engine) RecoverBackfills(ctx context.Context) ([]string, error) {
 		}
 	}
 	rows.Close()
+	// One that cannot resume (restart records why) does not keep the
+	// others from resuming.
+	var resumed []string
+	var errs []error
 	for _, id := range ids {
 		if _, err := e.restart(ctx, id, false, false); err != nil {
-			return ids, err
+			errs = append(errs, err)
+			continue
 		}
+		resumed = append(resumed, id)
 	}
-	return ids, nil
+	return resumed, errors.Join(errs...)
 }
 
 // Shutdown stops this process's backfills without marking them finished:

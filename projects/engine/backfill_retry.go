@@ -21,6 +21,10 @@ type RetryPlan struct {
 	// being reused (a retry of the same version reuses them).
 	RerunChildren int            `json:"rerun_children"`
 	ByState       map[string]int `json:"by_state"` // failed, cancelled, conflict, running (left by a crash), not started
+	// Problem says why the retry cannot run the backfill's own version
+	// (its snapshot's files are gone or were edited): only a retry with
+	// the current code can run.
+	Problem string `json:"problem,omitempty"`
 }
 
 // PlanRetry says what Retry(ctx, id, useCurrentCode) would do; nothing runs.
@@ -46,7 +50,11 @@ func (e *Engine) PlanRetry(ctx context.Context, id string, useCurrentCode bool) 
 		}
 	}
 	var t *target
-	if p, err := e.backfillPin(ctx, id, pl); err == nil && !useCurrentCode {
+	p, perr := e.backfillPin(ctx, id, pl)
+	if perr != nil && !useCurrentCode {
+		rp.Problem = perr.Error()
+	}
+	if perr == nil && !useCurrentCode {
 		t, err = e.target(spec, p.pl)
 		if err != nil {
 			return nil, err
@@ -111,6 +119,9 @@ func (rp *RetryPlan) String() string {
 		s += fmt.Sprintf(" (CHANGE: the backfill ran version %s; the retried partitions run the current code)", shortHash(rp.Was))
 	case rp.Was == "" && rp.Snapshot != "":
 		s += " (the backfill's own version)"
+	}
+	if rp.Problem != "" {
+		s += "; CANNOT RUN: " + rp.Problem
 	}
 	if rp.RerunChildren > 0 {
 		s += fmt.Sprintf("; %d dynamic children that succeeded under the old version run again (CHANGED code)", rp.RerunChildren)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -109,5 +110,57 @@ func TestSnapshotInUseIsKept(t *testing.T) {
 	release()
 	if removed, err := e.eng.CollectSnapshots(context.Background()); err != nil || len(removed) != 1 {
 		t.Fatalf("once released: %v %v", removed, err)
+	}
+}
+
+// A backfill whose snapshot is gone (removed by hand while the process was
+// stopped) cannot resume: the restart says so and records it failed, with
+// what to do, instead of leaving it "running" with nothing running; the
+// other interrupted backfills still resume; its status keeps its version
+// and counts; a retry with the current code finishes it.
+func TestMissingSnapshotIsToldNotLeftRunning(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, dailyFiles(""))
+	ctx := context.Background()
+	lost := e.launchPaused(BackfillSpec{Pipeline: "p", From: "2024-01-01", To: "2024-01-05", Concurrency: 1})
+	files := dailyFiles("")
+	files["blocks/agg.sql"] = "-- another version\n" + aggBlock
+	writeFiles(t, e.dir, files)
+	e.reload()
+	other := e.launchPaused(BackfillSpec{Pipeline: "p", From: "2024-01-08", To: "2024-01-10", Concurrency: 1})
+	for _, id := range []string{lost.ID, other.ID} { // as a kill -9 leaves them
+		if err := e.eng.backfillEvent(ctx, id, StateRunning, "interrupted"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := e.dir
+	e.close()
+	if err := os.RemoveAll(snapshot.Path(dir, lost.Snapshot)); err != nil {
+		t.Fatal(err)
+	}
+	e = openEnv(t, dir)
+	ids, err := e.eng.RecoverBackfills(ctx)
+	if err == nil || !slices.Contains(ids, other.ID) {
+		t.Fatalf("recover: %v %v", ids, err)
+	}
+	if st, _ := e.eng.Wait(ctx, other.ID); st.State != StateSucceeded {
+		t.Fatalf("the other backfill: %s %s", st.State, st.Message)
+	}
+	st, err := e.eng.Backfill(ctx, lost.ID)
+	if err != nil || st.State != StateFailed || !strings.Contains(st.Message, "--use-current-code") || st.Snapshot != lost.Snapshot || st.Problem == "" {
+		t.Fatalf("status of the backfill whose snapshot is gone: %+v %v", st, err)
+	}
+	if st.Progress.Succeeded+st.Progress.Cancelled+st.Progress.Running == 0 && e.count(`SELECT count(*) FROM _strata.run_events WHERE backfill_id = ? AND block_id = ''`, lost.ID) > 0 {
+		t.Fatalf("status counts lost: %+v", st.Progress)
+	}
+	rp, err := e.eng.PlanRetry(ctx, lost.ID, false)
+	if err != nil || rp.Problem == "" || !strings.Contains(rp.String(), "--use-current-code") {
+		t.Fatalf("retry plan of the same version: %+v %v", rp, err)
+	}
+	if _, err := e.eng.Retry(ctx, lost.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := e.eng.Wait(ctx, lost.ID); st.State != StateSucceeded {
+		t.Fatalf("retry with the current code: %s %s", st.State, st.Message)
 	}
 }
