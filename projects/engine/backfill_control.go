@@ -81,6 +81,21 @@ func (e *Engine) Retry(ctx context.Context, id string, useCurrentCode bool) (*Ba
 	if e.running(id) != nil {
 		return nil, fmt.Errorf("backfill %s is still running; retry it when it ends", id)
 	}
+	// Nothing to rerun: a retry with the current code would only relabel
+	// the backfill with a version that computed none of its partitions.
+	// (A plain retry of a finished backfill passes over it, changing
+	// nothing.)
+	rp, err := e.PlanRetry(ctx, id, useCurrentCode)
+	if err != nil {
+		return nil, err
+	}
+	if useCurrentCode && rp.ToRun == 0 {
+		st, err := e.Backfill(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("backfill %s is %s: nothing to retry (every partition succeeded, was skipped or is a conflict to resolve with promote-anyway or keep-newer)", id, st.State)
+	}
 	return e.restart(ctx, id, true, useCurrentCode)
 }
 

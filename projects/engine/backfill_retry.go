@@ -76,7 +76,7 @@ func (e *Engine) PlanRetry(ctx context.Context, id string, useCurrentCode bool) 
 	for _, s := range states {
 		seen++
 		switch s {
-		case StateSucceeded, StateSkipped:
+		case StateSucceeded, StateSkipped, StateConflict: // a conflict is resolved, not retried
 		default:
 			rp.ByState[string(s)]++
 			rp.ToRun++
