@@ -65,6 +65,10 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 	}
 	if cur, err := e.CurrentVersion(spec.Pipeline); err == nil {
 		st.CurrentSnapshot, st.FilesChanged = cur, cur != st.Snapshot
+	} else {
+		// The pipeline was renamed, deleted or broken since: its files
+		// changed too (the backfill still runs its own version).
+		st.FilesChanged = true
 	}
 	if b := e.running(id); b != nil {
 		st.InProcess = true

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -245,5 +247,24 @@ func TestRetryPlanDoesNotCountConflicts(t *testing.T) {
 	rp, err := e.eng.PlanRetry(context.Background(), st.ID, false)
 	if err != nil || rp.ToRun != 0 || rp.ByState["conflict"] != 0 {
 		t.Fatalf("retry plan of a backfill with only conflicts left: %+v %v", rp, err)
+	}
+}
+
+// Renaming (or deleting) the pipeline file while a backfill runs its
+// version is a change of the files too: the status says so.
+func TestStatusSaysFilesChangedWhenThePipelineIsGone(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, dailyFiles(""))
+	st := e.launchPaused(BackfillSpec{Pipeline: "p", From: "2024-01-01", To: "2024-01-05", Concurrency: 1})
+	if err := os.Rename(filepath.Join(e.dir, "pipelines", "p.yaml"), filepath.Join(e.dir, "pipelines", "q.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	e.reload()
+	got, err := e.eng.Backfill(context.Background(), st.ID)
+	if err != nil || !got.FilesChanged || got.Snapshot != st.Snapshot {
+		t.Fatalf("status after the pipeline file was renamed: files changed %v, version %s (%v)", got.FilesChanged, got.Snapshot, err)
+	}
+	if done := e.resumeAndWait(st.ID); done.State != StateSucceeded {
+		t.Fatalf("the backfill runs its own version to the end: %s %s", done.State, done.Message)
 	}
 }
