@@ -128,17 +128,19 @@ func TestMissingSnapshotIsToldNotLeftRunning(t *testing.T) {
 	writeFiles(t, e.dir, files)
 	e.reload()
 	other := e.launchPaused(BackfillSpec{Pipeline: "p", From: "2024-01-08", To: "2024-01-10", Concurrency: 1})
-	for _, id := range []string{lost.ID, other.ID} { // as a kill -9 leaves them
-		if err := e.eng.backfillEvent(ctx, id, StateRunning, "interrupted"); err != nil {
-			t.Fatal(err)
-		}
-	}
 	dir := e.dir
 	e.close()
 	if err := os.RemoveAll(snapshot.Path(dir, lost.Snapshot)); err != nil {
 		t.Fatal(err)
 	}
 	e = openEnv(t, dir)
+	// As a kill -9 leaves them (also if a loaded machine got further than
+	// the pause before the shutdown).
+	for _, id := range []string{lost.ID, other.ID} {
+		if err := e.eng.backfillEvent(ctx, id, StateRunning, "interrupted"); err != nil {
+			t.Fatal(err)
+		}
+	}
 	ids, err := e.eng.RecoverBackfills(ctx)
 	if err == nil || !slices.Contains(ids, other.ID) {
 		t.Fatalf("recover: %v %v", ids, err)
