@@ -23,6 +23,7 @@ type DraftInfo struct {
 type draft struct {
 	table *sdk.Table
 	at    time.Time
+	zone  *time.Location // the partition's zone: instants are shown in it
 	seq   int64
 }
 
@@ -42,11 +43,11 @@ func newDraftStore(max int) *draftStore {
 	return &draftStore{max: max, drafts: map[DraftKey]*draft{}}
 }
 
-func (d *draftStore) put(k DraftKey, t *sdk.Table, at time.Time) {
+func (d *draftStore) put(k DraftKey, t *sdk.Table, at time.Time, zone *time.Location) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.seq++
-	d.drafts[k] = &draft{table: t, at: at, seq: d.seq}
+	d.drafts[k] = &draft{table: t, at: at, zone: zone, seq: d.seq}
 	for len(d.drafts) > d.max {
 		var oldest DraftKey
 		var min int64 = -1

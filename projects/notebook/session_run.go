@@ -107,7 +107,7 @@ func (s *Session) succeeded(e *execution, in *engine.Interactive, out *sdk.Table
 	if out == nil {
 		out = sdk.NewTable()
 	}
-	s.drafts.put(DraftKey{e.pipeline, e.block, in.Key}, out, time.Now())
+	s.drafts.put(DraftKey{e.pipeline, e.block, in.Key}, out, time.Now(), in.Zone)
 	return Event{Kind: EventResult, ID: e.id, Result: &Result{
 		Preview:   tableio.ToJSON(out, PreviewRows, in.Zone),
 		Duration:  d,
