@@ -47,7 +47,19 @@ func (m *Manager) DraftPage(id string, k DraftKey, q tableview.Query) (DraftPage
 	if zone == nil {
 		zone = time.UTC
 	}
-	page, total := tableview.Apply(d.table, q, zone)
-	return DraftPage{Table: page, Total: total, Zone: zone,
+	order := d.orderFor(q, zone)
+	return DraftPage{Table: tableview.Slice(d.table, order, q), Total: len(order), Zone: zone,
 		Info: DraftInfo{Pipeline: k.Pipeline, Block: k.Block, Partition: k.Partition, At: d.at, Rows: d.table.Len()}}, nil
+}
+
+// orderFor returns the draft's rows in q's order, reusing the last one when
+// only the page moved.
+func (d *draft) orderFor(q tableview.Query, zone *time.Location) []int {
+	key := tableview.OrderKey(q)
+	d.orderMu.Lock()
+	defer d.orderMu.Unlock()
+	if d.order == nil || d.orderKey != key {
+		d.order, d.orderKey = tableview.Order(d.table, q, zone), key
+	}
+	return d.order
 }

@@ -25,6 +25,12 @@ type draft struct {
 	at    time.Time
 	zone  *time.Location // the partition's zone: instants are shown in it
 	seq   int64
+
+	// The row order of the last page query (sort and filter), so paging
+	// through a sorted draft sorts once.
+	orderMu  sync.Mutex
+	orderKey string
+	order    []int
 }
 
 // draftStore keeps a session's drafts, at most max of them: the output of a

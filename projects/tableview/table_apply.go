@@ -16,6 +16,24 @@ import (
 // of the value (instants in loc), so what a user sees is what they can find.
 // t is not changed; the page is a new table.
 func Apply(t *sdk.Table, q Query, loc *time.Location) (*sdk.Table, int) {
+	idx := Order(t, q, loc)
+	return Slice(t, idx, q), len(idx)
+}
+
+// Slice is the page q asks for of the rows order gives (from Order).
+func Slice(t *sdk.Table, order []int, q Query) *sdk.Table {
+	lo := min(q.Offset, len(order))
+	hi := len(order)
+	if q.Limit > 0 {
+		hi = min(lo+q.Limit, len(order))
+	}
+	return take(t, order[lo:hi])
+}
+
+// Order is the rows of t that pass q's filter, in q's sort order. It
+// depends only on the filter and the sort, so a caller paging through one
+// result keeps it and slices it (OrderKey names it).
+func Order(t *sdk.Table, q Query, loc *time.Location) []int {
 	cols := t.Columns()
 	idx := make([]int, 0, t.Len())
 	needle := strings.ToLower(q.Filter)
@@ -38,14 +56,11 @@ func Apply(t *sdk.Table, q Query, loc *time.Location) (*sdk.Table, int) {
 			return 0
 		})
 	}
-	total := len(idx)
-	lo := min(q.Offset, total)
-	hi := total
-	if q.Limit > 0 {
-		hi = min(lo+q.Limit, total)
-	}
-	return take(t, idx[lo:hi]), total
+	return idx
 }
+
+// OrderKey identifies the order Order returns for q.
+func OrderKey(q Query) string { return FormatSort(q.Sort) + "\x00" + q.Filter }
 
 func rowContains(cols []*sdk.Column, i int, needle string, loc *time.Location) bool {
 	for _, c := range cols {
@@ -82,7 +97,7 @@ func compareCells(c *sdk.Column, a, b int, desc bool) int {
 	case sdk.TypeInt128:
 		r = c.BigInts()[a].Cmp(c.BigInts()[b])
 	case sdk.TypeDecimal:
-		r = compareDecimals(c.Decimals()[a], c.Decimals()[b], c.Scale)
+		r = compareDecimals(c.Decimals()[a], c.Decimals()[b])
 	default:
 		r = strings.Compare(c.Strings()[a], c.Strings()[b])
 	}
@@ -99,13 +114,27 @@ func boolInt(b bool) int {
 	return 0
 }
 
-func compareDecimals(a, b string, scale uint8) int {
-	x, errA := sdk.DecimalUnscaled(a, scale)
-	y, errB := sdk.DecimalUnscaled(b, scale)
-	if errA != nil || errB != nil {
-		return strings.Compare(a, b) // unreachable: the column's text is normalised
+// compareDecimals compares two decimal texts normalised to one scale
+// (sdk.ParseDecimal: no leading zeros, exactly scale fraction digits, no
+// "-0") without parsing them: by sign, then by the length of the integer
+// part, then digit by digit.
+func compareDecimals(a, b string) int {
+	na, nb := strings.HasPrefix(a, "-"), strings.HasPrefix(b, "-")
+	switch {
+	case na && !nb:
+		return -1
+	case !na && nb:
+		return 1
 	}
-	return x.Cmp(y)
+	ma, mb := strings.TrimPrefix(a, "-"), strings.TrimPrefix(b, "-")
+	r := cmp.Compare(len(ma), len(mb)) // equal scales: a longer text has a longer integer part
+	if r == 0 {
+		r = strings.Compare(ma, mb)
+	}
+	if na {
+		return -r
+	}
+	return r
 }
 
 // take copies rows idx of t, in that order, into a new table.

@@ -87,3 +87,25 @@ func TestCheckAndParseSort(t *testing.T) {
 		t.Fatalf("sql: %s | %s", where, order)
 	}
 }
+
+func TestCompareDecimals(t *testing.T) {
+	t.Parallel()
+	vals := []string{"-100.50", "-99.99", "-0.01", "0.00", "0.01", "9.99", "10.00", "100.00"}
+	for i, a := range vals {
+		for j, b := range vals {
+			if got, want := compareDecimals(a, b), cmpInt(i, j); got != want {
+				t.Errorf("compare(%s, %s) = %d, want %d", a, b, got, want)
+			}
+		}
+	}
+}
+
+func cmpInt(a, b int) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
