@@ -56,22 +56,30 @@ func goBlockRuns(t *testing.T, srv *strataproc.Server, id string) (runs []blockR
 }
 
 // startScaleOut starts a coordinator that runs nothing itself, with an
-// embedded NATS server on loopback and a 2 s lease, and workers given as
-// name and extra flags.
+// embedded NATS server on loopback behind TLS and a 2 s lease, and workers
+// given as name and extra flags.
 func startScaleOut(t *testing.T, d *Driver, dir string, workers map[string][]string) (*strataproc.Server, map[string]*exec.Cmd) {
 	t.Helper()
 	if out, code := strataproc.Run(t, d.Bin, "init", dir, "--demo"); code != 0 {
 		t.Fatalf("init: %s", out)
 	}
-	srv := strataproc.Start(t, d.Bin, dir, token, "--listen-workers", "127.0.0.1:0", "--no-local", "--ack-wait", "2s")
-	natsURL := regexp.MustCompile(`nats://127\.0\.0\.1:\d+`).FindString(strings.Join(srv.Printed, "\n"))
-	if natsURL == "" {
-		t.Fatalf("strata start --listen-workers did not say where workers connect:\n%s", strings.Join(srv.Printed, "\n"))
+	// TLS on loopback too (--worker-tls on): workers pin the self-signed
+	// certificate by the fingerprint the coordinator prints.
+	srv := strataproc.Start(t, d.Bin, dir, token, "--listen-workers", "127.0.0.1:0", "--worker-tls", "on", "--no-local", "--ack-wait", "2s")
+	printed := strings.Join(srv.Printed, "\n")
+	natsURL := regexp.MustCompile(`tls://127\.0\.0\.1:\d+`).FindString(printed)
+	pin := regexp.MustCompile(`--tls-pin ([0-9a-f]{64})`).FindStringSubmatch(printed)
+	if natsURL == "" || pin == nil {
+		t.Fatalf("strata start --listen-workers --worker-tls on did not say where and how workers connect:\n%s", printed)
 	}
 	tokenFile := filepath.Join(dir, ".strata", "worker-token")
+	// Without the pin, a worker does not trust the self-signed certificate.
+	if out, code := strataproc.Run(t, d.Bin, "worker", "--nats", natsURL, "--token-file", tokenFile, "--slots", "1"); code == 0 || !strings.Contains(out, "certificate") {
+		t.Fatalf("worker without --tls-pin: exit %d\n%s", code, out)
+	}
 	procs := map[string]*exec.Cmd{}
 	for name, extra := range workers {
-		procs[name] = startWorker(t, d.Bin, natsURL, tokenFile, name, extra...)
+		procs[name] = startWorker(t, d.Bin, natsURL, tokenFile, name, append([]string{"--tls-pin", pin[1]}, extra...)...)
 	}
 	waitWorkers(t, d.Bin, dir, len(workers))
 	return srv, procs
@@ -108,6 +116,11 @@ func TestScaleOutCompiledWorkers(t *testing.T) {
 		t.Skip("runs the real binary as a coordinator and two workers")
 	}
 	d := NewDriver(t)
+	// A listener off loopback without TLS is refused, token or not.
+	open := filepath.Join(t.TempDir(), "open")
+	if out, code := strataproc.Run(t, d.Bin, "start", open, "--token", token, "--listen-workers", "0.0.0.0:0", "--worker-tls", "off"); code == 0 || !strings.Contains(out, "without TLS refused") {
+		t.Fatalf("start --listen-workers 0.0.0.0:0 --worker-tls off: exit %d\n%s", code, out)
+	}
 	tr := Trial{Mode: "server", Publish: "atomic", Concurrency: 4, Engine: "compiled"}
 	tr.From, tr.To = weekRange(1)
 	dir := filepath.Join(t.TempDir(), "compiled")
