@@ -43,7 +43,7 @@ func (m *Manager) DraftPage(id string, k DraftKey, q tableview.Query) (DraftPage
 	if err != nil {
 		return DraftPage{}, err
 	}
-	zone := d.zone
+	zone := d.meta.zone
 	if zone == nil {
 		zone = time.UTC
 	}

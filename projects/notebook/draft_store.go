@@ -23,14 +23,24 @@ type DraftInfo struct {
 type draft struct {
 	table *sdk.Table
 	at    time.Time
-	zone  *time.Location // the partition's zone: instants are shown in it
 	seq   int64
+	meta  draftMeta
 
 	// The row order of the last page query (sort and filter), so paging
 	// through a sorted draft sorts once.
 	orderMu  sync.Mutex
 	orderKey string
 	order    []int
+}
+
+// draftMeta is what staleness needs of a draft: the fingerprint of the text
+// it ran (fingerprint.Block with the pipeline's variables then), where its
+// inputs came from, and the dynamic item it ran as.
+type draftMeta struct {
+	code    string
+	origins []engine.InputOrigin
+	item    string
+	zone    *time.Location // the partition's zone: instants are shown in it
 }
 
 // draftStore keeps a session's drafts, at most max of them: the output of a
@@ -49,11 +59,11 @@ func newDraftStore(max int) *draftStore {
 	return &draftStore{max: max, drafts: map[DraftKey]*draft{}}
 }
 
-func (d *draftStore) put(k DraftKey, t *sdk.Table, at time.Time, zone *time.Location) {
+func (d *draftStore) put(k DraftKey, t *sdk.Table, at time.Time, meta draftMeta) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.seq++
-	d.drafts[k] = &draft{table: t, at: at, zone: zone, seq: d.seq}
+	d.drafts[k] = &draft{table: t, at: at, seq: d.seq, meta: meta}
 	for len(d.drafts) > d.max {
 		var oldest DraftKey
 		var min int64 = -1
