@@ -2,6 +2,7 @@ package remote
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,6 +25,9 @@ type ClusterConfig struct {
 	// Listen is where an embedded server takes workers (host:port); with
 	// URL empty and Listen empty there is no listener (in-process only).
 	Listen string
+	// ListenTLS, when set, is required of workers on Listen (required off
+	// loopback).
+	ListenTLS *tls.Config
 	// StoreDir is the embedded server's JetStream folder.
 	StoreDir string
 	// MaxMemory and MaxStore bound the embedded server's JetStream.
@@ -33,7 +37,11 @@ type ClusterConfig struct {
 	// once; nil (or --no-local) leaves every task to workers.
 	Local      Executor
 	LocalSlots int
-	Version    string
+	// LocalNatives and LocalBinDir let the local kernels run shipped
+	// compiled builds (see AgentConfig).
+	LocalNatives Natives
+	LocalBinDir  string
+	Version      string
 	// WorkersFile, when set, is rewritten every heartbeat with the live
 	// workers, for `strata workers` (which runs in another process).
 	WorkersFile string
@@ -67,7 +75,7 @@ func StartCluster(ctx context.Context, cfg ClusterConfig) (*Cluster, error) {
 			return nil, fmt.Errorf("connect to NATS at %s: %w", cfg.URL, err)
 		}
 	default:
-		c.ns, err = StartServer(ServerConfig{Listen: cfg.Listen, Token: cfg.Token, StoreDir: cfg.StoreDir, MaxMemory: cfg.MaxMemory, MaxStore: cfg.MaxStore})
+		c.ns, err = StartServer(ServerConfig{Listen: cfg.Listen, Token: cfg.Token, StoreDir: cfg.StoreDir, MaxMemory: cfg.MaxMemory, MaxStore: cfg.MaxStore, TLS: cfg.ListenTLS})
 		if err != nil {
 			return nil, err
 		}
@@ -84,7 +92,8 @@ func StartCluster(ctx context.Context, cfg ClusterConfig) (*Cluster, error) {
 	c.stop = cancel
 	if cfg.Local != nil && cfg.LocalSlots > 0 {
 		host, _ := os.Hostname()
-		a, err := NewAgent(c.nc, cfg.Settings, AgentConfig{Slots: cfg.LocalSlots, ID: "coordinator@" + host, Version: cfg.Version, Local: true}, cfg.Local)
+		a, err := NewAgent(c.nc, cfg.Settings, AgentConfig{Slots: cfg.LocalSlots, ID: "coordinator@" + host, Version: cfg.Version, Local: true,
+			Natives: cfg.LocalNatives, BinDir: cfg.LocalBinDir}, cfg.Local)
 		if err != nil {
 			c.Close()
 			return nil, err
