@@ -33,7 +33,7 @@ type scaleOut struct {
 	pool    string
 	// artifacts is a shared folder for payloads above the message size.
 	artifacts string
-	replicas int
+	replicas  int
 	// TLS of the embedded listener.
 	tlsMode, tlsCert, tlsKey string
 }
