@@ -4,7 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/stratahq/strata/blocks/sdk"
 )
 
 // RowChange is one row that differs between two sides: changed (same key,
@@ -313,6 +318,10 @@ func jsonValues(vals []any) []any {
 			out[i] = string(x)
 		case *big.Int:
 			out[i] = x.String()
+		case duckdb.Decimal:
+			out[i] = sdk.DecimalFromUnscaled(x.Value, x.Scale)
+		case uint64:
+			out[i] = strconv.FormatUint(x, 10) // beyond 2^53 a JSON number would round
 		default:
 			out[i] = x
 		}

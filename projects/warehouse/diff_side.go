@@ -200,7 +200,7 @@ func sideSQL(s side, cols []unionColumn) string {
 		// No version: the shape of cols, no rows.
 		parts := []string{"CAST(NULL AS VARCHAR) AS " + colPartition}
 		for _, c := range cols {
-			parts = append(parts, fmt.Sprintf("CAST(NULL AS %s) AS %s", duckType(c.typ), quoteIdent(c.name)))
+			parts = append(parts, fmt.Sprintf("CAST(NULL AS %s) AS %s", duckType(c.f), quoteIdent(c.name)))
 		}
 		return "SELECT " + strings.Join(parts, ", ") + " WHERE false"
 	}
