@@ -288,10 +288,12 @@ export interface EngineEvent {
 }
 
 export interface Notice {
-  kind: "state" | "stdout" | "log" | "progress" | string;
+  kind: "state" | "stdout" | "log" | "progress" | "review" | string;
   event?: EngineEvent;
   progress?: Progress;
   text?: string;
+  /** kind "review": a review backfill's review, pushed when its state moved on. */
+  review?: BackfillReview;
 }
 
 export interface Diagnostic {
