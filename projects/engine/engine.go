@@ -37,6 +37,7 @@ type Engine struct {
 	backfills map[string]*backfillRun // running in this process
 	fresh     refreshes               // single flight of product refreshes (freshness)
 	pins      map[string]*pinned      // loaded snapshots by hash/pipeline
+	active    activeRuns              // runs computing in this process (CancelRun)
 }
 
 // Options configure an Engine.
