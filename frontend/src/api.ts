@@ -74,6 +74,17 @@ const q = (params: Record<string, string | number | undefined>) => {
  */
 export const enc = (s: string) => encodeURIComponent(s).replace(/%3A/gi, ":").replace(/%40/g, "@");
 
+/** The filters and page of GET /runs. */
+export interface RunQuery {
+  pipeline?: string;
+  backfill?: string;
+  partition?: string;
+  origin?: string;
+  state?: string;
+  limit?: number;
+  offset?: number;
+}
+
 export interface ProblemDetails {
   problems?: Problem[];
 }
@@ -91,9 +102,10 @@ export const api = {
     call<BlockDetail>("POST", `/pipelines/${enc(pipeline)}/blocks`, b),
   deleteBlock: (pipeline: string, block: string) => call<void>("DELETE", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}`),
   startRun: (pipeline: string, partition: string) =>
-    call<{ run_id: string; pipeline: string; partition: string; state: string }>("POST", `/pipelines/${enc(pipeline)}/runs`, { partition }),
-  runs: (f: { pipeline?: string; backfill?: string; partition?: string; limit?: number }) => call<{ runs: RunSummary[] }>("GET", "/runs" + q(f)),
+    call<{ run_id: string; pipeline: string; partition: string; state: string }>("POST", `/pipelines/${enc(pipeline)}/runs`, { partition, origin: "editor" }),
+  runs: (f: RunQuery) => call<{ runs: RunSummary[]; more?: boolean; offset?: number; limit?: number }>("GET", "/runs" + q({ ...f })),
   run: (id: string) => call<RunDetail>("GET", `/runs/${enc(id)}`),
+  cancelRun: (id: string) => call<{ run_id: string; state: string }>("POST", `/runs/${enc(id)}/cancel`),
   plan: (spec: BackfillSpec, offset = 0, limit = 500) => call<Plan>("POST", "/backfills/plan" + q({ offset, limit }), spec),
   launch: (spec: BackfillSpec) => call<BackfillStatus>("POST", "/backfills", spec),
   backfills: () => call<{ backfills: BackfillStatus[] }>("GET", "/backfills"),

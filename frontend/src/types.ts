@@ -235,6 +235,8 @@ export interface RunSummary {
   updated_at: string;
   duration_ms?: number;
   engine?: "interp" | "compiled"; // how the run's Go blocks ran
+  /** What launched it: editor, cli, api, backfill, trigger or freshness. */
+  launched?: string;
 }
 
 export interface BlockRun {
