@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	kbuild "github.com/stratahq/strata/kernel/build"
 	"github.com/stratahq/strata/kernel/remote"
 	"github.com/stratahq/strata/kernel/supervisor"
 	"github.com/stratahq/strata/projects/engine"
@@ -29,6 +30,8 @@ type scaleOut struct {
 	noLocal bool
 	ackWait time.Duration
 	pool    string
+	// artifacts is a shared folder for payloads above the message size.
+	artifacts string
 }
 
 func (s *scaleOut) register(fs *flag.FlagSet) {
@@ -39,6 +42,7 @@ func (s *scaleOut) register(fs *flag.FlagSet) {
 	fs.BoolVar(&s.noLocal, "no-local", false, "with workers: run no Go block on this machine's kernels")
 	fs.DurationVar(&s.ackWait, "ack-wait", 30*time.Second, "with workers: a task's lease; a worker silent this long loses it to another")
 	fs.StringVar(&s.pool, "pool", "default", "with workers: the pool name (several projects can share one NATS server)")
+	fs.StringVar(&s.artifacts, "artifacts", "", "with workers: a folder every worker sees at the same path (a shared mount); inputs, outputs and compiled builds above the message size go there instead of the NATS object store")
 }
 
 func (s *scaleOut) enabled() bool { return s.url != "" || s.listen != "" }
@@ -59,10 +63,10 @@ func (s *scaleOut) check() error {
 func workerTokenFile(dir string) string { return filepath.Join(dir, ".strata", "worker-token") }
 
 // start brings up the coordinator's side of scale-out for a project.
-func (s *scaleOut) start(ctx context.Context, dir string, local *supervisor.Pool) (*remote.Cluster, error) {
+func (s *scaleOut) start(ctx context.Context, dir string, local *supervisor.Pool, compiler *kbuild.Compiler) (*remote.Cluster, error) {
 	cfg := remote.ClusterConfig{URL: s.url, Creds: s.creds, Token: s.token, Listen: s.listen,
 		StoreDir: filepath.Join(dir, ".strata", "nats"), Version: version,
-		Settings:    remote.Settings{Pool: s.pool, AckWait: s.ackWait},
+		Settings:    remote.Settings{Pool: s.pool, AckWait: s.ackWait, Artifacts: s.artifacts},
 		WorkersFile: filepath.Join(dir, ".strata", "workers.json")}
 	if s.listen != "" && cfg.Token == "" {
 		// Kept across restarts, so workers reconnect to a restarted
@@ -80,6 +84,8 @@ func (s *scaleOut) start(ctx context.Context, dir string, local *supervisor.Pool
 	}
 	if !s.noLocal {
 		cfg.Local, cfg.LocalSlots = local, local.Size()
+		// The coordinator's kernels run shipped builds like any worker.
+		cfg.LocalNatives, cfg.LocalBinDir = nativePools{compiler.Pools}, filepath.Join(dir, ".strata", "build", "shipped")
 	}
 	c, err := remote.StartCluster(ctx, cfg)
 	if err != nil {
@@ -108,4 +114,15 @@ func readToken(token, file string) (string, error) {
 }
 
 // The engine runs Go blocks on the remote pool exactly as on the local one.
-var _ engine.Executor = (*remote.Pool)(nil)
+var (
+	_ engine.Executor = (*remote.Pool)(nil)
+	_ engine.Executor = (*remote.Compiled)(nil)
+)
+
+// nativePools starts a worker's kernels from the compiled builds it
+// fetched (kernel/build's pools: one per binary, old ones closed).
+type nativePools struct{ p *kbuild.Pools }
+
+func (n nativePools) Acquire(path string) (remote.Executor, func()) {
+	return n.p.Acquire(&kbuild.Worker{Path: path})
+}

@@ -5,10 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 
 	"github.com/nats-io/nats.go"
 
+	kbuild "github.com/stratahq/strata/kernel/build"
 	"github.com/stratahq/strata/kernel/remote"
 	"github.com/stratahq/strata/kernel/supervisor"
 )
@@ -27,6 +29,9 @@ func runWorker(args []string) error {
 	pool := fs.String("pool", "default", "the coordinator's pool name")
 	memLimit := fs.Int64("memory-limit", supervisor.DefaultMemoryLimit>>20, "per-kernel memory limit in MiB")
 	name := fs.String("name", "", "worker id shown by `strata workers` (default host/pid/random)")
+	eng := fs.String("engine", "auto", "auto: run the compiled build the coordinator ships when it is for this platform (else interpreted); interp: always interpreted")
+	builds := fs.String("builds", "", "folder for compiled builds fetched from the coordinator (default: the user cache folder, strata/builds)")
+	artifacts := fs.String("artifacts", "", "the coordinator's --artifacts folder, mounted at the same path here")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: strata worker --nats URL [--token T | --token-file F | --creds F] [--slots N]")
 		fs.PrintDefaults()
@@ -37,6 +42,9 @@ func runWorker(args []string) error {
 	if *url == "" {
 		fs.Usage()
 		return exitError{2}
+	}
+	if *eng != "auto" && *eng != "interp" {
+		return fmt.Errorf("--engine %q: want auto or interp", *eng)
 	}
 	tok, err := readToken(*token, *tokenFile)
 	if err != nil {
@@ -59,13 +67,31 @@ func runWorker(args []string) error {
 		return fmt.Errorf("connect to %s: %w", *url, err)
 	}
 	defer nc.Close()
-	kernels := supervisor.NewPool(supervisor.Config{Command: kernelCommand(), MemoryLimit: *memLimit << 20}, *slots)
+	kcfg := supervisor.Config{Command: kernelCommand(), MemoryLimit: *memLimit << 20}
+	kernels := supervisor.NewPool(kcfg, *slots)
 	defer kernels.Close()
-	a, err := remote.NewAgent(nc, remote.Settings{Pool: *pool}, remote.AgentConfig{Slots: *slots, ID: *name, Version: version}, kernels)
+	acfg := remote.AgentConfig{Slots: *slots, ID: *name, Version: version}
+	if *eng == "auto" {
+		if acfg.BinDir = *builds; acfg.BinDir == "" {
+			cache, err := os.UserCacheDir()
+			if err != nil {
+				return fmt.Errorf("no folder for compiled builds (%v): give --builds DIR, or --engine interp", err)
+			}
+			acfg.BinDir = filepath.Join(cache, "strata", "builds")
+		}
+		natives := kbuild.NewPools(kcfg, *slots)
+		defer natives.Close()
+		acfg.Natives = nativePools{natives}
+	}
+	a, err := remote.NewAgent(nc, remote.Settings{Pool: *pool, Artifacts: *artifacts}, acfg, kernels)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "strata worker %s: %d slots, pulling from %s (pool %s)\n", a.ID(), *slots, *url, *pool)
+	how := "interpreted"
+	if acfg.Natives != nil {
+		how = "compiled builds for " + remote.Platform() + " kept in " + acfg.BinDir + ", else interpreted"
+	}
+	fmt.Fprintf(os.Stderr, "strata worker %s: %d slots, pulling from %s (pool %s), runs %s\n", a.ID(), *slots, *url, *pool, how)
 	err = a.Run(ctx)
 	_ = nc.Drain()
 	fmt.Fprintf(os.Stderr, "strata worker %s: stopped after %d tasks\n", a.ID(), a.Ran())

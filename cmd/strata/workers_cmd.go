@@ -36,13 +36,17 @@ func runWorkers(args []string) error {
 		fmt.Fprintf(os.Stderr, "strata: the coordinator last wrote this list %s ago; it may have stopped\n", age.Round(time.Second))
 	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "WORKER\tHOST\tSLOTS\tBUSY\tVERSION\tLAST HEARTBEAT")
+	fmt.Fprintln(tw, "WORKER\tHOST\tSLOTS\tBUSY\tVERSION\tRUNS\tLAST HEARTBEAT")
 	for _, w := range f.Workers {
 		id := w.ID
 		if w.Local {
 			id += " (coordinator kernels)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s ago\n", id, w.Host, w.Slots, w.Busy, w.Version, time.Since(w.At).Round(100*time.Millisecond))
+		runs := "interpreted"
+		if w.Compiled {
+			runs = "compiled (" + w.Platform + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s ago\n", id, w.Host, w.Slots, w.Busy, w.Version, runs, time.Since(w.At).Round(100*time.Millisecond))
 	}
 	return tw.Flush()
 }

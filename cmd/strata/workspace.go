@@ -63,7 +63,7 @@ func openScaledWorkspace(ctx context.Context, dir string, so *scaleOut) (*worksp
 	var exec engine.Executor = pool
 	var cluster *remote.Cluster
 	if so != nil && so.enabled() {
-		if cluster, err = so.start(ctx, dir, pool); err != nil {
+		if cluster, err = so.start(ctx, dir, pool, compiler); err != nil {
 			compiler.Close()
 			pool.Close()
 			wh.Close()
@@ -73,10 +73,11 @@ func openScaledWorkspace(ctx context.Context, dir string, so *scaleOut) (*worksp
 	}
 	opts := engine.Options{Compiler: compiler, Now: clock.Now}
 	if cluster != nil {
-		// Workers run blocks interpreted: a compiled worker would run on
-		// this machine only (shipping builds to workers is not done yet).
-		opts.Compiler = nil
-		opts.NoCompiled = "Go blocks run on workers, which run them interpreted (shipping compiled builds to workers is not done yet); drop --workers/--listen-workers for native speed on this machine"
+		// Compiled builds happen here, once per pipeline version, and the
+		// workers fetch the binary by its content hash.
+		opts.ShipBuild = func(ctx context.Context, w *kbuild.Worker) (engine.Executor, error) {
+			return cluster.Pool.Compiled(ctx, w.Hash, w.Path)
+		}
 	}
 	eng, err := engine.New(ctx, proj, wh, exec, opts)
 	if err != nil {

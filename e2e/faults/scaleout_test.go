@@ -96,9 +96,9 @@ func TestScaleOutSurvivesKilledAndFrozenWorkers(t *testing.T) {
 	report(t, tr, w.checkEnd(tr, dir, launched.ID, bs, d.ref))
 }
 
-func startWorker(t *testing.T, bin, natsURL, tokenFile, name string) *exec.Cmd {
+func startWorker(t *testing.T, bin, natsURL, tokenFile, name string, extra ...string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(bin, "worker", "--nats", natsURL, "--token-file", tokenFile, "--slots", "2", "--name", name)
+	cmd := exec.Command(bin, append([]string{"worker", "--nats", natsURL, "--token-file", tokenFile, "--slots", "2", "--name", name}, extra...)...)
 	log := &bytes.Buffer{}
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {

@@ -135,8 +135,12 @@ func (tr Trial) specArgs() []string {
 }
 
 func (tr Trial) specJSON() string {
-	raw, _ := json.Marshal(map[string]any{"pipeline": "clv", "from": tr.From, "to": tr.To, "publish": tr.Publish,
-		"concurrency": tr.Concurrency, "rate_per_min": tr.RatePerMin})
+	spec := map[string]any{"pipeline": "clv", "from": tr.From, "to": tr.To, "publish": tr.Publish,
+		"concurrency": tr.Concurrency, "rate_per_min": tr.RatePerMin}
+	if tr.Engine != "" {
+		spec["engine"] = tr.Engine
+	}
+	raw, _ := json.Marshal(spec)
 	return string(raw)
 }
 

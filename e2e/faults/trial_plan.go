@@ -35,6 +35,8 @@ type Trial struct {
 	// Kills are delays after each process start; the process is killed
 	// with SIGKILL then (if it is still running), and the next resumes.
 	Kills []time.Duration
+	// Engine forces the backfill's engine ("" automatic; server trials).
+	Engine string
 }
 
 func (t Trial) String() string {

@@ -38,5 +38,11 @@ func (c *Compiler) Executor(ctx context.Context, blocks []Block, allow []string)
 	return ex, release, nil
 }
 
+// Build builds blocks (or finds them built) without starting kernels: for
+// a coordinator that ships the binary to worker machines.
+func (c *Compiler) Build(ctx context.Context, blocks []Block, allow []string) (*Worker, error) {
+	return Build(ctx, Options{Dir: c.Dir, Allow: allow}, blocks)
+}
+
 // Close stops the workers.
 func (c *Compiler) Close() { c.Pools.Close() }

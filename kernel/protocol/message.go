@@ -146,6 +146,10 @@ type Result struct {
 	// Worker names the worker machine that ran the block; empty when it
 	// ran on the coordinator's own kernel pool without workers.
 	Worker string `json:"worker,omitempty"`
+	// Engine is how a worker ran the block (interp or compiled) when that
+	// may differ from the run's engine: a worker that cannot run the
+	// shipped compiled build runs the block's source interpreted.
+	Engine string `json:"engine,omitempty"`
 }
 
 // Stream is a chunk of output.

@@ -33,6 +33,11 @@ type AgentConfig struct {
 	// HostCallTimeout bounds one ctx.Query / ctx.Product answered by the
 	// coordinator (default 10 minutes).
 	HostCallTimeout time.Duration
+	// Natives and BinDir let the worker run tasks on the compiled build
+	// the coordinator ships (kept in BinDir by hash); without them every
+	// task runs interpreted.
+	Natives Natives
+	BinDir  string
 }
 
 // Agent is a worker: it pulls tasks, one Fetch(1) per free slot, runs them
@@ -45,6 +50,7 @@ type Agent struct {
 	cfg  AgentConfig
 	exec Executor
 	host string
+	bins *binaries // nil: interpreted only
 
 	started time.Time
 	busy    atomic.Int32
@@ -75,7 +81,11 @@ func NewAgent(nc *nats.Conn, s Settings, cfg AgentConfig, exec Executor) (*Agent
 	if cfg.HostCallTimeout <= 0 {
 		cfg.HostCallTimeout = 10 * time.Minute
 	}
-	return &Agent{nc: nc, js: js, n: n, s: s, cfg: cfg, exec: exec, host: host, started: time.Now(), running: map[uint64]context.CancelFunc{}}, nil
+	a := &Agent{nc: nc, js: js, n: n, s: s, cfg: cfg, exec: exec, host: host, started: time.Now(), running: map[uint64]context.CancelFunc{}}
+	if cfg.Natives != nil && cfg.BinDir != "" {
+		a.bins = &binaries{dir: cfg.BinDir, fetching: map[string]chan struct{}{}, failed: map[string]error{}}
+	}
+	return a, nil
 }
 
 // ID names the worker in results and heartbeats.
@@ -96,7 +106,10 @@ func (a *Agent) Run(ctx context.Context) error {
 	if info := cons.CachedInfo(); info != nil && info.Config.AckWait > 0 {
 		ackWait = info.Config.AckWait // the coordinator's, which made the consumer
 	}
-	pay := &payloads{obs: obs, timeout: a.s.CallTimeout, limit: inlineLimit}
+	pay, err := newPayloads(obs, a.s.Artifacts, a.n.pool, a.s.CallTimeout)
+	if err != nil {
+		return err
+	}
 	sub, err := a.nc.Subscribe(a.n.cancelSubject, func(m *nats.Msg) {
 		attempt, _ := strconv.ParseUint(string(m.Data), 10, 64)
 		a.mu.Lock()
@@ -198,7 +211,17 @@ func (a *Agent) handle(ctx context.Context, m jetstream.Msg, pay *payloads, ackW
 		}
 	}()
 	h := &agentHandler{a: a, pay: pay, attempt: hdr.Attempt}
-	res, out, err := a.exec.Exec(runCtx, hdr.Exec, inputs, h)
+	exec, engine := a.exec, EngineInterp
+	if hdr.Build != nil {
+		ex, release, nerr := a.native(runCtx, hdr.Build, pay)
+		if nerr == nil {
+			exec, engine = ex, EngineCompiled
+			defer release()
+		} else {
+			h.Log(protocol.LogLine{Level: "warn", Msg: "ran interpreted on worker " + a.cfg.ID + ": " + nerr.Error(), Time: time.Now()})
+		}
+	}
+	res, out, err := exec.Exec(runCtx, hdr.Exec, inputs, h)
 	if ctx.Err() != nil {
 		_ = m.Nak()
 		return
@@ -209,7 +232,7 @@ func (a *Agent) handle(ctx context.Context, m jetstream.Msg, pay *payloads, ackW
 	case err != nil:
 		res = &protocol.Result{Error: &protocol.RunError{Kind: protocol.ErrCrash, Message: "worker " + a.cfg.ID + ": no kernel: " + err.Error()}}
 	}
-	rh := &resultHeader{Label: hdr.Label, Attempt: hdr.Attempt, Worker: a.cfg.ID, Result: res, Output: h.chunks()}
+	rh := &resultHeader{Label: hdr.Label, Attempt: hdr.Attempt, Worker: a.cfg.ID, Engine: engine, Result: res, Output: h.chunks()}
 	var rb []byte
 	if out != nil {
 		rb, err = encodeFrame(rh, out)
@@ -256,7 +279,8 @@ func (a *Agent) heartbeats(ctx context.Context) {
 
 func (a *Agent) beat(leaving bool) {
 	hb := Heartbeat{ID: a.cfg.ID, Host: a.host, PID: os.Getpid(), Slots: a.cfg.Slots, Busy: int(a.busy.Load()),
-		Version: a.cfg.Version, Local: a.cfg.Local, Started: a.started, At: time.Now(), Leaving: leaving}
+		Version: a.cfg.Version, Local: a.cfg.Local, Platform: Platform(), Compiled: a.bins != nil,
+		Started: a.started, At: time.Now(), Leaving: leaving}
 	b, _ := json.Marshal(hb)
 	_ = a.nc.Publish(a.n.heartbeat, b)
 	if leaving {

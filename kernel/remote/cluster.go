@@ -33,7 +33,11 @@ type ClusterConfig struct {
 	// once; nil (or --no-local) leaves every task to workers.
 	Local      Executor
 	LocalSlots int
-	Version    string
+	// LocalNatives and LocalBinDir let the local kernels run shipped
+	// compiled builds (see AgentConfig).
+	LocalNatives Natives
+	LocalBinDir  string
+	Version      string
 	// WorkersFile, when set, is rewritten every heartbeat with the live
 	// workers, for `strata workers` (which runs in another process).
 	WorkersFile string
@@ -84,7 +88,8 @@ func StartCluster(ctx context.Context, cfg ClusterConfig) (*Cluster, error) {
 	c.stop = cancel
 	if cfg.Local != nil && cfg.LocalSlots > 0 {
 		host, _ := os.Hostname()
-		a, err := NewAgent(c.nc, cfg.Settings, AgentConfig{Slots: cfg.LocalSlots, ID: "coordinator@" + host, Version: cfg.Version, Local: true}, cfg.Local)
+		a, err := NewAgent(c.nc, cfg.Settings, AgentConfig{Slots: cfg.LocalSlots, ID: "coordinator@" + host, Version: cfg.Version, Local: true,
+			Natives: cfg.LocalNatives, BinDir: cfg.LocalBinDir}, cfg.Local)
 		if err != nil {
 			c.Close()
 			return nil, err

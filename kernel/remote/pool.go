@@ -86,7 +86,11 @@ func NewPool(ctx context.Context, nc *nats.Conn, s Settings) (*Pool, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Pool{nc: nc, js: js, n: n, s: s, pay: &payloads{obs: obs, timeout: s.CallTimeout, limit: inlineLimit},
+	pay, err := newPayloads(obs, s.Artifacts, n.pool, s.CallTimeout)
+	if err != nil {
+		return nil, err
+	}
+	p := &Pool{nc: nc, js: js, n: n, s: s, pay: pay,
 		reg: NewRegistry(), inflight: map[uint64]*call{}, bySeq: map[uint64]*call{}, sem: make(chan struct{}, 8), blobs: make(chan struct{}, maxBlobsInFlight)}
 	// Attempts must never repeat an earlier coordinator's (JetStream would
 	// drop the task as a duplicate inside its window): start from the clock.
@@ -145,6 +149,11 @@ func (p *Pool) LateResults() int64 { return p.late.Load() }
 
 // Exec runs one block on whichever worker takes the task first.
 func (p *Pool) Exec(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table, h supervisor.Handler) (*protocol.Result, *sdk.Table, error) {
+	return p.exec(ctx, req, inputs, h, nil)
+}
+
+// exec publishes one task, on the compiled build when there is one.
+func (p *Pool) exec(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table, h supervisor.Handler, build *BuildRef) (*protocol.Result, *sdk.Table, error) {
 	c := &call{attempt: p.attempt.Add(1), label: req.Task, h: h, done: make(chan decision, 1)}
 	if c.label == "" {
 		c.label = "exec"
@@ -158,7 +167,7 @@ func (p *Pool) Exec(ctx context.Context, req *protocol.ExecRequest, inputs []*sd
 	p.mu.Unlock()
 	defer p.forget(c)
 
-	body, err := encodeFrame(&taskHeader{Label: c.label, Attempt: c.attempt, Exec: req, Sent: time.Now()}, inputs...)
+	body, err := encodeFrame(&taskHeader{Label: c.label, Attempt: c.attempt, Exec: req, Sent: time.Now(), Build: build}, inputs...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("encode task %s: %w", taskID(c.label, c.attempt), err)
 	}
@@ -167,7 +176,7 @@ func (p *Pool) Exec(ctx context.Context, req *protocol.ExecRequest, inputs []*sd
 	if err != nil {
 		return nil, nil, err
 	}
-	if msg.Header.Get(blobHeader) != "" {
+	if isBlob(msg.Header) {
 		defer p.pay.drop(object)
 	}
 	id := taskID(c.label, c.attempt)
@@ -221,7 +230,7 @@ func (p *Pool) finish(c *call, d decision) (*protocol.Result, *sdk.Table, error)
 	if res == nil {
 		res = &protocol.Result{Error: &protocol.RunError{Kind: protocol.ErrCrash, Message: "worker " + d.hdr.Worker + " sent a result without a body"}}
 	}
-	res.Worker = d.hdr.Worker
+	res.Worker, res.Engine = d.hdr.Worker, d.hdr.Engine
 	return res, d.table, nil
 }
 
@@ -271,7 +280,7 @@ func (p *Pool) onResult(m jetstream.Msg) {
 	go func() {
 		defer func() { <-p.sem; p.work.Done() }()
 		defer func() { _ = m.Ack() }()
-		if m.Headers().Get(blobHeader) != "" {
+		if isBlob(m.Headers()) {
 			p.blobs <- struct{}{}
 			defer func() { <-p.blobs }()
 		}

@@ -25,6 +25,10 @@ type Settings struct {
 	CallTimeout time.Duration
 	// ResultMaxAge keeps results in their stream this long (default 24h).
 	ResultMaxAge time.Duration
+	// Artifacts is a folder every machine of the pool sees at the same
+	// path (a shared mount): payloads above the message limit go there,
+	// referenced by size and digest, instead of the object store.
+	Artifacts string
 }
 
 func (s Settings) withDefaults() Settings {

@@ -76,6 +76,19 @@ type taskHeader struct {
 	Exec    *protocol.ExecRequest `json:"exec"`
 	// Sent is when the coordinator published it (for queue-time figures).
 	Sent time.Time `json:"sent"`
+	// Build, when set, is the compiled worker binary to run the block on;
+	// a worker that cannot (another platform, none allowed) runs
+	// Exec.Source interpreted and says so in its result.
+	Build *BuildRef `json:"build,omitempty"`
+}
+
+// BuildRef names a compiled worker binary in the pool's object store.
+type BuildRef struct {
+	Hash     string `json:"hash"`     // kernel/build's content hash
+	Platform string `json:"platform"` // GOOS/GOARCH it runs on
+	Object   string `json:"object"`   // its name in the bucket
+	Size     int64  `json:"size"`
+	SHA256   string `json:"sha256"`
 }
 
 // resultHeader ends a task: the kernel's result and what it streamed, which
@@ -84,6 +97,7 @@ type resultHeader struct {
 	Label   string           `json:"label"`
 	Attempt uint64           `json:"attempt"`
 	Worker  string           `json:"worker"`
+	Engine  string           `json:"engine,omitempty"` // interp or compiled
 	Result  *protocol.Result `json:"result"`
 	Output  []outputChunk    `json:"output,omitempty"`
 }
@@ -102,15 +116,19 @@ type hostReply struct {
 
 // Heartbeat is what a worker announces every few seconds.
 type Heartbeat struct {
-	ID      string    `json:"id"` // host/pid/random: unique per worker process
-	Host    string    `json:"host"`
-	PID     int       `json:"pid"`
-	Slots   int       `json:"slots"`
-	Busy    int       `json:"busy"`
-	Version string    `json:"version"`
-	Local   bool      `json:"local,omitempty"` // the coordinator's own kernels
-	Started time.Time `json:"started"`
-	At      time.Time `json:"at"`
+	ID      string `json:"id"` // host/pid/random: unique per worker process
+	Host    string `json:"host"`
+	PID     int    `json:"pid"`
+	Slots   int    `json:"slots"`
+	Busy    int    `json:"busy"`
+	Version string `json:"version"`
+	Local   bool   `json:"local,omitempty"` // the coordinator's own kernels
+	// Platform is GOOS/GOARCH; Compiled says the worker runs shipped
+	// compiled builds of that platform (else every task runs interpreted).
+	Platform string    `json:"platform,omitempty"`
+	Compiled bool      `json:"compiled,omitempty"`
+	Started  time.Time `json:"started"`
+	At       time.Time `json:"at"`
 	// Leaving is set by the last heartbeat of a worker that shuts down.
 	Leaving bool `json:"leaving,omitempty"`
 }

@@ -29,6 +29,9 @@ type BlockOutcome struct {
 	ErrorKind  string        `json:"error_kind,omitempty"`
 	Log        string        `json:"log,omitempty"`
 	Worker     string        `json:"worker,omitempty"`
+	// Engine is how the worker ran it, when it said (a worker that cannot
+	// run the shipped compiled build runs the block interpreted).
+	Engine string `json:"engine,omitempty"`
 }
 
 // maxLog bounds the log text kept per block run in the state store.
@@ -60,7 +63,7 @@ func (r *runner) execute(ctx context.Context, g *group, b *project.Block, item *
 		}
 		var rerr *protocol.RunError
 		var log string
-		out, rerr, log, o.Worker = r.attempt(ctx, g, b, item, inputs, names)
+		out, rerr, log, o.Worker, o.Engine = r.attempt(ctx, g, b, item, inputs, names)
 		o.Log = log
 		if rerr == nil {
 			o.State = StateSucceeded
@@ -74,7 +77,7 @@ func (r *runner) execute(ctx context.Context, g *group, b *project.Block, item *
 		if attempt == attempts || !retryable(rerr.Kind) {
 			break
 		}
-		r.emit(Event{Partition: g.part.Key, Block: b.ID, Child: child, State: StateFailed, Attempt: attempt, Error: rerr.Message, ErrorLine: rerr.Line, Log: log, Worker: o.Worker})
+		r.emit(Event{Partition: g.part.Key, Block: b.ID, Child: child, State: StateFailed, Attempt: attempt, Error: rerr.Message, ErrorLine: rerr.Line, Log: log, Worker: o.Worker, Engine: o.Engine})
 		select {
 		case <-time.After(backoff):
 		case <-ctx.Done():
@@ -90,7 +93,7 @@ func (r *runner) execute(ctx context.Context, g *group, b *project.Block, item *
 		o.Rows = out.Len()
 	}
 	final := Event{Partition: g.part.Key, Block: b.ID, Child: child, State: o.State, Attempt: o.Attempts, Rows: int64(o.Rows),
-		DurationMS: ms(o.Duration), Error: o.Error, ErrorLine: o.ErrorLine, Log: o.Log, Worker: o.Worker}
+		DurationMS: ms(o.Duration), Error: o.Error, ErrorLine: o.ErrorLine, Log: o.Log, Worker: o.Worker, Engine: o.Engine}
 	if item != nil && o.State == StateSucceeded && out != nil {
 		final.Output, _ = protocol.AppendTable(nil, out) // a child that succeeded is never run again by this run
 	}
@@ -110,8 +113,9 @@ func retryable(k protocol.ErrorKind) bool {
 	return true
 }
 
-// attempt runs the block once; worker names where, when it ran on one.
-func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *sdk.Item, inputs []*sdk.Table, names []string) (out *sdk.Table, rerr *protocol.RunError, log, worker string) {
+// attempt runs the block once; worker names where, when it ran on one, and
+// engine how, when the worker said.
+func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *sdk.Item, inputs []*sdk.Table, names []string) (out *sdk.Table, rerr *protocol.RunError, log, worker, engine string) {
 	src := r.srcs[b.ID].text
 	h := &blockHandler{r: r, b: b, part: g.part.Key, item: item}
 	if b.Kind == project.KindSQL {
@@ -121,9 +125,9 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 		}
 		t, err := r.e.wh.RunSQL(ctx, src, rels, sqlParams(g.part))
 		if err != nil {
-			return nil, &protocol.RunError{Kind: protocol.ErrRuntime, File: b.File, Message: err.Error()}, "", ""
+			return nil, &protocol.RunError{Kind: protocol.ErrRuntime, File: b.File, Message: err.Error()}, "", "", ""
 		}
-		return t, nil, "", ""
+		return t, nil, "", "", ""
 	}
 	req := &protocol.ExecRequest{
 		Filename:  b.File,
@@ -141,18 +145,18 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 	}
 	res, out, err := r.exec.Exec(ctx, req, inputs, h)
 	if err != nil {
-		return nil, &protocol.RunError{Kind: protocol.ErrCrash, Message: "no kernel: " + err.Error()}, h.text(), ""
+		return nil, &protocol.RunError{Kind: protocol.ErrCrash, Message: "no kernel: " + err.Error()}, h.text(), "", ""
 	}
 	if res.Error != nil {
 		if res.Error.File == "" || res.Error.File == b.File || strings.HasSuffix(b.File, "/"+res.Error.File) {
 			res.Error.File = b.File
 		}
-		return nil, res.Error, h.text(), res.Worker
+		return nil, res.Error, h.text(), res.Worker, res.Engine
 	}
 	if out == nil && b.Entry != "Export" {
 		out = sdk.NewTable()
 	}
-	return out, nil, h.text(), res.Worker
+	return out, nil, h.text(), res.Worker, res.Engine
 }
 
 // taskLabel names a block execution for executors that ship it elsewhere.

@@ -26,9 +26,11 @@ type Engine struct {
 	compiler *build.Compiler
 	// noCompiled is why compiler is nil, when the process says.
 	noCompiled string
-	store      *Store
-	hub        *Hub
-	now        func() time.Time
+	// shipBuild, with workers, runs a compiled build on them.
+	shipBuild func(ctx context.Context, w *build.Worker) (Executor, error)
+	store     *Store
+	hub       *Hub
+	now       func() time.Time
 
 	// FanOutWindow bounds the dynamic children in flight per fan-out.
 	FanOutWindow int
@@ -49,6 +51,10 @@ type Options struct {
 	// NoCompiled says why there is no Compiler, for the error a forced
 	// --engine compiled gets (for example: Go blocks run on workers).
 	NoCompiled string
+	// ShipBuild, when set, is how a compiled build runs: the executor
+	// (workers) takes the built binary, instead of kernels on this machine
+	// starting it. The build still happens here, once per pipeline version.
+	ShipBuild func(ctx context.Context, w *build.Worker) (Executor, error)
 	// ReadOnly is for a warehouse opened read-only (inspection commands):
 	// the run state is read as it is, never created or appended to.
 	ReadOnly bool
@@ -71,7 +77,7 @@ func New(ctx context.Context, proj *project.Project, wh *warehouse.Warehouse, po
 	if now == nil {
 		now = time.Now
 	}
-	return &Engine{proj: proj, wh: wh, pool: pool, compiler: opt.Compiler, noCompiled: opt.NoCompiled, store: store, hub: NewHub(), now: now,
+	return &Engine{proj: proj, wh: wh, pool: pool, compiler: opt.Compiler, noCompiled: opt.NoCompiled, shipBuild: opt.ShipBuild, store: store, hub: NewHub(), now: now,
 		FanOutWindow: 64, backfills: map[string]*backfillRun{}, pins: map[string]*pinned{}}, nil
 }
 

@@ -4,6 +4,10 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/kernel/protocol"
+	"github.com/stratahq/strata/kernel/supervisor"
+
 	"github.com/stratahq/strata/kernel/build"
 	"github.com/stratahq/strata/projects/project"
 )
@@ -76,6 +80,9 @@ func (e *Engine) prepare(ctx context.Context, pin *pinned, want string) (*prepar
 			blocks = append(blocks, build.Block{File: b.File, Source: srcs[b.ID].text, Others: others, Entry: b.Entry})
 		}
 	}
+	if e.shipBuild != nil {
+		return e.prepareShipped(ctx, code, blocks, pin.proj.Kernel.Allow, want)
+	}
 	ex, release, err := e.compiler.Executor(ctx, blocks, pin.proj.Kernel.Allow)
 	if err != nil {
 		if want == EngineCompiled {
@@ -87,3 +94,39 @@ func (e *Engine) prepare(ctx context.Context, pin *pinned, want string) (*prepar
 	code.exec, code.engine, code.release, code.built = ex, EngineCompiled, release, ex.Worker
 	return code, nil
 }
+
+// prepareShipped builds here and hands the binary to the executor that
+// runs blocks elsewhere (workers fetch it by its content hash).
+func (e *Engine) prepareShipped(ctx context.Context, code *preparedCode, blocks []build.Block, allow []string, want string) (*preparedCode, error) {
+	w, err := e.compiler.Build(ctx, blocks, allow)
+	var ex Executor
+	if err == nil {
+		ex, err = e.shipBuild(ctx, w)
+	}
+	if err != nil {
+		if want == EngineCompiled {
+			return nil, fmt.Errorf("build compiled worker: %w", err)
+		}
+		code.note = "compiled build failed, ran interpreted: " + err.Error()
+		return code, nil
+	}
+	code.exec, code.engine, code.built = &compileErrorsFirst{w: w, exec: ex}, EngineCompiled, w
+	return code, nil
+}
+
+// compileErrorsFirst answers a block that did not compile with its compile
+// error, as the local compiled executor does, without shipping it.
+type compileErrorsFirst struct {
+	w    *build.Worker
+	exec Executor
+}
+
+func (c *compileErrorsFirst) Exec(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table, h supervisor.Handler) (*protocol.Result, *sdk.Table, error) {
+	if rerr := c.w.Failed[req.Filename]; rerr != nil {
+		cp := *rerr
+		return &protocol.Result{Error: &cp}, nil, nil
+	}
+	return c.exec.Exec(ctx, req, inputs, h)
+}
+
+func (c *compileErrorsFirst) Size() int { return c.exec.Size() }

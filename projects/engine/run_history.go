@@ -44,7 +44,7 @@ type RunSummary struct {
 // runSummaryCols are the columns scanRunSummary reads, grouped by run_id.
 const runSummaryCols = `run_id, any_value(backfill_id), any_value(pipeline), any_value(partition_key),
 		arg_max(state, seq), arg_max(error, seq), min(event_at), max(event_at), arg_max(duration_ms, seq),
-		coalesce(arg_max(engine, seq) FILTER (WHERE engine <> ''), ''), coalesce(max(origin), '')`
+		coalesce(arg_max(engine, seq) FILTER (WHERE engine <> '' AND block_id = ''), ''), coalesce(max(origin), '')`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -123,6 +123,7 @@ type BlockRun struct {
 	ErrorLine  int       `json:"error_line,omitempty"`
 	Log        string    `json:"log,omitempty"`
 	Worker     string    `json:"worker,omitempty"` // the worker machine that ran it last
+	Engine     string    `json:"engine,omitempty"` // how that worker ran it (interp or compiled), when it said
 }
 
 // RunDetail is a run with its block runs.
@@ -140,7 +141,8 @@ func (e *Engine) RunDetail(ctx context.Context, runID string) (*RunDetail, error
 	d := &RunDetail{RunSummary: runs}
 	rows, err := e.wh.DB().QueryContext(ctx, `SELECT block_id, child_key, any_value(partition_key), arg_max(state, seq), max(attempt),
 		arg_max(rows, seq), min(event_at), max(event_at), arg_max(duration_ms, seq), arg_max(error, seq), arg_max(error_line, seq),
-		string_agg(log, '' ORDER BY seq), coalesce(arg_max(worker, seq) FILTER (WHERE worker <> ''), '')
+		string_agg(log, '' ORDER BY seq), coalesce(arg_max(worker, seq) FILTER (WHERE worker <> ''), ''),
+		coalesce(arg_max(engine, seq) FILTER (WHERE engine <> ''), '')
 		FROM _strata.run_events WHERE run_id = ? AND block_id <> '' GROUP BY block_id, child_key ORDER BY min(seq)`, runID)
 	if err != nil {
 		return nil, err
@@ -148,7 +150,7 @@ func (e *Engine) RunDetail(ctx context.Context, runID string) (*RunDetail, error
 	defer rows.Close()
 	for rows.Next() {
 		var b BlockRun
-		if err := rows.Scan(&b.Block, &b.Child, &b.Partition, &b.State, &b.Attempt, &b.Rows, &b.StartedAt, &b.EndedAt, &b.DurationMS, &b.Error, &b.ErrorLine, &b.Log, &b.Worker); err != nil {
+		if err := rows.Scan(&b.Block, &b.Child, &b.Partition, &b.State, &b.Attempt, &b.Rows, &b.StartedAt, &b.EndedAt, &b.DurationMS, &b.Error, &b.ErrorLine, &b.Log, &b.Worker, &b.Engine); err != nil {
 			return nil, err
 		}
 		d.Blocks = append(d.Blocks, b)

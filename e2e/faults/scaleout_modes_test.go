@@ -1,0 +1,212 @@
+package faults
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stratahq/strata/e2e/strataproc"
+)
+
+// blockRun is one Go block run of a backfill as the runs API reports it.
+type blockRun struct {
+	Run, Block, Worker, Engine string
+}
+
+// goBlockRuns lists a backfill's Go block runs (SQL blocks run in the
+// coordinator's DuckDB and name no worker) and the engine of each run.
+func goBlockRuns(t *testing.T, srv *strataproc.Server, id string) (runs []blockRun, runEngines map[string]int) {
+	t.Helper()
+	var parts struct {
+		Partitions []struct {
+			RunID string `json:"run_id"`
+		} `json:"partitions"`
+	}
+	srv.Call(t, http.MethodGet, "/backfills/"+id+"/partitions?limit=100", "", &parts)
+	runEngines = map[string]int{}
+	for _, p := range parts.Partitions {
+		if p.RunID == "" {
+			continue // not started yet
+		}
+		var run struct {
+			Engine string `json:"engine"`
+			Blocks []struct {
+				Block  string `json:"block"`
+				Worker string `json:"worker"`
+				Engine string `json:"engine"`
+			} `json:"blocks"`
+		}
+		srv.Call(t, http.MethodGet, "/runs/"+url.PathEscape(p.RunID), "", &run)
+		runEngines[run.Engine]++
+		for _, b := range run.Blocks {
+			if b.Block == "daily_customer_metrics" || b.Block == "weekly_customer_rollup" {
+				continue
+			}
+			runs = append(runs, blockRun{p.RunID, b.Block, b.Worker, b.Engine})
+		}
+	}
+	return runs, runEngines
+}
+
+// startScaleOut starts a coordinator that runs nothing itself, with an
+// embedded NATS server on loopback and a 2 s lease, and workers given as
+// name and extra flags.
+func startScaleOut(t *testing.T, d *Driver, dir string, workers map[string][]string) (*strataproc.Server, map[string]*exec.Cmd) {
+	t.Helper()
+	if out, code := strataproc.Run(t, d.Bin, "init", dir, "--demo"); code != 0 {
+		t.Fatalf("init: %s", out)
+	}
+	srv := strataproc.Start(t, d.Bin, dir, token, "--listen-workers", "127.0.0.1:0", "--no-local", "--ack-wait", "2s")
+	natsURL := regexp.MustCompile(`nats://127\.0\.0\.1:\d+`).FindString(strings.Join(srv.Printed, "\n"))
+	if natsURL == "" {
+		t.Fatalf("strata start --listen-workers did not say where workers connect:\n%s", strings.Join(srv.Printed, "\n"))
+	}
+	tokenFile := filepath.Join(dir, ".strata", "worker-token")
+	procs := map[string]*exec.Cmd{}
+	for name, extra := range workers {
+		procs[name] = startWorker(t, d.Bin, natsURL, tokenFile, name, extra...)
+	}
+	waitWorkers(t, d.Bin, dir, len(workers))
+	return srv, procs
+}
+
+// endChecks stops everything and checks the suite's end invariants.
+func endChecks(t *testing.T, d *Driver, tr Trial, dir, id string, srv *strataproc.Server, workers map[string]*exec.Cmd) {
+	t.Helper()
+	for _, w := range workers {
+		_ = w.Process.Signal(syscall.SIGTERM)
+	}
+	srv.Stop(t)
+	out, code := strataproc.Run(t, d.Bin, "backfill", "status", dir, id, "--format", "json")
+	var bs status
+	if code != 0 || json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &bs) != nil {
+		t.Fatalf("status: exit %d\n%s", code, out)
+	}
+	w, err := openWarehouse(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.close()
+	report(t, tr, w.checkEnd(tr, dir, id, bs, d.ref))
+}
+
+// Compiled mode with workers: the coordinator builds the pipeline version
+// once and ships the binary; a worker of the same platform (w1) runs the Go
+// blocks compiled, a worker started with --engine interp (w2) runs the same
+// tasks interpreted. Each block run says which worker and which engine ran
+// it, the run says compiled, and the content equals the single-machine
+// reference run, with the suite's end invariants.
+func TestScaleOutCompiledWorkers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real binary as a coordinator and two workers")
+	}
+	d := NewDriver(t)
+	tr := Trial{Mode: "server", Publish: "atomic", Concurrency: 4, Engine: "compiled"}
+	tr.From, tr.To = weekRange(1)
+	dir := filepath.Join(t.TempDir(), "compiled")
+	builds := t.TempDir()
+	srv, workers := startScaleOut(t, d, dir, map[string][]string{
+		"w1": {"--builds", builds},
+		"w2": {"--engine", "interp"},
+	})
+	out, _ := exec.Command(d.Bin, "workers", dir).CombinedOutput()
+	if !regexp.MustCompile(`w1 .*compiled \(\w+/\w+\)`).Match(out) || !regexp.MustCompile(`w2 .*interpreted`).Match(out) {
+		t.Errorf("strata workers does not say which worker runs compiled builds:\n%s", out)
+	}
+	var launched struct {
+		ID string `json:"id"`
+	}
+	srv.Call(t, http.MethodPost, "/backfills", tr.specJSON(), &launched)
+	st := srv.WaitFor(t, launched.ID, func(p strataproc.Progress) bool { return p.State != "running" })
+	t.Logf("backfill ended %s (%+v) %q", st.State, st.Progress, st.Message)
+
+	runs, engines := goBlockRuns(t, srv, launched.ID)
+	by := map[string]int{}
+	for _, r := range runs {
+		by[r.Worker+" "+r.Engine]++
+		if want := map[string]string{"w1": "compiled", "w2": "interp"}[r.Worker]; r.Engine != want {
+			t.Errorf("run %s block %s: worker %q engine %q, want %s on that worker", r.Run, r.Block, r.Worker, r.Engine, want)
+		}
+	}
+	t.Logf("Go block runs by worker and engine: %v; runs by engine: %v", by, engines)
+	if by["w1 compiled"] == 0 || by["w2 interp"] == 0 {
+		t.Errorf("block runs %v: want compiled runs on w1 and interpreted ones on w2", by)
+	}
+	if len(engines) != 1 || engines["compiled"] == 0 {
+		t.Errorf("runs by engine %v: want every run recorded as compiled", engines)
+	}
+	kept, _ := filepath.Glob(filepath.Join(builds, "worker-*"))
+	if len(kept) != 1 {
+		t.Errorf("w1 keeps %d builds in %s, want the one it fetched", len(kept), builds)
+	}
+	endChecks(t, d, tr, dir, launched.ID, srv, workers)
+}
+
+// A backfill with workers attached is paused mid-way: the partitions in
+// flight finish, nothing new starts on any worker while it is paused, and
+// after resume it ends succeeded with the suite's end invariants (nothing
+// run twice, content equal to the reference).
+func TestScaleOutPauseResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real binary as a coordinator and two workers")
+	}
+	d := NewDriver(t)
+	tr := Trial{Mode: "server", Publish: "partition", Concurrency: 2}
+	tr.From, tr.To = weekRange(2)
+	dir := filepath.Join(t.TempDir(), "pause")
+	srv, workers := startScaleOut(t, d, dir, map[string][]string{"w1": nil, "w2": nil})
+	var launched struct {
+		ID string `json:"id"`
+	}
+	srv.Call(t, http.MethodPost, "/backfills", tr.specJSON(), &launched)
+	srv.WaitFor(t, launched.ID, func(p strataproc.Progress) bool { return p.Succeeded >= 2 })
+	var paused struct {
+		State string `json:"state"`
+	}
+	srv.Call(t, http.MethodPost, "/backfills/"+launched.ID+"/pause", "", &paused)
+	if paused.State != "paused" {
+		t.Fatalf("after pause: state %q", paused.State)
+	}
+	// The partitions in flight finish; then nothing moves.
+	pausedAt := 0
+	deadline := time.Now().Add(time.Minute)
+	for {
+		var st struct {
+			Progress struct {
+				Running, Succeeded, Total int
+			} `json:"progress"`
+		}
+		srv.Call(t, http.MethodGet, "/backfills/"+launched.ID, "", &st)
+		if st.Progress.Running == 0 {
+			if pausedAt = st.Progress.Succeeded; pausedAt >= st.Progress.Total {
+				t.Fatalf("the backfill finished before the pause took hold (%+v): nothing was left to pause", st)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("paused backfill still has %d partitions running after a minute", st.Progress.Running)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	before, _ := goBlockRuns(t, srv, launched.ID)
+	time.Sleep(4 * time.Second) // two leases: a task handed out by mistake would have run by now
+	var st strataproc.Backfill
+	srv.Call(t, http.MethodGet, "/backfills/"+launched.ID, "", &st)
+	after, _ := goBlockRuns(t, srv, launched.ID)
+	if st.State != "paused" || st.Progress.Succeeded != pausedAt || len(after) != len(before) {
+		t.Fatalf("while paused: state %s, %d partitions succeeded (was %d), %d Go block runs (was %d): want nothing to move",
+			st.State, st.Progress.Succeeded, pausedAt, len(after), len(before))
+	}
+	t.Logf("paused at %d partitions succeeded, %d Go block runs", pausedAt, len(before))
+	srv.Call(t, http.MethodPost, "/backfills/"+launched.ID+"/resume", "", &paused)
+	end := srv.WaitFor(t, launched.ID, func(p strataproc.Progress) bool { return p.State != "running" })
+	t.Logf("after resume: %s %+v", end.State, end.Progress)
+	endChecks(t, d, tr, dir, launched.ID, srv, workers)
+}
