@@ -93,3 +93,41 @@ func TestRunsListAndCancel(t *testing.T) {
 		t.Fatalf("error %q", d.Error)
 	}
 }
+
+// A chart's numbers come from the warehouse over the whole window, in the
+// pipeline's zone; a bad column is the client's error.
+func TestAggregateProductRoute(t *testing.T) {
+	e := newEnv(t)
+	for _, p := range []string{"2024-03-10", "2024-03-11"} {
+		e.call(http.MethodPost, "/api/v1/pipelines/clv/runs?wait=true", map[string]string{"partition": p}, http.StatusOK, nil)
+	}
+	var pv struct {
+		Preview struct {
+			RowCount int `json:"row_count"`
+		} `json:"preview"`
+	}
+	e.call(http.MethodGet, "/api/v1/products/clv__raw_orders/preview?last=2&limit=1", nil, http.StatusOK, &pv)
+	var a struct {
+		Zone    string `json:"zone"`
+		Bucket  string `json:"bucket"`
+		Rows    int    `json:"rows"`
+		Buckets []struct {
+			Label string `json:"label"`
+			Rows  int    `json:"rows"`
+		} `json:"buckets"`
+		Describe string `json:"describe"`
+	}
+	e.call(http.MethodGet, "/api/v1/products/clv__raw_orders/aggregate?last=2&x=ordered_at&y=amount&agg=sum&bucket=day", nil, http.StatusOK, &a)
+	if a.Zone != "America/New_York" || a.Bucket != "day" || len(a.Buckets) != 2 || a.Buckets[0].Label != "2024-03-10" || a.Rows != pv.Preview.RowCount || a.Rows == 0 {
+		t.Fatalf("aggregate %+v (preview rows %d)", a, pv.Preview.RowCount)
+	}
+	if !strings.HasPrefix(a.Describe, "sum of amount per day, 2 buckets over ") {
+		t.Fatalf("describe %q", a.Describe)
+	}
+	e.call(http.MethodGet, "/api/v1/products/clv__raw_orders/aggregate?last=2&x=channel&agg=count", nil, http.StatusBadRequest, nil)
+	e.call(http.MethodGet, "/api/v1/products/clv__raw_orders/aggregate?kind=histogram&y=amount&bins=5", nil, http.StatusOK, &a)
+	if len(a.Buckets) != 5 || a.Rows != pv.Preview.RowCount {
+		t.Fatalf("histogram %+v", a)
+	}
+	e.call(http.MethodGet, "/api/v1/products/nope/aggregate?x=a", nil, http.StatusNotFound, nil)
+}

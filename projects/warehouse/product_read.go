@@ -53,7 +53,8 @@ type selectedPartition struct {
 	partition string
 	version   int
 	table     string
-	rows      int64 // the version's row count, from the catalog
+	rows      int64     // the version's row count, from the catalog
+	start     time.Time // the partition's start (zero for a read of one version)
 }
 
 // Read returns the rows of the selected partitions of a product, ordered by
@@ -141,7 +142,7 @@ func resolveSelection(ctx context.Context, q querier, product string, sel Select
 		}
 		return []selectedPartition{{partition: r.Partition, version: r.Version, table: table, rows: n}}, nil
 	}
-	const base = `SELECT v.partition, v.version, v.storage_table, v.row_count
+	const base = `SELECT v.partition, v.version, v.storage_table, v.row_count, v.partition_start
 		FROM _strata.versions v
 		WHERE v.is_current AND v.product = ?`
 	args := []any{product}
@@ -154,7 +155,7 @@ func resolveSelection(ctx context.Context, q querier, product string, sel Select
 		}
 		query = base + " AND v.partition IN (" + strings.Join(keys, ", ") + ") ORDER BY v.partition_start, v.partition"
 	case sel.Last > 0:
-		query = `SELECT partition, version, storage_table, row_count FROM (
+		query = `SELECT partition, version, storage_table, row_count, partition_start FROM (
 			SELECT v.partition, v.version, v.storage_table, v.row_count, v.partition_start
 			FROM _strata.versions v
 			WHERE v.is_current AND v.product = ?
@@ -180,7 +181,7 @@ func resolveSelection(ctx context.Context, q querier, product string, sel Select
 	var out []selectedPartition
 	for rows.Next() {
 		var p selectedPartition
-		if err := rows.Scan(&p.partition, &p.version, &p.table, &p.rows); err != nil {
+		if err := rows.Scan(&p.partition, &p.version, &p.table, &p.rows, &p.start); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -243,6 +244,17 @@ func productTables(ctx context.Context, q querier, product string) ([]storageTab
 // the tables involved (newest schema first), in partition order and then
 // insertion order (rowid).
 func readSQL(parts []selectedPartition, storage []storageTable, limit int) string {
+	s := "SELECT * EXCLUDE (__strata_ord, __strata_rid) FROM (\n" + unionSQL(parts, storage) + "\n) ORDER BY __strata_ord, __strata_rid"
+	if limit > 0 {
+		s += fmt.Sprintf(" LIMIT %d", limit)
+	}
+	return s
+}
+
+// unionSQL selects the rows of parts from their storage tables, unioned
+// over the tables involved, with __strata_ord (the index into parts) and
+// __strata_rid (the rowid) for ordering; unordered.
+func unionSQL(parts []selectedPartition, storage []storageTable) string {
 	byTable := map[string][]int{} // table -> indexes into parts
 	for i, p := range parts {
 		byTable[p.table] = append(byTable[p.table], i)
@@ -255,7 +267,6 @@ func readSQL(parts []selectedPartition, storage []storageTable, limit int) strin
 	}
 	cols := unionSchema(used)
 	var b strings.Builder
-	b.WriteString("SELECT * EXCLUDE (__strata_ord, __strata_rid) FROM (\n")
 	for i, t := range used {
 		if i > 0 {
 			b.WriteString("\nUNION ALL\n")
@@ -273,10 +284,6 @@ func readSQL(parts []selectedPartition, storage []storageTable, limit int) strin
 		}
 		fmt.Fprintf(&b, "SELECT %s, s.ord AS __strata_ord, t.rowid AS __strata_rid FROM %s AS t JOIN (VALUES %s) AS s(p, v, ord) ON t.%s = s.p AND t.%s = s.v",
 			selectList(t, cols), qualified(t.name), strings.Join(values, ", "), colPartition, colVersion)
-	}
-	b.WriteString("\n) ORDER BY __strata_ord, __strata_rid")
-	if limit > 0 {
-		fmt.Fprintf(&b, " LIMIT %d", limit)
 	}
 	return b.String()
 }
