@@ -3,6 +3,7 @@
 // {"error": {"code", "message", "details"}} and are thrown as ApiError.
 
 import type {
+  Aggregation,
   ApiErrorBody,
   BackfillReview,
   BackfillSpec,
@@ -118,6 +119,11 @@ export const api = {
   productPartitions: (name: string) => call<{ product: string; partitions: ProductPartition[] }>("GET", `/products/${enc(name)}/partitions`),
   preview: (name: string, w: { partition?: string; last?: number; from?: string; to?: string; period?: string; version?: number; limit?: number }) =>
     call<PreviewResponse>("GET", `/products/${enc(name)}/preview` + q(w)),
+  aggregate: (
+    name: string,
+    w: { partition?: string; last?: number; from?: string; to?: string; period?: string },
+    a: { kind: string; x?: string; y?: string; agg?: string; bucket?: string; bins?: number },
+  ) => call<Aggregation>("GET", `/products/${enc(name)}/aggregate` + q({ ...w, ...a })),
   review: (id: string) => call<BackfillReview>("GET", `/backfills/${enc(id)}/review`),
   reviewDiff: (id: string, product: string, partition: string, rows = 50) =>
     call<PartitionDiff>("GET", `/backfills/${enc(id)}/diff` + q({ product, partition, rows })),

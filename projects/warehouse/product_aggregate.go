@@ -235,6 +235,9 @@ func aggregateSeries(ctx context.Context, conn *sql.Conn, parts []selectedPartit
 		wall = "timezone(" + zone + ", w." + quoteIdent(c.name) + ")"
 	}
 	bucket := q.Bucket
+	if bucket == "auto" && byPartition && len(parts) <= q.MaxBuckets {
+		bucket = "none" // a point per partition: never finer than the partitioning
+	}
 	if bucket == "auto" {
 		var lo, hi sql.NullTime
 		if err := conn.QueryRowContext(ctx, "SELECT min("+wall+"), max("+wall+") FROM "+from).Scan(&lo, &hi); err != nil {

@@ -96,6 +96,17 @@ func TestAggregateSeriesOverTheWholeWindow(t *testing.T) {
 	if err != nil || len(pw.Buckets) != 5 {
 		t.Fatalf("partitions by week: %v %+v", err, pw)
 	}
+	// auto over partitions: one point each, unless there are too many.
+	for _, c := range []struct {
+		max    int
+		bucket string
+		n      int
+	}{{400, "none", 31}, {10, "week", 5}} {
+		pa, err := wh.Aggregate(ctx, "orders", Selection{}, AggregateQuery{X: "_partition", Agg: "count", Zone: ny, MaxBuckets: c.max})
+		if err != nil || pa.Bucket != c.bucket || len(pa.Buckets) != c.n {
+			t.Fatalf("auto over partitions, max %d: %v %s %d", c.max, err, pa.Bucket, len(pa.Buckets))
+		}
+	}
 	// Refusals say what was wanted.
 	for _, c := range []struct {
 		q    AggregateQuery

@@ -7,7 +7,7 @@ import { api, errorText } from "../api";
 import { KEY_EXAMPLES } from "../partitions";
 import { formatInstant } from "../time";
 import type { PartitionsConfig, PreviewResponse, ProductPartition } from "../types";
-import { ChartPanel } from "./chart_panel";
+import { ChartPanel, type ChartSource } from "./chart_panel";
 import { previewTable } from "./table";
 
 export type WindowMode = "partition" | "last" | "range" | "period" | "version";
@@ -45,7 +45,6 @@ export class PreviewPanel {
   loading = false;
   error = "";
   chart?: ChartPanel;
-  chartLoading = false;
 
   constructor(
     public product: string,
@@ -74,7 +73,7 @@ export class PreviewPanel {
     try {
       this.result = await api.preview(this.product, { ...w, limit });
       this.shown = w;
-      if (this.chart) this.chart.setPreview(this.result.preview);
+      if (this.chart) this.chart.setPreview(this.result.preview, this.chartSource());
     } catch (e) {
       this.error = errorText(e);
       this.result = undefined;
@@ -84,7 +83,7 @@ export class PreviewPanel {
     }
   }
 
-  /** The chart reads up to 10,000 rows of the shown window. */
+  /** The chart is aggregated by the server over the whole shown window (a past version is one partition: its rows, as shown). */
   async toggleChart(): Promise<void> {
     if (this.chart) {
       this.chart = undefined;
@@ -92,17 +91,14 @@ export class PreviewPanel {
       return;
     }
     if (!this.result || !this.shown) return;
-    this.chartLoading = true;
+    this.chart = new ChartPanel(this.result.preview, this.update, this.chartSource());
     this.update();
-    try {
-      const big = this.result.preview.rows.length < this.result.preview.row_count ? await api.preview(this.product, { ...this.shown, limit: 10000 }) : this.result;
-      this.chart = new ChartPanel(big.preview, this.update);
-    } catch (e) {
-      this.error = errorText(e);
-    } finally {
-      this.chartLoading = false;
-      this.update();
-    }
+  }
+
+  private chartSource(): ChartSource | undefined {
+    const w = this.shown;
+    if (!w || w.version) return undefined; // a past version is not in the current window the server aggregates
+    return { product: this.product, window: { partition: w.partition, last: w.last, from: w.from, to: w.to, period: w.period } };
   }
 
   async loadVersions(): Promise<void> {
@@ -161,7 +157,7 @@ export class PreviewPanel {
     if (!this.result) return html`${nothing}`;
     const w = this.shown ?? {};
     const caption = html`<span class="tag stored">stored</span> <b>${this.product}</b> · ${describeWindow(w)}
-      <button class="link" data-testid="chart-toggle" @click=${() => this.toggleChart()}>${this.chartLoading ? "charting…" : this.chart ? "hide chart" : "chart ▸"}</button>`;
+      <button class="link" data-testid="chart-toggle" @click=${() => this.toggleChart()}>${this.chart ? "hide chart" : "chart ▸"}</button>`;
     return html`${previewTable(this.result.preview, zone, { caption })}${this.chart ? this.chart.render(zone) : nothing}`;
   }
 
