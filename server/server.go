@@ -174,6 +174,8 @@ func (s *Server) routes() *echo.Echo {
 	api := e.Group("/api/v1")
 	s.pipelineRoutes(api)
 	s.blockRoutes(api)
+	s.cellRoutes(api)
+	s.projectRoutes(api)
 	s.runRoutes(api)
 	s.backfillRoutes(api)
 	s.productRoutes(api)

@@ -18,7 +18,7 @@ type MessageType string
 // Client to server.
 const (
 	MsgHello       MessageType = "hello"       // {session}: attach to (or create) an editor session; answered by status
-	MsgExecute     MessageType = "execute"     // {pipeline, block, source, partition}: run unsaved editor text
+	MsgExecute     MessageType = "execute"     // {pipeline, block, source, partition, item?}: run unsaved editor text
 	MsgInterrupt   MessageType = "interrupt"   // {exec_id?}: stop the session's running execution
 	MsgRestart     MessageType = "restart"     // kill the session's kernel and start a fresh one
 	MsgSubscribe   MessageType = "subscribe"   // {topic}: engine events: backfill:<id>, run:<id>, pipeline:<id>, all
@@ -72,6 +72,7 @@ type ClientMessage struct {
 	Block     string      `json:"block,omitempty"`
 	Source    string      `json:"source,omitempty"`
 	Partition string      `json:"partition,omitempty"`
+	Item      string      `json:"item,omitempty"` // execute: the dynamic item a block under a dynamic parent runs as
 	ExecID    string      `json:"exec_id,omitempty"`
 	Topic     string      `json:"topic,omitempty"`
 	// triggers: action list (pipeline optional), pause, resume or preview
@@ -127,6 +128,7 @@ type Message struct {
 	// Inputs says where each upstream came from: the session's draft or
 	// published versions.
 	Inputs []engine.InputOrigin `json:"inputs,omitempty"`
+	Item   string               `json:"item,omitempty"` // the dynamic item the cell ran as
 	// Engine is set when the cell ran compiled because the interpreter
 	// cannot run it: "compiled: range over a function" (result and error).
 	Engine string `json:"engine,omitempty"`

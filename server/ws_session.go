@@ -31,7 +31,7 @@ func eventMessage(ev notebook.Event) Message {
 	case notebook.EventResult:
 		r := ev.Result
 		m := ResultMessage(ev.ID, r.Preview, r.Duration, r.Entry)
-		m.Stdout, m.Partition, m.Inputs, m.Engine = r.Stdout, r.Partition, r.Inputs, r.Engine
+		m.Stdout, m.Partition, m.Inputs, m.Engine, m.Item = r.Stdout, r.Partition, r.Inputs, r.Engine, r.Item
 		return m
 	case notebook.EventError:
 		f := ev.Error

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,6 +33,8 @@ type scaleOut struct {
 	pool    string
 	// artifacts is a shared folder for payloads above the message size.
 	artifacts string
+	// TLS of the embedded listener.
+	tlsMode, tlsCert, tlsKey string
 }
 
 func (s *scaleOut) register(fs *flag.FlagSet) {
@@ -42,6 +45,9 @@ func (s *scaleOut) register(fs *flag.FlagSet) {
 	fs.BoolVar(&s.noLocal, "no-local", false, "with workers: run no Go block on this machine's kernels")
 	fs.DurationVar(&s.ackWait, "ack-wait", 30*time.Second, "with workers: a task's lease; a worker silent this long loses it to another")
 	fs.StringVar(&s.pool, "pool", "default", "with workers: the pool name (several projects can share one NATS server)")
+	fs.StringVar(&s.tlsMode, "worker-tls", "auto", "TLS on the --listen-workers listener: auto (on unless bound to loopback), on, off (refused off loopback)")
+	fs.StringVar(&s.tlsCert, "tls-cert", "", "certificate (PEM) of the --listen-workers listener; default: a self-signed one made on first start in DIR/.strata/worker-tls, its fingerprint printed")
+	fs.StringVar(&s.tlsKey, "tls-key", "", "key (PEM) of --tls-cert")
 	fs.StringVar(&s.artifacts, "artifacts", "", "with workers: a folder every worker sees at the same path (a shared mount); inputs, outputs and compiled builds above the message size go there instead of the NATS object store")
 }
 
@@ -53,6 +59,12 @@ func (s *scaleOut) check() error {
 		return errors.New("--workers and --listen-workers: give one (an external NATS server, or the embedded one)")
 	case s.noLocal && !s.enabled():
 		return errors.New("--no-local needs workers: add --workers URL or --listen-workers ADDR")
+	case s.tlsMode != "auto" && s.tlsMode != "on" && s.tlsMode != "off":
+		return fmt.Errorf("--worker-tls %q: want auto, on or off", s.tlsMode)
+	case (s.tlsCert == "") != (s.tlsKey == ""):
+		return errors.New("--tls-cert and --tls-key go together")
+	case s.tlsCert != "" && s.listen == "":
+		return errors.New("--tls-cert is for the embedded listener: add --listen-workers HOST:PORT")
 	case s.ackWait < time.Second:
 		return fmt.Errorf("--ack-wait %s: want at least 1s (workers heartbeat every third of it)", s.ackWait)
 	}
@@ -82,6 +94,10 @@ func (s *scaleOut) start(ctx context.Context, dir string, local *supervisor.Pool
 		}
 		cfg.Token = tok
 	}
+	pin, err := s.listenerTLS(dir, &cfg)
+	if err != nil {
+		return nil, err
+	}
 	if !s.noLocal {
 		cfg.Local, cfg.LocalSlots = local, local.Size()
 		// The coordinator's kernels run shipped builds like any worker.
@@ -96,9 +112,43 @@ func (s *scaleOut) start(ctx context.Context, dir string, local *supervisor.Pool
 		if s.token != "" {
 			how = "--token …"
 		}
+		if pin != "" {
+			how += " --tls-pin " + pin
+		}
 		fmt.Printf("Workers connect with:\n\n    strata worker --nats %s %s --slots N\n\n", u, how)
 	}
 	return c, nil
+}
+
+// listenerTLS sets the embedded listener's TLS and returns the fingerprint
+// workers pin (empty without TLS).
+func (s *scaleOut) listenerTLS(dir string, cfg *remote.ClusterConfig) (string, error) {
+	if s.listen == "" {
+		return "", nil
+	}
+	host, _, err := net.SplitHostPort(s.listen)
+	if err != nil {
+		return "", fmt.Errorf("--listen-workers %q: want host:port: %w", s.listen, err)
+	}
+	if s.tlsMode == "off" || (s.tlsMode == "auto" && s.tlsCert == "" && server.IsLoopback(s.listen)) {
+		return "", nil // off loopback, remote.StartServer refuses it
+	}
+	var fp string
+	if s.tlsCert != "" {
+		cfg.ListenTLS, fp, err = remote.ServerTLS(s.tlsCert, s.tlsKey)
+	} else {
+		var created bool
+		tdir := filepath.Join(dir, ".strata", "worker-tls")
+		cfg.ListenTLS, fp, created, err = remote.SelfSignedTLS(tdir, []string{host})
+		if err == nil && created {
+			fmt.Printf("Made a self-signed certificate for the worker listener: %s\n", filepath.Join(tdir, "cert.pem"))
+		}
+	}
+	if err != nil {
+		return "", err
+	}
+	fmt.Printf("Worker listener TLS certificate SHA-256 fingerprint: %s\n", fp)
+	return fp, nil
 }
 
 // readToken returns a token given inline or in a file.

@@ -31,6 +31,8 @@ func runWorker(args []string) error {
 	name := fs.String("name", "", "worker id shown by `strata workers` (default host/pid/random)")
 	eng := fs.String("engine", "auto", "auto: run the compiled build the coordinator ships when it is for this platform (else interpreted); interp: always interpreted")
 	builds := fs.String("builds", "", "folder for compiled builds fetched from the coordinator (default: the user cache folder, strata/builds)")
+	tlsCA := fs.String("tls-ca", "", "certificate or CA (PEM) to trust for the coordinator's TLS listener (its DIR/.strata/worker-tls/cert.pem)")
+	tlsPin := fs.String("tls-pin", "", "SHA-256 fingerprint of the coordinator's listener certificate, as strata start prints it")
 	artifacts := fs.String("artifacts", "", "the coordinator's --artifacts folder, mounted at the same path here")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: strata worker --nats URL [--token T | --token-file F | --creds F] [--slots N]")
@@ -59,6 +61,13 @@ func runWorker(args []string) error {
 	}
 	if *creds != "" {
 		opts = append(opts, nats.UserCredentials(*creds))
+	}
+	if *tlsCA != "" || *tlsPin != "" {
+		tc, err := remote.ClientTLS(*tlsCA, *tlsPin)
+		if err != nil {
+			return err
+		}
+		opts = append(opts, nats.Secure(tc))
 	}
 	ctx, stop := signalContext()
 	defer stop()

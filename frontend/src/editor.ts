@@ -10,6 +10,7 @@ import { EditorView, keymap } from "@codemirror/view";
 import { basicSetup } from "codemirror";
 import { indentUnit } from "@codemirror/language";
 import { attachGoServer, lspCompartment } from "./lsp";
+import { yamlLanguage } from "./yaml_mode";
 
 export interface EditorHooks {
   run: () => void;
@@ -41,7 +42,7 @@ const theme = EditorView.theme({
 export function createEditor(parent: HTMLElement, source: string, kind: string, hooks: EditorHooks): CellEditor {
   let saved = source;
   let wasDirty = false;
-  const lang = kind === "sql" ? sql({ dialect: PostgreSQL }) : go();
+  const lang = kind === "sql" ? sql({ dialect: PostgreSQL }) : kind === "yaml" ? yamlLanguage : go();
   const view = new EditorView({
     parent,
     state: EditorState.create({
@@ -57,10 +58,10 @@ export function createEditor(parent: HTMLElement, source: string, kind: string, 
         basicSetup,
         lang,
         // Go is indented with tabs (gofmt's way); the language server joins later.
-        kind === "sql" ? [] : [indentUnit.of("\t"), lspCompartment.of([])],
+        kind === "sql" ? [] : kind === "yaml" ? [indentUnit.of("  ")] : [indentUnit.of("\t"), lspCompartment.of([])],
         lintGutter(),
         theme,
-        EditorView.contentAttributes.of({ "aria-label": "block source" }),
+        EditorView.contentAttributes.of({ "aria-label": kind === "yaml" ? "YAML file" : "block source" }),
         EditorView.updateListener.of((u) => {
           if (!u.docChanged) return;
           const text = u.state.doc.toString();
@@ -74,7 +75,7 @@ export function createEditor(parent: HTMLElement, source: string, kind: string, 
       ],
     }),
   });
-  if (kind !== "sql" && hooks.file) attachGoServer(view, hooks.file);
+  if (kind !== "sql" && kind !== "yaml" && hooks.file) attachGoServer(view, hooks.file);
   const ed: CellEditor = {
     view,
     text: () => view.state.doc.toString(),

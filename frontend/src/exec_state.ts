@@ -34,6 +34,8 @@ export interface Exec {
   inputs?: InputOrigin[];
   /** Set when the cell ran compiled because the interpreter cannot run it ("compiled: range over a function"). */
   engine?: string;
+  /** The dynamic item a block under a dynamic parent ran as. */
+  item?: string;
   /** performance.now() when sent or discovered; for the UI's own latency. */
   startedAt: number;
 }
@@ -142,6 +144,7 @@ export class ExecStore {
         e.entry = m.entry;
         e.inputs = m.inputs;
         e.engine = m.engine;
+        e.item = m.item;
         if (m.partition) e.partition = m.partition;
         if (m.stdout) e.stdout = m.stdout;
         return cellKey(e.pipeline, e.block);

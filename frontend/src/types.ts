@@ -352,6 +352,7 @@ export interface ServerMessage {
   entry?: string;
   stdout?: string;
   inputs?: InputOrigin[];
+  item?: string; // the dynamic item the cell ran as
   engine?: string; // "compiled: <reason>" when the interpreter could not run the cell
   files?: string[];
   error?: WsErrorBody;

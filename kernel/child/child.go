@@ -41,7 +41,11 @@ func Main(ex protocol.Executor, opt Options) error {
 		debug.SetMemoryLimit(opt.MemoryLimit * 9 / 10)
 		go watchMemory(opt.MemoryLimit)
 	}
-	return protocol.Serve(protoIn, protoOut, ex)
+	// The coordinator names a directory for shared table files; blocks
+	// need not see it.
+	shared := os.Getenv(protocol.SharedDirEnv)
+	_ = os.Unsetenv(protocol.SharedDirEnv)
+	return protocol.ServeWith(protoIn, protoOut, ex, protocol.ServeOptions{SharedDir: shared})
 }
 
 // watchMemory ends the process when the Go heap passes the limit. A block

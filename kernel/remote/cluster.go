@@ -2,6 +2,7 @@ package remote
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,6 +25,9 @@ type ClusterConfig struct {
 	// Listen is where an embedded server takes workers (host:port); with
 	// URL empty and Listen empty there is no listener (in-process only).
 	Listen string
+	// ListenTLS, when set, is required of workers on Listen (required off
+	// loopback).
+	ListenTLS *tls.Config
 	// StoreDir is the embedded server's JetStream folder.
 	StoreDir string
 	// MaxMemory and MaxStore bound the embedded server's JetStream.
@@ -71,7 +75,7 @@ func StartCluster(ctx context.Context, cfg ClusterConfig) (*Cluster, error) {
 			return nil, fmt.Errorf("connect to NATS at %s: %w", cfg.URL, err)
 		}
 	default:
-		c.ns, err = StartServer(ServerConfig{Listen: cfg.Listen, Token: cfg.Token, StoreDir: cfg.StoreDir, MaxMemory: cfg.MaxMemory, MaxStore: cfg.MaxStore})
+		c.ns, err = StartServer(ServerConfig{Listen: cfg.Listen, Token: cfg.Token, StoreDir: cfg.StoreDir, MaxMemory: cfg.MaxMemory, MaxStore: cfg.MaxStore, TLS: cfg.ListenTLS})
 		if err != nil {
 			return nil, err
 		}

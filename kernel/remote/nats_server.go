@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -24,6 +25,10 @@ type ServerConfig struct {
 	StoreDir string
 	// MaxMemory and MaxStore bound JetStream (defaults 256 MiB and 8 GiB).
 	MaxMemory, MaxStore int64
+	// TLS, when set, is required of every client on the listener. Off
+	// loopback it is required: the token would otherwise cross the network
+	// in clear, and with it anyone could run code.
+	TLS *tls.Config
 }
 
 // StartServer starts an embedded NATS server with JetStream and waits
@@ -52,6 +57,12 @@ func StartServer(cfg ServerConfig) (*server.Server, error) {
 		}
 		if cfg.Token == "" && !isLoopback(host) {
 			return nil, fmt.Errorf("listen for workers on %s without a token refused: anyone who reaches it could run code; give a token or bind to 127.0.0.1", cfg.Listen)
+		}
+		if cfg.TLS == nil && !isLoopback(host) {
+			return nil, fmt.Errorf("listen for workers on %s without TLS refused: the token and the tasks would cross the network in clear; give a certificate (or let strata start make one) or bind to 127.0.0.1", cfg.Listen)
+		}
+		if cfg.TLS != nil {
+			opts.TLS, opts.TLSConfig, opts.TLSTimeout = true, cfg.TLS, 5
 		}
 		opts.Host = host
 		if opts.Port, err = strconv.Atoi(port); err != nil {

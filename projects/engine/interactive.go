@@ -53,15 +53,23 @@ type Interactive struct {
 // PrepareInteractive resolves a block's inputs for an editor run of key
 // (the latest complete partition when empty).
 func (e *Engine) PrepareInteractive(ctx context.Context, pipelineID, blockID, key string, drafts DraftLookup) (*Interactive, error) {
+	return e.PrepareInteractiveItem(ctx, pipelineID, blockID, key, "", drafts)
+}
+
+// PrepareInteractiveItem is PrepareInteractive for a block under a dynamic
+// parent run as the child of the parent's row named item (its "key"
+// column, else its index; see DynamicItems). An empty item takes the first
+// row.
+func (e *Engine) PrepareInteractiveItem(ctx context.Context, pipelineID, blockID, key, item string, drafts DraftLookup) (*Interactive, error) {
 	r, g, b, err := e.interactive(pipelineID, blockID, key)
 	if err != nil {
 		return nil, err
 	}
-	inputs, origins, item, err := r.interactiveInputs(ctx, g, b, drafts)
+	inputs, origins, it, err := r.interactiveInputs(ctx, g, b, item, drafts)
 	if err != nil {
 		return nil, err
 	}
-	return &Interactive{Block: b, Key: g.part.Key, Inputs: inputs, Origins: origins, Item: item, Zone: g.spec.Zone, r: r, g: g}, nil
+	return &Interactive{Block: b, Key: g.part.Key, Inputs: inputs, Origins: origins, Item: it, Zone: g.spec.Zone, r: r, g: g}, nil
 }
 
 // ExecRequest builds the kernel request that runs source as the prepared Go
@@ -151,7 +159,7 @@ func (e *Engine) interactive(pipelineID, blockID, key string) (*runner, *group, 
 // used only for an upstream of the same interval: a coarser block covering
 // finer upstream partitions reads them published, since a session's drafts
 // are one partition each.
-func (r *runner) interactiveInputs(ctx context.Context, g *group, b *project.Block, drafts DraftLookup) ([]*sdk.Table, []InputOrigin, *sdk.Item, error) {
+func (r *runner) interactiveInputs(ctx context.Context, g *group, b *project.Block, itemKey string, drafts DraftLookup) ([]*sdk.Table, []InputOrigin, *sdk.Item, error) {
 	var item *sdk.Item
 	tables := make([]*sdk.Table, 0, len(b.Upstream))
 	origins := make([]InputOrigin, 0, len(b.Upstream))
@@ -176,8 +184,12 @@ func (r *runner) interactiveInputs(ctx context.Context, g *group, b *project.Blo
 			if t.Len() == 0 {
 				return nil, nil, nil, fmt.Errorf("dynamic parent %s has no rows for %s", u, g.part.Key)
 			}
-			item = itemOf(t, 0)
-			t = rowTable(t, 0)
+			i, err := itemIndex(t, itemKey)
+			if err != nil {
+				return nil, nil, nil, fmt.Errorf("dynamic parent %s for %s: %w", u, g.part.Key, err)
+			}
+			item = itemOf(t, i)
+			t = rowTable(t, i)
 		}
 		tables = append(tables, t)
 		origins = append(origins, o)

@@ -24,6 +24,16 @@ type draft struct {
 	table *sdk.Table
 	at    time.Time
 	seq   int64
+	meta  draftMeta
+}
+
+// draftMeta is what staleness needs of a draft: the fingerprint of the text
+// it ran (fingerprint.Block with the pipeline's variables then), where its
+// inputs came from, and the dynamic item it ran as.
+type draftMeta struct {
+	code    string
+	origins []engine.InputOrigin
+	item    string
 }
 
 // draftStore keeps a session's drafts, at most max of them: the output of a
@@ -42,11 +52,11 @@ func newDraftStore(max int) *draftStore {
 	return &draftStore{max: max, drafts: map[DraftKey]*draft{}}
 }
 
-func (d *draftStore) put(k DraftKey, t *sdk.Table, at time.Time) {
+func (d *draftStore) put(k DraftKey, t *sdk.Table, at time.Time, meta draftMeta) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.seq++
-	d.drafts[k] = &draft{table: t, at: at, seq: d.seq}
+	d.drafts[k] = &draft{table: t, at: at, seq: d.seq, meta: meta}
 	for len(d.drafts) > d.max {
 		var oldest DraftKey
 		var min int64 = -1

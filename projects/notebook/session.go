@@ -45,11 +45,15 @@ type Exec struct {
 	Block     string
 	Source    string
 	Partition string // the latest complete partition when empty
+	// Item names the dynamic parent's row a block under a dynamic parent
+	// runs as (engine.DynamicItems lists them); empty: the first row.
+	Item string
 }
 
 // execution is the session's running execution.
 type execution struct {
 	id, pipeline, block, partition string
+	item                           string
 	cancel                         context.CancelFunc
 	byRestart                      atomic.Bool // the kernel was killed by a restart request
 }
@@ -114,7 +118,7 @@ func (s *Session) Execute(x Exec) {
 		return
 	}
 	ctx, cancel := context.WithCancel(s.m.ctx)
-	e := &execution{id: id, pipeline: x.Pipeline, block: x.Block, partition: x.Partition, cancel: cancel}
+	e := &execution{id: id, pipeline: x.Pipeline, block: x.Block, partition: x.Partition, item: x.Item, cancel: cancel}
 	s.exec = e
 	st := s.statusLocked()
 	s.mu.Unlock()

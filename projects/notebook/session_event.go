@@ -71,6 +71,7 @@ type Result struct {
 	Stdout    string // the captured stdout, set when streaming dropped chunks
 	Partition string
 	Inputs    []engine.InputOrigin
+	Item      string // the dynamic item it ran as, if any
 	// Engine is empty when the interpreter ran the cell, else why it ran
 	// compiled ("compiled: range over a function").
 	Engine string

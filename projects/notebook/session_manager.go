@@ -154,6 +154,13 @@ func (m *Manager) get(id string, anon bool) (*Session, bool, error) {
 	return s, true, nil
 }
 
+// Find returns session id if it exists (nil otherwise); it creates nothing.
+func (m *Manager) Find(id string) *Session {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.sessions[id]
+}
+
 // Detach is called when c goes away or moves to another session. The
 // session stays for a reload to find, unless it is anonymous.
 func (m *Manager) Detach(s *Session, c Client) {

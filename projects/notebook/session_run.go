@@ -34,7 +34,7 @@ func (s *Session) run(ctx context.Context, e *execution, source string) (Event, 
 	if b == nil {
 		return refused(e.id, CodeInvalid, fmt.Sprintf("pipeline %s has no block %q", pl.ID, e.block)), false
 	}
-	in, err := eng.PrepareInteractive(ctx, pl.ID, b.ID, e.partition, s.drafts.lookup(pl.ID))
+	in, err := eng.PrepareInteractiveItem(ctx, pl.ID, b.ID, e.partition, e.item, s.drafts.lookup(pl.ID))
 	if err != nil {
 		if ctx.Err() != nil {
 			return stopped(e, b.File, err, time.Since(start)), false
@@ -49,7 +49,7 @@ func (s *Session) run(ctx context.Context, e *execution, source string) (Event, 
 			}
 			return runFailed(e.id, &protocol.RunError{Kind: protocol.ErrRuntime, File: b.File, Message: err.Error()}, time.Since(start)), false
 		}
-		return s.succeeded(e, in, t, time.Since(start), "sql", ""), false
+		return s.succeeded(e, pl, in, source, t, time.Since(start), "sql", ""), false
 	}
 	req, err := in.ExecRequest(source)
 	if err != nil {
@@ -97,17 +97,21 @@ func (s *Session) run(ctx context.Context, e *execution, source string) (Event, 
 	if h.dropped.Load() > 0 {
 		stdout = res.Stdout // the stream lost chunks; the captured text is complete
 	}
-	ev := s.succeeded(e, in, out, res.Duration, res.Entry, stdout)
+	ev := s.succeeded(e, pl, in, source, out, res.Duration, res.Entry, stdout)
 	ev.Result.Engine = mode
 	return ev, restarted
 }
 
 // succeeded keeps the output as the cell's draft and builds the result.
-func (s *Session) succeeded(e *execution, in *engine.Interactive, out *sdk.Table, d time.Duration, entry, stdout string) Event {
+func (s *Session) succeeded(e *execution, pl *project.Pipeline, in *engine.Interactive, source string, out *sdk.Table, d time.Duration, entry, stdout string) Event {
 	if out == nil {
 		out = sdk.NewTable()
 	}
-	s.drafts.put(DraftKey{e.pipeline, e.block, in.Key}, out, time.Now())
+	meta := draftMeta{code: s.m.textFingerprint(pl, in.Block, source), origins: in.Origins}
+	if in.Item != nil {
+		meta.item = in.Item.Key
+	}
+	s.drafts.put(DraftKey{e.pipeline, e.block, in.Key}, out, time.Now(), meta)
 	return Event{Kind: EventResult, ID: e.id, Result: &Result{
 		Preview:   tableio.ToJSON(out, PreviewRows, in.Zone),
 		Duration:  d,
@@ -115,6 +119,7 @@ func (s *Session) succeeded(e *execution, in *engine.Interactive, out *sdk.Table
 		Stdout:    stdout,
 		Partition: in.Key,
 		Inputs:    in.Origins,
+		Item:      meta.item,
 	}}
 }
 

@@ -94,7 +94,7 @@ func TestDownstreamReadsUpstreamDraft(t *testing.T) {
 func TestDraftStoreBound(t *testing.T) {
 	d := newDraftStore(2)
 	for _, k := range []string{"a", "b", "c"} {
-		d.put(DraftKey{"p", k, "x"}, nil, time.Time{})
+		d.put(DraftKey{"p", k, "x"}, nil, time.Time{}, draftMeta{})
 	}
 	if _, ok := d.get(DraftKey{"p", "a", "x"}); ok {
 		t.Fatal("the oldest draft stayed past the bound")

@@ -177,6 +177,11 @@ func (l *loader) loadPipeline(file string) (*Pipeline, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load pipeline: %w", err)
 	}
+	return l.decodePipelineFile(rel, data), nil
+}
+
+// decodePipelineFile decodes and validates the text of pipeline file rel.
+func (l *loader) decodePipelineFile(rel string, data []byte) *Pipeline {
 	pl := &Pipeline{ID: strings.TrimSuffix(path.Base(rel), ".yaml"), File: rel}
 	d := &decoder{file: rel}
 	if err := ValidatePipelineID(pl.ID); err != nil {
@@ -185,7 +190,7 @@ func (l *loader) loadPipeline(file string) (*Pipeline, error) {
 	d.decodePipeline(pl, d.parse(data), l.proj)
 	l.validate(d, pl)
 	pl.Problems = d.probs.normalize()
-	return pl, nil
+	return pl
 }
 
 // productOwners maps each global product name to the block that exposes it

@@ -26,6 +26,8 @@ import { ChartPanel } from "../views/chart_panel";
 import { TriggerPanel } from "../views/trigger_panel";
 import { previewTable } from "../views/table";
 import { ws } from "../ws";
+import { CellStates } from "../views/cell_state";
+import { YamlCells } from "../views/yaml_cell";
 
 interface Cell {
   block: BlockView;
@@ -76,6 +78,10 @@ export class PipelinePage implements Page {
   private runSub?: () => void;
   private destroyed = false;
   private triggers: TriggerPanel;
+  /** Each cell's stored output and draft, current or stale, and Run with upstream. */
+  states: CellStates;
+  /** The pipeline file and strata.yaml as YAML editor cells. */
+  yamlCells?: YamlCells;
 
   constructor(
     readonly id: string,
@@ -83,6 +89,19 @@ export class PipelinePage implements Page {
   ) {
     this.title = id;
     this.triggers = new TriggerPanel(id, () => app.update());
+    this.states = new CellStates({
+      pipeline: id,
+      dirtySources: () => Object.fromEntries([...this.cells.values()].filter((c) => c.dirty && c.editor).map((c) => [c.block.id, c.editor!.text()])),
+      runCell: (block) => {
+        const c = this.cells.get(block);
+        return c ? this.run(c) : `no cell ${block}`;
+      },
+      partitionOf: (block) => {
+        const b = this.cells.get(block)?.block;
+        return b ? this.partitionFor(b) : this.partition;
+      },
+      update: () => this.update(),
+    });
     this.partition = partition ?? "";
     this.offs.push(ws.onExec((cell) => this.onExec(cell)));
     this.offs.push(ws.onReconnect(() => void this.loadLastRun()));
@@ -103,6 +122,9 @@ export class PipelinePage implements Page {
     this.destroyed = true;
     this.offs.forEach((f) => f());
     this.runSub?.();
+    this.states.destroy();
+    this.headObserver?.disconnect();
+    this.yamlCells?.destroy();
     for (const c of this.cells.values()) c.editor?.view.destroy();
   }
 
@@ -111,7 +133,7 @@ export class PipelinePage implements Page {
   }
 
   unsaved(): string | undefined {
-    const n = [...this.cells.values()].filter((c) => c.dirty).length;
+    const n = [...this.cells.values()].filter((c) => c.dirty).length + (this.yamlCells?.unsaved() ?? 0);
     return n ? `${n} cell${n === 1 ? "" : "s"} with edits` : undefined;
   }
 
@@ -127,6 +149,8 @@ export class PipelinePage implements Page {
       if (this.destroyed) return;
       this.pipeline = pl;
       this.error = "";
+      if (this.yamlCells) this.yamlCells.refresh(pl);
+      else this.yamlCells = new YamlCells(this.id, pl.file, this.update, () => void this.load());
       void this.triggers.load();
       // A broken pipeline file has no partitions config to check against:
       // keep the partition the user chose.
@@ -166,6 +190,7 @@ export class PipelinePage implements Page {
       // A reload during a run: the session's running execution shows in its cell.
       for (const c of this.cells.values()) this.onExec(cellKey(this.id, c.block.id));
       void this.loadLastRun();
+      this.states.refreshSoon(0);
       // A link to a cell (#cell-<block>, from the products page) scrolls to it once drawn.
       if (location.hash.startsWith("#cell-")) setTimeout(() => document.getElementById(location.hash.slice(1))?.scrollIntoView({ block: "start" }), 100);
     } catch (e) {
@@ -181,7 +206,7 @@ export class PipelinePage implements Page {
       c.etag = d.etag;
       c.editor = createEditor(c.host, d.source, d.kind || c.block.kind, {
         file: d.file,
-        run: () => this.run(c),
+        run: () => void this.run(c),
         save: () => void this.save(c),
         change: (dirty) => {
           c.dirty = dirty;
@@ -190,6 +215,8 @@ export class PipelinePage implements Page {
         edit: (text, dirty) => {
           if (dirty) this.drafts.put(this.draftKeyOf(c), { text, base: c.etag ?? "", at: Date.now() });
           else this.drafts.drop(this.draftKeyOf(c));
+          // Whether the draft is older than the text is the server's call: ask once typing pauses.
+          this.states.refreshSoon(700);
         },
       });
       // Unsaved text from an earlier visit comes back, with a banner saying so.
@@ -240,6 +267,7 @@ export class PipelinePage implements Page {
       if (!r || this.destroyed) return;
       this.lastRun = await api.run(r.run_id);
       this.runStates = blockStates(this.lastRun.blocks);
+      this.states.refreshSoon();
       this.update();
     } catch {
       /* no runs yet */
@@ -258,27 +286,29 @@ export class PipelinePage implements Page {
     this.partitionError = "";
     this.partition = key;
     for (const c of this.cells.values()) c.stored.partition = this.partitionFor(c.block);
+    this.states.refreshSoon(0);
     history.replaceState(null, "", `/pipelines/${encodeURIComponent(this.id)}?partition=${encodeURIComponent(key)}`);
     this.partitionRun = undefined;
     void this.loadPartitionRun();
     this.update();
   }
 
-  run(c: Cell): void {
-    if (!c.editor) return;
+  run(c: Cell): Exec | string {
+    if (!c.editor) return "the cell has no editor yet";
     const cur = ws.execs.forCell(this.id, c.block.id);
-    if (cur && !isFinal(cur.phase)) return;
+    if (cur && !isFinal(cur.phase)) return `${c.block.id} is running`;
     // Keep the output's height while the new result streams in: no jump.
     if (c.out) c.out.style.minHeight = `${c.out.offsetHeight}px`;
     c.editor.clearErrors();
     c.view = "run";
     c.runChart = undefined;
-    const r = ws.execute(this.id, c.block.id, c.editor.text(), this.partitionFor(c.block));
+    const r = ws.execute(this.id, c.block.id, c.editor.text(), this.partitionFor(c.block), this.states.itemOf(c.block.id));
     if (typeof r === "string") {
       c.status = r;
       c.statusError = true;
     }
     this.update();
+    return r;
   }
 
   private onExec(cell: string): void {
@@ -297,6 +327,7 @@ export class PipelinePage implements Page {
       if (errs.length) c.editor.showErrors(errs);
     }
     if (isFinal(e.phase)) {
+      this.states.refreshSoon();
       // The result is what the user waits for: render it now rather than on
       // the next animation frame, so it lands in the very next paint.
       app.paint();
@@ -329,6 +360,7 @@ export class PipelinePage implements Page {
       const probs = d.problems.filter((p) => p.line);
       if (probs.length) c.editor.showErrors(probs.map((p) => ({ line: p.line!, column: p.column ?? 1, message: p.message })));
       this.refreshPipeline();
+      this.states.refreshSoon();
     } catch (e) {
       if (e instanceof ApiError && e.code === "changed_elsewhere") {
         const det = e.details as { current?: string; etag?: string } | undefined;
@@ -441,6 +473,7 @@ export class PipelinePage implements Page {
         if (ev.block && !ev.child) this.runStates.set(ev.block, ev.state);
         if (!ev.block && FINAL_STATES.has(ev.state)) {
           this.runBusy = false;
+          this.states.refreshSoon();
           // Events of blocks that ended before the subscription took effect
           // (and dynamic children) come from the run's record.
           void api.run(r.run_id).then((d) => {
@@ -479,7 +512,7 @@ export class PipelinePage implements Page {
     const flags = new Map(pl.blocks.map((b) => [b.id, b.dynamic ? " *" : b.reduce ? " Σ" : ""]));
     const latest = latestPartition(cfg, Date.now());
     return html`<main class="page pipeline-page">
-      <section class="page-head">
+      <section class="page-head" ${ref((el) => this.stickHead(el as HTMLElement | undefined))}>
         <div>
           <h1>${pl.id}</h1>
           <p class="muted">${pl.description} <span class="mono small">${pl.file}</span></p>
@@ -513,6 +546,7 @@ export class PipelinePage implements Page {
       ${this.backfillDialog ? this.backfillDialog.render() : nothing}
       <div class="notebook">
         <div class="cells">
+          ${this.yamlCells ? this.yamlCells.render(pl) : nothing}
           ${order.map((id) => this.cells.get(id)).filter((c): c is Cell => !!c).map((c) => this.cell(c, zone))}
           ${this.addBlockForm()}
         </div>
@@ -575,6 +609,8 @@ export class PipelinePage implements Page {
         <span class=${"small " + (c.statusError ? "error-text" : "muted")} data-testid="cell-status">${c.status}</span>
         ${this.partitionRun ? html`<a class="small" data-testid="cell-last-run" href=${runHref(this.partitionRun.run_id, b.id)} title=${`the last pipeline run of ${this.partitionRun.partition} (${this.partitionRun.state}), focused on ${b.id}`}>last run ▸</a>` : nothing}
         <button data-testid="run" class="primary" ?disabled=${running} @click=${() => this.run(c)} title="run the editor's text for the partition (Ctrl+Enter)">${running ? "Running…" : "Run ▸"}</button>
+        ${this.states.chooser(b.id)}
+        <button data-testid="run-upstream" ?disabled=${running || this.states.busy()} @click=${() => void this.states.runWithUpstream(b.id)} title="run the stale cells above this one first, in DAG order, then this one, in this session">Run with upstream</button>
         ${running && e ? html`<button @click=${() => ws.interrupt(e.id)} title="interrupt the running block">Stop</button>` : nothing}
         <button data-testid="save" ?disabled=${!c.dirty} @click=${() => this.save(c)} title="write the file (Ctrl+S)">Save</button>
         <details class="menu">
@@ -586,6 +622,8 @@ export class PipelinePage implements Page {
           </div>
         </details>
       </header>
+      ${this.states.badges(b.id, zone)}
+      ${this.states.progress(b.id)}
       ${c.editEdges ? this.edgesEditor(c) : nothing}
       ${c.restored
         ? html`<div class="banner-inline" data-testid="restored">Restored your unsaved edits from ${formatInstant(c.restored.at, zone, { seconds: false })}${c.restored.fileChanged ? html` — <b>the file changed since</b>` : nothing}.
@@ -647,7 +685,7 @@ export class PipelinePage implements Page {
         ${running
           ? html`<span class="spinner" aria-hidden="true"></span> <b>running</b> ${c.block.id} for ${e.partition}… <span class="mono" data-testid="run-timer">${this.timer(e)}</span>`
           : e.phase === "done"
-            ? html`<span class="ok">✓</span> ${e.entry ?? ""} for ${e.partition} · ${rows?.toLocaleString("en-US")} row${rows === 1 ? "" : "s"} · ${formatDuration(e.durationMs)}${e.engine ? html` · <span class="tag" data-testid="cell-engine" title="the interpreter cannot run this block, so it ran as compiled Go">${e.engine}</span>` : nothing}`
+            ? html`<span class="ok">✓</span> ${e.entry ?? ""} for ${e.partition}${e.item ? html` as item <b data-testid="run-item">${e.item}</b>` : nothing} · ${rows?.toLocaleString("en-US")} row${rows === 1 ? "" : "s"} · ${formatDuration(e.durationMs)}${e.engine ? html` · <span class="tag" data-testid="cell-engine" title="the interpreter cannot run this block, so it ran as compiled Go">${e.engine}</span>` : nothing}`
             : html`<span class="bad">✗</span> ${e.error?.kind ?? e.error?.code ?? "failed"}${e.error?.line ? ` at line ${e.error.line}` : ""}${e.durationMs != null ? ` · ${formatDuration(e.durationMs)}` : ""}${e.engine ? html` · <span class="tag" data-testid="cell-engine">${e.engine}</span>` : nothing}`}
       </div>
       ${e.inputs?.length
@@ -665,6 +703,25 @@ export class PipelinePage implements Page {
       ${e.error ? html`<div class="error-box" data-testid="run-error"><pre>${e.error.file && e.error.line ? `${e.error.file}:${e.error.line}${e.error.column ? ":" + e.error.column : ""}: ` : ""}${e.error.message}</pre>
             ${(e.error.diagnostics ?? []).length > 1 ? html`<ul>${e.error.diagnostics!.map((d) => html`<li>line ${d.line}:${d.column}: ${d.message}</li>`)}</ul>` : nothing}
           </div>` : nothing}`;
+  }
+
+  private headObserver?: ResizeObserver;
+  /**
+   * The page head (partition, run, restart) and each cell's head stay in
+   * view while a long cell scrolls: the cells' heads stick below the page
+   * head, whose height is measured as it wraps.
+   */
+  private stickHead(el: HTMLElement | undefined): void {
+    if (!el || this.headObserver) return;
+    const set = () => {
+      const bar = document.querySelector(".topbar") as HTMLElement | null;
+      const main = el.closest(".pipeline-page") as HTMLElement | null;
+      main?.style.setProperty("--topbar-h", `${bar?.offsetHeight ?? 0}px`);
+      main?.style.setProperty("--head-h", `${el.offsetHeight}px`);
+    };
+    this.headObserver = new ResizeObserver(set);
+    this.headObserver.observe(el);
+    set();
   }
 
   /** The running cell's elapsed time; re-renders itself while the cell runs. */
