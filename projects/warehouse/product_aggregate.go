@@ -207,9 +207,10 @@ func aggregateSeries(ctx context.Context, conn *sql.Conn, parts []selectedPartit
 	if err != nil {
 		return err
 	}
-	zone := quoteLiteral(q.Zone.String())
-	// wall is X as a wall time in the zone, the thing buckets cut.
+	// wall is X as a naive wall time in the zone, the thing buckets cut;
+	// it is computed without DuckDB's zone functions (see offsetSpans).
 	var wall, from string
+	var lo, hi sql.NullTime
 	byPartition := strings.EqualFold(q.X, colPartition)
 	if byPartition {
 		if len(parts) == 0 {
@@ -218,10 +219,12 @@ func aggregateSeries(ctx context.Context, conn *sql.Conn, parts []selectedPartit
 		}
 		starts := make([]string, len(parts))
 		for i, p := range parts {
-			starts[i] = fmt.Sprintf("(%d, TIMESTAMPTZ %s)", i, quoteLiteral(p.start.UTC().Format("2006-01-02 15:04:05.999999-07:00")))
+			starts[i] = fmt.Sprintf("(%d, TIMESTAMP %s)", i, quoteLiteral(p.start.In(q.Zone).Format("2006-01-02 15:04:05.999999")))
 		}
-		from = "(" + unionSQL(parts, storage) + ") AS w JOIN (VALUES " + strings.Join(starts, ", ") + ") AS s(ord, pstart) ON w.__strata_ord = s.ord"
-		wall = "timezone(" + zone + ", s.pstart)"
+		from = "(" + unionSQL(parts, storage) + ") AS w JOIN (VALUES " + strings.Join(starts, ", ") + ") AS s(ord, pwall) ON w.__strata_ord = s.ord"
+		wall = "s.pwall"
+		lo = sql.NullTime{Time: parts[0].start, Valid: true}
+		hi = sql.NullTime{Time: parts[len(parts)-1].start, Valid: true}
 	} else {
 		c, ok := column(cols, q.X)
 		if !ok || c.typ != sdk.TypeTime {
@@ -232,27 +235,29 @@ func aggregateSeries(ctx context.Context, conn *sql.Conn, parts []selectedPartit
 			return nil
 		}
 		from = "(" + unionSQL(parts, storage) + ") AS w"
-		wall = "timezone(" + zone + ", w." + quoteIdent(c.name) + ")"
+		x := "w." + quoteIdent(c.name)
+		if err := conn.QueryRowContext(ctx, "SELECT min("+x+"), max("+x+") FROM "+from).Scan(&lo, &hi); err != nil {
+			return err
+		}
+		if !lo.Valid {
+			a.Bucket = q.Bucket
+			a.Skipped = a.TotalRows
+			return nil
+		}
+		wall = wallSQL(x, offsetSpans(lo.Time, hi.Time.Add(time.Second), q.Zone))
 	}
 	bucket := q.Bucket
 	if bucket == "auto" && byPartition && len(parts) <= q.MaxBuckets {
 		bucket = "none" // a point per partition: never finer than the partitioning
 	}
 	if bucket == "auto" {
-		var lo, hi sql.NullTime
-		if err := conn.QueryRowContext(ctx, "SELECT min("+wall+"), max("+wall+") FROM "+from).Scan(&lo, &hi); err != nil {
-			return err
-		}
-		bucket = "day"
-		if lo.Valid && hi.Valid {
-			bucket = AutoBucket(lo.Time, hi.Time, q.MaxBuckets)
-		}
+		bucket = AutoBucket(lo.Time, hi.Time, q.MaxBuckets)
 	}
 	a.Bucket = bucket
 	var query string
 	switch {
 	case bucket == "none" && byPartition:
-		query = "SELECT w." + colPartition + ", min(s.pstart), " + agg + ", count(*) FROM " + from + " GROUP BY w." + colPartition + " ORDER BY min(w.__strata_ord)"
+		query = "SELECT w." + colPartition + ", min(s.pwall), " + agg + ", count(*) FROM " + from + " GROUP BY w." + colPartition + " ORDER BY min(w.__strata_ord)"
 	case bucket == "none":
 		query = "SELECT NULL, min(" + wall + "), " + agg + ", count(*) FROM " + from + " WHERE " + wall + " IS NOT NULL GROUP BY " + wall + " ORDER BY 2"
 	default:
@@ -275,10 +280,9 @@ func aggregateSeries(ctx context.Context, conn *sql.Conn, parts []selectedPartit
 		if v.Valid {
 			ab.Value = &v.Float64
 		}
-		if key.Valid { // a partition: its key, its start instant
-			ab.Label, ab.Start = key.String, start.Time
-		} else {
-			ab.Label, ab.Start = wallLabel(start.Time, bucket), wallInstant(start.Time, q.Zone)
+		ab.Label, ab.Start = wallLabel(start.Time, bucket), wallInstant(start.Time, q.Zone)
+		if key.Valid { // a partition: its key
+			ab.Label = key.String
 		}
 		a.Rows += ab.Rows
 		a.Buckets = append(a.Buckets, ab)
