@@ -1,9 +1,11 @@
 package faults
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -12,6 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/stratahq/strata/e2e/natscluster"
 	"github.com/stratahq/strata/e2e/netcut"
 	"github.com/stratahq/strata/e2e/strataproc"
 )
@@ -294,5 +300,76 @@ func TestScaleOutNetworkCut(t *testing.T) {
 	if ran["w2"] == 0 || ran[""] > 0 {
 		t.Errorf("Go block runs by worker %v: want w2 to have taken over, every run attributed", ran)
 	}
+	endChecks(t, d, tr, dir, launched.ID, srv, workers)
+}
+
+// The coordinator and two workers use an external 3-node NATS cluster
+// (embedded in this test) with streams of 3 replicas (--nats-replicas 3).
+// Mid-backfill the node leading the task stream is shut down: JetStream
+// elects another, clients reconnect to the remaining nodes, tasks whose
+// lease ran out are redelivered. The backfill ends succeeded with the
+// suite's end invariants (one current version per partition, nothing
+// published twice, content equal to the single-machine reference). About a
+// minute here, so it runs in `make soak-scaleout`; make test has the
+// pool-level kernel/remote TestClusterLeaderChange.
+func TestScaleOutClusterLeaderChange(t *testing.T) {
+	if os.Getenv("STRATA_SOAK_SCALEOUT") == "" {
+		t.Skip("set STRATA_SOAK_SCALEOUT=1 (make soak-scaleout): a 3-node NATS cluster, a coordinator and two workers")
+	}
+	d := NewDriver(t)
+	const natsToken = "cluster-token-0123456789"
+	cl, err := natscluster.Start(3, natsToken, func(int) string { return t.TempDir() })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Shutdown()
+	tr := Trial{Mode: "server", Publish: "atomic", Concurrency: 4}
+	tr.From, tr.To = weekRange(1)
+	dir := filepath.Join(t.TempDir(), "cluster")
+	if out, code := strataproc.Run(t, d.Bin, "init", dir, "--demo"); code != 0 {
+		t.Fatalf("init: %s", out)
+	}
+	srv := strataproc.Start(t, d.Bin, dir, token, "--workers", cl.URLs, "--nats-token", natsToken, "--nats-replicas", "3", "--no-local", "--ack-wait", "2s")
+	tokenFile := filepath.Join(t.TempDir(), "nats-token")
+	if err := os.WriteFile(tokenFile, []byte(natsToken), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	workers := map[string]*exec.Cmd{}
+	for _, name := range []string{"w1", "w2"} {
+		workers[name] = startWorker(t, d.Bin, cl.URLs, tokenFile, name)
+	}
+	waitWorkers(t, d.Bin, dir, 2)
+	var launched struct {
+		ID string `json:"id"`
+	}
+	srv.Call(t, http.MethodPost, "/backfills", tr.specJSON(), &launched)
+	srv.WaitFor(t, launched.ID, func(p strataproc.Progress) bool { return p.Succeeded >= 3 })
+
+	nc, err := nats.Connect(cl.URLs, nats.Token(natsToken))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	leader := ""
+	for deadline := time.Now().Add(30 * time.Second); leader == "" && time.Now().Before(deadline); {
+		ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
+		if st, err := js.Stream(ctx, "STRATA_TASKS_default"); err == nil && st.CachedInfo().Cluster != nil {
+			leader = st.CachedInfo().Cluster.Leader
+		}
+		cancel()
+	}
+	if !cl.Stop(leader) {
+		t.Fatalf("task stream leader %q: no such node", leader)
+	}
+	t.Logf("shut down %s, the task stream's leader", leader)
+	st := srv.WaitFor(t, launched.ID, func(p strataproc.Progress) bool { return p.State != "running" })
+	t.Logf("backfill ended %s (%+v)", st.State, st.Progress)
+	runs, _ := goBlockRuns(t, srv, launched.ID)
+	ran := map[string]int{}
+	for _, r := range runs {
+		ran[r.Worker]++
+	}
+	t.Logf("Go block runs by worker: %v", ran)
 	endChecks(t, d, tr, dir, launched.ID, srv, workers)
 }

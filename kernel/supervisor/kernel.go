@@ -136,6 +136,9 @@ func Start(ctx context.Context, cfg Config) (*Kernel, error) {
 	}
 }
 
+// PID is the kernel process's id.
+func (k *Kernel) PID() int { return k.pid }
+
 // Alive reports whether the process is running and usable.
 func (k *Kernel) Alive() bool {
 	select {

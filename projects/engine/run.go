@@ -94,6 +94,7 @@ func (e *Engine) Run(ctx context.Context, pipelineID, key string, opt RunOptions
 	if err != nil {
 		return nil, err
 	}
+	defer e.hold(pin.hash)()
 	pl := pin.pl
 	spec, err := SpecOf(pl.Partitions)
 	if err != nil {
@@ -158,6 +159,9 @@ type group struct {
 
 func (r *runner) event(ev Event) Event {
 	ev.RunID, ev.BackfillID, ev.Pipeline = r.opt.RunID, r.opt.BackfillID, r.pl.ID
+	if ev.Child != "" {
+		ev.Snapshot = r.pin.hash
+	}
 	if ev.Partition == "" {
 		ev.Partition = r.part.Key
 	}
@@ -177,7 +181,7 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 	}
 	if r.opt.Reuse {
 		var err error
-		if r.reused, err = r.e.childOutputs(ctx, r.opt.RunID); err != nil {
+		if r.reused, err = r.e.childOutputs(ctx, r.opt.RunID, r.pin.hash); err != nil {
 			return nil, err
 		}
 	}
