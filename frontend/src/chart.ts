@@ -12,7 +12,7 @@ export interface Point {
 }
 
 export function numericColumns(p: Preview): string[] {
-  return p.columns.filter((c) => c.type === "int64" || c.type === "float64").map((c) => c.name);
+  return p.columns.filter((c) => ["int64", "float64", "uint64", "int128", "decimal"].includes(c.type)).map((c) => c.name);
 }
 
 /** Columns usable as the x axis: the window's _partition first, then time columns. */
@@ -110,6 +110,6 @@ export function aggPoints(a: Aggregation): Point[] {
 /** X columns the server can bucket: _partition first, then time columns. */
 export function serverXColumns(p: Preview): string[] {
   const names = p.columns.some((c) => c.name === "_partition") ? ["_partition"] : [];
-  for (const c of p.columns) if (c.type === "time") names.push(c.name);
+  for (const c of p.columns) if (c.type === "time" || c.type === "date" || c.type === "timestamp") names.push(c.name);
   return names.length ? names : ["_partition"];
 }

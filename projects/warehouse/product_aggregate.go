@@ -182,6 +182,19 @@ func columnNames(cols []unionColumn, keep func(sdk.Type) bool) string {
 	return strings.Join(ns, ", ")
 }
 
+// chartNumeric: the column types a chart adds up (as DOUBLE: a chart is a
+// picture, not an exact total).
+func chartNumeric(t sdk.Type) bool {
+	switch t {
+	case sdk.TypeInt64, sdk.TypeFloat64, sdk.TypeUint64, sdk.TypeInt128, sdk.TypeDecimal:
+		return true
+	}
+	return false
+}
+
+// timeLike: the column types a series buckets by time.
+func timeLike(t sdk.Type) bool { return t == sdk.TypeTime || t == sdk.TypeDate || t == sdk.TypeTimestamp }
+
 // yExpr is the aggregate of a series, as SQL over the window w.
 func yExpr(q AggregateQuery, cols []unionColumn) (string, error) {
 	if q.Agg == "count" {
@@ -193,8 +206,8 @@ func yExpr(q AggregateQuery, cols []unionColumn) (string, error) {
 		return "", badQuery("agg %q: want sum, avg, min, max or count", q.Agg)
 	}
 	c, ok := column(cols, q.Y)
-	if !ok || !numeric(c.typ) {
-		return "", badQuery("y %q: want a numeric column (%s)", q.Y, columnNames(cols, numeric))
+	if !ok || !chartNumeric(c.typ) {
+		return "", badQuery("y %q: want a numeric column (%s)", q.Y, columnNames(cols, chartNumeric))
 	}
 	return fmt.Sprintf("%s(CAST(w.%s AS DOUBLE))", q.Agg, quoteIdent(c.name)), nil
 }
@@ -221,20 +234,20 @@ func aggregateSeries(ctx context.Context, conn *sql.Conn, parts []selectedPartit
 		for i, p := range parts {
 			starts[i] = fmt.Sprintf("(%d, TIMESTAMP %s)", i, quoteLiteral(p.start.In(q.Zone).Format("2006-01-02 15:04:05.999999")))
 		}
-		from = "(" + unionSQL(parts, storage) + ") AS w JOIN (VALUES " + strings.Join(starts, ", ") + ") AS s(ord, pwall) ON w.__strata_ord = s.ord"
+		from = "(" + rowsSQL(parts, storage) + ") AS w JOIN (VALUES " + strings.Join(starts, ", ") + ") AS s(ord, pwall) ON w.__strata_ord = s.ord"
 		wall = "s.pwall"
 		lo = sql.NullTime{Time: parts[0].start, Valid: true}
 		hi = sql.NullTime{Time: parts[len(parts)-1].start, Valid: true}
 	} else {
 		c, ok := column(cols, q.X)
-		if !ok || c.typ != sdk.TypeTime {
-			return badQuery("x %q: want a time column or %s (time columns: %s)", q.X, colPartition, columnNames(cols, func(t sdk.Type) bool { return t == sdk.TypeTime }))
+		if !ok || !timeLike(c.typ) {
+			return badQuery("x %q: want a time column or %s (time columns: %s)", q.X, colPartition, columnNames(cols, timeLike))
 		}
 		if len(parts) == 0 {
 			a.Bucket = q.Bucket
 			return nil
 		}
-		from = "(" + unionSQL(parts, storage) + ") AS w"
+		from = "(" + rowsSQL(parts, storage) + ") AS w"
 		x := "w." + quoteIdent(c.name)
 		if err := conn.QueryRowContext(ctx, "SELECT min("+x+"), max("+x+") FROM "+from).Scan(&lo, &hi); err != nil {
 			return err
@@ -244,7 +257,12 @@ func aggregateSeries(ctx context.Context, conn *sql.Conn, parts []selectedPartit
 			a.Skipped = a.TotalRows
 			return nil
 		}
-		wall = wallSQL(x, offsetSpans(lo.Time, hi.Time.Add(time.Second), q.Zone))
+		if c.typ == sdk.TypeTime {
+			wall = wallSQL(x, offsetSpans(lo.Time, hi.Time.Add(time.Second), q.Zone))
+		} else {
+			// A DATE or naive TIMESTAMP is a wall time already: no zone.
+			wall = "CAST(" + x + " AS TIMESTAMP)"
+		}
 	}
 	bucket := q.Bucket
 	if bucket == "auto" && byPartition && len(parts) <= q.MaxBuckets {
@@ -321,8 +339,8 @@ func wallLabel(t time.Time, bucket string) string {
 
 func aggregateHistogram(ctx context.Context, conn *sql.Conn, parts []selectedPartition, storage []storageTable, cols []unionColumn, q AggregateQuery, a *Aggregation) error {
 	c, ok := column(cols, q.Y)
-	if !ok || !numeric(c.typ) {
-		return badQuery("y %q: a histogram wants a numeric column (%s)", q.Y, columnNames(cols, numeric))
+	if !ok || !chartNumeric(c.typ) {
+		return badQuery("y %q: a histogram wants a numeric column (%s)", q.Y, columnNames(cols, chartNumeric))
 	}
 	if q.Bins < 0 || q.Bins > 1000 {
 		return badQuery("bins %d: want 0 (auto) to 1000", q.Bins)
@@ -331,7 +349,7 @@ func aggregateHistogram(ctx context.Context, conn *sql.Conn, parts []selectedPar
 		return nil
 	}
 	y := "CAST(w." + quoteIdent(c.name) + " AS DOUBLE)"
-	from := "(" + unionSQL(parts, storage) + ") AS w"
+	from := "(" + rowsSQL(parts, storage) + ") AS w"
 	var lo, hi sql.NullFloat64
 	var n int64
 	if err := conn.QueryRowContext(ctx, "SELECT min("+y+"), max("+y+"), count("+y+") FROM "+from+" WHERE isfinite("+y+")").Scan(&lo, &hi, &n); err != nil {
@@ -421,4 +439,10 @@ func comma(n int64) string {
 		return "-" + s
 	}
 	return s
+}
+
+// rowsSQL is the window's rows, unordered (unionSQL without its columns).
+func rowsSQL(parts []selectedPartition, storage []storageTable) string {
+	q, _ := unionSQL(parts, storage)
+	return q
 }

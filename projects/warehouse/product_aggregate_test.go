@@ -166,3 +166,29 @@ func TestAutoBucket(t *testing.T) {
 		}
 	}
 }
+
+// A DATE (or naive TIMESTAMP) x is a wall time already: its buckets are its
+// dates in any zone, never shifted (DATE '2024-03-10' is not 03-09 in New
+// York), and a DECIMAL y adds up.
+func TestAggregateDateAndDecimal(t *testing.T) {
+	t.Parallel()
+	wh := openTemp(t)
+	ny, _ := time.LoadLocation("America/New_York")
+	for _, k := range []string{"2024-03-10", "2024-03-11", "2024-03-12"} {
+		tbl := sdk.NewTable(sdk.Date("day"), sdk.Decimal("amount", 18, 2))
+		tbl.Append(day(k), "1.25")
+		tbl.Append(day(k), "2.50")
+		publish(t, wh, "d", k, tbl)
+	}
+	a, err := wh.Aggregate(context.Background(), "d", Selection{}, AggregateQuery{X: "day", Y: "amount", Agg: "sum", Bucket: "day", Zone: ny})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, b := range a.Buckets {
+		got = append(got, fmt.Sprintf("%s=%v", b.Label, *b.Value))
+	}
+	if strings.Join(got, " ") != "2024-03-10=3.75 2024-03-11=3.75 2024-03-12=3.75" {
+		t.Fatalf("%v", got)
+	}
+}
