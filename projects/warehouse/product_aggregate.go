@@ -193,7 +193,9 @@ func chartNumeric(t sdk.Type) bool {
 }
 
 // timeLike: the column types a series buckets by time.
-func timeLike(t sdk.Type) bool { return t == sdk.TypeTime || t == sdk.TypeDate || t == sdk.TypeTimestamp }
+func timeLike(t sdk.Type) bool {
+	return t == sdk.TypeTime || t == sdk.TypeDate || t == sdk.TypeTimestamp
+}
 
 // yExpr is the aggregate of a series, as SQL over the window w.
 func yExpr(q AggregateQuery, cols []unionColumn) (string, error) {
