@@ -174,3 +174,27 @@ test("a Go cell's time.Time columns and exact numbers, then sort, page, filter, 
   assert.ok(csv.includes("0,2024-03-10,2024-03-10T02:30:00,2024-03-10T08:00:00-04:00,18446744073709551615,170141183460469231731687303715884105727,1234567890123456789012345678.0000000000,cust-000"));
   await screenshot(page, "exact-go");
 });
+
+test("a stored product pages past 100 rows sorted by DuckDB over the whole partition, and exports it", async () => {
+  await server.api("POST", "/pipelines/clv/runs?wait=true", { partition: "2024-03-10" });
+  const all = await server.api("GET", "/products/clv__raw_orders/preview?partition=2024-03-10&limit=10000&sort=amount:desc");
+  const n = all.preview.row_count;
+  assert.ok(n > 100, `the partition has ${n} rows; the test needs more than 100`);
+  const c = cell(page, "raw_orders");
+  await c.locator('[data-testid="stored-tab"]').click();
+  await eventually(async () => /stored/.test(await c.locator(".preview-meta").innerText()), 10_000, "the stored view");
+  assert.match(await c.locator('[data-testid="row-count"]').innerText(), new RegExp(`^${n.toLocaleString("en-US")} rows`));
+  const amount = c.locator('th[data-col="amount"]');
+  await amount.click();
+  await amount.click();
+  await eventually(async () => (await amount.getAttribute("aria-sort")) === "descending", 10_000, "sorted");
+  await c.locator('[data-testid="page-next"]').click();
+  await eventually(async () => (await c.locator('[data-testid="page-range"]').innerText()).includes("101–"), 10_000, "page 2");
+  const t = await tableOf(c);
+  const names = all.preview.columns.map((col) => col.name);
+  // Ties keep the read order on the server, so the page's first order is the whole sort's 101st.
+  assert.equal(t.rows[0][t.names.indexOf("order_id")], all.preview.rows[100][names.indexOf("order_id")], "row 101 of the whole sorted partition");
+  const [download] = await Promise.all([page.waitForEvent("download"), c.locator('[data-testid="grid-csv"]').click()]);
+  const csv = readFileSync(await download.path(), "utf8").trim().split("\n");
+  assert.equal(csv.length, n + 1, "every row of the partition, not the page");
+});

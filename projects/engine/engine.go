@@ -83,6 +83,7 @@ func New(ctx context.Context, proj *project.Project, wh *warehouse.Warehouse, po
 			return nil, err
 		}
 		store.Guard(wh.Healthy)
+		store.CommitThrough(wh.WriteRaw)
 	}
 	now := opt.Now
 	if now == nil {
