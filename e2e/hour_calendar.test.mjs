@@ -34,7 +34,7 @@ after(async () => {
 
 test("hour partitions are days of 24 cells with date labels", async () => {
   const cal = page.locator('[data-testid="bf-hour-calendar"]');
-  await eventually(() => cal.evaluate((el) => el.calendar.shown).catch(() => false), 30_000, "the hour calendar");
+  await eventually(() => cal.evaluate((el) => el.calendar.shown).catch(() => false), 60_000, "the hour calendar");
   const info = await cal.evaluate((el) => {
     const c = el.calendar;
     const days = (y, m, d) => Math.round(Date.UTC(y, m - 1, d) / 86_400_000);
