@@ -85,8 +85,8 @@ export const api = {
   savePipeline: (id: string, yaml: string, etag?: string) => call<PipelineView>("PUT", `/pipelines/${enc(id)}`, { yaml }, etag ? { "If-Match": etag } : {}),
   block: (pipeline: string, block: string) => call<BlockDetail>("GET", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}`),
   /** Saves a block's file; with etag, refused (412 changed_elsewhere) when the file changed since. */
-  saveBlock: (pipeline: string, block: string, source: string, etag?: string) =>
-    call<BlockDetail>("PUT", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}`, { source }, etag ? { "If-Match": etag } : {}),
+  saveBlock: (pipeline: string, block: string, source: string, etag?: string, gofmt = false) =>
+    call<BlockDetail>("PUT", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}` + (gofmt ? "?format=gofmt" : ""), { source }, etag ? { "If-Match": etag } : {}),
   createBlock: (pipeline: string, b: { id: string; kind: string; upstream: string[] }) =>
     call<BlockDetail>("POST", `/pipelines/${enc(pipeline)}/blocks`, b),
   deleteBlock: (pipeline: string, block: string) => call<void>("DELETE", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}`),

@@ -80,7 +80,15 @@ export function createEditor(parent: HTMLElement, source: string, kind: string, 
     view,
     text: () => view.state.doc.toString(),
     setText(s) {
-      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: s } });
+      // Replace only what differs, so the cursor and scroll stay put when a
+      // save comes back formatted or a reload changes one line.
+      const cur = view.state.doc.toString();
+      if (cur === s) return;
+      let a = 0;
+      while (a < cur.length && a < s.length && cur[a] === s[a]) a++;
+      let b = 0;
+      while (b < cur.length - a && b < s.length - a && cur[cur.length - 1 - b] === s[s.length - 1 - b]) b++;
+      view.dispatch({ changes: { from: a, to: cur.length - b, insert: s.slice(a, s.length - b) } });
     },
     markSaved(s) {
       saved = s ?? view.state.doc.toString();

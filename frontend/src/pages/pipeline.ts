@@ -25,6 +25,7 @@ import { ChartPanel } from "../views/chart_panel";
 import { TriggerPanel } from "../views/trigger_panel";
 import { previewTable } from "../views/table";
 import { ws } from "../ws";
+import { settings } from "../settings";
 import { CellStates } from "../views/cell_state";
 import { YamlCells } from "../views/yaml_cell";
 
@@ -326,8 +327,11 @@ export class PipelinePage implements Page {
     c.statusError = false;
     this.update();
     try {
-      const d = await api.saveBlock(this.id, c.block.id, text, overwrite ? c.conflict?.etag : c.etag);
-      c.editor.markSaved(text);
+      const gofmt = settings.gofmtOnSave && (c.detail?.kind || c.block.kind) === "go";
+      const d = await api.saveBlock(this.id, c.block.id, text, overwrite ? c.conflict?.etag : c.etag, gofmt);
+      // gofmt on save: the editor takes the formatted text the server wrote.
+      if (gofmt && d.source !== text && c.editor.text() === text) c.editor.setText(d.source);
+      c.editor.markSaved(gofmt ? d.source : text);
       this.drafts.drop(this.draftKeyOf(c));
       c.conflict = undefined;
       c.restored = undefined;
@@ -512,6 +516,7 @@ export class PipelinePage implements Page {
             this.kernelNote = ws.restart() ? "restarting the kernel…" : "not connected";
             this.update();
           }}>Restart kernel</button>
+          <label class="small" title="Go cells are saved as gofmt prints them"><input type="checkbox" data-testid="gofmt-on-save" .checked=${settings.gofmtOnSave} @change=${(e: Event) => (settings.gofmtOnSave = (e.target as HTMLInputElement).checked)} /> gofmt on save</label>
           ${this.kernelNote ? html`<div class="muted small" data-testid="kernel-note">${this.kernelNote}</div>` : nothing}
         </div>
       </section>
