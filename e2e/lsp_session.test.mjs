@@ -75,6 +75,34 @@ test("the same block open in two tabs completes in both, each at its own text", 
   assert.ok(items3.some((t) => t.includes("Key")), items3.join(" | "));
 });
 
+test("a SQL cell completes its tables and their columns from the catalog (or this session's draft)", async () => {
+  // raw_orders run in this session: its draft's columns are what the SQL cell below can name.
+  const up = cell(page, "raw_orders");
+  // The completion journeys above left half-typed lines: back to the saved text.
+  await up.locator("details.menu summary").click();
+  await up.getByRole("button", { name: "Revert to saved" }).click();
+  await up.locator(".cm-content").click();
+  await page.keyboard.press("Control+Enter");
+  await up.locator('[data-testid="preview-table"]').waitFor({ timeout: 30_000 });
+  const c = cell(page, "daily_customer_metrics");
+  await c.locator(".cm-line", { hasText: "ORDER BY customer_id" }).click();
+  await page.keyboard.press("End");
+  await page.keyboard.press("Enter");
+  await page.keyboard.type("raw_or", { delay: 30 });
+  const menu = page.locator(".cm-tooltip-autocomplete");
+  await menu.locator("li", { hasText: "raw_orders" }).first().waitFor({ timeout: 15_000 });
+  await page.keyboard.press("Escape");
+  await page.keyboard.type("ders.am", { delay: 30 });
+  await menu.locator("li", { hasText: "amount" }).first().waitFor({ timeout: 15_000 });
+  const items = await menu.locator("li").allInnerTexts();
+  assert.ok(items.some((t) => t.includes("amount") && t.includes("float64")), items.join(" | "));
+  await page.keyboard.press("Escape");
+  await screenshot(page, "sql-completion");
+  // Published data names the columns too, for a tab with no drafts.
+  const r = await server.api("GET", "/pipelines/clv/blocks/daily_customer_metrics/sql-tables");
+  assert.deepEqual(r.tables.map((t) => [t.name, t.columns.length]), [["raw_orders", 0]], "nothing published yet");
+});
+
 test("an open Go cell completes again after the server restarts", async () => {
   await server.restart();
   // No reload: the page reconnects by itself (the notebook socket and the language server's).

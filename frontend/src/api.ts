@@ -89,6 +89,9 @@ export const api = {
     call<BlockDetail>("PUT", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}` + (gofmt ? "?format=gofmt" : ""), { source }, etag ? { "If-Match": etag } : {}),
   createBlock: (pipeline: string, b: { id: string; kind: string; upstream: string[] }) =>
     call<BlockDetail>("POST", `/pipelines/${enc(pipeline)}/blocks`, b),
+  /** The relations a SQL cell can name, with their columns (catalog or the session's drafts). */
+  sqlTables: (pipeline: string, block: string, session: string) =>
+    call<{ tables: { name: string; columns: { name: string; type: string }[]; published: boolean; draft: boolean }[] }>("GET", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}/sql-tables` + q({ session })),
   deleteBlock: (pipeline: string, block: string) => call<void>("DELETE", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}`),
   startRun: (pipeline: string, partition: string) =>
     call<{ run_id: string; pipeline: string; partition: string; state: string }>("POST", `/pipelines/${enc(pipeline)}/runs`, { partition }),

@@ -5,7 +5,7 @@
 import { go } from "@codemirror/lang-go";
 import { sql, PostgreSQL } from "@codemirror/lang-sql";
 import { lintGutter, setDiagnostics, type Diagnostic } from "@codemirror/lint";
-import { EditorState, Prec } from "@codemirror/state";
+import { Compartment, EditorState, Prec } from "@codemirror/state";
 import { EditorView, keymap } from "@codemirror/view";
 import { basicSetup } from "codemirror";
 import { indentUnit } from "@codemirror/language";
@@ -20,6 +20,8 @@ export interface EditorHooks {
   edit?: (text: string, dirty: boolean) => void;
   /** The block file, relative to the project folder: Go cells get gopls for it. */
   file?: string;
+  /** A SQL cell's relations and their columns (from the warehouse catalog), for completion. */
+  sqlTables?: () => Promise<Record<string, { label: string; detail: string }[]>>;
 }
 
 export interface CellEditor {
@@ -42,7 +44,8 @@ const theme = EditorView.theme({
 export function createEditor(parent: HTMLElement, source: string, kind: string, hooks: EditorHooks): CellEditor {
   let saved = source;
   let wasDirty = false;
-  const lang = kind === "sql" ? sql({ dialect: PostgreSQL }) : kind === "yaml" ? yamlLanguage : go();
+  const sqlLang = new Compartment();
+  const lang = kind === "sql" ? sqlLang.of(sql({ dialect: PostgreSQL })) : kind === "yaml" ? yamlLanguage : go();
   const view = new EditorView({
     parent,
     state: EditorState.create({
@@ -76,6 +79,18 @@ export function createEditor(parent: HTMLElement, source: string, kind: string, 
     }),
   });
   if (kind !== "sql" && kind !== "yaml" && hooks.file) attachGoServer(view, hooks.file);
+  if (kind === "sql" && hooks.sqlTables) {
+    // Table and column names come from the catalog: read when the cell gets
+    // focus (at most every 10 s), so data published meanwhile shows up.
+    let last = 0;
+    const load = () => {
+      if (Date.now() - last < 10_000) return;
+      last = Date.now();
+      void hooks.sqlTables!().then((schema) => view.dispatch({ effects: sqlLang.reconfigure(sql({ dialect: PostgreSQL, schema })) })).catch(() => (last = 0));
+    };
+    view.contentDOM.addEventListener("focus", load);
+    load();
+  }
   const ed: CellEditor = {
     view,
     text: () => view.state.doc.toString(),

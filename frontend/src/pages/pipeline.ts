@@ -202,6 +202,10 @@ export class PipelinePage implements Page {
       c.etag = d.etag;
       c.editor = createEditor(c.host, d.source, d.kind || c.block.kind, {
         file: d.file,
+        sqlTables: async () => {
+          const r = await api.sqlTables(this.id, c.block.id, ws.sessionId);
+          return Object.fromEntries(r.tables.map((t) => [t.name, t.columns.map((col) => ({ label: col.name, detail: col.type }))]));
+        },
         run: () => void this.run(c),
         save: () => void this.save(c),
         change: (dirty) => {
