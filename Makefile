@@ -5,7 +5,7 @@ BIN     := bin/strata
 DEMO    ?= demo
 PKGS    := ./...
 
-.PHONY: check-dist all build run test test-go test-race bench check fmt generate clean frontend test-frontend test-e2e soak
+.PHONY: check-dist all build run test test-go test-race bench check fmt generate clean frontend test-frontend test-e2e soak soak-scaleout
 
 all: build
 
@@ -31,6 +31,10 @@ test-race:
 # soak: the fault-injection soak: STRATA_SOAK_TRIALS (default 40) kill -9 trials of demo backfills; the seed is printed, STRATA_SOAK_SEED replays it
 soak:
 	STRATA_SOAK_TRIALS=$${STRATA_SOAK_TRIALS:-40} $(GO) test -count=1 -timeout 0 -run '^TestFaultSoak$$' -v ./e2e/faults/
+
+# soak-scaleout: the scale-out failure tests through the real binary, the NATS cluster leader change included
+soak-scaleout:
+	STRATA_SOAK_SCALEOUT=1 $(GO) test -count=1 -timeout 0 -run '^TestScaleOut' -v ./e2e/faults/
 
 # frontend: build the web UI into frontend/dist (npm ci first when node_modules is missing or stale)
 frontend: frontend/dist/index.html

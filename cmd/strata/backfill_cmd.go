@@ -296,6 +296,9 @@ func backfillStatus(args []string) error {
 		fmt.Printf("backfill %s (%s %s..%s): %s %s\n", st.ID, st.Pipeline, st.Spec.From, st.Spec.To, st.State, st.Message)
 		fmt.Printf("pipeline version %s%s\n", shortVersion(st.Snapshot), map[bool]string{true: "; the files have changed since", false: ""}[st.FilesChanged])
 		fmt.Println(progressLine(&st.Progress))
+		if st.Problem != "" {
+			fmt.Printf("problem: %s\n", st.Problem)
+		}
 		printConflicts(st.Conflicts)
 		for _, p := range list {
 			fmt.Printf("  %-12s %-9s %s\n", p.Key, p.State, p.Error)

@@ -12,7 +12,7 @@ import (
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/blocks/tableio"
 	"github.com/stratahq/strata/kernel/protocol"
-	"github.com/stratahq/strata/kernel/supervisor"
+	"github.com/stratahq/strata/projects/engine"
 	"github.com/stratahq/strata/projects/partitions"
 )
 
@@ -28,12 +28,13 @@ func runExec(args []string) error {
 	timeout := fs.Duration("timeout", 10*time.Second, "time limit of the run")
 	limit := fs.Int("limit", 50, "rows to print with --format table (-1: all)")
 	memLimit := fs.Int64("memory-limit-mb", 2048, "kernel memory limit in MiB")
+	eng := fs.String("engine", "", "interp or compiled (default: the interpreter, compiled when the block needs it and a Go toolchain is found)")
 	var inputs, vars, allow multiFlag
 	fs.Var(&inputs, "input", "upstream table NAME=FILE.csv, in parameter order (repeatable)")
 	fs.Var(&vars, "var", "variable NAME=VALUE (repeatable)")
 	fs.Var(&allow, "allow", "opt in to a restricted import: os/exec, unsafe, syscall or plugin (repeatable)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: strata exec FILE.go|DIR [flags]")
+		fmt.Fprintln(fs.Output(), "Usage: strata exec FILE.go|DIR [--engine interp|compiled] [flags]")
 		fs.PrintDefaults()
 	}
 	flags, pos := interleaved(args, nil)
@@ -43,6 +44,9 @@ func runExec(args []string) error {
 	if len(pos) != 1 {
 		fs.Usage()
 		return exitError{2}
+	}
+	if _, err := engine.ParseEngine(*eng); err != nil {
+		return fmt.Errorf("--engine: %w", err)
 	}
 	file, err := blockFile(pos[0])
 	if err != nil {
@@ -91,17 +95,15 @@ func runExec(args []string) error {
 
 	ctx, stop := signalContext()
 	defer stop()
-	k, err := supervisor.Start(ctx, supervisor.Config{Command: kernelCommand(), MemoryLimit: *memLimit << 20})
+	h := &printHandler{live: *format == "table"}
+	res, out, used, err := execEngine(ctx, *eng, req, tables, *memLimit<<20, h)
 	if err != nil {
 		return err
 	}
-	defer k.Close()
-	h := &printHandler{live: *format == "table"}
-	res, out := k.Exec(ctx, req, tables, h)
 
 	switch *format {
 	case "json":
-		doc := map[string]any{"stdout": res.Stdout, "duration_ms": float64(res.Duration.Microseconds()) / 1000, "entry": res.Entry}
+		doc := map[string]any{"stdout": res.Stdout, "duration_ms": float64(res.Duration.Microseconds()) / 1000, "entry": res.Entry, "engine": used}
 		if res.Error != nil {
 			doc["error"] = res.Error
 		}
@@ -118,6 +120,9 @@ func runExec(args []string) error {
 				return err
 			}
 		}
+		if res.Error == nil {
+			fmt.Fprintf(os.Stderr, "engine %s\n", used)
+		}
 	default:
 		if out != nil {
 			if err := tableio.WriteText(os.Stdout, out, *limit, loc); err != nil {
@@ -125,11 +130,14 @@ func runExec(args []string) error {
 			}
 		}
 		if res.Error == nil {
-			fmt.Fprintf(os.Stderr, "%s ran in %s\n", res.Entry, res.Duration.Round(time.Microsecond))
+			fmt.Fprintf(os.Stderr, "%s ran in %s (engine %s)\n", res.Entry, res.Duration.Round(time.Microsecond), used)
 		}
 	}
 	if res.Error != nil {
 		printRunError(file, res.Error)
+		if *format != "json" {
+			fmt.Fprintf(os.Stderr, "(engine %s)\n", used)
+		}
 		return exitError{1}
 	}
 	return nil

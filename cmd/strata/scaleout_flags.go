@@ -33,6 +33,7 @@ type scaleOut struct {
 	pool    string
 	// artifacts is a shared folder for payloads above the message size.
 	artifacts string
+	replicas  int
 	// TLS of the embedded listener.
 	tlsMode, tlsCert, tlsKey string
 }
@@ -45,6 +46,7 @@ func (s *scaleOut) register(fs *flag.FlagSet) {
 	fs.BoolVar(&s.noLocal, "no-local", false, "with workers: run no Go block on this machine's kernels")
 	fs.DurationVar(&s.ackWait, "ack-wait", 30*time.Second, "with workers: a task's lease; a worker silent this long loses it to another")
 	fs.StringVar(&s.pool, "pool", "default", "with workers: the pool name (several projects can share one NATS server)")
+	fs.IntVar(&s.replicas, "nats-replicas", 1, "with --workers on a NATS cluster: replicas of the task and result streams and the object store (3 survives losing a server)")
 	fs.StringVar(&s.tlsMode, "worker-tls", "auto", "TLS on the --listen-workers listener: auto (on unless bound to loopback), on, off (refused off loopback)")
 	fs.StringVar(&s.tlsCert, "tls-cert", "", "certificate (PEM) of the --listen-workers listener; default: a self-signed one made on first start in DIR/.strata/worker-tls, its fingerprint printed")
 	fs.StringVar(&s.tlsKey, "tls-key", "", "key (PEM) of --tls-cert")
@@ -59,6 +61,8 @@ func (s *scaleOut) check() error {
 		return errors.New("--workers and --listen-workers: give one (an external NATS server, or the embedded one)")
 	case s.noLocal && !s.enabled():
 		return errors.New("--no-local needs workers: add --workers URL or --listen-workers ADDR")
+	case s.replicas != 1 && s.url == "":
+		return errors.New("--nats-replicas is for a NATS cluster given with --workers (the embedded server is one node)")
 	case s.tlsMode != "auto" && s.tlsMode != "on" && s.tlsMode != "off":
 		return fmt.Errorf("--worker-tls %q: want auto, on or off", s.tlsMode)
 	case (s.tlsCert == "") != (s.tlsKey == ""):
@@ -78,7 +82,7 @@ func workerTokenFile(dir string) string { return filepath.Join(dir, ".strata", "
 func (s *scaleOut) start(ctx context.Context, dir string, local *supervisor.Pool, compiler *kbuild.Compiler) (*remote.Cluster, error) {
 	cfg := remote.ClusterConfig{URL: s.url, Creds: s.creds, Token: s.token, Listen: s.listen,
 		StoreDir: filepath.Join(dir, ".strata", "nats"), Version: version,
-		Settings:    remote.Settings{Pool: s.pool, AckWait: s.ackWait, Artifacts: s.artifacts},
+		Settings:    remote.Settings{Pool: s.pool, AckWait: s.ackWait, Artifacts: s.artifacts, Replicas: s.replicas},
 		WorkersFile: filepath.Join(dir, ".strata", "workers.json")}
 	if s.listen != "" && cfg.Token == "" {
 		// Kept across restarts, so workers reconnect to a restarted

@@ -30,7 +30,7 @@ func runWorker(args []string) error {
 	memLimit := fs.Int64("memory-limit", supervisor.DefaultMemoryLimit>>20, "per-kernel memory limit in MiB")
 	name := fs.String("name", "", "worker id shown by `strata workers` (default host/pid/random)")
 	eng := fs.String("engine", "auto", "auto: run the compiled build the coordinator ships when it is for this platform (else interpreted); interp: always interpreted")
-	builds := fs.String("builds", "", "folder for compiled builds fetched from the coordinator (default: the user cache folder, strata/builds)")
+	builds := fs.String("builds", "", "folder for compiled builds fetched from the coordinator (default: the user cache folder, strata/builds; the temp folder without a HOME)")
 	tlsCA := fs.String("tls-ca", "", "certificate or CA (PEM) to trust for the coordinator's TLS listener (its DIR/.strata/worker-tls/cert.pem)")
 	tlsPin := fs.String("tls-pin", "", "SHA-256 fingerprint of the coordinator's listener certificate, as strata start prints it")
 	artifacts := fs.String("artifacts", "", "the coordinator's --artifacts folder, mounted at the same path here")
@@ -83,8 +83,8 @@ func runWorker(args []string) error {
 	if *eng == "auto" {
 		if acfg.BinDir = *builds; acfg.BinDir == "" {
 			cache, err := os.UserCacheDir()
-			if err != nil {
-				return fmt.Errorf("no folder for compiled builds (%v): give --builds DIR, or --engine interp", err)
+			if err != nil { // no HOME (a bare container): still a folder of this machine
+				cache = os.TempDir()
 			}
 			acfg.BinDir = filepath.Join(cache, "strata", "builds")
 		}

@@ -176,17 +176,18 @@ func (w *warehouse) checkEnd(t Trial, projectDir, id string, st status, ref cont
 	default:
 		v.addf("backfill ended %s with %d conflicts (meddled %q): %s", st.Backfill.State, conflicts, t.Meddle, st.Backfill.Message)
 	}
-	// The meddled day and its week may also end skipped, with the reason:
-	// the week because the day it feeds was held back as a conflict, the
-	// day because a resume found it current (the plain run got there
-	// while the backfill was stopped, before it had started the day).
-	// Either way the newer work stays current; nothing else may be skipped
-	// beyond the day current before the backfill.
+	// The meddled day's week may also end skipped, with the reason: the
+	// day it feeds was held back as a conflict. The day itself never is:
+	// a backfill runs the plan it made at launch, so a day the plain run
+	// got to while the backfill was stopped, before the backfill had
+	// started it, is a conflict as it is for an uninterrupted backfill.
+	// Nothing else may be skipped beyond the day current before the
+	// backfill.
 	meddleSkipped := 0
 	if t.Meddle != "" {
 		n, err := w.count(`SELECT count(*) FROM (SELECT any_value(partition_key) AS k FROM _strata.run_events
-			WHERE backfill_id = ? AND block_id = '' GROUP BY run_id HAVING arg_max(state, seq) = 'skipped') WHERE k IN (?, ?) AND k <> ?`,
-			id, t.Meddle, weekOf(t.Meddle), t.Existing)
+			WHERE backfill_id = ? AND block_id = '' GROUP BY run_id HAVING arg_max(state, seq) = 'skipped') WHERE k = ? AND k <> ?`,
+			id, weekOf(t.Meddle), t.Existing)
 		if err != nil {
 			v.addf("count skipped meddled partitions: %v", err)
 		}

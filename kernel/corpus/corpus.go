@@ -61,6 +61,10 @@ var NeedsCompiled = map[string]string{
 	"adv_multiwriter_own_type": "passed to io.MultiWriter's variadic io.Writer",
 	"adv_io_pipe":              "passed to io.MultiWriter's variadic io.Writer",
 	"adv_generic_tilde":        "CFG post-order panic",
+	// Found by the ordinary-programs round of issue k9 (k9_*).
+	"k9_json_api":             "%T of a value that can be of the block's own type",
+	"k9_generics_constraints": "CFG post-order panic",
+	"k9_enum_state_machine":   "%q of State, which has methods",
 }
 
 // ExitCodes are the programs that end with os.Exit or log.Fatal: `go run`

@@ -18,6 +18,9 @@
 //     method), evaluated where the value is made (rewrite_bind.go);
 //   - range variables whose address is taken (&v, pointer method values)
 //     get a per-iteration copy, as closures' do;
+//   - `break L` out of a select inside the labeled loop (yaegi broke only
+//     the select and looped forever) becomes a goto to a label right after
+//     the loop, on its closing line (lower_break.go);
 //   - (*log.Logger).SetPrefix, which yaegi's wrapped log.Logger lacks;
 //   - == between interfaces holding the block's own types;
 //   - slices and maps are the kernel's own source (overlay/), with the API

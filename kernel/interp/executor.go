@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -413,6 +414,11 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 			if ce, ok := o.err.(checkError); ok {
 				return finish(o.table, &protocol.RunError{Kind: protocol.ErrCheck, File: filename, Message: "Check failed: " + ce.err.Error()})
 			}
+			if ctx.Err() != nil && errors.Is(o.err, ctx.Err()) {
+				// The block honoured the interrupt or deadline before this
+				// select saw it: the run was stopped, not failed.
+				return finish(nil, stoppedError(req, filename, ctx.Err()))
+			}
 			return finish(nil, &protocol.RunError{Kind: protocol.ErrRuntime, File: filename, Message: fmt.Sprintf("%s returned an error: %v", p.a.entry, o.err)})
 		case p.a.entry != "Export" && o.table == nil:
 			return finish(nil, &protocol.RunError{Kind: protocol.ErrOutput, File: filename, Message: p.a.entry + " returned a nil table and no error"})
@@ -443,10 +449,7 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 		case <-time.After(400 * time.Millisecond): // within the supervisor's 500ms grace
 			res.Restart = true
 		}
-		if req.Timeout > 0 && ctx.Err() == context.DeadlineExceeded {
-			return finish(nil, &protocol.RunError{Kind: protocol.ErrTimeout, File: filename, Message: "timed out after " + req.Timeout.String()})
-		}
-		return finish(nil, &protocol.RunError{Kind: protocol.ErrInterrupted, File: filename, Message: "interrupted"})
+		return finish(nil, stoppedError(req, filename, ctx.Err()))
 	}
 }
 
@@ -648,4 +651,13 @@ func (l *limitedBuffer) Write(p []byte) (int, error) {
 		}
 	}
 	return len(p), nil
+}
+
+// stoppedError is the error of a run its context ended: a timeout or an
+// interrupt.
+func stoppedError(req *protocol.ExecRequest, filename string, err error) *protocol.RunError {
+	if req.Timeout > 0 && err == context.DeadlineExceeded {
+		return &protocol.RunError{Kind: protocol.ErrTimeout, File: filename, Message: "timed out after " + req.Timeout.String()}
+	}
+	return &protocol.RunError{Kind: protocol.ErrInterrupted, File: filename, Message: "interrupted"}
 }

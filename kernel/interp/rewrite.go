@@ -75,6 +75,7 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 		}
 	}
 	edits = append(edits, a.explicitTypeArgs(off)...)
+	edits = append(edits, a.lowerSelectBreaks(off)...)
 	edits = append(edits, a.bindMethodValues(src, off)...)
 
 	mark := func(stmts []ast.Stmt) {

@@ -135,6 +135,13 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 		switch {
 		case o.panicked != nil:
 			return finish(nil, &protocol.RunError{Kind: protocol.ErrPanic, File: req.Filename, Line: o.line, Message: "panic: " + fmt.Sprint(o.panicked)})
+		case o.err != nil && ctx.Err() != nil && errors.Is(o.err, ctx.Err()):
+			// The block honoured the interrupt or deadline before the
+			// select saw it: stopped, not failed.
+			if req.Timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return finish(nil, &protocol.RunError{Kind: protocol.ErrTimeout, File: req.Filename, Message: "timed out after " + req.Timeout.String()})
+			}
+			return finish(nil, &protocol.RunError{Kind: protocol.ErrInterrupted, File: req.Filename, Message: "interrupted"})
 		case o.err != nil:
 			return finish(nil, &protocol.RunError{Kind: protocol.ErrRuntime, File: req.Filename, Message: fmt.Sprintf("%s returned an error: %v", b.Entry, o.err)})
 		case o.checkErr != nil:

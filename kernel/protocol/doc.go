@@ -13,5 +13,8 @@
 //
 // where the header says how many tables follow (Message.Tables). Tables use
 // the binary layout in table_codec.go: JSON for the few control fields that
-// change shape, binary for the bulk that must move fast.
+// change shape, binary for the bulk that must move fast. When the two sides
+// share table files (ServeOptions.SharedDir, Writer.ShareTables), large
+// tables are written into the writer's mapped file instead and the header's
+// Message.Shared says where (shared_tables.go); nothing follows the header.
 package protocol

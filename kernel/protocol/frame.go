@@ -17,23 +17,61 @@ const MaxFrame = 1 << 30
 
 // Writer writes frames; safe for concurrent use.
 type Writer struct {
-	mu  sync.Mutex
-	w   *bufio.Writer
-	buf []byte
+	mu     sync.Mutex
+	w      *bufio.Writer
+	buf    []byte
+	shared *sharedOut // nil: tables go inline
 }
 
 // NewWriter wraps w.
 func NewWriter(w io.Writer) *Writer { return &Writer{w: bufio.NewWriterSize(w, 64<<10)} }
 
+// ShareTables makes large tables go through the file at path (created or
+// truncated) instead of the stream; the peer's Reader must AcceptShared the
+// same path. On a system without shared mappings it returns an error and
+// tables stay inline.
+func (fw *Writer) ShareTables(path string) error {
+	s, err := createSharedOut(path)
+	if err != nil {
+		return err
+	}
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	if fw.shared != nil {
+		fw.shared.close()
+	}
+	fw.shared = s
+	return nil
+}
+
+// CloseShared unmaps the shared file; later tables go inline.
+func (fw *Writer) CloseShared() {
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	if fw.shared != nil {
+		fw.shared.close()
+		fw.shared = nil
+	}
+}
+
 // Write sends one message with its tables and flushes.
 func (fw *Writer) Write(m *Message, tables ...*sdk.Table) error {
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
 	m.Tables = len(tables)
+	m.Shared = nil
+	if fw.shared != nil && len(tables) > 0 && payloadSize(tables) >= SharedMinBytes {
+		if ref, err := fw.shared.put(tables); err == nil {
+			m.Shared, tables = ref, nil
+		}
+		// Otherwise (the peer still reads the last frame, the file cannot
+		// grow, a table is invalid) the tables go inline, where an invalid
+		// table reports its error below.
+	}
 	header, err := json.Marshal(m)
 	if err != nil {
 		return fmt.Errorf("encode %s message: %w", m.Type, err)
 	}
-	fw.mu.Lock()
-	defer fw.mu.Unlock()
 	body := fw.buf[:0]
 	body = binary.LittleEndian.AppendUint32(body, 0) // total, patched below
 	body = binary.LittleEndian.AppendUint32(body, uint32(len(header)))
@@ -58,8 +96,25 @@ func (fw *Writer) Write(m *Message, tables ...*sdk.Table) error {
 
 // Reader reads frames; not safe for concurrent use.
 type Reader struct {
-	r   *bufio.Reader
-	buf []byte
+	r      *bufio.Reader
+	buf    []byte
+	shared *sharedIn
+}
+
+// AcceptShared lets frames carry their tables in the file at path, the one
+// the peer's Writer shares (ShareTables). A frame that refers to a shared
+// file when none was accepted is corrupt.
+func (fr *Reader) AcceptShared(path string) {
+	fr.CloseShared()
+	fr.shared = &sharedIn{path: path}
+}
+
+// CloseShared unmaps the shared file. Not safe during Read.
+func (fr *Reader) CloseShared() {
+	if fr.shared != nil {
+		fr.shared.close()
+		fr.shared = nil
+	}
 }
 
 // NewReader wraps r.
@@ -90,6 +145,16 @@ func (fr *Reader) Read() (*Message, []*sdk.Table, error) {
 	if err := json.Unmarshal(body[4:4+hlen], m); err != nil {
 		return nil, nil, fmt.Errorf("corrupt frame header: %w", err)
 	}
+	if m.Shared != nil {
+		if fr.shared == nil {
+			return nil, nil, fmt.Errorf("corrupt frame: %s message refers to a shared table file, and none was agreed", m.Type)
+		}
+		tables, err := fr.shared.tables(m.Shared, m.Tables)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s message: %w", m.Type, err)
+		}
+		return m, tables, nil
+	}
 	rest := body[4+hlen:]
 	tables := make([]*sdk.Table, 0, m.Tables)
 	for i := 0; i < m.Tables; i++ {
@@ -104,4 +169,13 @@ func (fr *Reader) Read() (*Message, []*sdk.Table, error) {
 		fr.buf = nil
 	}
 	return m, tables, nil
+}
+
+// payloadSize is the encoded size of tables.
+func payloadSize(tables []*sdk.Table) int {
+	n := 0
+	for _, t := range tables {
+		n += encodedSize(t.Columns(), t.Len())
+	}
+	return n
 }

@@ -35,6 +35,9 @@ type Message struct {
 	Type   Type   `json:"type"`
 	ID     string `json:"id,omitempty"`
 	Tables int    `json:"tables,omitempty"` // number of tables after the header
+	// Shared, when set, says the tables are in the shared file rather than
+	// after the header (shared_tables.go).
+	Shared *SharedRef `json:"shared,omitempty"`
 
 	Exec   *ExecRequest `json:"exec,omitempty"`
 	Result *Result      `json:"result,omitempty"`
@@ -49,6 +52,10 @@ type Message struct {
 type Ready struct {
 	PID      int    `json:"pid"`
 	Executor string `json:"executor"` // "yaegi" or "native"
+	// SharedTables says the kernel shares large tables through the files
+	// of ServeOptions.SharedDir, both ways; the coordinator may then send
+	// its own that way.
+	SharedTables bool `json:"shared_tables,omitempty"`
 }
 
 // ExecRequest asks the kernel to run one block.

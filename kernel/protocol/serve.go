@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,11 +39,37 @@ const MaxCapturedOutput = 1 << 20
 // runs one exec at a time, and relays host calls. It returns when the
 // coordinator closes the stream or asks for shutdown.
 func Serve(r io.Reader, w io.Writer, ex Executor) error {
+	return ServeWith(r, w, ex, ServeOptions{})
+}
+
+// ServeOptions configure Serve.
+type ServeOptions struct {
+	// SharedDir is a directory the coordinator made for this kernel
+	// (SharedDirEnv): large tables then travel through shared files in it
+	// (shared_tables.go) rather than the pipe. Empty: all inline.
+	SharedDir string
+}
+
+// The shared table files of a kernel, in ServeOptions.SharedDir, and the
+// environment variable by which the coordinator names that directory.
+const (
+	SharedDirEnv     = "STRATA_KERNEL_SHARED_DIR"
+	SharedToKernel   = "to-kernel"
+	SharedFromKernel = "from-kernel"
+)
+
+// ServeWith is Serve with options.
+func ServeWith(r io.Reader, w io.Writer, ex Executor, opt ServeOptions) error {
 	s := &server{out: NewWriter(w), ex: ex, calls: map[int64]chan hostAnswer{}}
-	if err := s.out.Write(&Message{Type: TypeReady, Ready: &Ready{PID: os.Getpid(), Executor: ex.Name()}}); err != nil {
+	in := NewReader(r)
+	ready := &Ready{PID: os.Getpid(), Executor: ex.Name()}
+	if opt.SharedDir != "" && s.out.ShareTables(filepath.Join(opt.SharedDir, SharedFromKernel)) == nil {
+		in.AcceptShared(filepath.Join(opt.SharedDir, SharedToKernel))
+		ready.SharedTables = true
+	}
+	if err := s.out.Write(&Message{Type: TypeReady, Ready: ready}); err != nil {
 		return err
 	}
-	in := NewReader(r)
 	for {
 		m, tables, err := in.Read()
 		if err != nil {

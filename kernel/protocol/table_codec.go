@@ -48,13 +48,9 @@ func AppendTable(b []byte, t *sdk.Table) ([]byte, error) {
 		}
 		switch c.Type {
 		case sdk.TypeInt64:
-			for _, v := range c.Int64s() {
-				b = binary.LittleEndian.AppendUint64(b, uint64(v))
-			}
+			b = appendWords(b, c.Int64s())
 		case sdk.TypeFloat64:
-			for _, v := range c.Float64s() {
-				b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
-			}
+			b = appendWords(b, c.Float64s())
 		case sdk.TypeTime:
 			for _, v := range c.Times() {
 				b = binary.LittleEndian.AppendUint64(b, uint64(v.UnixMicro()))
@@ -138,25 +134,17 @@ func DecodeTable(b []byte) (*sdk.Table, int, error) {
 		}
 		switch typ {
 		case sdk.TypeInt64:
-			vals := make([]int64, nrows)
 			raw := d.bytes(8 * nrows)
 			if d.err != nil {
 				break
 			}
-			for j := range vals {
-				vals[j] = int64(binary.LittleEndian.Uint64(raw[8*j:]))
-			}
-			t.AddColumn(sdk.Int64sFrom(name, vals, nulls))
+			t.AddColumn(sdk.Int64sFrom(name, decodeWords[int64](raw, nrows), nulls))
 		case sdk.TypeFloat64:
-			vals := make([]float64, nrows)
 			raw := d.bytes(8 * nrows)
 			if d.err != nil {
 				break
 			}
-			for j := range vals {
-				vals[j] = math.Float64frombits(binary.LittleEndian.Uint64(raw[8*j:]))
-			}
-			t.AddColumn(sdk.Float64sFrom(name, vals, nulls))
+			t.AddColumn(sdk.Float64sFrom(name, decodeWords[float64](raw, nrows), nulls))
 		case sdk.TypeTime:
 			vals := make([]time.Time, nrows)
 			raw := d.bytes(8 * nrows)

@@ -25,6 +25,9 @@ type Settings struct {
 	CallTimeout time.Duration
 	// ResultMaxAge keeps results in their stream this long (default 24h).
 	ResultMaxAge time.Duration
+	// Replicas of the streams and the object store (default 1): 3 on a
+	// NATS cluster, so that losing a server (its leader) loses nothing.
+	Replicas int
 	// Artifacts is a folder every machine of the pool sees at the same
 	// path (a shared mount): payloads above the message limit go there,
 	// referenced by size and digest, instead of the object store.
@@ -43,6 +46,9 @@ func (s Settings) withDefaults() Settings {
 	}
 	if s.CallTimeout <= 0 {
 		s.CallTimeout = 5 * time.Second
+	}
+	if s.Replicas <= 0 {
+		s.Replicas = 1
 	}
 	if s.ResultMaxAge <= 0 {
 		s.ResultMaxAge = 24 * time.Hour
@@ -80,7 +86,7 @@ func setup(ctx context.Context, js jetstream.JetStream, n names, s Settings) (je
 		_, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 			Name: n.taskStream, Subjects: []string{n.taskSubject},
 			Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage,
-			Duplicates: 2 * time.Minute, MaxMsgSize: 1 << 20, Discard: jetstream.DiscardNew,
+			Duplicates: 2 * time.Minute, MaxMsgSize: 1 << 20, Discard: jetstream.DiscardNew, Replicas: s.Replicas,
 		})
 		return err
 	})
@@ -102,7 +108,7 @@ func setup(ctx context.Context, js jetstream.JetStream, n names, s Settings) (je
 		_, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 			Name: n.resultStream, Subjects: []string{n.resultSubject + ".>"},
 			Retention: jetstream.LimitsPolicy, Storage: jetstream.FileStorage,
-			MaxAge: s.ResultMaxAge, Duplicates: 2 * time.Minute, MaxMsgSize: 1 << 20,
+			MaxAge: s.ResultMaxAge, Duplicates: 2 * time.Minute, MaxMsgSize: 1 << 20, Replicas: s.Replicas,
 		})
 		return err
 	})
@@ -123,7 +129,7 @@ func setup(ctx context.Context, js jetstream.JetStream, n names, s Settings) (je
 	}
 	var obs jetstream.ObjectStore
 	err = retry(ctx, s.CallTimeout, "create object store "+n.bucket, func(ctx context.Context) error {
-		o, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: n.bucket, TTL: s.ResultMaxAge, Storage: jetstream.FileStorage})
+		o, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: n.bucket, TTL: s.ResultMaxAge, Storage: jetstream.FileStorage, Replicas: s.Replicas})
 		obs = o
 		return err
 	})

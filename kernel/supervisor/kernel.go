@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -69,6 +70,9 @@ type Kernel struct {
 	exitErr error
 	seq     atomic.Int64
 	broken  bool // must be replaced before the next exec
+
+	sharedDir string          // shared table files (protocol.ServeOptions); removed when the process ends
+	ready     *protocol.Ready // the kernel's greeting
 }
 
 type pending struct {
@@ -98,17 +102,29 @@ func Start(ctx context.Context, cfg Config) (*Kernel, error) {
 	k := &Kernel{cfg: cfg, cmd: cmd, stdin: stdin, w: protocol.NewWriter(stdin), stderr: newTailBuffer(16 << 10),
 		pings: map[string]chan struct{}{}, dead: make(chan struct{})}
 	cmd.Stderr = k.stderr
+	r := protocol.NewReader(stdout)
+	// Large tables go through shared files rather than the pipe, when the
+	// kernel agrees (its ready message says so).
+	if dir, err := os.MkdirTemp(sharedRoot(), "strata-kernel-"); err == nil {
+		k.sharedDir = dir
+		cmd.Env = append(cmd.Env, protocol.SharedDirEnv+"="+dir)
+		r.AcceptShared(filepath.Join(dir, protocol.SharedFromKernel))
+	}
 	if err := cmd.Start(); err != nil {
+		k.removeShared()
 		return nil, fmt.Errorf("start kernel %s: %w", cfg.Command[0], err)
 	}
 	k.pid = cmd.Process.Pid
 	ready := make(chan error, 1)
-	go k.readLoop(protocol.NewReader(stdout), ready)
+	go k.readLoop(r, ready)
 	select {
 	case err := <-ready:
 		if err != nil {
 			k.Kill()
 			return nil, err
+		}
+		if k.ready != nil && k.ready.SharedTables && k.sharedDir != "" {
+			_ = k.w.ShareTables(filepath.Join(k.sharedDir, protocol.SharedToKernel))
 		}
 		return k, nil
 	case <-ctx.Done():
@@ -119,6 +135,9 @@ func Start(ctx context.Context, cfg Config) (*Kernel, error) {
 		return nil, errors.New("kernel did not send ready within 30s")
 	}
 }
+
+// PID is the kernel process's id.
+func (k *Kernel) PID() int { return k.pid }
 
 // Alive reports whether the process is running and usable.
 func (k *Kernel) Alive() bool {
@@ -137,6 +156,7 @@ func (k *Kernel) readLoop(r *protocol.Reader, ready chan<- error) {
 	for {
 		m, tables, err := r.Read()
 		if err != nil {
+			r.CloseShared()
 			k.exit() // first: describeExit waits for it
 			if first {
 				ready <- fmt.Errorf("kernel exited before ready: %s", k.describeExit())
@@ -147,9 +167,11 @@ func (k *Kernel) readLoop(r *protocol.Reader, ready chan<- error) {
 			first = false
 			if m.Type != protocol.TypeReady {
 				ready <- fmt.Errorf("kernel sent %q before ready", m.Type)
+				r.CloseShared()
 				k.exit()
 				return
 			}
+			k.ready = m.Ready
 			ready <- nil
 			continue
 		}
@@ -202,10 +224,28 @@ func (k *Kernel) answer(c *pending, call *protocol.HostCall) {
 
 func (k *Kernel) exit() {
 	err := k.cmd.Wait()
+	k.removeShared()
 	k.mu.Lock()
 	k.exitErr = err
 	k.mu.Unlock()
 	close(k.dead)
+}
+
+// removeShared unmaps and removes the shared table files.
+func (k *Kernel) removeShared() {
+	k.w.CloseShared()
+	if k.sharedDir != "" {
+		_ = os.RemoveAll(k.sharedDir)
+	}
+}
+
+// sharedRoot is where kernels' shared table files go: memory (/dev/shm)
+// when it is there, else the temp dir.
+func sharedRoot() string {
+	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() && st.Mode().Perm()&0o002 != 0 {
+		return "/dev/shm"
+	}
+	return ""
 }
 
 // describeExit summarizes how the process ended, with the tail of its stderr.

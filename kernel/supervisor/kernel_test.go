@@ -86,7 +86,15 @@ func TestPoolRecoversAfterFailures(t *testing.T) {
 
 func TestInterruptStopsARun(t *testing.T) {
 	t.Parallel()
-	k := startKernel(t)
+	// A long grace: under -race on a loaded machine the cooperative stop
+	// took longer than the default 500ms, and the kernel was killed.
+	cfg := testConfig()
+	cfg.Grace = 10 * time.Second
+	k, err := Start(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(k.Close)
 	wait := loadReq(`func Load(ctx *sdk.Context) (*sdk.Table, error) { <-ctx.Done(); return nil, ctx.Err() }`)
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)

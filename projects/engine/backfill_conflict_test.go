@@ -169,3 +169,98 @@ func TestCancelCountsNeverStartedAsCancelled(t *testing.T) {
 		t.Fatalf("resume after cancel: %s %+v", done.State, done.Progress)
 	}
 }
+
+// A day that was missing when the backfill was launched and that another run
+// published while the backfill was stopped, before it had reached the day:
+// the backfill planned to write it over no version, so on resume it is a
+// conflict listed with both versions, as a compare-and-set at publish time
+// would make it, not "skipped: current v1".
+func TestNewerWorkOnAnUnstartedDayIsAConflict(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, dailyFiles(""))
+	st := e.launchPaused(BackfillSpec{Pipeline: "p", From: "2024-01-01", To: "2024-01-05", Concurrency: 1})
+	dir := e.dir
+	e.close()
+	e = openEnv(t, dir)
+	e.mustSucceed(e.run("p", "2024-01-05")) // v1 of day 5 and of its week, by another run
+	done := e.resumeAndWait(st.ID)
+	if done.State != StateNeedsAttention || !strings.Contains(done.Message, "keep-newer") {
+		t.Fatalf("resumed over newer work on a day it had not started: %s %q %+v", done.State, done.Message, done.Progress)
+	}
+	if v := current(e, "p__agg", "2024-01-05"); v != 1 {
+		t.Fatalf("day 5 current v%d, want the other run's v1", v)
+	}
+	if done.Progress.Conflicts != 2 || done.Progress.Succeeded != 4 || done.Progress.Skipped != 0 {
+		t.Fatalf("progress %+v, want day 5 and its week in conflict, 4 days succeeded", done.Progress)
+	}
+	var day *BackfillConflict
+	for i, c := range done.Conflicts {
+		if c.Partition == "2024-01-05" && c.Product == "p__agg" {
+			day = &done.Conflicts[i]
+		}
+	}
+	if day == nil || day.Version != 2 || day.BasedOn != 0 || day.Current != 1 {
+		t.Fatalf("conflicts %+v: want p__agg 2024-01-05 v2 planned against no version, v1 current", done.Conflicts)
+	}
+	if n, err := e.eng.Resolve(context.Background(), st.ID, true, nil); err != nil || n != 2 {
+		t.Fatalf("keep newer: %d %v", n, err)
+	}
+	if after, _ := e.eng.Backfill(context.Background(), st.ID); after.State != StateSucceeded {
+		t.Fatalf("after keep-newer: %s %+v", after.State, after.Progress)
+	}
+}
+
+// A day that was current when the backfill was launched (reprocess missing
+// plans to skip it) stays skipped when another run publishes a newer
+// version while the backfill is stopped: the backfill never meant to write
+// it. Its week, which the backfill planned to roll up again over v1, is a
+// conflict with the other run's v2.
+func TestNewerWorkOnAPlannedSkipStaysSkipped(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, dailyFiles(""))
+	e.mustSucceed(e.run("p", "2024-01-05"))
+	st := e.launchPaused(BackfillSpec{Pipeline: "p", From: "2024-01-01", To: "2024-01-05", Concurrency: 1})
+	dir := e.dir
+	e.close()
+	e = openEnv(t, dir)
+	e.mustSucceed(e.run("p", "2024-01-05")) // v2 by another run, while stopped
+	done := e.resumeAndWait(st.ID)
+	if done.State != StateNeedsAttention || done.Progress.Skipped != 1 || done.Progress.Conflicts != 1 || done.Progress.Succeeded != 4 {
+		t.Fatalf("a planned skip: %s %q %+v", done.State, done.Message, done.Progress)
+	}
+	if v := current(e, "p__agg", "2024-01-05"); v != 2 {
+		t.Fatalf("day 5 current v%d, want v2", v)
+	}
+	if len(done.Conflicts) != 1 || done.Conflicts[0].Product != "p__weekly" || done.Conflicts[0].BasedOn != 1 || done.Conflicts[0].Current != 2 {
+		t.Fatalf("conflicts %+v: want only the week, planned against v1, v2 current", done.Conflicts)
+	}
+}
+
+// A kill -9 between a partition's publish and its succeeded event, then
+// another run publishes the same day while the backfill is stopped: the
+// backfill's own publish had committed and was current, so the partition
+// counts succeeded; the newer work came after it, as it would have if the
+// event had been written.
+func TestOwnPublishSupersededWhileStoppedCountsSucceeded(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, dailyFiles(""))
+	st := e.backfill(spec("2024-01-01", "2024-01-03"))
+	if st.State != StateSucceeded {
+		t.Fatal(st.Message)
+	}
+	run := runIDFor(st.ID, "2024-01-02")
+	if _, err := e.wh.DB().Exec(`DELETE FROM _strata.run_events WHERE run_id = ? AND block_id = '' AND state = 'succeeded'`, run); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.eng.backfillEvent(context.Background(), st.ID, StateRunning, "interrupted"); err != nil {
+		t.Fatal(err)
+	}
+	e.mustSucceed(e.run("p", "2024-01-02")) // newer work over the backfill's own v1
+	done := e.resumeAndWait(st.ID)
+	if done.State != StateSucceeded || done.Progress.Succeeded != 4 || done.Progress.Conflicts != 0 {
+		t.Fatalf("resume: %s %q %+v", done.State, done.Message, done.Progress)
+	}
+	if v := current(e, "p__agg", "2024-01-02"); v != 2 {
+		t.Fatalf("day 2 current v%d, want the newer v2", v)
+	}
+}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -80,6 +81,21 @@ func (e *Engine) Retry(ctx context.Context, id string, useCurrentCode bool) (*Ba
 	if e.running(id) != nil {
 		return nil, fmt.Errorf("backfill %s is still running; retry it when it ends", id)
 	}
+	// Nothing to rerun: a retry with the current code would only relabel
+	// the backfill with a version that computed none of its partitions.
+	// (A plain retry of a finished backfill passes over it, changing
+	// nothing.)
+	rp, err := e.PlanRetry(ctx, id, useCurrentCode)
+	if err != nil {
+		return nil, err
+	}
+	if useCurrentCode && rp.ToRun == 0 {
+		st, err := e.Backfill(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("backfill %s is %s: nothing to retry (every partition succeeded, was skipped or is a conflict to resolve with promote-anyway or keep-newer)", id, st.State)
+	}
 	return e.restart(ctx, id, true, useCurrentCode)
 }
 
@@ -106,6 +122,13 @@ func (e *Engine) restart(ctx context.Context, id string, retry, useCurrentCode b
 		}
 		msg += fmt.Sprintf(" with the current code: pipeline version %s (was %s)", snapshot.Short(pin.hash), snapshot.Short(old))
 	} else if pin, err = e.backfillPin(ctx, id, spec.Pipeline); err != nil {
+		// Nothing can run it now: a backfill the interruption left
+		// "running" is recorded failed with the reason (its snapshot's
+		// files are gone or were edited), not left "running" with nothing
+		// running; a retry with the current code continues it.
+		if st, serr := e.Backfill(ctx, id); serr == nil && (st.State == StateRunning || st.State == StatePaused) {
+			_ = e.backfillEvent(ctx, id, StateFailed, fmt.Sprintf("cannot resume: %v", err))
+		}
 		return nil, err
 	}
 	t, err := e.target(spec, pin.pl)
@@ -139,12 +162,18 @@ func (e *Engine) RecoverBackfills(ctx context.Context) ([]string, error) {
 		}
 	}
 	rows.Close()
+	// One that cannot resume (restart records why) does not keep the
+	// others from resuming.
+	var resumed []string
+	var errs []error
 	for _, id := range ids {
 		if _, err := e.restart(ctx, id, false, false); err != nil {
-			return ids, err
+			errs = append(errs, err)
+			continue
 		}
+		resumed = append(resumed, id)
 	}
-	return ids, nil
+	return resumed, errors.Join(errs...)
 }
 
 // Shutdown stops this process's backfills without marking them finished:

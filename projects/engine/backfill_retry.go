@@ -14,9 +14,17 @@ type RetryPlan struct {
 	// CodeChange: with --use-current-code the files have changed since the
 	// backfill's version, so the retried partitions run other code than
 	// the ones that succeeded.
-	CodeChange bool           `json:"code_change"`
-	ToRun      int            `json:"to_run"`   // partitions that did not succeed (nor were skipped)
-	ByState    map[string]int `json:"by_state"` // failed, cancelled, conflict, running (left by a crash), not started
+	CodeChange bool `json:"code_change"`
+	ToRun      int  `json:"to_run"` // partitions that did not succeed (nor were skipped)
+	// RerunChildren counts the dynamic children of those partitions that
+	// succeeded under another pipeline version: they run again rather than
+	// being reused (a retry of the same version reuses them).
+	RerunChildren int            `json:"rerun_children"`
+	ByState       map[string]int `json:"by_state"` // failed, cancelled, conflict, running (left by a crash), not started
+	// Problem says why the retry cannot run the backfill's own version
+	// (its snapshot's files are gone or were edited): only a retry with
+	// the current code can run.
+	Problem string `json:"problem,omitempty"`
 }
 
 // PlanRetry says what Retry(ctx, id, useCurrentCode) would do; nothing runs.
@@ -42,7 +50,11 @@ func (e *Engine) PlanRetry(ctx context.Context, id string, useCurrentCode bool) 
 		}
 	}
 	var t *target
-	if p, err := e.backfillPin(ctx, id, pl); err == nil && !useCurrentCode {
+	p, perr := e.backfillPin(ctx, id, pl)
+	if perr != nil && !useCurrentCode {
+		rp.Problem = perr.Error()
+	}
+	if perr == nil && !useCurrentCode {
 		t, err = e.target(spec, p.pl)
 		if err != nil {
 			return nil, err
@@ -64,7 +76,7 @@ func (e *Engine) PlanRetry(ctx context.Context, id string, useCurrentCode bool) 
 	for _, s := range states {
 		seen++
 		switch s {
-		case StateSucceeded, StateSkipped:
+		case StateSucceeded, StateSkipped, StateConflict: // a conflict is resolved, not retried
 		default:
 			rp.ByState[string(s)]++
 			rp.ToRun++
@@ -74,7 +86,29 @@ func (e *Engine) PlanRetry(ctx context.Context, id string, useCurrentCode bool) 
 		rp.ByState["not started"] = left
 		rp.ToRun += left
 	}
+	if rp.RerunChildren, err = e.staleChildren(ctx, id, rp.Snapshot); err != nil {
+		return nil, err
+	}
 	return rp, nil
+}
+
+// staleChildren counts the dynamic children that succeeded in the runs a
+// retry of backfill id reruns, under a pipeline version other than
+// snapshot.
+func (e *Engine) staleChildren(ctx context.Context, id, snapshot string) (int, error) {
+	var n int
+	err := e.wh.DB().QueryRowContext(ctx, `WITH retried AS (
+			SELECT run_id FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' GROUP BY run_id
+			HAVING arg_max(state, seq) NOT IN ('succeeded', 'skipped', 'conflict'))
+		SELECT count(*) FROM (SELECT DISTINCT run_id, block_id, child_key FROM _strata.run_events
+			WHERE backfill_id = ? AND child_key <> '' AND state = 'succeeded' AND output IS NOT NULL
+			AND run_id IN (SELECT run_id FROM retried)
+			EXCEPT SELECT DISTINCT run_id, block_id, child_key FROM _strata.run_events
+			WHERE backfill_id = ? AND child_key <> '' AND state = 'succeeded' AND output IS NOT NULL AND snapshot = ?)`, id, id, id, snapshot).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count the dynamic children a retry of %s reruns: %w", id, err)
+	}
+	return n, nil
 }
 
 // String is the retry plan as the CLI prints it.
@@ -85,6 +119,12 @@ func (rp *RetryPlan) String() string {
 		s += fmt.Sprintf(" (CHANGE: the backfill ran version %s; the retried partitions run the current code)", shortHash(rp.Was))
 	case rp.Was == "" && rp.Snapshot != "":
 		s += " (the backfill's own version)"
+	}
+	if rp.Problem != "" {
+		s += "; CANNOT RUN: " + rp.Problem
+	}
+	if rp.RerunChildren > 0 {
+		s += fmt.Sprintf("; %d dynamic children that succeeded under the old version run again (CHANGED code)", rp.RerunChildren)
 	}
 	return s
 }

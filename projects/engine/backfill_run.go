@@ -61,8 +61,21 @@ func (e *Engine) launch(ctx context.Context, id string, spec BackfillSpec) (*Bac
 	if err := e.wh.Healthy(); err != nil {
 		return nil, fmt.Errorf("record backfill: %w", err)
 	}
-	if _, err := e.wh.DB().ExecContext(ctx, `INSERT INTO _strata.backfills (backfill_id, created_at, pipeline, spec, snapshot) VALUES (?, ?, ?, ?, ?)`,
-		id, e.now(), t.pl.ID, string(raw), pin.hash); err != nil {
+	// The plan is made now and kept: every later pass runs it (see
+	// backfill_launchplan.go).
+	if t.launchData, err = e.loadPlanData(ctx, pin.proj.Dir, t.pl); err != nil {
+		return nil, err
+	}
+	lp, err := makeLaunchPlan(t, t.launchData)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := lp.encode()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := e.wh.DB().ExecContext(ctx, `INSERT INTO _strata.backfills (backfill_id, created_at, pipeline, spec, snapshot, plan) VALUES (?, ?, ?, ?, ?, ?)`,
+		id, e.now(), t.pl.ID, string(raw), pin.hash, plan); err != nil {
 		return nil, fmt.Errorf("record backfill: %w", err)
 	}
 	if err := e.backfillEvent(ctx, id, StateRunning, "launched"); err != nil {
@@ -91,6 +104,7 @@ func (e *Engine) startBackfill(id string, t *target, retry bool) *backfillRun {
 	e.mu.Lock()
 	e.backfills[id] = b
 	e.mu.Unlock()
+	release := e.hold(t.pin.hash)
 	dir := e.project().Dir
 	if err := advertise(dir, b.instance); err != nil {
 		// Runs anyway; only control from another process is lost, and
@@ -104,6 +118,14 @@ func (e *Engine) startBackfill(id string, t *target, retry bool) *backfillRun {
 		e.mu.Lock()
 		delete(e.backfills, id)
 		e.mu.Unlock()
+		release()
+		// A backfill that ended may leave snapshots nothing needs (its
+		// own, once it succeeded, if its versions were retained away; an
+		// older one a --use-current-code retry moved it off). Not on a
+		// shutdown: the process is closing the warehouse.
+		if b.ctx.Err() == nil || b.cancelledByUser.Load() {
+			e.collectSnapshots(context.Background())
+		}
 	}()
 	return b
 }
@@ -118,7 +140,14 @@ func (e *Engine) running(id string) *backfillRun {
 func (b *backfillRun) run() error {
 	e, t := b.e, b.t
 	ctx := b.ctx
-	pd, err := e.loadPlanData(ctx, t.pin.proj.Dir, t.pl)
+	pd := t.launchData
+	if pd == nil {
+		var err error
+		if pd, err = e.loadPlanData(ctx, t.pin.proj.Dir, t.pl); err != nil {
+			return b.finish(err)
+		}
+	}
+	lp, err := e.loadLaunchPlan(ctx, b.id)
 	if err != nil {
 		return b.finish(err)
 	}
@@ -180,8 +209,12 @@ func (b *backfillRun) run() error {
 		item := func() {
 			b.running.Add(1)
 			defer b.running.Add(-1)
+			based := pd.basedOn(t.pl, blocks, key, b.id, launched)
+			if pr, ok := lp.of(b.id, runID); ok {
+				based = pr.basedOn(t.pl, blocks)
+			}
 			opt := RunOptions{RunID: runID, BackfillID: b.id, Stage: atomicMode, FineOnly: interval == "", Interval: interval,
-				Reuse: prior[runID] != "", Snapshot: t.pin.hash, BasedOn: pd.basedOn(t.pl, blocks, key, b.id, launched), code: code, Origin: t.spec.Origin}
+				Reuse: prior[runID] != "", Snapshot: t.pin.hash, BasedOn: based, code: code, Origin: t.spec.Origin}
 			if atomicMode {
 				opt.PreferRun = b.id + ":"
 			}
@@ -219,6 +252,9 @@ func (b *backfillRun) run() error {
 			return
 		}
 		pp := pd.classify(t.pl, r.part, r.interval, r.blocks, t.spec.Reprocess)
+		if pr, ok := lp.of(b.id, runID); ok {
+			pp.State, pp.Action = pr.State, pr.action()
+		}
 		if !r.anyRun && pp.Action != "run" && !(b.retry && st != "") && st != StateRunning {
 			b.skip(runID, r.part.Key, "skipped: "+pp.State)
 			return
@@ -262,6 +298,11 @@ func (b *backfillRun) run() error {
 				// again (a publish that committed before the crash is
 				// found by the run, not repeated, and counts succeeded).
 				return "run"
+			}
+			if pr, ok := lp.of(b.id, runID); ok {
+				// As planned at launch, whatever was published since.
+				pp = PlannedPartition{Key: p.Key, State: pr.State, Action: pr.action()}
+				return pp.Action
 			}
 			pp = pd.classify(t.pl, p, string(t.pspec.Interval), pd.fine, t.spec.Reprocess)
 			return pp.Action

@@ -126,6 +126,9 @@ type target struct {
 	from, to string // pipeline partition keys
 	total    int    // pipeline partitions in the range
 	rollups  int    // coarse partitions (weeks, months) the range touches
+	// launchData is what the launch planned with, handed to the first
+	// pass so that it does not read the catalog again.
+	launchData *planData
 }
 
 // target normalizes s against pl, the pipeline as the backfill sees it

@@ -53,16 +53,22 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 	st.Message = msg.String
 	t, err := e.backfillTarget(ctx, id, spec)
 	if err != nil {
-		// Still listed (with what went wrong), so that it can be retried
-		// with the current code or cancelled.
+		// Still listed (with what went wrong, its version and what its
+		// partitions did), so that it can be retried with the current code
+		// or cancelled.
 		st.Problem = err.Error()
-		return st, nil
+		st.Snapshot, _ = e.backfillVersion(ctx, id)
+	} else {
+		st.Partitions = t.total
+		st.Total = t.total + t.rollups
+		st.Snapshot = t.pin.hash
 	}
-	st.Partitions = t.total
-	st.Total = t.total + t.rollups
-	st.Snapshot = t.pin.hash
 	if cur, err := e.CurrentVersion(spec.Pipeline); err == nil {
 		st.CurrentSnapshot, st.FilesChanged = cur, cur != st.Snapshot
+	} else {
+		// The pipeline was renamed, deleted or broken since: its files
+		// changed too (the backfill still runs its own version).
+		st.FilesChanged = true
 	}
 	if b := e.running(id); b != nil {
 		st.InProcess = true

@@ -339,31 +339,54 @@ func TestDynamicFanOutAndReduce(t *testing.T) {
 }
 
 // A retried partition re-runs only the dynamic children that failed; the
-// siblings' outputs of the first attempt feed the reduce.
+// siblings' outputs of the first attempt feed the reduce. That holds while
+// the retry runs the same pipeline version: with the current code
+// (--use-current-code, after the block changed) every child runs again,
+// and the dry run says how many of them the change reruns.
 func TestRetryRerunsOnlyFailedChildren(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, false, fanFiles(5, "k2"))
+	ctx := context.Background()
 	st := e.backfill(BackfillSpec{Pipeline: "fan", From: "2024-01-01", To: "2024-01-01"})
 	if st.State != StateFailed {
 		t.Fatalf("want a failed backfill, got %s", st.State)
 	}
-	writeFiles(t, e.dir, fanFiles(5, ""))
-	e.reload()
-	if _, err := e.eng.Retry(context.Background(), st.ID, true); err != nil {
-		t.Fatal(err)
-	}
-	st, _ = e.eng.Wait(context.Background(), st.ID)
-	if st.State != StateSucceeded {
-		t.Fatalf("retry: %s %s", st.State, st.Message)
-	}
 	runs := func(child string) int {
 		return e.count(`SELECT count(*) FROM _strata.run_events WHERE backfill_id = ? AND block_id = 'work' AND child_key = ? AND state = 'running'`, st.ID, child)
 	}
-	if runs("k0") != 1 || runs("k4") != 1 || runs("k2") != 2 {
-		t.Fatalf("runs of k0, k4, k2 = %d, %d, %d; want 1, 1, 2", runs("k0"), runs("k4"), runs("k2"))
+	same, err := e.eng.PlanRetry(ctx, st.ID, false)
+	if err != nil || same.RerunChildren != 0 {
+		t.Fatalf("retry plan of the same version: %+v %v", same, err)
 	}
-	if n := e.count(`SELECT sum FROM fan__total`); n != 2*(0+1+2+3+4) {
-		t.Fatalf("reduce after retry = %d", n)
+	if _, err := e.eng.Retry(ctx, st.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ = e.eng.Wait(ctx, st.ID); st.State != StateFailed {
+		t.Fatalf("the same version fails the same way: %s %s", st.State, st.Message)
+	}
+	if runs("k0") != 1 || runs("k4") != 1 || runs("k2") != 2 {
+		t.Fatalf("same version: runs of k0, k4, k2 = %d, %d, %d; want 1, 1, 2", runs("k0"), runs("k4"), runs("k2"))
+	}
+	// The fix changes what every child computes: triple, not double.
+	files := fanFiles(5, "")
+	files["blocks/work/work.go"] = strings.Replace(workBlock, "*2)", "*3)", 1)
+	writeFiles(t, e.dir, files)
+	e.reload()
+	plan, err := e.eng.PlanRetry(ctx, st.ID, true)
+	if err != nil || !plan.CodeChange || plan.RerunChildren != 4 || !strings.Contains(plan.String(), "4 dynamic children") {
+		t.Fatalf("retry plan with the current code: %+v %v: %s", plan, err, plan)
+	}
+	if _, err := e.eng.Retry(ctx, st.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ = e.eng.Wait(ctx, st.ID); st.State != StateSucceeded {
+		t.Fatalf("retry: %s %s", st.State, st.Message)
+	}
+	if runs("k0") != 2 || runs("k4") != 2 || runs("k2") != 3 {
+		t.Fatalf("current code: runs of k0, k4, k2 = %d, %d, %d; want 2, 2, 3", runs("k0"), runs("k4"), runs("k2"))
+	}
+	if n := e.count(`SELECT sum FROM fan__total`); n != 3*(0+1+2+3+4) {
+		t.Fatalf("reduce after retry = %d, want %d (every child by the new code)", n, 3*(0+1+2+3+4))
 	}
 }
 

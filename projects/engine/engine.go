@@ -39,6 +39,12 @@ type Engine struct {
 	backfills map[string]*backfillRun // running in this process
 	fresh     refreshes               // single flight of product refreshes (freshness)
 	pins      map[string]*pinned      // loaded snapshots by hash/pipeline
+	inUse     map[string]int          // snapshot hash -> runs and backfills in flight using it
+
+	// snapMu orders taking and loading snapshots against collecting them
+	// (snapshot_gc.go).
+	snapMu   sync.Mutex
+	readOnly bool
 }
 
 // Options configure an Engine.
@@ -76,8 +82,12 @@ func New(ctx context.Context, proj *project.Project, wh *warehouse.Warehouse, po
 	if now == nil {
 		now = time.Now
 	}
-	return &Engine{proj: proj, wh: wh, pool: pool, compiler: opt.Compiler, noCompiled: opt.NoCompiled, shipBuild: opt.ShipBuild, store: store, hub: NewHub(), now: now,
-		FanOutWindow: 64, backfills: map[string]*backfillRun{}, pins: map[string]*pinned{}}, nil
+	e := &Engine{proj: proj, wh: wh, pool: pool, compiler: opt.Compiler, noCompiled: opt.NoCompiled, shipBuild: opt.ShipBuild, store: store, hub: NewHub(), now: now,
+		FanOutWindow: 64, backfills: map[string]*backfillRun{}, pins: map[string]*pinned{}, inUse: map[string]int{}, readOnly: opt.ReadOnly}
+	// Opening a project for writing is a safe moment to drop the
+	// snapshots nothing needs: nothing of this process runs yet.
+	e.collectSnapshots(ctx)
+	return e, nil
 }
 
 // Compiler is the engine's builder of native workers; nil when the

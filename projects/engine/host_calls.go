@@ -145,7 +145,10 @@ func (e *Engine) versionsOf(ctx context.Context, query string, args []any, keys 
 
 // publishedByRun reports whether run already published every product of
 // these blocks (a resumed run must not publish them again), and whether
-// they are all current.
+// each is current or was current and has been superseded since: a version
+// newer than the run's is current (another run published after it). A
+// version that is neither was kept aside by a compare-and-set that found
+// newer work.
 func (e *Engine) publishedByRun(ctx context.Context, runID string, pl *project.Pipeline, blocks []*project.Block) (done, current bool, err error) {
 	want := 0
 	var args []any
@@ -162,7 +165,11 @@ func (e *Engine) publishedByRun(ctx context.Context, runID string, pl *project.P
 	}
 	ph := strings.TrimSuffix(strings.Repeat("?,", want), ",")
 	var n, cur int
-	err = e.wh.DB().QueryRowContext(ctx, `SELECT count(DISTINCT product), count(DISTINCT product) FILTER (WHERE is_current) FROM _strata.versions
-		WHERE run_id = ? AND product IN (`+ph+`)`, args...).Scan(&n, &cur)
+	err = e.wh.DB().QueryRowContext(ctx, `SELECT count(DISTINCT v.product),
+			count(DISTINCT v.product) FILTER (WHERE v.is_current OR n.created_at > v.created_at)
+		FROM _strata.versions v
+		LEFT JOIN _strata.current c ON c.product = v.product AND c.partition = v.partition
+		LEFT JOIN _strata.versions n ON n.product = c.product AND n.partition = c.partition AND n.version = c.version
+		WHERE v.run_id = ? AND v.product IN (`+ph+`)`, args...).Scan(&n, &cur)
 	return n == want, cur == want, err
 }

@@ -28,14 +28,24 @@ func (e *Engine) pin(id string) (*pinned, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Saved (or marked used) and loaded with no collection in between.
+	e.snapMu.Lock()
+	defer e.snapMu.Unlock()
 	if err := s.Save(e.project().Dir); err != nil {
 		return nil, err
 	}
-	return e.pinnedVersion(s.Hash, id)
+	return e.loadPinned(s.Hash, id)
 }
 
 // pinnedVersion loads pipeline id of snapshot hash, once per process.
 func (e *Engine) pinnedVersion(hash, id string) (*pinned, error) {
+	e.snapMu.Lock()
+	defer e.snapMu.Unlock()
+	return e.loadPinned(hash, id)
+}
+
+// loadPinned is pinnedVersion with snapMu held.
+func (e *Engine) loadPinned(hash, id string) (*pinned, error) {
 	key := hash + "/" + id
 	e.mu.Lock()
 	p := e.pins[key]

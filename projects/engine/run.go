@@ -93,6 +93,7 @@ func (e *Engine) Run(ctx context.Context, pipelineID, key string, opt RunOptions
 	if err != nil {
 		return nil, err
 	}
+	defer e.hold(pin.hash)()
 	pl := pin.pl
 	spec, err := SpecOf(pl.Partitions)
 	if err != nil {
@@ -152,6 +153,9 @@ type group struct {
 
 func (r *runner) event(ev Event) Event {
 	ev.RunID, ev.BackfillID, ev.Pipeline = r.opt.RunID, r.opt.BackfillID, r.pl.ID
+	if ev.Child != "" {
+		ev.Snapshot = r.pin.hash
+	}
 	if ev.Partition == "" {
 		ev.Partition = r.part.Key
 	}
@@ -171,7 +175,7 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 	}
 	if r.opt.Reuse {
 		var err error
-		if r.reused, err = r.e.childOutputs(ctx, r.opt.RunID); err != nil {
+		if r.reused, err = r.e.childOutputs(ctx, r.opt.RunID, r.pin.hash); err != nil {
 			return nil, err
 		}
 	}

@@ -150,13 +150,16 @@ func (e *Engine) runByID(ctx context.Context, runID string) (RunSummary, error) 
 }
 
 // childOutputs reads the outputs of the dynamic children of a run that
-// succeeded in earlier attempts.
-func (e *Engine) childOutputs(ctx context.Context, runID string) (map[childKey]*sdk.Table, error) {
+// succeeded in earlier attempts under pipeline version snapshot. A child
+// that succeeded under another version (a retry with the current code), or
+// before versions were recorded on children, runs again: its output is
+// what other code computed.
+func (e *Engine) childOutputs(ctx context.Context, runID, snapshot string) (map[childKey]*sdk.Table, error) {
 	if err := e.store.Write(ctx); err != nil {
 		return nil, err
 	}
 	rows, err := e.wh.DB().QueryContext(ctx, `SELECT block_id, child_key, arg_max(output, seq) FROM _strata.run_events
-		WHERE run_id = ? AND child_key <> '' AND state = 'succeeded' AND output IS NOT NULL GROUP BY block_id, child_key`, runID)
+		WHERE run_id = ? AND child_key <> '' AND state = 'succeeded' AND output IS NOT NULL AND snapshot = ? GROUP BY block_id, child_key`, runID, snapshot)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -201,5 +203,68 @@ func TestRetryWithCurrentCode(t *testing.T) {
 	fixed, _ := e.eng.Wait(ctx, st.ID)
 	if fixed.State != StateSucceeded || fixed.Snapshot != changed.Snapshot || fixed.FilesChanged {
 		t.Fatalf("retry with the current code: %s %q version %s", fixed.State, fixed.Message, fixed.Snapshot)
+	}
+}
+
+// A retry with the current code and nothing to rerun is refused rather
+// than relabelling the backfill with a pipeline version that computed none
+// of its versions. Conflicts are not retried (they are
+// resolved), so the dry run does not count them to run.
+func TestRetryWithNothingToRunKeepsTheVersion(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, dailyFiles(""))
+	ctx := context.Background()
+	st := e.backfill(spec("2024-01-01", "2024-01-03"))
+	if st.State != StateSucceeded {
+		t.Fatal(st.Message)
+	}
+	files := dailyFiles("")
+	files["blocks/agg.sql"] = "-- changed\n" + aggBlock
+	writeFiles(t, e.dir, files)
+	e.reload()
+	if rp, err := e.eng.PlanRetry(ctx, st.ID, true); err != nil || rp.ToRun != 0 {
+		t.Fatalf("retry plan of a succeeded backfill: %+v %v", rp, err)
+	}
+	if _, err := e.eng.Retry(ctx, st.ID, true); err == nil || !strings.Contains(err.Error(), "nothing to retry") {
+		t.Fatalf("retry of a succeeded backfill with the current code: %v", err)
+	}
+	after, _ := e.eng.Backfill(ctx, st.ID)
+	if after.Snapshot != st.Snapshot || after.State != StateSucceeded {
+		t.Fatalf("the retry relabelled the backfill: version %s (was %s), %s", after.Snapshot, st.Snapshot, after.State)
+	}
+	if n := e.count(`SELECT count(*) FROM _strata.versions WHERE starts_with(run_id, ?) AND snapshot <> ?`, st.ID+":", after.Snapshot); n != 0 {
+		t.Fatalf("%d versions of the backfill do not record the version it says it ran", n)
+	}
+}
+
+func TestRetryPlanDoesNotCountConflicts(t *testing.T) {
+	t.Parallel()
+	e, st := newerWork(t, PublishPartition)
+	done := e.resumeAndWait(st.ID)
+	if done.State != StateNeedsAttention {
+		t.Fatalf("%s %s", done.State, done.Message)
+	}
+	rp, err := e.eng.PlanRetry(context.Background(), st.ID, false)
+	if err != nil || rp.ToRun != 0 || rp.ByState["conflict"] != 0 {
+		t.Fatalf("retry plan of a backfill with only conflicts left: %+v %v", rp, err)
+	}
+}
+
+// Renaming (or deleting) the pipeline file while a backfill runs its
+// version is a change of the files too: the status says so.
+func TestStatusSaysFilesChangedWhenThePipelineIsGone(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, dailyFiles(""))
+	st := e.launchPaused(BackfillSpec{Pipeline: "p", From: "2024-01-01", To: "2024-01-05", Concurrency: 1})
+	if err := os.Rename(filepath.Join(e.dir, "pipelines", "p.yaml"), filepath.Join(e.dir, "pipelines", "q.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	e.reload()
+	got, err := e.eng.Backfill(context.Background(), st.ID)
+	if err != nil || !got.FilesChanged || got.Snapshot != st.Snapshot {
+		t.Fatalf("status after the pipeline file was renamed: files changed %v, version %s (%v)", got.FilesChanged, got.Snapshot, err)
+	}
+	if done := e.resumeAndWait(st.ID); done.State != StateSucceeded {
+		t.Fatalf("the backfill runs its own version to the end: %s %s", done.State, done.Message)
 	}
 }

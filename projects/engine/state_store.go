@@ -77,6 +77,9 @@ type Event struct {
 	Output []byte `json:"-"`
 	// Origin is what launched the run (an encoded Origin), on its first event only.
 	Origin string `json:"-"`
+	// Snapshot is the pipeline version that computed a dynamic child's
+	// Output: a retry reuses the output only under that same version.
+	Snapshot string `json:"-"`
 }
 
 const stateSchema = `
@@ -125,6 +128,8 @@ func OpenStore(ctx context.Context, db *sql.DB) (*Store, error) {
 	for _, q := range []string{
 		`ALTER TABLE _strata.run_events ADD COLUMN IF NOT EXISTS output BLOB`,
 		`ALTER TABLE _strata.backfills ADD COLUMN IF NOT EXISTS snapshot VARCHAR`,
+		// The plan a backfill made at launch (backfill_launchplan.go).
+		`ALTER TABLE _strata.backfills ADD COLUMN IF NOT EXISTS plan VARCHAR`,
 	} {
 		if _, err := db.ExecContext(ctx, q); err != nil {
 			return nil, fmt.Errorf("upgrade run state tables: %w", err)
@@ -134,7 +139,8 @@ func OpenStore(ctx context.Context, db *sql.DB) (*Store, error) {
 	// Nor the worker that ran a block (scale-out), nor the origin of a run
 	// (a trigger). The appender writes columns in table order, so these
 	// come last and in this order.
-	for _, col := range []string{"engine VARCHAR", "worker VARCHAR", "origin VARCHAR DEFAULT ''"} {
+	// Nor the pipeline version of a child's output.
+	for _, col := range []string{"engine VARCHAR", "worker VARCHAR", "origin VARCHAR DEFAULT ''", "snapshot VARCHAR DEFAULT ''"} {
 		if _, err := db.ExecContext(ctx, `ALTER TABLE _strata.run_events ADD COLUMN IF NOT EXISTS `+col); err != nil {
 			return nil, fmt.Errorf("upgrade run state tables: %w", err)
 		}
@@ -280,7 +286,7 @@ func (s *Store) commit(evs []Event) error {
 		}
 		for _, e := range evs {
 			if err := a.AppendRow(e.Seq, e.At, e.RunID, e.BackfillID, e.Pipeline, e.Partition, e.Block, e.Child,
-				string(e.State), int32(e.Attempt), e.Rows, e.DurationMS, e.Error, int32(e.ErrorLine), e.Log, blob(e.Output), e.Engine, e.Worker, e.Origin); err != nil {
+				string(e.State), int32(e.Attempt), e.Rows, e.DurationMS, e.Error, int32(e.ErrorLine), e.Log, blob(e.Output), e.Engine, e.Worker, e.Origin, e.Snapshot); err != nil {
 				_ = a.Close()
 				return err
 			}

@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/stratahq/strata/projects/fingerprint"
 	"github.com/stratahq/strata/projects/project"
@@ -141,12 +142,13 @@ func hashFiles(files []fingerprint.File) string {
 func Path(dir, hash string) string { return filepath.Join(dir, filepath.FromSlash(Dir), hash) }
 
 // Save writes the snapshot's files under Path(dir, s.Hash), unless they are
-// there already. The folder appears whole or not at all (written aside,
-// then renamed), so a crash never leaves half a snapshot to run.
+// there already (then it marks them used now: see GC). The folder appears
+// whole or not at all (written aside, then renamed), so a crash never
+// leaves half a snapshot to run.
 func (s *Snapshot) Save(dir string) error {
 	final := Path(dir, s.Hash)
 	if _, err := os.Stat(final); err == nil {
-		return nil
+		return Touch(dir, s.Hash, time.Now())
 	}
 	root := filepath.Join(dir, filepath.FromSlash(Dir))
 	if err := os.MkdirAll(root, 0o755); err != nil {
