@@ -85,7 +85,11 @@ test("a SQL cell completes its tables and their columns from the catalog (or thi
   await page.keyboard.press("Control+Enter");
   await up.locator('[data-testid="preview-table"]').waitFor({ timeout: 30_000 });
   const c = cell(page, "daily_customer_metrics");
+  // Focusing the cell reads its tables again (now with the draft's columns).
+  const schema = page.waitForResponse((r) => r.url().includes("/blocks/daily_customer_metrics/sql-tables"));
   await c.locator(".cm-line", { hasText: "ORDER BY customer_id" }).click();
+  const tables = await (await schema).json();
+  assert.ok(tables.tables[0].draft && tables.tables[0].columns.some((col) => col.name === "amount"), JSON.stringify(tables));
   await page.keyboard.press("End");
   await page.keyboard.press("Enter");
   await page.keyboard.type("raw_or", { delay: 30 });

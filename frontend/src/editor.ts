@@ -80,11 +80,12 @@ export function createEditor(parent: HTMLElement, source: string, kind: string, 
   });
   if (kind !== "sql" && kind !== "yaml" && hooks.file) attachGoServer(view, hooks.file);
   if (kind === "sql" && hooks.sqlTables) {
-    // Table and column names come from the catalog: read when the cell gets
-    // focus (at most every 10 s), so data published meanwhile shows up.
+    // Table and column names come from the catalog (or the session's
+    // drafts): read again each time the cell gets focus, so an upstream
+    // run or published a moment ago shows up.
     let last = 0;
     const load = () => {
-      if (Date.now() - last < 10_000) return;
+      if (Date.now() - last < 1_000) return;
       last = Date.now();
       void hooks.sqlTables!().then((schema) => view.dispatch({ effects: sqlLang.reconfigure(sql({ dialect: PostgreSQL, schema })) })).catch(() => (last = 0));
     };
