@@ -91,3 +91,21 @@ test("promote, confirmed, makes the staged versions current", async () => {
   await eventually(async () => (await page.locator('[data-testid="bf-state"]').innerText()) === "succeeded", 20_000, "the backfill succeeded");
   await screenshot(page, "review-promoted");
 });
+
+test("an open backfill page follows a promote and a rollback made elsewhere (pushed over the websocket)", async () => {
+  const st = await server.api("POST", "/backfills", { pipeline: "clv", from: "2024-01-05", to: "2024-01-06", reprocess: "all", publish: "review" });
+  await eventually(async () => (await server.api("GET", `/backfills/${st.id}`)).state === "review", 60_000, "the second review backfill");
+  await page.goto(`${server.base}/backfills/${st.id}`);
+  const staged = page.locator('[data-testid="review-staged"]');
+  await eventually(async () => / · review · /.test(await staged.innerText().catch(() => "")), 30_000, "the review tab");
+  await page.evaluate(() => (window.__notReloaded = true)); // gone if the page reloads
+  // Promoted through the API, not this page: only the pushed review can tell it.
+  await server.api("POST", `/backfills/${st.id}/promote`, {});
+  await eventually(async () => /^0 versions staged · succeeded/.test(await staged.innerText()), 30_000, "the pushed review after the promote");
+  assert.match(await page.locator('[data-testid="review-promotions"]').innerText(), /promoted \d+ versions/);
+  assert.equal(await page.locator('[data-testid="review-promote"]').count(), 0, "nothing left to promote");
+  await server.api("POST", `/backfills/${st.id}/rollback`);
+  await eventually(async () => / · rolled_back · /.test(await staged.innerText()), 30_000, "the pushed review after the rollback");
+  assert.equal(await page.locator('[data-testid="review-rollback"]').count(), 0, "rolled back once");
+  assert.equal(await page.evaluate(() => window.__notReloaded), true, "the page was not reloaded");
+});

@@ -12,7 +12,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/stratahq/strata/projects/engine"
+	"github.com/stratahq/strata/projects/notebook"
 	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/tableview"
 	"github.com/stratahq/strata/projects/warehouse"
 )
 
@@ -110,6 +112,12 @@ func toAPIError(err error) *APIError {
 	}
 	var nf *engine.NotFoundError
 	if errors.As(err, &nf) || errors.Is(err, warehouse.ErrNotFound) {
+		return notFound("%s", err.Error())
+	}
+	if errors.Is(err, tableview.ErrBadQuery) {
+		return badRequest("%s", err.Error())
+	}
+	if errors.Is(err, notebook.ErrNoDraft) {
 		return notFound("%s", err.Error())
 	}
 	if errors.Is(err, project.ErrUnsafePath) {

@@ -11,18 +11,21 @@ import (
 	"github.com/stratahq/strata/blocks/tableio"
 	"github.com/stratahq/strata/projects/engine"
 	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/tableview"
+	"github.com/stratahq/strata/projects/warehouse"
 )
 
 // Preview limits: the UI shows the first rows, never a whole product.
 const (
 	defaultPreviewRows = 100
-	maxPreviewRows     = 10_000
+	maxPreviewRows     = tableview.MaxLimit
 )
 
 func (s *Server) productRoutes(g *echo.Group) {
 	g.GET("/products", s.listProducts)
 	g.GET("/products/:name/partitions", s.productPartitions)
 	g.GET("/products/:name/preview", s.previewProduct)
+	g.GET("/products/:name/preview.csv", s.exportProduct)
 	g.POST("/products/:name/rollback", s.rollbackProduct)
 }
 
@@ -130,54 +133,88 @@ func (s *Server) productPartitions(c echo.Context) error {
 // previewProduct reads a window of a product without running anything: the
 // window flags of `strata preview` (partition, last, from/to, period,
 // version) resolved by the engine in the partitioning of the block that
-// writes the product, and times shown in that block's zone.
+// writes the product, and times shown in that block's zone. offset, sort
+// and filter page through the whole window (DuckDB sorts all of it).
 func (s *Server) previewProduct(c echo.Context) error {
-	name, err := productName(c)
+	pr, err := s.productWindow(c, defaultPreviewRows)
 	if err != nil {
 		return err
 	}
+	t, total, err := s.wh.ReadPage(c.Request().Context(), pr.name, pr.sel, pr.q)
+	if err != nil {
+		return err
+	}
+	preview := tableio.ToJSON(t, -1, pr.loc)
+	preview.RowCount = int(total) // the window's rows (after the filter), of which this page is a part
+	return c.JSON(http.StatusOK, struct {
+		Product  string            `json:"product"`
+		Window   sdk.Window        `json:"window"`
+		Version  int               `json:"version,omitempty"`
+		Timezone string            `json:"timezone"`
+		Offset   int               `json:"offset"`
+		Preview  tableio.JSONTable `json:"preview"`
+	}{pr.name, pr.w, pr.sel.Version, pr.loc.String(), pr.q.Offset, preview})
+}
+
+// exportProduct is the whole window (sorted and filtered as asked) as CSV.
+func (s *Server) exportProduct(c echo.Context) error {
+	pr, err := s.productWindow(c, 0)
+	if err != nil {
+		return err
+	}
+	pr.q.Offset, pr.q.Limit = 0, 0
+	t, _, err := s.wh.ReadPage(c.Request().Context(), pr.name, pr.sel, pr.q)
+	if err != nil {
+		return err
+	}
+	return writeCSV(c, pr.name+".csv", t, pr.loc)
+}
+
+type productRequest struct {
+	name string
+	w    sdk.Window
+	sel  warehouse.Selection
+	q    tableview.Query
+	loc  *time.Location
+}
+
+// productWindow reads the window and page parameters of a preview or export.
+func (s *Server) productWindow(c echo.Context, defLimit int) (productRequest, error) {
+	var pr productRequest
+	name, err := productName(c)
+	if err != nil {
+		return pr, err
+	}
 	_, b := s.productOwner(name)
 	if b == nil {
-		return notFound("product %q is not written by any pipeline of the project", name)
+		return pr, notFound("product %q is not written by any pipeline of the project", name)
 	}
 	q := c.QueryParams()
 	w := sdk.Window{Partition: q.Get("partition"), From: q.Get("from"), To: q.Get("to"), Period: q.Get("period")}
 	if w.Last, err = intParam(c, "last", 0, 0, 1<<20); err != nil {
-		return err
+		return pr, err
 	}
 	version, err := intParam(c, "version", 0, 0, 1<<31-1)
 	if err != nil {
-		return err
+		return pr, err
 	}
-	limit, err := intParam(c, "limit", defaultPreviewRows, 1, maxPreviewRows)
+	page, err := pageQuery(c, defLimit)
 	if err != nil {
-		return err
+		return pr, err
 	}
 	if version > 0 && w.Partition == "" {
-		return badRequest("version needs partition: a version belongs to one partition")
+		return pr, badRequest("version needs partition: a version belongs to one partition")
 	}
 	sel, err := s.eng.ResolveWindow(name, w)
 	if err != nil {
-		return badRequest("%s", err.Error())
+		return pr, badRequest("%s", err.Error())
 	}
 	sel.Version = version
 	loc := time.UTC
 	if spec, err := engine.SpecOf(b.Partitions); err == nil && spec.Zone != nil {
 		loc = spec.Zone
 	}
-	t, total, err := s.wh.ReadCounted(c.Request().Context(), name, sel, limit)
-	if err != nil {
-		return err
-	}
-	preview := tableio.ToJSON(t, limit, loc)
-	preview.RowCount = int(total) // the window's rows, of which the first limit are here
-	return c.JSON(http.StatusOK, struct {
-		Product  string            `json:"product"`
-		Window   sdk.Window        `json:"window"`
-		Version  int               `json:"version,omitempty"`
-		Timezone string            `json:"timezone"`
-		Preview  tableio.JSONTable `json:"preview"`
-	}{name, w, version, loc.String(), preview})
+	return productRequest{name: name, w: w, sel: sel, q: page, loc: loc}, nil
 }
 
 // rollbackProduct: POST /products/:name/rollback {"partition", "version"}.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stratahq/strata/projects/engine"
 	"github.com/stratahq/strata/projects/project"
@@ -75,4 +76,55 @@ func TestReviewAPI(t *testing.T) {
 	e.call(http.MethodPost, "/api/v1/backfills/"+st.ID+"/rollback", nil, http.StatusConflict, nil)
 	e.call(http.MethodPost, "/api/v1/backfills/"+st.ID+"/discard", nil, http.StatusConflict, nil)
 	e.call(http.MethodGet, "/api/v1/products/daily_customer_metrics/diff", nil, http.StatusBadRequest, nil)
+}
+
+// The review is pushed over the websocket: when a backfill becomes ready
+// for review (to the pipeline's subscribers), and after a promote and a
+// rollback through HTTP (to the backfill's), with the summary, the gates
+// and the promotions as they are then.
+func TestReviewPushedOverWebsocket(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	c := e.connect()
+	c.send(ClientMessage{Type: MsgSubscribe, ID: "pl", Topic: "pipeline:clv"})
+	c.await("subscribed", 10*time.Second, func(m Message) bool { return m.Type == MsgSubscribed && m.ID == "pl" })
+	pushed := func(what string, match func(*engine.BackfillReview) bool) *engine.BackfillReview {
+		t.Helper()
+		m, _ := c.await(what, 60*time.Second, func(m Message) bool {
+			return m.Type == MsgEvent && m.Notice != nil && m.Notice.Kind == engine.NoticeReview && m.Notice.Review != nil && match(m.Notice.Review)
+		})
+		return m.Notice.Review
+	}
+	seed, err := e.eng.Launch(ctx, engine.BackfillSpec{Pipeline: "clv", From: "2024-03-04", To: "2024-03-05"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.eng.Wait(ctx, seed.ID); err != nil {
+		t.Fatal(err)
+	}
+	st, err := e.eng.Launch(ctx, engine.BackfillSpec{Pipeline: "clv", From: "2024-03-04", To: "2024-03-05", Reprocess: engine.ReprocessAll, Publish: engine.PublishReview})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rv := pushed("review ready", func(r *engine.BackfillReview) bool { return r.Backfill.ID == st.ID })
+	if rv.Backfill.State != engine.StateReview || rv.Staged == 0 || len(rv.Products) == 0 || len(rv.Gates) == 0 {
+		t.Fatalf("pushed when ready: state %s, %d staged, %d products, %d gates", rv.Backfill.State, rv.Staged, len(rv.Products), len(rv.Gates))
+	}
+	c.send(ClientMessage{Type: MsgSubscribe, ID: "bf", Topic: "backfill:" + st.ID})
+	c.await("subscribed", 10*time.Second, func(m Message) bool { return m.Type == MsgSubscribed && m.ID == "bf" })
+	e.call(http.MethodPost, "/api/v1/backfills/"+st.ID+"/promote", map[string]any{"only": "2024-03-05"}, http.StatusOK, nil)
+	rv = pushed("review after a partial promote", func(r *engine.BackfillReview) bool { return len(r.Promotions) == 1 })
+	if rv.Backfill.State != engine.StateReview || rv.Staged == 0 {
+		t.Fatalf("pushed after promoting 2024-03-05: state %s, %d staged", rv.Backfill.State, rv.Staged)
+	}
+	e.call(http.MethodPost, "/api/v1/backfills/"+st.ID+"/promote", map[string]any{}, http.StatusOK, nil)
+	rv = pushed("review after the promote", func(r *engine.BackfillReview) bool { return len(r.Promotions) == 2 })
+	if rv.Backfill.State != engine.StateSucceeded || rv.Staged != 0 {
+		t.Fatalf("pushed after the promote: state %s, %d staged", rv.Backfill.State, rv.Staged)
+	}
+	e.call(http.MethodPost, "/api/v1/backfills/"+st.ID+"/rollback", nil, http.StatusOK, nil)
+	rv = pushed("review after the rollback", func(r *engine.BackfillReview) bool { return r.Backfill.State == engine.StateRolledBack })
+	if len(rv.Promotions) != 2 {
+		t.Fatalf("pushed after the rollback: %d promotions", len(rv.Promotions))
+	}
 }

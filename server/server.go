@@ -179,6 +179,7 @@ func (s *Server) routes() *echo.Echo {
 	s.runRoutes(api)
 	s.backfillRoutes(api)
 	s.productRoutes(api)
+	s.tableRoutes(api)
 	s.reviewRoutes(api)
 	s.triggerRoutes(api)
 	api.GET("/ws", s.hub.serveWS)

@@ -431,12 +431,16 @@ func topicMatches(topic string, n engine.Notice) bool {
 	kind, id, _ := strings.Cut(topic, ":")
 	switch kind {
 	case "backfill":
-		return (n.Event != nil && n.Event.BackfillID == id) || (n.Progress != nil && n.Progress.BackfillID == id)
+		return (n.Event != nil && n.Event.BackfillID == id) || (n.Progress != nil && n.Progress.BackfillID == id) ||
+			(n.Review != nil && n.Review.Backfill != nil && n.Review.Backfill.ID == id)
 	case "run":
 		return n.Event != nil && n.Event.RunID == id
 	case "pipeline":
 		if f, ok := n.Data.(*launcher.Firing); ok {
 			return f.Pipeline == id // a trigger of the pipeline fired, skipped or failed
+		}
+		if n.Review != nil && n.Review.Backfill != nil {
+			return n.Review.Backfill.Pipeline == id
 		}
 		return n.Event != nil && n.Event.Pipeline == id
 	}

@@ -19,7 +19,7 @@ type Table struct {
 func NewTable(fields ...Field) *Table {
 	t := &Table{index: make(map[string]int, len(fields))}
 	for _, f := range fields {
-		t.AddColumn(NewColumn(f.Name, f.Type))
+		t.AddColumn(NewFieldColumn(f))
 	}
 	return t
 }
@@ -34,6 +34,8 @@ func (t *Table) AddColumn(c *Column) {
 		t.setErr(fmt.Errorf("column %d has no name", len(t.cols)))
 	case !c.Type.Valid():
 		t.setErr(fmt.Errorf("column %q has invalid type %s", c.Name, c.Type))
+	case c.Type == TypeDecimal && validDecimal(c.Precision, c.Scale) != nil:
+		t.setErr(fmt.Errorf("column %q: %w", c.Name, validDecimal(c.Precision, c.Scale)))
 	default:
 		if _, dup := t.index[c.Name]; dup {
 			t.setErr(fmt.Errorf("column %q declared twice", c.Name))
@@ -89,7 +91,7 @@ func (t *Table) Column(name string) *Column {
 func (t *Table) Schema() []Field {
 	out := make([]Field, len(t.cols))
 	for i, c := range t.cols {
-		out[i] = Field{c.Name, c.Type}
+		out[i] = c.Field()
 	}
 	return out
 }
@@ -139,6 +141,9 @@ func (t *Table) columnList() string {
 			s += ", "
 		}
 		s += c.Name + " " + c.Type.String()
+		if c.Type == TypeDecimal {
+			s += fmt.Sprintf("(%d,%d)", c.Precision, c.Scale)
+		}
 	}
 	return s
 }
@@ -149,12 +154,16 @@ func (c *Column) truncate(n int) {
 		c.ints = c.ints[:n]
 	case TypeFloat64:
 		c.floats = c.floats[:n]
-	case TypeString:
+	case TypeString, TypeDecimal:
 		c.strings = c.strings[:n]
 	case TypeBool:
 		c.bools = c.bools[:n]
-	case TypeTime:
+	case TypeTime, TypeDate, TypeTimestamp:
 		c.times = c.times[:n]
+	case TypeUint64:
+		c.uints = c.uints[:n]
+	case TypeInt128:
+		c.bigs = c.bigs[:n]
 	}
 	if c.nulls != nil {
 		c.nulls = c.nulls[:n]

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math/big"
 	"strconv"
 	"strings"
 	"time"
@@ -12,8 +13,11 @@ import (
 )
 
 // ReadCSV reads a CSV file with a header row into a table. Column types are
-// inferred from the values: int64, then float64, bool, time (RFC 3339,
-// YYYY-MM-DD HH:MM:SS or YYYY-MM-DD), else string; an empty cell is a null.
+// inferred from the values: int64, uint64, int128 (integers too large for
+// int64 are never read as floats), float64, bool, date (YYYY-MM-DD),
+// timestamp (a wall time without offset, YYYY-MM-DD HH:MM:SS or with a T),
+// time (RFC 3339 with an offset: an instant), else string; an empty cell is
+// a null.
 func ReadCSV(r io.Reader) (*sdk.Table, error) {
 	cr := csv.NewReader(r)
 	records, err := cr.ReadAll()
@@ -50,7 +54,7 @@ func ReadCSV(r io.Reader) (*sdk.Table, error) {
 }
 
 func inferType(rows [][]string, j int) sdk.Type {
-	candidates := []sdk.Type{sdk.TypeInt64, sdk.TypeFloat64, sdk.TypeBool, sdk.TypeTime}
+	candidates := []sdk.Type{sdk.TypeInt64, sdk.TypeUint64, sdk.TypeInt128, sdk.TypeFloat64, sdk.TypeBool, sdk.TypeDate, sdk.TypeTimestamp, sdk.TypeTime}
 	for _, typ := range candidates {
 		ok, seen := true, false
 		for _, row := range rows {
@@ -90,10 +94,34 @@ func appendCell(c *sdk.Column, cell string) error {
 			return err
 		}
 		c.AppendBool(v)
-	case sdk.TypeTime:
-		v, err := parseTime(cell)
+	case sdk.TypeUint64:
+		v, err := strconv.ParseUint(cell, 10, 64)
 		if err != nil {
 			return err
+		}
+		c.AppendUint64(v)
+	case sdk.TypeInt128:
+		v, ok := new(big.Int).SetString(cell, 10)
+		if !ok || !sdk.FitsInt128(v) {
+			return fmt.Errorf("%q is not a 128-bit integer", cell)
+		}
+		c.AppendBigInt(v)
+	case sdk.TypeDate:
+		v, err := time.Parse("2006-01-02", cell)
+		if err != nil {
+			return err
+		}
+		c.AppendTime(v)
+	case sdk.TypeTimestamp:
+		v, err := parseWall(cell)
+		if err != nil {
+			return err
+		}
+		c.AppendTime(v)
+	case sdk.TypeTime:
+		v, err := time.Parse(time.RFC3339Nano, cell)
+		if err != nil {
+			return fmt.Errorf("%q is not an instant (want RFC 3339 with an offset)", cell)
 		}
 		c.AppendTime(v)
 	default:
@@ -102,17 +130,18 @@ func appendCell(c *sdk.Column, cell string) error {
 	return nil
 }
 
-func parseTime(s string) (time.Time, error) {
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05", "2006-01-02"} {
+func parseWall(s string) (time.Time, error) {
+	for _, layout := range []string{"2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", "2006-01-02 15:04", "2006-01-02T15:04"} {
 		if t, err := time.Parse(layout, s); err == nil {
 			return t, nil
 		}
 	}
-	return time.Time{}, fmt.Errorf("%q is not a time (want RFC 3339, YYYY-MM-DD HH:MM:SS or YYYY-MM-DD)", s)
+	return time.Time{}, fmt.Errorf("%q is not a wall time (want YYYY-MM-DD HH:MM:SS)", s)
 }
 
-// WriteCSV writes the table with a header row; nulls are empty cells and
-// times are RFC 3339 in loc.
+// WriteCSV writes the table with a header row; nulls are empty cells,
+// instants are RFC 3339 in loc with their offset, dates and wall times are
+// as stored, and every number is its exact text.
 func WriteCSV(w io.Writer, t *sdk.Table, loc *time.Location) error {
 	cw := csv.NewWriter(w)
 	cols := t.Columns()
@@ -152,7 +181,22 @@ func FormatValue(c *sdk.Column, i int, loc *time.Location) string {
 			loc = time.UTC
 		}
 		return c.Times()[i].In(loc).Format(time.RFC3339Nano)
+	case sdk.TypeDate:
+		return c.Times()[i].Format(DateLayout)
+	case sdk.TypeTimestamp:
+		return c.Times()[i].Format(WallLayout)
+	case sdk.TypeUint64:
+		return strconv.FormatUint(c.Uint64s()[i], 10)
+	case sdk.TypeInt128:
+		return c.BigInts()[i].String()
 	default:
 		return c.Strings()[i]
 	}
 }
+
+// The text of dates and wall times: ISO 8601 without an offset, since
+// neither is an instant.
+const (
+	DateLayout = "2006-01-02"
+	WallLayout = "2006-01-02T15:04:05.999999"
+)

@@ -12,6 +12,8 @@ import (
 type JSONColumn struct {
 	Name string `json:"name"`
 	Type string `json:"type"`
+	// SQLType is the column's DuckDB type ("DECIMAL(38,10)", "DATE").
+	SQLType string `json:"sql_type"`
 }
 
 // JSONTable is the JSON shape of a table or a preview of one: the schema,
@@ -25,9 +27,12 @@ type JSONTable struct {
 // maxExactInt is the largest integer a float64 (a JavaScript number) holds exactly.
 const maxExactInt = 1 << 53
 
-// ToJSON returns up to limit rows (all when limit < 0). Times are RFC 3339
-// in loc; NaN and infinities, which JSON cannot carry, become strings, and
-// so do int64 values beyond ±2^53, which a JavaScript number would round.
+// ToJSON returns up to limit rows (all when limit < 0). Instants (time
+// columns) are RFC 3339 in loc, with the offset; dates ("2024-03-10") and
+// wall times ("2024-03-10T02:30:00") are as stored, never shifted into a
+// zone. NaN and infinities, which JSON cannot carry, become strings, and so
+// do int64 values beyond ±2^53, which a JavaScript number would round, and
+// every uint64, int128 and decimal value.
 func ToJSON(t *sdk.Table, limit int, loc *time.Location) JSONTable {
 	out := JSONTable{Columns: []JSONColumn{}, Rows: [][]any{}}
 	if t == nil {
@@ -38,7 +43,7 @@ func ToJSON(t *sdk.Table, limit int, loc *time.Location) JSONTable {
 	}
 	cols := t.Columns()
 	for _, c := range cols {
-		out.Columns = append(out.Columns, JSONColumn{c.Name, c.Type.String()})
+		out.Columns = append(out.Columns, JSONColumn{c.Name, c.Type.String(), c.Field().SQLType()})
 	}
 	n := t.Len()
 	out.RowCount = n
@@ -48,6 +53,14 @@ func ToJSON(t *sdk.Table, limit int, loc *time.Location) JSONTable {
 	for i := 0; i < n; i++ {
 		row := make([]any, len(cols))
 		for j, c := range cols {
+			if c.IsNull(i) {
+				continue
+			}
+			switch c.Type {
+			case sdk.TypeDate, sdk.TypeTimestamp, sdk.TypeUint64, sdk.TypeInt128, sdk.TypeDecimal:
+				row[j] = FormatValue(c, i, loc)
+				continue
+			}
 			switch v := c.Value(i).(type) {
 			case time.Time:
 				row[j] = v.In(loc).Format(time.RFC3339Nano)

@@ -54,7 +54,7 @@ func WriteTextOf(w io.Writer, t *sdk.Table, limit int, total int64, loc *time.Lo
 				b.WriteString("  ")
 			}
 			pad := strings.Repeat(" ", widths[j]-utf8.RuneCountInString(v))
-			numeric := cols[j].Type == sdk.TypeInt64 || cols[j].Type == sdk.TypeFloat64
+			numeric := cols[j].Type == sdk.TypeInt64 || cols[j].Type == sdk.TypeFloat64 || cols[j].Type == sdk.TypeUint64 || cols[j].Type == sdk.TypeInt128 || cols[j].Type == sdk.TypeDecimal
 			if numeric && i > 0 {
 				b.WriteString(pad + v)
 			} else if j == len(row)-1 {

@@ -8,6 +8,7 @@ import type {
   BackfillSpec,
   BackfillStatus,
   BlockDetail,
+  DraftRowsResponse,
   PartitionDiff,
   PartitionStatus,
   PipelineSummary,
@@ -61,7 +62,7 @@ export async function call<T>(method: string, path: string, body?: unknown, head
   return data as T;
 }
 
-const q = (params: Record<string, string | number | undefined>) => {
+export const q = (params: Record<string, string | number | undefined>) => {
   const u = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== "") u.set(k, String(v));
   const s = u.toString();
@@ -107,8 +108,17 @@ export const api = {
     call<BackfillStatus>("POST", `/backfills/${enc(id)}/` + (action === "retry-current" ? "retry?use_current_code=true" : action)),
   products: () => call<{ products: ProductView[] }>("GET", "/products"),
   productPartitions: (name: string) => call<{ product: string; partitions: ProductPartition[] }>("GET", `/products/${enc(name)}/partitions`),
-  preview: (name: string, w: { partition?: string; last?: number; from?: string; to?: string; period?: string; version?: number; limit?: number }) =>
-    call<PreviewResponse>("GET", `/products/${enc(name)}/preview` + q(w)),
+  preview: (
+    name: string,
+    w: { partition?: string; last?: number; from?: string; to?: string; period?: string; version?: number; limit?: number; offset?: number; sort?: string; filter?: string },
+  ) => call<PreviewResponse>("GET", `/products/${enc(name)}/preview` + q(w)),
+  /** The whole window as CSV (a download link: the token cookie goes along). */
+  previewCSV: (name: string, w: Record<string, string | number | undefined>) => API + `/products/${enc(name)}/preview.csv` + q(w),
+  /** A page of a cell's output kept in the editor session. */
+  draftRows: (session: string, pipeline: string, block: string, p: { partition: string; offset?: number; limit?: number; sort?: string; filter?: string }) =>
+    call<DraftRowsResponse>("GET", `/sessions/${enc(session)}/drafts/${enc(pipeline)}/${enc(block)}/rows` + q(p)),
+  draftCSV: (session: string, pipeline: string, block: string, p: { partition: string; sort?: string; filter?: string }) =>
+    API + `/sessions/${enc(session)}/drafts/${enc(pipeline)}/${enc(block)}/rows.csv` + q(p),
   review: (id: string) => call<BackfillReview>("GET", `/backfills/${enc(id)}/review`),
   reviewDiff: (id: string, product: string, partition: string, rows = 50) =>
     call<PartitionDiff>("GET", `/backfills/${enc(id)}/diff` + q({ product, partition, rows })),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDuration, formatInstant, instantOf, isTimestamp, parseZoneMode, resolveZone, wallTime, zoneOffsetMinutes } from "./time";
+import { formatDuration, formatInstant, formatInstantOffset, formatWallTime, instantOf, isTimestamp, parseZoneMode, resolveZone, wallTime, zoneOffsetMinutes } from "./time";
 
 describe("formatInstant", () => {
   const cases: [string, string, string][] = [
@@ -32,10 +32,17 @@ describe("zones", () => {
     expect(resolveZone("pipeline", undefined, "Europe/Paris")).toBe("UTC");
     expect(resolveZone("local", "America/New_York", "Europe/Paris")).toBe("Europe/Paris");
   });
-  it("parses stored modes, defaulting to local", () => {
+  it("parses stored modes, defaulting to the pipeline's zone", () => {
     expect(parseZoneMode("utc")).toBe("utc");
-    expect(parseZoneMode("bogus")).toBe("local");
-    expect(parseZoneMode(null)).toBe("local");
+    expect(parseZoneMode("local")).toBe("local");
+    expect(parseZoneMode("bogus")).toBe("pipeline");
+    expect(parseZoneMode(null)).toBe("pipeline");
+  });
+  it("shows instants with their offset, wall times as they are", () => {
+    expect(formatInstantOffset("2024-03-10T12:00:00Z", "America/New_York")).toBe("2024-03-10 08:00:00 -04:00");
+    expect(formatInstantOffset("2024-03-10T06:00:00.123456Z", "America/New_York")).toBe("2024-03-10 01:00:00.123456 -05:00");
+    expect(formatInstantOffset("2024-03-10T12:00:00Z", "Asia/Kolkata")).toBe("2024-03-10 17:30:00 +05:30");
+    expect(formatWallTime("2024-03-10T02:30:00")).toBe("2024-03-10 02:30:00");
   });
   it("knows offsets across DST", () => {
     expect(zoneOffsetMinutes(Date.parse("2024-01-15T12:00:00Z"), "America/New_York")).toBe(-300);

@@ -22,8 +22,9 @@ export function resolveZone(mode: ZoneMode, pipelineZone: string | undefined, lo
   }
 }
 
+/** The stored mode; nothing stored means the pipeline's zone (the zone its partitions are cut in). */
 export function parseZoneMode(v: string | null | undefined): ZoneMode {
-  return v === "utc" || v === "pipeline" || v === "local" ? v : "local";
+  return v === "utc" || v === "pipeline" || v === "local" ? v : "pipeline";
 }
 
 export interface WallTime {
@@ -154,4 +155,29 @@ export function nsToMs(ns: number | undefined | null): number {
 /** Whether a string looks like an RFC 3339 timestamp the server sent. */
 export function isTimestamp(v: unknown): v is string {
   return typeof v === "string" && /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(v);
+}
+
+/** "+05:30", "-04:00", "+00:00" for an offset in minutes. */
+export function formatOffset(minutes: number): string {
+  const sign = minutes < 0 ? "-" : "+";
+  const m = Math.abs(minutes);
+  return `${sign}${pad(Math.floor(m / 60))}:${pad(m % 60)}`;
+}
+
+/**
+ * An instant in zone with its offset, keeping the sub-second digits the
+ * server sent: "2024-03-10 08:00:00.123456 -04:00". Instants (TIMESTAMPTZ)
+ * are the only values shown in the display zone, so they say which offset
+ * they are read in.
+ */
+export function formatInstantOffset(iso: string, zone: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const frac = /:\d\d(\.\d+)(?:Z|[+-]\d\d:\d\d)$/.exec(iso)?.[1] ?? "";
+  return `${formatInstant(d, zone)}${frac} ${formatOffset(zoneOffsetMinutes(d, zone))}`;
+}
+
+/** A wall time without zone (TIMESTAMP) as sent, "2024-03-10T02:30:00", shown as "2024-03-10 02:30:00": never shifted. */
+export function formatWallTime(s: string): string {
+  return s.replace("T", " ");
 }

@@ -78,7 +78,8 @@ export interface PipelineView {
 
 export interface Column {
   name: string;
-  type: string; // int64, float64, string, bool, time
+  type: string; // int64, float64, string, bool, time (an instant), date, timestamp (a wall time), uint64, int128, decimal
+  sql_type?: string; // the DuckDB type: DECIMAL(38,10), HUGEINT, TIMESTAMP …
 }
 
 export interface Preview {
@@ -121,6 +122,15 @@ export interface PreviewResponse {
   window: Record<string, unknown>;
   version?: number;
   timezone: string;
+  offset?: number;
+  preview: Preview;
+}
+
+/** One page of a cell's output kept as the session's draft. */
+export interface DraftRowsResponse {
+  draft: { pipeline: string; block: string; partition: string; at: string; rows: number };
+  timezone: string;
+  offset: number;
   preview: Preview;
 }
 
@@ -277,10 +287,12 @@ export interface EngineEvent {
 }
 
 export interface Notice {
-  kind: "state" | "stdout" | "log" | "progress" | string;
+  kind: "state" | "stdout" | "log" | "progress" | "review" | string;
   event?: EngineEvent;
   progress?: Progress;
   text?: string;
+  /** kind "review": a review backfill's review, pushed when its state moved on. */
+  review?: BackfillReview;
 }
 
 export interface Diagnostic {

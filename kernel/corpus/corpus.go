@@ -22,9 +22,7 @@ import (
 // the reason it must give. Every other program must print exactly what
 // `go run` prints.
 var NeedsCompiled = map[string]string{
-	"closures_deferred": "defer inside a loop",
 	"const_iota":        "%d of Weekday, which has methods",
-	"defer_order":       "defer inside a loop",
 	"errors_astype":     "errors.AsType (Go 1.26)",
 	"errors_custom":     "errors.As with an error type the block declares",
 	"fmt_verbs":         "%#v of a value that can be of the block's own type",
@@ -40,7 +38,6 @@ var NeedsCompiled = map[string]string{
 	"sync_oncevalue":    "sync.OnceValue (Go 1.21)",
 	"unique_pkg":        `package "unique" (Go 1.23)`,
 	// Found by the adversarial corpus (adv_*): routed, never a wrong answer.
-	"adv_defer_named_results":  "defer inside a loop",
 	"adv_errors_join":          "errors.Join with an error type the block declares",
 	"adv_fmt_nested":           "%T of a value that can be of the block's own type",
 	"adv_generic_infer":        "%T of a value that can be of the block's own type",
@@ -65,6 +62,7 @@ var NeedsCompiled = map[string]string{
 	"k9_json_api":             "%T of a value that can be of the block's own type",
 	"k9_generics_constraints": "CFG post-order panic",
 	"k9_enum_state_machine":   "%q of State, which has methods",
+	"k9_defer_loop_recover":   "defer inside a loop whose deferred calls may recover",
 }
 
 // ExitCodes are the programs that end with os.Exit or log.Fatal: `go run`

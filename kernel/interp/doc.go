@@ -18,6 +18,9 @@
 //     method), evaluated where the value is made (rewrite_bind.go);
 //   - range variables whose address is taken (&v, pointer method values)
 //     get a per-iteration copy, as closures' do;
+//   - defer inside a loop: the function's defer statements push onto a
+//     stack of its own that one real defer runs (lower_defer.go); only a
+//     function whose deferred calls may recover stays "needs compiled";
 //   - `break L` out of a select inside the labeled loop (yaegi broke only
 //     the select and looped forever) becomes a goto to a label right after
 //     the loop, on its closing line (lower_break.go);
@@ -53,7 +56,7 @@
 //     %v/%s on the block's types with methods, %+v or encoding/json/reflect
 //     over structs with unexported fields (yaegi's types have no names and
 //     export every field);
-//   - defer inside a loop, method expressions (T.Method), a captured loop
+//   - defer inside a loop whose deferred calls may recover, method expressions (T.Method), a captured loop
 //     variable the loop body changes, the address of a three-clause loop's
 //     variable, multi-parameter generic calls whose type arguments cannot
 //     be written;

@@ -76,7 +76,10 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 	}
 	edits = append(edits, a.explicitTypeArgs(off)...)
 	edits = append(edits, a.lowerSelectBreaks(off)...)
-	edits = append(edits, a.bindMethodValues(src, off)...)
+	bound := map[*ast.SelectorExpr]bool{}
+	edits = append(edits, a.bindMethodValues(src, off, bound)...)
+	deferEdits, deferCovered := a.lowerLoopDefers(src, off, bound)
+	edits = append(edits, deferEdits...)
 
 	mark := func(stmts []ast.Stmt) {
 		for _, st := range stmts {
@@ -113,7 +116,7 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 		case *ast.DeferStmt:
 			// yaegi evaluates a deferred call's arguments when it runs, not
 			// at the defer statement: evaluate them now into a closure.
-			if len(n.Call.Args) > 0 && !a.inLoop(n) {
+			if len(n.Call.Args) > 0 && !a.inLoop(n) && !deferCovered[n] {
 				if wrapped, ok := a.wrapDeferCall(n.Call); ok {
 					edits = append(edits, edit{off: off(n.Call.Pos()), del: off(n.Call.End()) - off(n.Call.Pos()), text: wrapped(func(e ast.Expr) string {
 						return src[off(e.Pos()):off(e.End())]

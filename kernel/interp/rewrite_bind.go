@@ -19,7 +19,8 @@ import (
 //
 // where RECV is the receiver Go would have evaluated: strata_r is never
 // assigned again, so late reading is harmless. The edit stays on the line.
-func (a *analysis) bindMethodValues(src string, off func(token.Pos) int) []edit {
+// bound collects the selectors it binds.
+func (a *analysis) bindMethodValues(src string, off func(token.Pos) int, bound map[*ast.SelectorExpr]bool) []edit {
 	// A deferred method call without arguments binds its receiver at the
 	// defer statement too (`defer v.Show()` after which v changes): it is
 	// bound like a method value. With arguments, wrapDeferCall replaces
@@ -67,6 +68,7 @@ func (a *analysis) bindMethodValues(src string, off func(token.Pos) int) []edit 
 		if !ok {
 			return true
 		}
+		bound[se] = true
 		edits = append(edits,
 			edit{off: off(se.Pos()), text: "func() " + sig + " { strata_r := " + recv.prefix},
 			edit{off: off(se.X.End()), del: off(se.End()) - off(se.X.End()), text: recv.path + "; return strata_r." + se.Sel.Name + " }()"})

@@ -49,6 +49,7 @@ func (e *Executor) blockExit(code int) {
 func (e *Executor) rtSymbols() map[string]map[string]reflect.Value {
 	return map[string]map[string]reflect.Value{
 		rtPath + "/rt": {
+			"RunDefers": reflect.ValueOf(runDefers),
 			"PanicAt": reflect.ValueOf(func(line, col int, v any) {
 				if st := e.current(); st != nil {
 					st.mu.Lock()
@@ -142,4 +143,16 @@ func loggerOf(l any) *log.Logger {
 		panic(fmt.Sprintf("kernel: SetPrefix on %T, which is not a log.Logger", l))
 	}
 	return *(**log.Logger)(v.UnsafePointer())
+}
+
+// runDefers runs a function's deferred calls (lower_defer.go), last pushed
+// first. Each pop defers the next, natively, so a call that panics still
+// lets the ones under it run, and the panic goes on, as Go's defers do.
+func runDefers(fns *[]func()) {
+	if n := len(*fns); n > 0 {
+		f := (*fns)[n-1]
+		*fns = (*fns)[:n-1]
+		defer runDefers(fns)
+		f()
+	}
 }

@@ -26,11 +26,26 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 	a.templateMethods(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.logFileFlags(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.nativeVariadicIfaces(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
+	loopDefers := a.loopDeferFuncs()
+	lowered := map[*ast.DeferStmt]bool{}
+	for body, ok := range loopDefers {
+		if ok {
+			ast.Inspect(body, func(m ast.Node) bool {
+				if _, lit := m.(*ast.FuncLit); lit {
+					return false
+				}
+				if d, isDefer := m.(*ast.DeferStmt); isDefer {
+					lowered[d] = true
+				}
+				return true
+			})
+		}
+	}
 	ast.Inspect(a.file, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.DeferStmt:
-			if a.inLoop(n) {
-				at(n.Pos(), "defer inside a loop: the kernel's interpreter (yaegi) keeps one slot for every iteration's deferred call, so each would see the last iteration's values")
+			if a.inLoop(n) && !lowered[n] {
+				at(n.Pos(), "defer inside a loop whose deferred calls may recover: the kernel's interpreter (yaegi) keeps one slot for every iteration's deferred call, and the kernel's own defer stack cannot run a call that recovers")
 			}
 		case *ast.TypeAssertExpr:
 			if a.interfaceTarget(n.Type) {

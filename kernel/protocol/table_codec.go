@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"slices"
 	"time"
 
@@ -14,12 +15,14 @@ import (
 // Table layout, little endian:
 //
 //	uint32 columns | uint32 rows
-//	per column: uint16 name length | name | uint8 type | uint8 has nulls
-//	            [null bitmap, (rows+7)/8 bytes, when has nulls]
-//	            values: int64, float64 bits and times (unix microseconds) as 8 bytes each;
-//	            bools as a bitmap; strings as rows+1 uint32 offsets then the bytes.
+//	per column: uint16 name length | name | uint8 type | [uint8 precision | uint8 scale, decimals only]
+//	            uint8 has nulls | [null bitmap, (rows+7)/8 bytes, when has nulls]
+//	            values: int64, uint64, float64 bits and times (unix microseconds) as 8 bytes each;
+//	            int128 as 16 bytes (low word, then high word, two's complement);
+//	            bools as a bitmap; strings and decimal text as rows+1 uint32 offsets then the bytes.
 //
-// Times travel as UTC microseconds, DuckDB's own precision.
+// Times, dates and wall times travel as UTC microseconds, DuckDB's own
+// precision (a date is its midnight, a wall time its reading as if in UTC).
 
 // AppendTable encodes t after b.
 func AppendTable(b []byte, t *sdk.Table) ([]byte, error) {
@@ -40,6 +43,9 @@ func AppendTable(b []byte, t *sdk.Table) ([]byte, error) {
 		b = binary.LittleEndian.AppendUint16(b, uint16(len(c.Name)))
 		b = append(b, c.Name...)
 		b = append(b, byte(c.Type))
+		if c.Type == sdk.TypeDecimal {
+			b = append(b, c.Precision, c.Scale)
+		}
 		if c.HasNulls() {
 			b = append(b, 1)
 			b = appendBitmap(b, c.Nulls())
@@ -51,13 +57,23 @@ func AppendTable(b []byte, t *sdk.Table) ([]byte, error) {
 			b = appendWords(b, c.Int64s())
 		case sdk.TypeFloat64:
 			b = appendWords(b, c.Float64s())
-		case sdk.TypeTime:
+		case sdk.TypeTime, sdk.TypeDate, sdk.TypeTimestamp:
 			for _, v := range c.Times() {
 				b = binary.LittleEndian.AppendUint64(b, uint64(v.UnixMicro()))
 			}
+		case sdk.TypeUint64:
+			for _, v := range c.Uint64s() {
+				b = binary.LittleEndian.AppendUint64(b, v)
+			}
+		case sdk.TypeInt128:
+			for _, v := range c.BigInts() {
+				lo, hi := int128Words(v)
+				b = binary.LittleEndian.AppendUint64(b, lo)
+				b = binary.LittleEndian.AppendUint64(b, hi)
+			}
 		case sdk.TypeBool:
 			b = appendBitmap(b, c.Bools())
-		case sdk.TypeString:
+		case sdk.TypeString, sdk.TypeDecimal:
 			vals := c.Strings()
 			off := uint32(0)
 			b = binary.LittleEndian.AppendUint32(b, 0)
@@ -85,11 +101,16 @@ func encodedSize(cols []*sdk.Column, n int) int {
 		switch c.Type {
 		case sdk.TypeBool:
 			size += bitmap
-		case sdk.TypeString:
+		case sdk.TypeString, sdk.TypeDecimal:
 			size += 4 * (n + 1)
+			if c.Type == sdk.TypeDecimal {
+				size += 2
+			}
 			for _, v := range c.Strings() {
 				size += len(v)
 			}
+		case sdk.TypeInt128:
+			size += 16 * n
 		default:
 			size += 8 * n
 		}
@@ -112,6 +133,26 @@ func appendBitmap(b []byte, bits []bool) []byte {
 
 var errShort = errors.New("table data is truncated")
 
+var mask64 = new(big.Int).SetUint64(math.MaxUint64)
+
+// int128Words splits v (within HUGEINT's range; nil is zero) into the low
+// and high 64-bit words of its two's complement.
+func int128Words(v *big.Int) (lo, hi uint64) {
+	if v == nil {
+		return 0, 0
+	}
+	lo = new(big.Int).And(v, mask64).Uint64() // And on a negative value works on two's complement
+	hi = uint64(new(big.Int).Rsh(v, 64).Int64())
+	return lo, hi
+}
+
+// int128Value is the inverse of int128Words.
+func int128Value(lo, hi uint64) *big.Int {
+	v := new(big.Int).SetInt64(int64(hi))
+	v.Lsh(v, 64)
+	return v.Or(v, new(big.Int).SetUint64(lo))
+}
+
 // DecodeTable reads one table from b and returns it with the bytes consumed.
 // The table owns its memory: nothing aliases b.
 func DecodeTable(b []byte) (*sdk.Table, int, error) {
@@ -128,6 +169,10 @@ func DecodeTable(b []byte) (*sdk.Table, int, error) {
 	for i := 0; i < ncols && d.err == nil; i++ {
 		name := string(d.bytes(int(d.u16())))
 		typ := sdk.Type(d.u8())
+		var precision, scale uint8
+		if typ == sdk.TypeDecimal {
+			precision, scale = d.u8(), d.u8()
+		}
 		var nulls []bool
 		if d.u8() == 1 {
 			nulls = d.bitmap(nrows)
@@ -145,7 +190,7 @@ func DecodeTable(b []byte) (*sdk.Table, int, error) {
 				break
 			}
 			t.AddColumn(sdk.Float64sFrom(name, decodeWords[float64](raw, nrows), nulls))
-		case sdk.TypeTime:
+		case sdk.TypeTime, sdk.TypeDate, sdk.TypeTimestamp:
 			vals := make([]time.Time, nrows)
 			raw := d.bytes(8 * nrows)
 			if d.err != nil {
@@ -154,10 +199,39 @@ func DecodeTable(b []byte) (*sdk.Table, int, error) {
 			for j := range vals {
 				vals[j] = time.UnixMicro(int64(binary.LittleEndian.Uint64(raw[8*j:]))).UTC()
 			}
-			t.AddColumn(sdk.TimesFrom(name, vals, nulls))
+			switch typ {
+			case sdk.TypeDate:
+				t.AddColumn(sdk.DatesFrom(name, vals, nulls))
+			case sdk.TypeTimestamp:
+				t.AddColumn(sdk.TimestampsFrom(name, vals, nulls))
+			default:
+				t.AddColumn(sdk.TimesFrom(name, vals, nulls))
+			}
+		case sdk.TypeUint64:
+			vals := make([]uint64, nrows)
+			raw := d.bytes(8 * nrows)
+			if d.err != nil {
+				break
+			}
+			for j := range vals {
+				vals[j] = binary.LittleEndian.Uint64(raw[8*j:])
+			}
+			t.AddColumn(sdk.Uint64sFrom(name, vals, nulls))
+		case sdk.TypeInt128:
+			vals := make([]*big.Int, nrows)
+			raw := d.bytes(16 * nrows)
+			if d.err != nil {
+				break
+			}
+			for j := range vals {
+				if nulls == nil || !nulls[j] {
+					vals[j] = int128Value(binary.LittleEndian.Uint64(raw[16*j:]), binary.LittleEndian.Uint64(raw[16*j+8:]))
+				}
+			}
+			t.AddColumn(sdk.BigIntsFrom(name, vals, nulls))
 		case sdk.TypeBool:
 			t.AddColumn(sdk.BoolsFrom(name, d.bitmap(nrows), nulls))
-		case sdk.TypeString:
+		case sdk.TypeString, sdk.TypeDecimal:
 			offs := d.bytes(4 * (nrows + 1))
 			if d.err != nil {
 				break
@@ -179,7 +253,11 @@ func DecodeTable(b []byte) (*sdk.Table, int, error) {
 				vals[j] = blob[prev:end]
 				prev = end
 			}
-			t.AddColumn(sdk.StringsFrom(name, vals, nulls))
+			if typ == sdk.TypeDecimal {
+				t.AddColumn(sdk.DecimalsFrom(name, precision, scale, vals, nulls))
+			} else {
+				t.AddColumn(sdk.StringsFrom(name, vals, nulls))
+			}
 		default:
 			d.fail(fmt.Errorf("column %q has unknown type %d", name, typ))
 		}

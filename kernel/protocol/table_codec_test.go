@@ -2,6 +2,8 @@ package protocol
 
 import (
 	"bytes"
+	"fmt"
+	"math/big"
 	"testing"
 	"time"
 
@@ -44,6 +46,39 @@ func TestTableRoundTrip(t *testing.T) {
 			}
 			if want != got {
 				t.Errorf("row %d %s: %v != %v", i, c.Name, got, want)
+			}
+		}
+	}
+}
+
+// Dates, wall times, uint64, int128 and decimals cross the kernel boundary
+// exactly: no value passes through a float or an instant.
+func TestExactTypesRoundTrip(t *testing.T) {
+	t.Parallel()
+	huge, _ := new(big.Int).SetString("-170141183460469231731687303715884105728", 10)
+	in := sdk.NewTable(sdk.Date("d"), sdk.Timestamp("ts"), sdk.Uint64("u"), sdk.Int128("h"), sdk.Decimal("x", 38, 10))
+	in.Append(time.Date(2024, 3, 10, 0, 0, 0, 0, time.UTC), time.Date(2024, 3, 10, 2, 30, 0, 0, time.UTC), uint64(18446744073709551615), huge, "1234567890123456789012345678.0123456789")
+	in.Append(nil, nil, nil, nil, nil)
+	in.Append(time.Date(1969, 7, 20, 0, 0, 0, 0, time.UTC), time.Date(1900, 1, 1, 0, 0, 0, 1000, time.UTC), 0, big.NewInt(-1), "-0.0000000001")
+	b, err := AppendTable(nil, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := encodedSize(in.Columns(), in.Len()); len(b) != want {
+		t.Fatalf("encoded %d bytes, encodedSize said %d", len(b), want)
+	}
+	out, _, err := DecodeTable(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, c := range in.Columns() {
+		oc := out.Columns()[j]
+		if oc.Field() != c.Field() {
+			t.Fatalf("column %d: field %+v, want %+v", j, oc.Field(), c.Field())
+		}
+		for i := 0; i < in.Len(); i++ {
+			if got, want := fmt.Sprint(oc.Value(i)), fmt.Sprint(c.Value(i)); got != want {
+				t.Errorf("row %d %s: %s, want %s", i, c.Name, got, want)
 			}
 		}
 	}

@@ -235,7 +235,14 @@ func (e *Engine) Resolve(ctx context.Context, id string, keepNewer bool, partiti
 	if err != nil {
 		return 0, err
 	}
+	settled, err := e.settleInterrupted(ctx, id, all)
+	if err != nil {
+		return 0, err
+	}
 	if len(all) == 0 {
+		if settled > 0 {
+			return settled, e.resolved(ctx, id, settled, "settled as their resolve had left them before a restart")
+		}
 		return 0, fmt.Errorf("backfill %s has no conflicts to resolve", id)
 	}
 	var pick []BackfillConflict
@@ -279,12 +286,53 @@ func (e *Engine) Resolve(ctx context.Context, id string, keepNewer bool, partiti
 	if err := e.store.Write(ctx, evs...); err != nil {
 		return 0, err
 	}
+	return len(evs) + settled, e.resolved(ctx, id, len(evs), strings.TrimPrefix(verb, "skipped: "))
+}
+
+// resolved ends the backfill succeeded once no conflict (nor anything that
+// did not succeed) is left.
+func (e *Engine) resolved(ctx context.Context, id string, n int, what string) error {
 	counts, err := e.backfillCounts(ctx, id)
 	if err != nil {
-		return len(evs), err
+		return err
 	}
 	if counts[StateConflict] == 0 && counts[StateFailed]+counts[StateCancelled]+counts[StateRunning] == 0 {
-		return len(evs), e.backfillEvent(ctx, id, StateSucceeded, fmt.Sprintf("conflicts resolved (last: %d partitions %s)", len(evs), strings.TrimPrefix(verb, "skipped: ")))
+		return e.backfillEvent(ctx, id, StateSucceeded, fmt.Sprintf("conflicts resolved (last: %d partitions %s)", n, what))
 	}
-	return len(evs), nil
+	return nil
+}
+
+// settleInterrupted records what an earlier resolve did to runs still in
+// conflict whose versions are no longer kept aside (listed is what is): a
+// kill -9 between its transaction and its events. A run with a current
+// version was promoted anyway (succeeded); one without was discarded for
+// the newer work (skipped).
+func (e *Engine) settleInterrupted(ctx context.Context, id string, listed []BackfillConflict) (int, error) {
+	runs, err := e.conflictRuns(ctx, id)
+	if err != nil {
+		return 0, err
+	}
+	var evs []Event
+	pl := e.backfillPipeline(ctx, id)
+	for _, r := range runs {
+		if slices.ContainsFunc(listed, func(c BackfillConflict) bool { return c.RunID == r }) {
+			continue
+		}
+		var current int
+		var part string
+		if err := e.wh.DB().QueryRowContext(ctx, `SELECT (SELECT count(*) FROM _strata.versions WHERE run_id = $1 AND is_current),
+			(SELECT coalesce(any_value(partition_key), '') FROM _strata.run_events WHERE run_id = $1 AND block_id = '')`, r).Scan(&current, &part); err != nil {
+			return 0, err
+		}
+		ev := Event{RunID: r, BackfillID: id, Pipeline: pl, Partition: part, State: StateSkipped,
+			Error: "skipped: kept the newer version; the backfill's was discarded (by a resolve a restart interrupted)"}
+		if current > 0 {
+			ev.State, ev.Error = StateSucceeded, "promoted anyway over the newer version (by a resolve a restart interrupted)"
+		}
+		evs = append(evs, ev)
+	}
+	if len(evs) == 0 {
+		return 0, nil
+	}
+	return len(evs), e.store.Write(ctx, evs...)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/stratahq/strata/projects/warehouse"
 )
 
 // newerWork backfills days 1..5, then launches a reprocess-all backfill over
@@ -262,5 +264,49 @@ func TestOwnPublishSupersededWhileStoppedCountsSucceeded(t *testing.T) {
 	}
 	if v := current(e, "p__agg", "2024-01-02"); v != 2 {
 		t.Fatalf("day 2 current v%d, want the newer v2", v)
+	}
+}
+
+// A kill -9 between a resolve's transaction and its events leaves runs in
+// conflict whose versions were already promoted (or discarded): the next
+// resolve settles them as what the transaction did, rather than answering
+// "no conflicts to resolve" to a backfill that needs attention forever.
+func TestResolveInterruptedByACrashIsSettled(t *testing.T) {
+	t.Parallel()
+	for _, keepNewer := range []bool{false, true} {
+		e, st := newerWork(t, PublishPartition)
+		ctx := context.Background()
+		done := e.resumeAndWait(st.ID)
+		if done.State != StateNeedsAttention {
+			t.Fatalf("%s %s", done.State, done.Message)
+		}
+		cs, err := e.eng.Conflicts(ctx, st.ID)
+		if err != nil || len(cs) == 0 {
+			t.Fatalf("conflicts %v %v", cs, err)
+		}
+		refs := make([]warehouse.VersionRef, len(cs))
+		for i, c := range cs {
+			refs[i] = warehouse.VersionRef{Product: c.Product, Partition: c.Partition, Version: c.Version}
+		}
+		// What the crash left: the transaction, not the events.
+		if keepNewer {
+			err = e.wh.Discard(ctx, refs)
+		} else {
+			err = e.wh.Promote(ctx, refs)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.eng.Resolve(ctx, st.ID, keepNewer, nil); err != nil {
+			t.Fatalf("resolve after the crash (keep newer %v): %v", keepNewer, err)
+		}
+		after, _ := e.eng.Backfill(ctx, st.ID)
+		want := Progress{Succeeded: 6}
+		if keepNewer {
+			want = Progress{Succeeded: 4, Skipped: 2}
+		}
+		if after.State != StateSucceeded || after.Progress.Succeeded != want.Succeeded || after.Progress.Skipped != want.Skipped || after.Progress.Conflicts != 0 {
+			t.Fatalf("keep newer %v: %s %+v", keepNewer, after.State, after.Progress)
+		}
 	}
 }

@@ -88,6 +88,9 @@ func (e *Engine) PromoteBackfill(ctx context.Context, id string, opt PromoteOpti
 	if len(failed) > 0 && !opt.Override {
 		return nil, &GateError{Failed: failed}
 	}
+	// Whatever the outcome (made current, or refused by newer work: a
+	// conflict the review lists), open pages get the review as it is now.
+	defer e.pushReview(id)
 	staged, err := e.wh.Pinned(ctx, id)
 	if err != nil {
 		return nil, err
@@ -202,6 +205,7 @@ func (e *Engine) DiscardBackfill(ctx context.Context, id string) (int, error) {
 	if err := e.markDiscarded(ctx, id); err != nil {
 		return 0, err
 	}
+	defer e.pushReview(id)
 	return len(refs), e.backfillEvent(ctx, id, StateCancelled, fmt.Sprintf("discarded %d staged versions", len(refs)))
 }
 
@@ -214,6 +218,7 @@ func (e *Engine) RollbackBackfill(ctx context.Context, id string) (int, error) {
 		return 0, err
 	}
 	back, err := e.wh.RevertBatch(ctx, id)
+	defer e.pushReview(id) // done, or refused by newer work in the way
 	if errors.Is(err, warehouse.ErrNotFound) {
 		return 0, fmt.Errorf("backfill %s made nothing current that is not rolled back already", id)
 	}

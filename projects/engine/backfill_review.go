@@ -176,23 +176,27 @@ func (e *Engine) BackfillPartitionDiff(ctx context.Context, id string, opt Parti
 		return nil, err
 	}
 	product, b := resolveProduct(pl, opt.Product)
-	staged, err := e.wh.Pinned(ctx, id)
-	if err != nil {
-		return nil, err
-	}
 	var keys []string
 	if b != nil {
 		keys = b.Key
 	}
+	s, found, err := e.wh.PinnedIn(ctx, id, product, opt.Partition)
+	if err != nil {
+		return nil, err
+	}
+	if found {
+		return e.wh.DiffVersions(ctx, product, s.Partition, s.Current, s.Version, warehouse.DiffOptions{Keys: keys, Rows: opt.Rows})
+	}
+	// Not staged there: say what is, from the whole list (the rare path).
+	staged, err := e.wh.Pinned(ctx, id)
+	if err != nil {
+		return nil, err
+	}
 	var have []string
 	for _, s := range staged {
-		if s.Product != product {
-			continue
+		if s.Product == product {
+			have = append(have, s.Partition)
 		}
-		if s.Partition == opt.Partition {
-			return e.wh.DiffVersions(ctx, product, s.Partition, s.Current, s.Version, warehouse.DiffOptions{Keys: keys, Rows: opt.Rows})
-		}
-		have = append(have, s.Partition)
 	}
 	if len(have) == 0 {
 		return nil, errNotFoundf("backfill %s has nothing staged for product %q (products of pipeline %s: %s)", id, opt.Product, pl.ID, strings.Join(productNames(pl), ", "))

@@ -419,6 +419,7 @@ func (b *backfillRun) finish(err error) error {
 		if err != nil {
 			return err
 		}
+		defer e.pushReview(b.id)
 		return e.backfillEvent(ctx, b.id, StateReview, fmt.Sprintf("ready for review: %d versions staged, nothing made current", len(refs)))
 	}
 	if atomicMode {

@@ -47,7 +47,7 @@ func (r *runner) execute(ctx context.Context, g *group, b *project.Block, item *
 	inputs, names, err := r.inputs(ctx, g, b, local)
 	if err != nil {
 		o.State, o.Error = StateFailed, err.Error()
-		r.emit(Event{Partition: g.part.Key, Block: b.ID, Child: child, State: StateFailed, Error: o.Error})
+		r.emitBlock(Event{Partition: g.part.Key, Block: b.ID, Child: child, State: StateFailed, Error: o.Error})
 		return o, nil
 	}
 	attempts := 1 + b.Retries.Attempts
@@ -56,11 +56,9 @@ func (r *runner) execute(ctx context.Context, g *group, b *project.Block, item *
 	var out *sdk.Table
 	for attempt := 1; attempt <= attempts; attempt++ {
 		o.Attempts = attempt
-		// Intent first: the running event is durable before the work starts.
-		if err := <-r.emit(Event{Partition: g.part.Key, Block: b.ID, Child: child, State: StateRunning, Attempt: attempt}); err != nil {
-			o.State, o.Error = StateFailed, "record state: "+err.Error()
-			return o, nil
-		}
+		// The run's running event is durable already (the intent); the
+		// block's rides along with the next commit.
+		r.emitBlock(Event{Partition: g.part.Key, Block: b.ID, Child: child, State: StateRunning, Attempt: attempt})
 		var rerr *protocol.RunError
 		var log string
 		out, rerr, log, o.Worker, o.Engine = r.attempt(ctx, g, b, item, inputs, names)
@@ -77,7 +75,7 @@ func (r *runner) execute(ctx context.Context, g *group, b *project.Block, item *
 		if attempt == attempts || !retryable(rerr.Kind) {
 			break
 		}
-		r.emit(Event{Partition: g.part.Key, Block: b.ID, Child: child, State: StateFailed, Attempt: attempt, Error: rerr.Message, ErrorLine: rerr.Line, Log: log, Worker: o.Worker, Engine: o.Engine})
+		r.emitBlock(Event{Partition: g.part.Key, Block: b.ID, Child: child, State: StateFailed, Attempt: attempt, Error: rerr.Message, ErrorLine: rerr.Line, Log: log, Worker: o.Worker, Engine: o.Engine})
 		select {
 		case <-time.After(backoff):
 		case <-ctx.Done():
@@ -97,7 +95,7 @@ func (r *runner) execute(ctx context.Context, g *group, b *project.Block, item *
 	if item != nil && o.State == StateSucceeded && out != nil {
 		final.Output, _ = protocol.AppendTable(nil, out) // a child that succeeded is never run again by this run
 	}
-	r.emit(final)
+	r.emitBlock(final)
 	if o.State != StateSucceeded {
 		return o, nil
 	}

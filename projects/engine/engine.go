@@ -45,6 +45,11 @@ type Engine struct {
 	// (snapshot_gc.go).
 	snapMu   sync.Mutex
 	readOnly bool
+	// background is work started for subscribers (reviews pushed); Close
+	// waits for it, so that nothing reads the warehouse after.
+	background sync.WaitGroup
+	bgMu       sync.Mutex
+	closed     bool // no background work starts after Close
 }
 
 // Options configure an Engine.
@@ -77,6 +82,7 @@ func New(ctx context.Context, proj *project.Project, wh *warehouse.Warehouse, po
 			return nil, err
 		}
 		store.Guard(wh.Healthy)
+		store.CommitThrough(wh.WriteRaw)
 	}
 	now := opt.Now
 	if now == nil {
@@ -94,8 +100,15 @@ func New(ctx context.Context, proj *project.Project, wh *warehouse.Warehouse, po
 // process runs everything interpreted.
 func (e *Engine) Compiler() *build.Compiler { return e.compiler }
 
-// Close stops the state writer after flushing it.
-func (e *Engine) Close() { e.store.Close() }
+// Close waits for background work and stops the state writer after
+// flushing it.
+func (e *Engine) Close() {
+	e.bgMu.Lock()
+	e.closed = true
+	e.bgMu.Unlock()
+	e.background.Wait()
+	e.store.Close()
+}
 
 // Hub is where live events are published.
 func (e *Engine) Hub() *Hub { return e.hub }

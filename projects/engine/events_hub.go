@@ -27,6 +27,10 @@ type Notice struct {
 	Text     string    `json:"text,omitempty"`
 	// Published lists versions that became current (Kind NoticePublished).
 	Published *Publication `json:"published,omitempty"`
+	// Review is a review backfill's review, pushed when it becomes ready
+	// for review, is promoted (in part), refused, discarded or rolled back
+	// (Kind NoticeReview).
+	Review *BackfillReview `json:"review,omitempty"`
 	// Data is a payload of other packages' kinds (trigger firings).
 	Data any `json:"data,omitempty"`
 }
@@ -51,6 +55,14 @@ func (s *Subscription) Close() {
 		close(s.C)
 	}
 	s.hub.mu.Unlock()
+}
+
+// Subscribed reports whether anyone listens: work done only to publish
+// (a review recomputed) can be skipped when nobody does.
+func (h *Hub) Subscribed() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.subs) > 0
 }
 
 // Publish delivers n to every matching subscriber without blocking.

@@ -162,10 +162,23 @@ func (r *runner) event(ev Event) Event {
 	return ev
 }
 
+// emit records a run-level state change and asks for a commit: the
+// channel says when it is durable.
 func (r *runner) emit(ev Event) <-chan error {
 	ev = r.event(ev)
 	r.e.hub.Publish(Notice{Kind: "state", Event: &ev})
 	return r.e.store.Append(ev)
+}
+
+// emitBlock records a block's (or a child's) state change without waiting
+// for it: the run's own running event is durable before any block starts,
+// and its final event, which waits, commits every block event queued before
+// it. A kill in between loses block events of a run that is then run again,
+// which is what a resume does with a run left running anyway.
+func (r *runner) emitBlock(ev Event) {
+	ev = r.event(ev)
+	r.e.hub.Publish(Notice{Kind: "state", Event: &ev})
+	r.e.store.Queue(ev)
 }
 
 func (r *runner) run(ctx context.Context) (*RunResult, error) {
@@ -193,7 +206,7 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 			for _, b := range g.blocks {
 				o := &BlockOutcome{Block: b.ID, Partition: g.part.Key, State: StateSkipped, Error: "skipped: an earlier part of the run failed"}
 				r.res.Blocks = append(r.res.Blocks, o)
-				r.emit(Event{Partition: g.part.Key, Block: b.ID, State: StateSkipped, Error: o.Error})
+				r.emitBlock(Event{Partition: g.part.Key, Block: b.ID, State: StateSkipped, Error: o.Error})
 			}
 			continue
 		}
@@ -357,7 +370,7 @@ func (r *runner) runGroup(ctx context.Context, g *group) []*BlockOutcome {
 			}
 			if reason := skipReason(ups); reason != "" {
 				n.outcome = &BlockOutcome{Block: b.ID, Partition: g.part.Key, State: StateSkipped, Error: reason}
-				r.emit(Event{Partition: g.part.Key, Block: b.ID, State: StateSkipped, Error: reason})
+				r.emitBlock(Event{Partition: g.part.Key, Block: b.ID, State: StateSkipped, Error: reason})
 				return
 			}
 			if b.Dynamic {

@@ -99,9 +99,18 @@ CREATE TABLE IF NOT EXISTS _strata.backfill_events (
 // hand it events and, when they need durability (intent before dispatch),
 // wait on the returned channel, which closes once the batch holding their
 // events has committed. Many concurrent writers share one commit.
+//
+// Events nobody waits on (Queue: a block's progress inside a run) do not
+// ask for a commit of their own: they ride along with the next durable one
+// or, when none comes, are committed lazyDelay later. Batches commit in
+// sequence order, so once an event is durable every event queued before
+// it is too.
 type Store struct {
 	db    *sql.DB
 	guard func() error // refuses commits when the warehouse cannot keep them
+	// through, when set, runs a batch's appends inside a transaction of
+	// the warehouse's writer, shared with the publishes queued meanwhile.
+	through func(ctx context.Context, fn func(driver.Conn) error) error
 
 	mu      sync.Mutex
 	pending []Event
@@ -109,6 +118,7 @@ type Store struct {
 	seq     int64
 	stopped bool // the writer is gone: Append answers at once
 	kick    chan struct{}
+	lazy    chan struct{} // an event was queued without a waiter
 	closed  chan struct{}
 	done    chan struct{}
 }
@@ -145,7 +155,7 @@ func OpenStore(ctx context.Context, db *sql.DB) (*Store, error) {
 			return nil, fmt.Errorf("upgrade run state tables: %w", err)
 		}
 	}
-	s := &Store{db: db, kick: make(chan struct{}, 1), closed: make(chan struct{}), done: make(chan struct{})}
+	s := &Store{db: db, kick: make(chan struct{}, 1), lazy: make(chan struct{}, 1), closed: make(chan struct{}), done: make(chan struct{})}
 	if err := db.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM _strata.run_events`).Scan(&s.seq); err != nil {
 		return nil, err
 	}
@@ -156,7 +166,7 @@ func OpenStore(ctx context.Context, db *sql.DB) (*Store, error) {
 // ReadOnlyStore is a Store over a warehouse opened read-only: it reads the
 // run state as it is and refuses every event (Append answers ErrStoreClosed).
 func ReadOnlyStore(db *sql.DB) *Store {
-	s := &Store{db: db, stopped: true, kick: make(chan struct{}, 1), closed: make(chan struct{}), done: make(chan struct{})}
+	s := &Store{db: db, stopped: true, kick: make(chan struct{}, 1), lazy: make(chan struct{}, 1), closed: make(chan struct{}), done: make(chan struct{})}
 	close(s.closed)
 	close(s.done)
 	return s
@@ -167,18 +177,57 @@ func ReadOnlyStore(db *sql.DB) *Store {
 // file that was removed or replaced under the process.
 func (s *Store) Guard(check func() error) { s.guard = check }
 
-// Append queues events; the channel receives the commit's outcome.
+// CommitThrough makes every batch commit inside write, the warehouse's
+// grouped write (WriteRaw): run state and publishes that arrive together
+// share one transaction and one COMMIT instead of a COMMIT each.
+func (s *Store) CommitThrough(write func(ctx context.Context, fn func(driver.Conn) error) error) {
+	s.through = write
+}
+
+// Append queues events and asks for a commit; the channel receives the
+// commit's outcome.
 func (s *Store) Append(evs ...Event) <-chan error {
 	ch := make(chan error, 1)
-	s.mu.Lock()
-	if s.stopped {
-		s.mu.Unlock()
+	if !s.enqueue(evs, ch) {
 		if len(evs) == 0 {
 			ch <- nil // a flush: nothing of ours is left unwritten
 		} else {
 			ch <- ErrStoreClosed
 		}
 		return ch
+	}
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+	return ch
+}
+
+// Queue queues events nobody waits for: they are committed with the next
+// batch someone waits for, or lazyDelay later. A commit error reaches the
+// next durable write of the same batch, or nobody: a state the work does
+// not depend on.
+func (s *Store) Queue(evs ...Event) {
+	if len(evs) == 0 || !s.enqueue(evs, nil) {
+		return
+	}
+	select {
+	case s.lazy <- struct{}{}:
+	default:
+	}
+}
+
+// lazyDelay bounds how long a queued event waits for a durable commit to
+// ride along with.
+const lazyDelay = 50 * time.Millisecond
+
+// enqueue numbers evs and adds them (and waiter, when not nil) to the next
+// batch; false when the writer is gone.
+func (s *Store) enqueue(evs []Event, waiter chan error) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopped {
+		return false
 	}
 	for i := range evs {
 		s.seq++
@@ -188,13 +237,10 @@ func (s *Store) Append(evs ...Event) <-chan error {
 		}
 	}
 	s.pending = append(s.pending, evs...)
-	s.waiters = append(s.waiters, ch)
-	s.mu.Unlock()
-	select {
-	case s.kick <- struct{}{}:
-	default:
+	if waiter != nil {
+		s.waiters = append(s.waiters, waiter)
 	}
-	return ch
+	return true
 }
 
 // Write appends and waits until the events are durable.
@@ -225,6 +271,16 @@ func (s *Store) loop() {
 	for {
 		select {
 		case <-s.kick:
+		case <-s.lazy:
+			// Only events nobody waits for: give a durable write the
+			// chance to take them along.
+			t := time.NewTimer(lazyDelay)
+			select {
+			case <-s.kick:
+			case <-t.C:
+			case <-s.closed:
+			}
+			t.Stop()
 		case <-s.closed:
 			// Flush until nothing is queued, then refuse new events in the
 			// same critical section, so none is left waiting forever.
@@ -271,6 +327,12 @@ func (s *Store) commit(evs []Event) error {
 		}
 	}
 	ctx := context.Background()
+	if s.through != nil {
+		if err := s.through(ctx, func(dc driver.Conn) error { return appendEvents(dc, evs) }); err != nil {
+			return fmt.Errorf("write run state: %w", err)
+		}
+		return nil
+	}
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return err
@@ -279,26 +341,30 @@ func (s *Store) commit(evs []Event) error {
 	if _, err := conn.ExecContext(ctx, "BEGIN TRANSACTION"); err != nil {
 		return err
 	}
-	err = conn.Raw(func(dc any) error {
-		a, err := duckdb.NewAppender(dc.(driver.Conn), "", "_strata", "run_events")
-		if err != nil {
-			return err
-		}
-		for _, e := range evs {
-			if err := a.AppendRow(e.Seq, e.At, e.RunID, e.BackfillID, e.Pipeline, e.Partition, e.Block, e.Child,
-				string(e.State), int32(e.Attempt), e.Rows, e.DurationMS, e.Error, int32(e.ErrorLine), e.Log, blob(e.Output), e.Engine, e.Worker, e.Origin, e.Snapshot); err != nil {
-				_ = a.Close()
-				return err
-			}
-		}
-		return a.Close()
-	})
+	err = conn.Raw(func(dc any) error { return appendEvents(dc.(driver.Conn), evs) })
 	if err != nil {
 		_, _ = conn.ExecContext(ctx, "ROLLBACK")
 		return fmt.Errorf("write run state: %w", err)
 	}
 	_, err = conn.ExecContext(ctx, "COMMIT")
 	return err
+}
+
+// appendEvents appends the events to run_events on conn, in its
+// transaction.
+func appendEvents(dc driver.Conn, evs []Event) error {
+	a, err := duckdb.NewAppender(dc, "", "_strata", "run_events")
+	if err != nil {
+		return err
+	}
+	for _, e := range evs {
+		if err := a.AppendRow(e.Seq, e.At, e.RunID, e.BackfillID, e.Pipeline, e.Partition, e.Block, e.Child,
+			string(e.State), int32(e.Attempt), e.Rows, e.DurationMS, e.Error, int32(e.ErrorLine), e.Log, blob(e.Output), e.Engine, e.Worker, e.Origin, e.Snapshot); err != nil {
+			_ = a.Close()
+			return err
+		}
+	}
+	return a.Close()
 }
 
 // blob is nil (NULL) for an empty output.

@@ -43,3 +43,47 @@ func TestStoreCloseAnswersEveryWriter(t *testing.T) {
 		t.Fatalf("write after close: %v, want ErrStoreClosed", err)
 	}
 }
+
+// Queued events commit with the next durable write, in order, and without
+// one they still commit on their own (lazyDelay later).
+func TestStoreQueuedEventsRideAlongAndCommitAlone(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, dailyFiles(""))
+	store := e.eng.Store()
+	db := e.wh.DB()
+	count := func(run string) int {
+		var n int
+		if err := db.QueryRow(`SELECT count(*) FROM _strata.run_events WHERE run_id = ?`, run).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	store.Queue(Event{RunID: "q1", Block: "b", State: StateRunning}, Event{RunID: "q1", Block: "b", State: StateSucceeded})
+	if err := store.Write(context.Background(), Event{RunID: "q1", State: StateSucceeded}); err != nil {
+		t.Fatal(err)
+	}
+	if n := count("q1"); n != 3 {
+		t.Fatalf("after a durable write: %d events of q1 committed, want the 2 queued before it and its own", n)
+	}
+	var seqs []int64
+	rows, err := db.Query(`SELECT seq FROM _strata.run_events WHERE run_id = 'q1' ORDER BY seq`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var s int64
+		_ = rows.Scan(&s)
+		seqs = append(seqs, s)
+	}
+	rows.Close()
+	if len(seqs) != 3 || seqs[0] >= seqs[1] || seqs[1] >= seqs[2] {
+		t.Fatalf("seqs %v, want increasing in the order queued", seqs)
+	}
+
+	store.Queue(Event{RunID: "q2", Block: "b", State: StateRunning})
+	for deadline := time.Now().Add(30 * time.Second); count("q2") != 1; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("a queued event was not committed 30 s later with no durable write to ride along")
+		}
+	}
+}

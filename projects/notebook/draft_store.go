@@ -25,6 +25,12 @@ type draft struct {
 	at    time.Time
 	seq   int64
 	meta  draftMeta
+
+	// The row order of the last page query (sort and filter), so paging
+	// through a sorted draft sorts once.
+	orderMu  sync.Mutex
+	orderKey string
+	order    []int
 }
 
 // draftMeta is what staleness needs of a draft: the fingerprint of the text
@@ -34,6 +40,7 @@ type draftMeta struct {
 	code    string
 	origins []engine.InputOrigin
 	item    string
+	zone    *time.Location // the partition's zone: instants are shown in it
 }
 
 // draftStore keeps a session's drafts, at most max of them: the output of a

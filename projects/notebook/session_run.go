@@ -107,7 +107,7 @@ func (s *Session) succeeded(e *execution, pl *project.Pipeline, in *engine.Inter
 	if out == nil {
 		out = sdk.NewTable()
 	}
-	meta := draftMeta{code: s.m.textFingerprint(pl, in.Block, source), origins: in.Origins}
+	meta := draftMeta{code: s.m.textFingerprint(pl, in.Block, source), origins: in.Origins, zone: in.Zone}
 	if in.Item != nil {
 		meta.item = in.Item.Key
 	}

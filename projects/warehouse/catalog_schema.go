@@ -268,14 +268,16 @@ func tableSchema(t *sdk.Table) ([]sdk.Field, error) {
 }
 
 type schemaField struct {
-	Name string `json:"name"`
-	Type string `json:"type"`
+	Name      string `json:"name"`
+	Type      string `json:"type"`
+	Precision uint8  `json:"precision,omitempty"`
+	Scale     uint8  `json:"scale,omitempty"`
 }
 
 func encodeSchema(schema []sdk.Field) string {
 	out := make([]schemaField, len(schema))
 	for i, f := range schema {
-		out[i] = schemaField{f.Name, f.Type.String()}
+		out[i] = schemaField{f.Name, f.Type.String(), f.Precision, f.Scale}
 	}
 	b, _ := json.Marshal(out) // strings only: cannot fail
 	return string(b)
@@ -292,7 +294,7 @@ func decodeSchema(s string) ([]sdk.Field, error) {
 		if err != nil {
 			return nil, fmt.Errorf("decode schema column %q: %w", f.Name, err)
 		}
-		out[i] = sdk.Field{Name: f.Name, Type: t}
+		out[i] = sdk.Field{Name: f.Name, Type: t, Precision: f.Precision, Scale: f.Scale}
 	}
 	return out, nil
 }
@@ -310,7 +312,7 @@ func createStorageSQL(table string, schema []sdk.Field) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "CREATE TABLE %s (%s VARCHAR NOT NULL, %s INTEGER NOT NULL", qualified(table), colPartition, colVersion)
 	for _, f := range schema {
-		fmt.Fprintf(&b, ", %s %s", quoteIdent(f.Name), duckType(f.Type))
+		fmt.Fprintf(&b, ", %s %s", quoteIdent(f.Name), duckType(f))
 	}
 	b.WriteString(")")
 	return b.String()

@@ -58,7 +58,7 @@ func contentHash(t *sdk.Table, schema []sdk.Field) string {
 				}
 				rows[i] = combine(rows[i], h)
 			}
-		case sdk.TypeString:
+		case sdk.TypeString, sdk.TypeDecimal:
 			for i, v := range c.Strings() {
 				h := nullHash
 				if !null(i) {
@@ -77,7 +77,23 @@ func contentHash(t *sdk.Table, schema []sdk.Field) string {
 				}
 				rows[i] = combine(rows[i], h)
 			}
-		case sdk.TypeTime:
+		case sdk.TypeUint64:
+			for i, v := range c.Uint64s() {
+				h := nullHash
+				if !null(i) {
+					h = mix64(v ^ seed)
+				}
+				rows[i] = combine(rows[i], h)
+			}
+		case sdk.TypeInt128:
+			for i, v := range c.BigInts() {
+				h := nullHash
+				if !null(i) && v != nil {
+					h = mix64(fnv64(v.String()) ^ seed)
+				}
+				rows[i] = combine(rows[i], h)
+			}
+		case sdk.TypeTime, sdk.TypeDate, sdk.TypeTimestamp:
 			for i, v := range c.Times() {
 				h := nullHash
 				if !null(i) {

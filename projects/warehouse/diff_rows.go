@@ -4,7 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/stratahq/strata/blocks/sdk"
 )
 
 // RowChange is one row that differs between two sides: changed (same key,
@@ -136,12 +141,16 @@ func (d rowDiff) countsSQL() string {
 		colPartition, RowRemoved, RowAdded)
 }
 
-// hashedCountsSQL yields what countsSQL does, comparing 64-bit hashes of
-// the key and of the other values instead of the values themselves: a set
-// diff over millions of rows joins two integers a row rather than every
-// column (and counts whole-row multisets by grouping hashes rather than by
-// two EXCEPT ALLs). A changed row whose hash did not change would go
-// uncounted: about one chance in 2^64 per row.
+// hashedCountsSQL yields (partition, kind, rows) for every partition,
+// comparing 64-bit hashes of the key and of the other values instead of the
+// values themselves: a set diff over millions of rows joins two integers a
+// row rather than every column (and counts whole-row multisets by grouping
+// hashes rather than by two EXCEPT ALLs). Keyed, it also counts the pairs
+// that did not change (kind "same"), so that the rows each side contributes
+// to the join can be checked against its row count: a key repeated on both
+// sides pairs its rows more than once. (Stacking both sides into one hash
+// aggregate instead of the join measured 1.5-2x slower.) A changed row whose
+// hash did not change would go uncounted: about one chance in 2^64 per row.
 func (d rowDiff) hashedCountsSQL() string {
 	isKey := map[string]bool{}
 	for _, k := range d.keys {
@@ -160,10 +169,10 @@ func (d rowDiff) hashedCountsSQL() string {
 	if len(d.keys) > 0 {
 		kh := "hash(" + identList("", d.keys) + ")"
 		return d.with() + fmt.Sprintf(`, ha AS (SELECT %[1]s AS p, %[2]s AS kh, %[3]s AS vh FROM a), hb AS (SELECT %[1]s AS p, %[2]s AS kh, %[3]s AS vh FROM b)
-			SELECT * FROM (SELECT coalesce(ha.p, hb.p) AS p,
-				CASE WHEN ha.p IS NULL THEN '%[4]s' WHEN hb.p IS NULL THEN '%[5]s' WHEN ha.vh <> hb.vh THEN '%[6]s' END AS kind, count(*) AS n
-				FROM ha FULL OUTER JOIN hb ON ha.p = hb.p AND ha.kh = hb.kh GROUP BY ALL) WHERE kind IS NOT NULL`,
-			colPartition, kh, vh, RowAdded, RowRemoved, RowChanged)
+			SELECT coalesce(ha.p, hb.p) AS p,
+				CASE WHEN ha.p IS NULL THEN '%[4]s' WHEN hb.p IS NULL THEN '%[5]s' WHEN ha.vh <> hb.vh THEN '%[6]s' ELSE '%[7]s' END AS kind, count(*) AS n
+				FROM ha FULL OUTER JOIN hb ON ha.p = hb.p AND ha.kh = hb.kh GROUP BY ALL`,
+			colPartition, kh, vh, RowAdded, RowRemoved, RowChanged, rowSame)
 	}
 	rh := "hash(" + identList("", colNames(d.cols)) + ")"
 	if len(d.cols) == 0 {
@@ -175,9 +184,59 @@ func (d rowDiff) hashedCountsSQL() string {
 		colPartition, rh, RowRemoved, RowAdded)
 }
 
+// rowSame is the kind of a keyed pair whose values did not change (counted
+// by hashedCountsSQL only).
+const rowSame = "same"
+
+// countHashed runs hashedCountsSQL into per-partition counts. rows are the
+// row counts of the two sides; with keys, dups says how many more rows each
+// side put into the join than it has (0, 0: no key pairs more than once).
+func countHashed(ctx context.Context, q querier, d rowDiff, rows [2]int64) (map[string]*RowCounts, [2]int64, error) {
+	var dups [2]int64
+	res, err := q.QueryContext(ctx, d.hashedCountsSQL())
+	if err != nil {
+		return nil, dups, fmt.Errorf("count changed rows: %w", err)
+	}
+	defer res.Close()
+	out := map[string]*RowCounts{}
+	var joined [2]int64 // rows of each side in the join
+	for res.Next() {
+		var part, kind string
+		var n int64
+		if err := res.Scan(&part, &kind, &n); err != nil {
+			return nil, dups, err
+		}
+		switch kind {
+		case rowSame, RowChanged:
+			joined[0] += n
+			joined[1] += n
+		case RowRemoved:
+			joined[0] += n
+		case RowAdded:
+			joined[1] += n
+		}
+		if kind == rowSame {
+			continue
+		}
+		c := out[part]
+		if c == nil {
+			c = &RowCounts{}
+			out[part] = c
+		}
+		c.add(kind, n)
+	}
+	if len(d.keys) > 0 {
+		dups = [2]int64{max(joined[0]-rows[0], 0), max(joined[1]-rows[1], 0)}
+	}
+	return out, dups, res.Err()
+}
+
 // rowsSQL yields the first limit differing rows: kind, partition, then the
 // old values and the new values of every column (keyed), in key order; or
-// (whole rows) the first limit removed and the first limit added rows.
+// (whole rows) the first limit removed and the first limit added rows. Each
+// row ends with the counts of changed, added and removed rows of the whole
+// diff, so one query answers both (the counts are window aggregates,
+// computed before the LIMIT).
 func (d rowDiff) rowsSQL(limit int) string {
 	n := len(d.cols)
 	if len(d.keys) > 0 {
@@ -192,17 +251,20 @@ func (d rowDiff) rowsSQL(limit int) string {
 		for i := 0; i < n; i++ {
 			vals = append(vals, fmt.Sprintf("__strata_n%d", i))
 		}
-		return d.joinedSQL() + fmt.Sprintf(` SELECT __strata_kind, __strata_part, %s FROM j WHERE __strata_kind IS NOT NULL ORDER BY %s LIMIT %d`,
-			strings.Join(vals, ", "), strings.Join(order, ", "), limit)
+		counts := fmt.Sprintf(`count(*) FILTER (WHERE __strata_kind = '%s') OVER (), count(*) FILTER (WHERE __strata_kind = '%s') OVER (), count(*) FILTER (WHERE __strata_kind = '%s') OVER ()`,
+			RowChanged, RowAdded, RowRemoved)
+		return d.joinedSQL() + fmt.Sprintf(` SELECT __strata_kind, __strata_part, %s, %s FROM j WHERE __strata_kind IS NOT NULL ORDER BY %s LIMIT %d`,
+			strings.Join(vals, ", "), counts, strings.Join(order, ", "), limit)
 	}
 	all := identList("", colNames(d.cols))
 	nulls := strings.TrimSuffix(strings.Repeat("NULL, ", n), ", ")
 	if n == 0 {
-		return d.with() + ` SELECT NULL, NULL WHERE false`
+		return d.with() + ` SELECT NULL, NULL, 0, 0, 0 WHERE false`
 	}
 	return d.with() + fmt.Sprintf(`, r AS (SELECT * FROM a EXCEPT ALL SELECT * FROM b), n AS (SELECT * FROM b EXCEPT ALL SELECT * FROM a)
+		SELECT *, 0, (SELECT count(*) FROM n), (SELECT count(*) FROM r) FROM (
 		SELECT * FROM (SELECT '%[1]s', %[3]s, %[4]s, %[5]s FROM r ORDER BY ALL LIMIT %[6]d)
-		UNION ALL SELECT * FROM (SELECT '%[2]s', %[3]s, %[5]s, %[4]s FROM n ORDER BY ALL LIMIT %[6]d)`,
+		UNION ALL SELECT * FROM (SELECT '%[2]s', %[3]s, %[5]s, %[4]s FROM n ORDER BY ALL LIMIT %[6]d))`,
 		RowRemoved, RowAdded, colPartition, all, nulls, limit)
 }
 
@@ -222,14 +284,9 @@ func identList(alias string, names []string) string {
 	return strings.Join(out, ", ")
 }
 
-// countRows runs countsSQL (hashed: hashedCountsSQL) into per-partition
-// counts.
-func countRows(ctx context.Context, q querier, d rowDiff, hashed bool) (map[string]*RowCounts, error) {
-	query := d.countsSQL()
-	if hashed {
-		query = d.hashedCountsSQL()
-	}
-	rows, err := q.QueryContext(ctx, query)
+// countRows runs countsSQL into per-partition counts.
+func countRows(ctx context.Context, q querier, d rowDiff) (map[string]*RowCounts, error) {
+	rows, err := q.QueryContext(ctx, d.countsSQL())
 	if err != nil {
 		return nil, fmt.Errorf("count changed rows: %w", err)
 	}
@@ -251,26 +308,26 @@ func countRows(ctx context.Context, q querier, d rowDiff, hashed bool) (map[stri
 	return out, rows.Err()
 }
 
-// changedRows runs rowsSQL and returns at most limit rows.
-func changedRows(ctx context.Context, q querier, d rowDiff, limit int) ([]RowChange, error) {
-	if limit <= 0 {
-		return nil, nil
-	}
+// changedRows runs rowsSQL: at most limit rows (limit > 0), and the
+// counts of the whole diff.
+func changedRows(ctx context.Context, q querier, d rowDiff, limit int) ([]RowChange, RowCounts, error) {
+	var counts RowCounts
 	rows, err := q.QueryContext(ctx, d.rowsSQL(limit))
 	if err != nil {
-		return nil, fmt.Errorf("changed rows: %w", err)
+		return nil, counts, fmt.Errorf("changed rows: %w", err)
 	}
 	defer rows.Close()
 	n := len(d.cols)
 	vals := make([]any, 2+2*n)
-	ptrs := make([]any, len(vals))
+	ptrs := make([]any, len(vals), len(vals)+3)
 	for i := range vals {
 		ptrs[i] = &vals[i]
 	}
+	ptrs = append(ptrs, &counts.Changed, &counts.Added, &counts.Removed)
 	var removed, added, out []RowChange
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
+			return nil, counts, err
 		}
 		rc := RowChange{Kind: fmt.Sprint(vals[0])}
 		if p, ok := vals[1].(string); ok {
@@ -292,16 +349,16 @@ func changedRows(ctx context.Context, q querier, d rowDiff, limit int) ([]RowCha
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return nil, counts, err
 	}
 	if len(d.keys) > 0 {
-		return out, nil
+		return out, counts, nil
 	}
 	// Whole rows cannot pair up: show both kinds, half the rows each when
 	// both have more than that.
 	k := min(len(removed), max(limit/2, limit-len(added)))
 	out = append(removed[:k], added[:min(len(added), limit-k)]...)
-	return out, nil
+	return out, counts, nil
 }
 
 // jsonValues copies scanned values into JSON-friendly ones.
@@ -313,6 +370,10 @@ func jsonValues(vals []any) []any {
 			out[i] = string(x)
 		case *big.Int:
 			out[i] = x.String()
+		case duckdb.Decimal:
+			out[i] = sdk.DecimalFromUnscaled(x.Value, x.Scale)
+		case uint64:
+			out[i] = strconv.FormatUint(x, 10) // beyond 2^53 a JSON number would round
 		default:
 			out[i] = x
 		}

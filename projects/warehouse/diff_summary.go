@@ -86,62 +86,72 @@ func schemaChange(before, after []unionColumn) SchemaChange {
 	return out
 }
 
-// summarize aggregates every column of a side in one query. With keys it
-// also counts the rows beyond the first of each (partition, key), which
-// make the key unusable for pairing rows. approx counts distinct values
-// with HyperLogLog (approx_count_distinct, a few percent off) instead of
-// exactly: a set diff over millions of rows pays for an exact distinct count
-// per column more than for everything else together.
-func summarize(ctx context.Context, q querier, s side, cols []unionColumn, keys []string, approx bool) ([]ColumnSummary, int64, error) {
-	out := make([]ColumnSummary, len(cols))
-	if len(s.metas) == 0 || len(cols) == 0 {
-		return out, 0, nil
-	}
+// summarize aggregates every column of both sides of a diff in one query
+// (one round trip, both scans planned together). With keys it also counts,
+// per side, the rows beyond the first of each (partition, key), which make
+// the key unusable for pairing rows. approx counts distinct values with
+// HyperLogLog (approx_count_distinct, a few percent off) instead of exactly:
+// a set diff over millions of rows pays for an exact distinct count per
+// column more than for everything else together.
+func summarize(ctx context.Context, q querier, sides [2]side, cols [2][]unionColumn, keys []string, approx bool) ([2][]ColumnSummary, [2]int64, error) {
+	var out [2][]ColumnSummary
+	var dups [2]int64
 	distinct := "count(DISTINCT %[1]s)"
 	if approx {
 		distinct = "approx_count_distinct(%[1]s)"
 	}
-	var sel []string
-	for _, c := range cols {
-		id := quoteIdent(c.name)
-		sel = append(sel, fmt.Sprintf("count(*) - count(%[1]s), "+distinct+", min(%[1]s)::VARCHAR, max(%[1]s)::VARCHAR", id))
-		if numeric(c.typ) {
-			sel = append(sel, fmt.Sprintf("sum(%[1]s)::DOUBLE, avg(%[1]s)::DOUBLE", id))
+	var parts, ctes []string
+	var ptrs []any
+	var fill []func()
+	for i, s := range sides {
+		out[i] = make([]ColumnSummary, len(cols[i]))
+		if len(s.metas) == 0 || len(cols[i]) == 0 {
+			continue
 		}
+		var sel []string
+		sum := out[i]
+		for j, c := range cols[i] {
+			id := quoteIdent(c.name)
+			sel = append(sel, fmt.Sprintf("count(*) - count(%[1]s), "+distinct+", min(%[1]s)::VARCHAR, max(%[1]s)::VARCHAR", id))
+			var mn, mx sql.NullString
+			var sm, mean sql.NullFloat64
+			ptrs = append(ptrs, &sum[j].Nulls, &sum[j].Distinct, &mn, &mx)
+			if numeric(c.typ) {
+				sel = append(sel, fmt.Sprintf("sum(%[1]s)::DOUBLE, avg(%[1]s)::DOUBLE", id))
+				ptrs = append(ptrs, &sm, &mean)
+			}
+			fill = append(fill, func() {
+				sum[j].Min, sum[j].Max = nullString(mn), nullString(mx)
+				sum[j].Sum, sum[j].Mean = nullFloat(sm), nullFloat(mean)
+			})
+		}
+		if len(keys) > 0 {
+			// Hashed: a distinct count of one integer, not of a struct.
+			sel = append(sel, fmt.Sprintf("count(*) - count(DISTINCT hash(%s, %s))", colPartition, identList("", keys)))
+		} else {
+			sel = append(sel, "0")
+		}
+		ptrs = append(ptrs, &dups[i])
+		name := fmt.Sprintf("s%d", i)
+		ctes = append(ctes, name+" AS ("+sideSQL(s, cols[i])+")")
+		parts = append(parts, "(SELECT "+strings.Join(sel, ", ")+" FROM "+name+")")
 	}
-	if len(keys) > 0 {
-		// Hashed: a distinct count of one integer, not of a struct.
-		sel = append(sel, fmt.Sprintf("count(*) - count(DISTINCT hash(%s, %s))", colPartition, identList("", keys)))
-	} else {
-		sel = append(sel, "0")
+	if len(parts) == 0 {
+		return out, dups, nil
 	}
-	rows, err := q.QueryContext(ctx, "WITH s AS ("+sideSQL(s, cols)+") SELECT "+strings.Join(sel, ", ")+" FROM s")
+	rows, err := q.QueryContext(ctx, "WITH "+strings.Join(ctes, ", ")+" SELECT * FROM "+strings.Join(parts, " CROSS JOIN "))
 	if err != nil {
-		return nil, 0, fmt.Errorf("summarize columns: %w", err)
+		return out, dups, fmt.Errorf("summarize columns: %w", err)
 	}
 	defer rows.Close()
-	var ptrs []any
-	mins := make([]sql.NullString, len(cols))
-	maxs := make([]sql.NullString, len(cols))
-	sums := make([]sql.NullFloat64, len(cols))
-	means := make([]sql.NullFloat64, len(cols))
-	for i, c := range cols {
-		ptrs = append(ptrs, &out[i].Nulls, &out[i].Distinct, &mins[i], &maxs[i])
-		if numeric(c.typ) {
-			ptrs = append(ptrs, &sums[i], &means[i])
-		}
-	}
-	var dups int64
-	ptrs = append(ptrs, &dups)
 	if !rows.Next() {
-		return out, 0, rows.Err()
+		return out, dups, rows.Err()
 	}
 	if err := rows.Scan(ptrs...); err != nil {
-		return nil, 0, fmt.Errorf("summarize columns: %w", err)
+		return out, dups, fmt.Errorf("summarize columns: %w", err)
 	}
-	for i := range cols {
-		out[i].Min, out[i].Max = nullString(mins[i]), nullString(maxs[i])
-		out[i].Sum, out[i].Mean = nullFloat(sums[i]), nullFloat(means[i])
+	for _, f := range fill {
+		f()
 	}
 	return out, dups, rows.Err()
 }
@@ -165,17 +175,12 @@ func nullFloat(f sql.NullFloat64) *float64 {
 // columnChanges summarizes both sides and pairs the columns by name; with
 // keys it also returns how many rows repeat a key on each side.
 func columnChanges(ctx context.Context, q querier, before, after side, keys []string, approx bool) ([]ColumnChange, [2]int64, error) {
-	var dups [2]int64
 	bcols, acols := schemaOf(before), schemaOf(after)
-	bs, db, err := summarize(ctx, q, before, bcols, keys, approx)
+	sums, dups, err := summarize(ctx, q, [2]side{before, after}, [2][]unionColumn{bcols, acols}, keys, approx)
 	if err != nil {
 		return nil, dups, err
 	}
-	as, da, err := summarize(ctx, q, after, acols, keys, approx)
-	if err != nil {
-		return nil, dups, err
-	}
-	dups = [2]int64{db, da}
+	bs, as := sums[0], sums[1]
 	oldIdx := map[string]int{}
 	for i, c := range bcols {
 		oldIdx[strings.ToLower(c.name)] = i

@@ -115,17 +115,20 @@ func diffPartition(ctx context.Context, q querier, product, partition string, fr
 	rd, note = rd.checkUnique(dups, note)
 	d.KeyNote = note
 	d.Keys = append(d.Keys, rd.keys...)
-	counts, err := countRows(ctx, q, rd, false)
-	if err != nil {
-		return nil, err
-	}
-	if c := counts[partition]; c != nil {
-		d.Counts = *c
-	}
 	d.RowColumns = colNames(rd.cols)
-	if d.Counts.Total() > 0 && opt.Rows > 0 {
-		if d.Rows, err = changedRows(ctx, q, rd, opt.Rows); err != nil {
+	if opt.Rows > 0 {
+		rows, counts, err := changedRows(ctx, q, rd, opt.Rows)
+		if err != nil {
 			return nil, err
+		}
+		d.Rows, d.Counts = append(d.Rows, rows...), counts
+	} else {
+		counts, err := countRows(ctx, q, rd)
+		if err != nil {
+			return nil, err
+		}
+		if c := counts[partition]; c != nil {
+			d.Counts = *c
 		}
 	}
 	// Content hashes missing (older files) or from another DuckDB build: the
@@ -268,17 +271,30 @@ func diffSet(ctx context.Context, q querier, product string, pairs []VersionPair
 	d.Schema = schemaChange(schemaOf(allBefore), schemaOf(allAfter))
 	if len(after.metas) > 0 {
 		rd, note := planRowDiff(before, after, opt.Keys)
-		var dups [2]int64
-		if d.Columns, dups, err = columnChanges(ctx, q, before, after, rd.keys, true); err != nil {
+		// The row counts tell whether a key pairs rows more than once
+		// (countHashed): the summaries need not count distinct keys too.
+		if d.Columns, _, err = columnChanges(ctx, q, before, after, nil, true); err != nil {
 			return nil, err
 		}
-		rd, note = rd.checkUnique(dups, note)
-		d.KeyNote = note
-		d.Keys = append(d.Keys, rd.keys...)
-		counts, err := countRows(ctx, q, rd, true)
+		var sides [2]int64
+		for _, m := range before.metas {
+			sides[0] += m.rows
+		}
+		for _, m := range after.metas {
+			sides[1] += m.rows
+		}
+		counts, dups, err := countHashed(ctx, q, rd, sides)
 		if err != nil {
 			return nil, err
 		}
+		if len(rd.keys) > 0 && dups != [2]int64{} {
+			rd, note = rd.checkUnique(dups, note)
+			if counts, _, err = countHashed(ctx, q, rd, sides); err != nil {
+				return nil, err
+			}
+		}
+		d.KeyNote = note
+		d.Keys = append(d.Keys, rd.keys...)
 		for i := range d.Partitions {
 			pc := &d.Partitions[i]
 			if c := counts[pc.Partition]; c != nil {

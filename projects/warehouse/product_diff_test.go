@@ -189,3 +189,20 @@ func TestDiffSetWholeVersions(t *testing.T) {
 		}
 	}
 }
+
+// The counts come from the same query as the first rows: they count the
+// whole diff, not the rows returned.
+func TestDiffCountsBeyondRowLimit(t *testing.T) {
+	t.Parallel()
+	wh := openTemp(t)
+	publish(t, wh, "m", "2024-01-01", customers(t, row(int64(1), "ann", 10.0), row(int64(2), "bob", 5.0), row(int64(3), "cy", 1.0)))
+	publish(t, wh, "m", "2024-01-01", customers(t, row(int64(1), "ann", 11.0), row(int64(2), "bob", 6.0), row(int64(4), "di", 1.0)))
+	keyed := diffOf(t, wh, "m", "2024-01-01", 1, 2, DiffOptions{Keys: []string{"customer_id"}, Rows: 1})
+	if keyed.Counts != (RowCounts{Changed: 2, Added: 1, Removed: 1}) || len(keyed.Rows) != 1 {
+		t.Fatalf("keyed: %+v, %d rows", keyed.Counts, len(keyed.Rows))
+	}
+	whole := diffOf(t, wh, "m", "2024-01-01", 1, 2, DiffOptions{Rows: 1})
+	if whole.Counts != (RowCounts{Added: 3, Removed: 3}) || len(whole.Rows) != 1 {
+		t.Fatalf("whole rows: %+v, %d rows", whole.Counts, len(whole.Rows))
+	}
+}

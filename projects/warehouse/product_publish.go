@@ -136,7 +136,7 @@ func (w *Warehouse) writeOutputs(ctx context.Context, outs []Output, makeCurrent
 	}
 	var versions []Version
 	var conflict *ConflictError
-	err = w.write(ctx, func(tx *writeTx) error {
+	err = w.writeGrouped(ctx, func(tx *writeTx) error {
 		versions = make([]Version, 0, len(prepared))
 		conflict = nil
 		current := makeCurrent

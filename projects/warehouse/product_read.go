@@ -243,6 +243,17 @@ func productTables(ctx context.Context, q querier, product string) ([]storageTab
 // the tables involved (newest schema first), in partition order and then
 // insertion order (rowid).
 func readSQL(parts []selectedPartition, storage []storageTable, limit int) string {
+	inner, _ := unionSQL(parts, storage)
+	q := "SELECT * EXCLUDE (__strata_ord, __strata_rid) FROM (\n" + inner + "\n) ORDER BY __strata_ord, __strata_rid"
+	if limit > 0 {
+		q += fmt.Sprintf(" LIMIT %d", limit)
+	}
+	return q
+}
+
+// unionSQL is the rows of parts with _partition, the union columns (whose
+// names it returns) and the read order in __strata_ord, __strata_rid.
+func unionSQL(parts []selectedPartition, storage []storageTable) (string, []unionColumn) {
 	byTable := map[string][]int{} // table -> indexes into parts
 	for i, p := range parts {
 		byTable[p.table] = append(byTable[p.table], i)
@@ -255,7 +266,6 @@ func readSQL(parts []selectedPartition, storage []storageTable, limit int) strin
 	}
 	cols := unionSchema(used)
 	var b strings.Builder
-	b.WriteString("SELECT * EXCLUDE (__strata_ord, __strata_rid) FROM (\n")
 	for i, t := range used {
 		if i > 0 {
 			b.WriteString("\nUNION ALL\n")
@@ -274,11 +284,7 @@ func readSQL(parts []selectedPartition, storage []storageTable, limit int) strin
 		fmt.Fprintf(&b, "SELECT %s, s.ord AS __strata_ord, t.rowid AS __strata_rid FROM %s AS t JOIN (VALUES %s) AS s(p, v, ord) ON t.%s = s.p AND t.%s = s.v",
 			selectList(t, cols), qualified(t.name), strings.Join(values, ", "), colPartition, colVersion)
 	}
-	b.WriteString("\n) ORDER BY __strata_ord, __strata_rid")
-	if limit > 0 {
-		fmt.Fprintf(&b, " LIMIT %d", limit)
-	}
-	return b.String()
+	return b.String(), cols
 }
 
 // emptyRead is the result of a selection that matched no partition: the
@@ -287,7 +293,7 @@ func emptyRead(storage []storageTable) *sdk.Table {
 	t := sdk.NewTable(sdk.String(colPartition))
 	if len(storage) > 0 {
 		for _, f := range storage[len(storage)-1].schema {
-			t.AddColumn(sdk.NewColumn(f.Name, f.Type))
+			t.AddColumn(sdk.NewFieldColumn(f))
 		}
 	}
 	return t

@@ -164,8 +164,12 @@ func TestUnionSchema(t *testing.T) {
 		st(sdk.Int64("ID"), sdk.Float64("v"), sdk.Time("t")),
 		st(sdk.Int64("id"), sdk.Int64("v"), sdk.Bool("t"), sdk.String("old")),
 	})
-	want := []unionColumn{{"ID", sdk.TypeInt64}, {"v", sdk.TypeFloat64}, {"t", sdk.TypeString}, {"old", sdk.TypeString}}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
+	want := "[ID int64 v float64 t string old string]"
+	var gotS []string
+	for _, c := range got {
+		gotS = append(gotS, c.name, c.typ.String())
+	}
+	if fmt.Sprint(gotS) != want {
 		t.Fatalf("got %v, want %v", got, want)
 	}
 }

@@ -9,8 +9,9 @@ import (
 
 // unionColumn is one column of the union of several storage tables.
 type unionColumn struct {
-	name string   // spelling in the newest table that has the column
-	typ  sdk.Type // common type of the column across tables
+	name string    // spelling in the newest table that has the column
+	typ  sdk.Type  // common type of the column across tables
+	f    sdk.Field // typ with a decimal's precision and scale
 }
 
 // unionSchema merges the schemas of tables given newest first. Columns keep
@@ -27,23 +28,29 @@ func unionSchema(tables []storageTable) []unionColumn {
 			i, ok := index[key]
 			if !ok {
 				index[key] = len(out)
-				out = append(out, unionColumn{name: f.Name, typ: f.Type})
+				out = append(out, unionColumn{name: f.Name, typ: f.Type, f: f})
 				continue
 			}
-			out[i].typ = commonType(out[i].typ, f.Type)
+			out[i].f = commonField(out[i].f, f)
+			out[i].typ = out[i].f.Type
 		}
 	}
 	return out
 }
 
-func commonType(a, b sdk.Type) sdk.Type {
+// commonField is the type both a and b convert to. Decimals of different
+// scales, and every other mix but int64 with float64, become strings: their
+// exact text, where a float would round.
+func commonField(a, b sdk.Field) sdk.Field {
+	a.Name = ""
+	b.Name = ""
 	switch {
 	case a == b:
 		return a
-	case (a == sdk.TypeInt64 && b == sdk.TypeFloat64) || (a == sdk.TypeFloat64 && b == sdk.TypeInt64):
-		return sdk.TypeFloat64
+	case (a.Type == sdk.TypeInt64 && b.Type == sdk.TypeFloat64) || (a.Type == sdk.TypeFloat64 && b.Type == sdk.TypeInt64):
+		return sdk.Field{Type: sdk.TypeFloat64}
 	}
-	return sdk.TypeString
+	return sdk.Field{Type: sdk.TypeString}
 }
 
 // selectList is the projection of one storage table (alias t) onto a union
@@ -60,9 +67,9 @@ func selectList(t storageTable, cols []unionColumn) string {
 		f, ok := have[strings.ToLower(c.name)]
 		switch {
 		case !ok:
-			fmt.Fprintf(&b, "CAST(NULL AS %s) AS %s", duckType(c.typ), quoteIdent(c.name))
-		case f.Type != c.typ:
-			fmt.Fprintf(&b, "CAST(t.%s AS %s) AS %s", quoteIdent(f.Name), duckType(c.typ), quoteIdent(c.name))
+			fmt.Fprintf(&b, "CAST(NULL AS %s) AS %s", duckType(c.f), quoteIdent(c.name))
+		case f.Type != c.typ || f.Precision != c.f.Precision || f.Scale != c.f.Scale:
+			fmt.Fprintf(&b, "CAST(t.%s AS %s) AS %s", quoteIdent(f.Name), duckType(c.f), quoteIdent(c.name))
 		default:
 			fmt.Fprintf(&b, "t.%s AS %s", quoteIdent(f.Name), quoteIdent(c.name))
 		}

@@ -95,7 +95,7 @@ func createTempTable(ctx context.Context, conn *sql.Conn, name string, t *sdk.Ta
 	cols := t.Columns()
 	defs := make([]string, len(cols))
 	for j, c := range cols {
-		defs[j] = quoteIdent(c.Name) + " " + duckType(c.Type)
+		defs[j] = quoteIdent(c.Name) + " " + duckType(c.Field())
 	}
 	if len(defs) == 0 {
 		defs = []string{`"_empty" BOOLEAN`}

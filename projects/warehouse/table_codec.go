@@ -14,25 +14,11 @@ import (
 	"github.com/stratahq/strata/blocks/sdk"
 )
 
-// duckType is the DuckDB column type of an sdk type.
-func duckType(t sdk.Type) string {
-	switch t {
-	case sdk.TypeInt64:
-		return "BIGINT"
-	case sdk.TypeFloat64:
-		return "DOUBLE"
-	case sdk.TypeString:
-		return "VARCHAR"
-	case sdk.TypeBool:
-		return "BOOLEAN"
-	case sdk.TypeTime:
-		return "TIMESTAMPTZ"
-	}
-	return "VARCHAR" // unreachable: tables are validated first
-}
+// duckType is the DuckDB column type of an sdk field.
+func duckType(f sdk.Field) string { return f.SQLType() }
 
-func duckTypeInfo(t sdk.Type) (duckdb.TypeInfo, error) {
-	switch t {
+func duckTypeInfo(c *sdk.Column) (duckdb.TypeInfo, error) {
+	switch c.Type {
 	case sdk.TypeInt64:
 		return duckdb.NewTypeInfo(duckdb.TYPE_BIGINT)
 	case sdk.TypeFloat64:
@@ -43,8 +29,29 @@ func duckTypeInfo(t sdk.Type) (duckdb.TypeInfo, error) {
 		return duckdb.NewTypeInfo(duckdb.TYPE_BOOLEAN)
 	case sdk.TypeTime:
 		return duckdb.NewTypeInfo(duckdb.TYPE_TIMESTAMP_TZ)
+	case sdk.TypeDate:
+		return duckdb.NewTypeInfo(duckdb.TYPE_DATE)
+	case sdk.TypeTimestamp:
+		return duckdb.NewTypeInfo(duckdb.TYPE_TIMESTAMP)
+	case sdk.TypeUint64:
+		return duckdb.NewTypeInfo(duckdb.TYPE_UBIGINT)
+	case sdk.TypeInt128:
+		return duckdb.NewTypeInfo(duckdb.TYPE_HUGEINT)
+	case sdk.TypeDecimal:
+		return duckdb.NewDecimalInfo(c.Precision, c.Scale)
 	}
-	return nil, fmt.Errorf("column type %s has no DuckDB type", t)
+	return nil, fmt.Errorf("column type %s has no DuckDB type", c.Type)
+}
+
+// driverValues is the column as values the DuckDB driver takes: times,
+// uint64 and *big.Int as they are, decimals as duckdb.Decimal (their text
+// never passes through a float).
+func decimalValue(c *sdk.Column, s string) (duckdb.Decimal, error) {
+	u, err := sdk.DecimalUnscaled(s, c.Scale)
+	if err != nil {
+		return duckdb.Decimal{}, err
+	}
+	return duckdb.Decimal{Width: c.Precision, Scale: c.Scale, Value: u}, nil
 }
 
 // valueGetter returns the driver value of row i of c; nil is NULL.
@@ -92,7 +99,35 @@ func valueGetter(c *sdk.Column) func(int) driver.Value {
 			}
 			return v[i]
 		}
-	default: // sdk.TypeTime
+	case sdk.TypeUint64:
+		v := c.Uint64s()
+		return func(i int) driver.Value {
+			if nulls != nil && nulls[i] {
+				return nil
+			}
+			return v[i]
+		}
+	case sdk.TypeInt128:
+		v := c.BigInts()
+		return func(i int) driver.Value {
+			if nulls != nil && nulls[i] {
+				return nil
+			}
+			return v[i]
+		}
+	case sdk.TypeDecimal:
+		v := c.Decimals()
+		return func(i int) driver.Value {
+			if nulls != nil && nulls[i] {
+				return nil
+			}
+			d, err := decimalValue(c, v[i])
+			if err != nil {
+				return nil // unreachable: the column's text was normalised on append
+			}
+			return d
+		}
+	default: // sdk.TypeTime, TypeDate, TypeTimestamp
 		v := c.Times()
 		return func(i int) driver.Value {
 			if nulls != nil && nulls[i] {
@@ -112,24 +147,39 @@ const (
 	scanFloat
 	scanTime
 	scanBool
+	scanUint
+	scanBig
+	scanDecimal
 )
 
 // kindOf maps a DuckDB type name (as the driver reports it) to a column
-// kind: integers to int64, floats and decimals to float64, dates and
-// timestamps to time, booleans to bool, everything else to its string form.
+// kind. Nothing is widened into a type that loses values: integers up to
+// 64 bits signed are int64, UBIGINT is uint64, HUGEINT is int128, DECIMAL
+// keeps its precision and scale, DATE stays a date, TIMESTAMP a wall time
+// and only TIMESTAMPTZ is an instant. UHUGEINT (beyond int128) and the
+// types without a counterpart (TIME, INTERVAL, lists, …) are their exact
+// text.
 func kindOf(dbType string) (scanKind, sdk.Type) {
 	base := dbType
 	if i := strings.IndexByte(base, '('); i >= 0 {
 		base = base[:i]
 	}
 	switch strings.TrimSpace(base) {
-	case "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT",
-		"UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT":
+	case "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER":
 		return scanInt, sdk.TypeInt64
-	case "FLOAT", "DOUBLE", "DECIMAL":
+	case "UBIGINT":
+		return scanUint, sdk.TypeUint64
+	case "HUGEINT":
+		return scanBig, sdk.TypeInt128
+	case "DECIMAL":
+		return scanDecimal, sdk.TypeDecimal
+	case "FLOAT", "DOUBLE":
 		return scanFloat, sdk.TypeFloat64
-	case "DATE", "TIMESTAMP", "TIMESTAMPTZ", "TIMESTAMP WITH TIME ZONE",
-		"TIMESTAMP_S", "TIMESTAMP_MS", "TIMESTAMP_NS":
+	case "DATE":
+		return scanTime, sdk.TypeDate
+	case "TIMESTAMP", "TIMESTAMP_S", "TIMESTAMP_MS", "TIMESTAMP_NS":
+		return scanTime, sdk.TypeTimestamp
+	case "TIMESTAMPTZ", "TIMESTAMP WITH TIME ZONE":
 		return scanTime, sdk.TypeTime
 	case "BOOLEAN":
 		return scanBool, sdk.TypeBool
@@ -146,7 +196,7 @@ func scanTable(rows *sql.Rows) (*sdk.Table, error) {
 	}
 	kinds := make([]scanKind, len(cts))
 	dbTypes := make([]string, len(cts))
-	t := sdk.NewTable()
+	cols := make([]*sdk.Column, len(cts))
 	used := map[string]bool{}
 	for i, ct := range cts {
 		dbTypes[i] = ct.DatabaseTypeName()
@@ -157,9 +207,17 @@ func scanTable(rows *sql.Rows) (*sdk.Table, error) {
 			name = fmt.Sprintf("%s_%d", ct.Name(), k)
 		}
 		used[strings.ToLower(name)] = true
-		t.AddColumn(sdk.NewColumn(name, st))
+		f := sdk.Field{Name: name, Type: st}
+		if st == sdk.TypeDecimal {
+			// The driver names it "DECIMAL(10,2)" (DecimalSize is not filled in).
+			var p, sc int
+			if _, err := fmt.Sscanf(dbTypes[i], "DECIMAL(%d,%d)", &p, &sc); err != nil {
+				return nil, fmt.Errorf("column %q is %s: want DECIMAL(precision,scale)", name, dbTypes[i])
+			}
+			f.Precision, f.Scale = uint8(p), uint8(sc)
+		}
+		cols[i] = sdk.NewFieldColumn(f)
 	}
-	cols := t.Columns()
 	vals := make([]any, len(cts))
 	ptrs := make([]any, len(cts))
 	for i := range vals {
@@ -178,7 +236,34 @@ func scanTable(rows *sql.Rows) (*sdk.Table, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	t := sdk.NewTable()
+	for i, c := range cols {
+		if kinds[i] == scanBig {
+			c = narrowInt128(c)
+		}
+		t.AddColumn(c)
+	}
 	return t, t.Validate()
+}
+
+// narrowInt128 returns an int128 column as int64 when every value fits.
+// DuckDB's sum() over integers answers HUGEINT to guard against overflow, not
+// because the values need 128 bits; a block that reads a sum keeps getting
+// int64, and only values that do need more arrive as int128 (never rounded,
+// never refused).
+func narrowInt128(c *sdk.Column) *sdk.Column {
+	bigs := c.BigInts()
+	out := make([]int64, len(bigs))
+	for i, b := range bigs {
+		if b == nil {
+			continue
+		}
+		if !b.IsInt64() {
+			return c
+		}
+		out[i] = b.Int64()
+	}
+	return sdk.Int64sFrom(c.Name, out, c.Nulls())
 }
 
 func appendScanned(c *sdk.Column, kind scanKind, dbType string, v any) error {
@@ -193,14 +278,30 @@ func appendScanned(c *sdk.Column, kind scanKind, dbType string, v any) error {
 			return err
 		}
 		c.AppendInt64(i)
+	case scanUint:
+		u, ok := v.(uint64)
+		if !ok {
+			return fmt.Errorf("got %T, want uint64", v)
+		}
+		c.AppendUint64(u)
+	case scanBig:
+		b, ok := v.(*big.Int)
+		if !ok {
+			return fmt.Errorf("got %T, want *big.Int", v)
+		}
+		c.AppendBigInt(b)
+	case scanDecimal:
+		d, ok := v.(duckdb.Decimal)
+		if !ok {
+			return fmt.Errorf("got %T, want a decimal", v)
+		}
+		return c.AppendDecimal(sdk.DecimalFromUnscaled(d.Value, d.Scale))
 	case scanFloat:
 		switch x := v.(type) {
 		case float64:
 			c.AppendFloat64(x)
 		case float32:
 			c.AppendFloat64(float64(x))
-		case duckdb.Decimal:
-			c.AppendFloat64(x.Float64())
 		default:
 			return fmt.Errorf("got %T, want a float", v)
 		}
@@ -209,6 +310,8 @@ func appendScanned(c *sdk.Column, kind scanKind, dbType string, v any) error {
 		if !ok {
 			return fmt.Errorf("got %T, want time.Time", v)
 		}
+		// The driver hands DATE and TIMESTAMP over as UTC times whose
+		// reading is the date or wall time; AppendTime keeps that reading.
 		c.AppendTime(tm.UTC())
 	case scanBool:
 		b, ok := v.(bool)
@@ -243,11 +346,6 @@ func toInt64(v any) (int64, error) {
 			return 0, fmt.Errorf("value %d does not fit in int64", x)
 		}
 		return int64(x), nil
-	case *big.Int:
-		if !x.IsInt64() {
-			return 0, fmt.Errorf("value %s does not fit in int64", x)
-		}
-		return x.Int64(), nil
 	}
 	return 0, fmt.Errorf("got %T, want an integer", v)
 }

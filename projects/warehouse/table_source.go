@@ -70,7 +70,7 @@ type tableRows struct {
 func newTableRows(t *sdk.Table) (*tableRows, error) {
 	r := &tableRows{t: t}
 	for _, c := range t.Columns() {
-		ti, err := duckTypeInfo(c.Type)
+		ti, err := duckTypeInfo(c)
 		if err != nil {
 			return nil, err
 		}
@@ -107,8 +107,14 @@ func (r *tableRows) FillChunk(chunk duckdb.DataChunk) error {
 			err = fillColumn(chunk, j, c, c.Strings()[lo:lo+n], lo)
 		case sdk.TypeBool:
 			err = fillColumn(chunk, j, c, c.Bools()[lo:lo+n], lo)
-		case sdk.TypeTime:
+		case sdk.TypeTime, sdk.TypeDate, sdk.TypeTimestamp:
 			err = fillColumn(chunk, j, c, c.Times()[lo:lo+n], lo)
+		case sdk.TypeUint64:
+			err = fillColumn(chunk, j, c, c.Uint64s()[lo:lo+n], lo)
+		case sdk.TypeInt128:
+			err = fillColumn(chunk, j, c, c.BigInts()[lo:lo+n], lo)
+		case sdk.TypeDecimal:
+			err = fillDecimals(chunk, j, c, lo, n)
 		}
 		if err != nil {
 			return fmt.Errorf("column %q: %w", c.Name, err)
@@ -129,6 +135,28 @@ func fillColumn[T any](chunk duckdb.DataChunk, col int, c *sdk.Column, vals []T,
 			err = duckdb.SetChunkValue(chunk, col, i, v)
 		}
 		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fillDecimals writes rows lo..lo+n of a decimal column as duckdb.Decimal.
+func fillDecimals(chunk duckdb.DataChunk, col int, c *sdk.Column, lo, n int) error {
+	nulls := c.Nulls()
+	vals := c.Decimals()
+	for i := 0; i < n; i++ {
+		if nulls != nil && nulls[lo+i] {
+			if err := duckdb.SetChunkValue[any](chunk, col, i, nil); err != nil {
+				return err
+			}
+			continue
+		}
+		d, err := decimalValue(c, vals[lo+i])
+		if err != nil {
+			return err
+		}
+		if err := duckdb.SetChunkValue(chunk, col, i, d); err != nil {
 			return err
 		}
 	}

@@ -90,6 +90,19 @@ func TestPinnedVersionsSurviveRetention(t *testing.T) {
 	if vs, cur := versionsOf(t, wh, "m", "2024-01-01"); !reflect.DeepEqual(vs, []int{2, 5}) || cur != 5 {
 		t.Fatalf("versions %v current %d: want the pinned version 2 kept", vs, cur)
 	}
+	// The one-partition lookup agrees with the list, and finds nothing
+	// where nothing is pinned.
+	all, err := wh.Pinned(ctx, "bf")
+	if err != nil || len(all) != 1 {
+		t.Fatalf("pinned %+v %v", all, err)
+	}
+	one, found, err := wh.PinnedIn(ctx, "bf", "m", "2024-01-01")
+	if err != nil || !found || one != all[0] || one.Version != 2 || one.Current != 5 {
+		t.Fatalf("pinned in 2024-01-01: %+v %v %v, want %+v", one, found, err, all[0])
+	}
+	if _, found, err := wh.PinnedIn(ctx, "bf", "m", "2024-01-02"); found || err != nil {
+		t.Fatalf("pinned in 2024-01-02: %v %v, want none", found, err)
+	}
 	if err := wh.Unpin(ctx, "bf"); err != nil {
 		t.Fatal(err)
 	}

@@ -104,6 +104,10 @@ type Warehouse struct {
 	// guarded names the partitions that have pins or logged switches, whose
 	// retention must ask which versions are protected (version_switch.go).
 	guarded map[partKey]bool
+
+	qmu     sync.Mutex
+	queue   []*writeReq  // publishes waiting for the next grouped write (warehouse_write.go)
+	commits atomic.Int64 // write transactions committed since Open
 }
 
 // Open opens (creating if needed) the warehouse at path. It fails at once with

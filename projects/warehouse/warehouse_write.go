@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -32,6 +33,89 @@ func (w *Warehouse) write(ctx context.Context, fn func(tx *writeTx) error) error
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if err := w.writable(ctx); err != nil {
+		return err
+	}
+	return w.commitGroup([]*writeReq{{ctx: ctx, fn: fn}})
+}
+
+// writeReq is one caller's transaction body waiting for a grouped write.
+type writeReq struct {
+	ctx  context.Context
+	fn   func(tx *writeTx) error
+	err  error
+	done bool // under w.mu
+}
+
+// maxGroup bounds how many queued writes share one transaction.
+const maxGroup = 32
+
+// writeGrouped is write for publishes: writes queued while another commits
+// share the next transaction (and its COMMIT, most of a small publish's
+// cost), run one after the other in it as they would in transactions of
+// their own. Each fn is still all-or-nothing: if any of the group fails,
+// the group is rolled back and each runs again alone, so one caller's error
+// never fails another. A caller returns once its transaction committed.
+func (w *Warehouse) writeGrouped(ctx context.Context, fn func(tx *writeTx) error) error {
+	if err := w.checkOpen(); err != nil {
+		return err
+	}
+	req := &writeReq{ctx: ctx, fn: fn}
+	w.qmu.Lock()
+	w.queue = append(w.queue, req)
+	w.qmu.Unlock()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if req.done { // a leader ran it while we waited for the lock
+		return req.err
+	}
+	w.qmu.Lock()
+	n := min(len(w.queue), maxGroup)
+	// Ours is in the first maxGroup: leaders take the queue from its head.
+	group := slices.Clone(w.queue[:n])
+	w.queue = slices.Delete(w.queue, 0, n)
+	w.qmu.Unlock()
+	if !slices.Contains(group, req) {
+		group = append(group, req) // more than maxGroup were waiting; never left behind
+		w.qmu.Lock()
+		w.queue = slices.DeleteFunc(w.queue, func(r *writeReq) bool { return r == req })
+		w.qmu.Unlock()
+	}
+	live := group[:0:0]
+	for _, r := range group {
+		r.done = true
+		if r.err = w.writable(r.ctx); r.err == nil {
+			live = append(live, r)
+		}
+	}
+	if len(live) == 0 {
+		return req.err
+	}
+	err := w.commitGroup(live)
+	if err == nil || len(live) == 1 {
+		for _, r := range live {
+			r.err = err
+		}
+		return req.err
+	}
+	for _, r := range live { // alone, as if never grouped
+		r.err = w.commitGroup([]*writeReq{r})
+	}
+	return req.err
+}
+
+// WriteRaw runs fn on the writer's driver connection inside a grouped
+// write transaction (see writeGrouped), for appends of other tables in the
+// same file (the engine's run state): they share the COMMIT of publishes
+// queued at the same time. fn must not commit or roll back.
+func (w *Warehouse) WriteRaw(ctx context.Context, fn func(conn driver.Conn) error) error {
+	return w.writeGrouped(ctx, func(tx *writeTx) error {
+		return tx.conn.Raw(func(dc any) error { return fn(dc.(driver.Conn)) })
+	})
+}
+
+// writable is what a write checks under the lock before it begins.
+func (w *Warehouse) writable(ctx context.Context) error {
 	if err := w.checkOpen(); err != nil {
 		return err
 	}
@@ -41,11 +125,16 @@ func (w *Warehouse) write(ctx context.Context, fn func(tx *writeTx) error) error
 	if w.readOnly {
 		return fmt.Errorf("%w (%s): this command only reads; run writes where the project is writable", ErrReadOnly, w.path)
 	}
-	if err := w.Healthy(); err != nil {
-		return err
-	}
+	return w.Healthy()
+}
+
+// commitGroup runs every request's fn in one transaction (w.mu held),
+// each with its own context, then the view rebuilds and COMMIT; it applies
+// the storage changes once committed.
+func (w *Warehouse) commitGroup(reqs []*writeReq) error {
+	ctx := reqs[0].ctx
 	if w.writer == nil {
-		conn, err := w.db.Conn(ctx)
+		conn, err := w.db.Conn(context.WithoutCancel(ctx))
 		if err != nil {
 			return fmt.Errorf("writer connection: %w", err)
 		}
@@ -63,7 +152,13 @@ func (w *Warehouse) write(ctx context.Context, fn func(tx *writeTx) error) error
 		w.dropWriter()
 		return fmt.Errorf("begin: %w", err)
 	}
-	err := fn(tx)
+	var err error
+	for _, r := range reqs {
+		tx.ctx = r.ctx
+		if err = r.fn(tx); err != nil {
+			break
+		}
+	}
 	if err == nil {
 		err = tx.rebuildViews()
 	}
@@ -78,6 +173,7 @@ func (w *Warehouse) write(ctx context.Context, fn func(tx *writeTx) error) error
 		w.rollback(ctx)
 		return ioHint(w.path, err)
 	}
+	w.commits.Add(1)
 	for key, ps := range tx.storage {
 		if ps == nil {
 			delete(w.storage, key)

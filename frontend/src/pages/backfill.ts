@@ -12,6 +12,7 @@ import { describeSpec } from "../plan";
 import { formatDuration, formatInstant, nsToMs } from "../time";
 import { FINAL_STATES, type BackfillStatus, type Notice, type PartitionStatus, type RunDetail } from "../types";
 import { CalendarCanvas } from "../views/calendar_canvas";
+import { HourCalendarCanvas } from "../views/hour_calendar";
 import { ganttView } from "../views/gantt";
 import { ReviewPanel } from "../views/review_panel";
 import { PartitionGrid, stateColor } from "../views/grid_canvas";
@@ -38,6 +39,9 @@ export class BackfillPage implements Page {
   // Day partitions drawn as a calendar (years as rows of months, weeks
   // visible) beside the grid, which stays for hours and huge ranges.
   calendar = new CalendarCanvas("bf-calendar-grid", false);
+  // Hour partitions drawn as days of 24 cells (up to two years of them).
+  hourCalendar = new HourCalendarCanvas("bf-hour-calendar");
+  private hourKeys = 0; // keys the hour calendar was laid out with
   private offs: (() => void)[] = [];
   private poll?: ReturnType<typeof setInterval>;
   private loadingParts = false;
@@ -61,6 +65,8 @@ export class BackfillPage implements Page {
       const i = this.grid.indexOf(k);
       if (i >= 0) void this.pick(i);
     };
+    this.hourCalendar.color = this.calendar.color;
+    this.hourCalendar.onPick = this.calendar.onPick;
     this.offs.push(ws.subscribe(`backfill:${id}`, (n) => this.onNotice(n)));
     this.offs.push(ws.onReconnect(() => void this.refresh(true)));
     void this.refresh(true);
@@ -133,6 +139,16 @@ export class BackfillPage implements Page {
   }
 
   private onNotice(n: Notice): void {
+    if (n.kind === "review" && n.review) {
+      // Pushed when the backfill became ready for review, was promoted,
+      // refused, discarded or rolled back (from here or anywhere else).
+      if (this.st) this.st.state = n.review.backfill.state;
+      if (!this.review) {
+        this.review = new ReviewPanel(this.id, () => this.zonePipeline ?? "UTC", () => app.update(), () => void this.refresh(true), n.review);
+        if (n.review.backfill.state === "review") this.tab = "review";
+      } else this.review.apply(n.review);
+      void this.refresh(true);
+    }
     if (n.kind === "progress" && n.progress && this.st) {
       this.st.progress = { ...n.progress, total: n.progress.total || this.st.total };
       if (n.progress.state) this.st.state = n.progress.state;
@@ -264,7 +280,15 @@ export class BackfillPage implements Page {
       const keys = this.grid.keys.filter((k) => /^\d{4}-\d{2}-\d{2}$/.test(k)).sort();
       if (keys.length) this.calendar.setRange(keys[0], keys[keys.length - 1]);
     }
+    const hours = this.interval === "hour" && this.grid.keys.length > 0 && this.grid.keys.length <= 2 * 366 * 24;
+    if (hours) {
+      if (this.hourKeys !== this.grid.keys.length) {
+        this.hourKeys = this.grid.keys.length;
+        this.hourCalendar.setKeys(this.grid.keys);
+      } else this.hourCalendar.draw();
+    }
     return html`${days ? html`<section class="calendar-box"><h3 class="small muted">Calendar (${this.zonePipeline ?? ""})</h3>${this.calendar.el}</section>` : nothing}
+      ${hours ? html`<section class="calendar-box"><h3 class="small muted">Calendar, a row of 24 hours a day (${this.zonePipeline ?? ""})</h3>${this.hourCalendar.el}</section>` : nothing}
       <section class="grid-box">
         <div class="legend">
           ${STATES.filter((s) => s !== "paused" || counts[s]).map((s) => html`<span><i style=${`background:${stateColor(s)}`}></i>${s} ${counts[s].toLocaleString("en-US")}</span>`)}

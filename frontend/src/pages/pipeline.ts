@@ -23,7 +23,7 @@ import { ganttView } from "../views/gantt";
 import { PreviewPanel } from "../views/preview_panel";
 import { ChartPanel } from "../views/chart_panel";
 import { TriggerPanel } from "../views/trigger_panel";
-import { previewTable } from "../views/table";
+import { ResultGrid, type GridSource } from "../views/result_grid";
 import { ws } from "../ws";
 import { settings } from "../settings";
 import { CellStates } from "../views/cell_state";
@@ -41,6 +41,9 @@ interface Cell {
   view: "run" | "stored";
   stored: PreviewPanel;
   runChart?: ChartPanel;
+  /** The result table of the cell's last run, and which execution it shows. */
+  grid?: ResultGrid;
+  gridExec?: string;
   editEdges: boolean;
   edgeDraft: Set<string>;
   shownExec?: string;
@@ -660,7 +663,7 @@ export class PipelinePage implements Page {
         : nothing}
       ${e.stdout || log ? html`<pre class="stdout" data-testid="stdout">${e.stdout}${e.stdout && log ? "\n" : ""}${log ? html`<span class="log">${log}</span>` : nothing}</pre>` : nothing}
       ${e.phase === "done" && e.preview
-        ? html`${previewTable(e.preview, zone, {
+        ? html`${this.resultGrid(c, e).render(zone, {
             caption: html`<span class="tag">editor run</span> <button class="link" data-testid="run-chart" @click=${() => {
               c.runChart = c.runChart ? undefined : new ChartPanel(e.preview!, this.update);
               this.update();
@@ -670,6 +673,19 @@ export class PipelinePage implements Page {
       ${e.error ? html`<div class="error-box" data-testid="run-error"><pre>${e.error.file && e.error.line ? `${e.error.file}:${e.error.line}${e.error.column ? ":" + e.error.column : ""}: ` : ""}${e.error.message}</pre>
             ${(e.error.diagnostics ?? []).length > 1 ? html`<ul>${e.error.diagnostics!.map((d) => html`<li>line ${d.line}:${d.column}: ${d.message}</li>`)}</ul>` : nothing}
           </div>` : nothing}`;
+  }
+
+  /** The grid of a finished run: its pages come from the cell's output the session keeps. */
+  private resultGrid(c: Cell, e: Exec): ResultGrid {
+    const session = ws.sessionId;
+    const src: GridSource = {
+      page: async (p) => (await api.draftRows(session, e.pipeline, e.block, { partition: e.partition, ...p })).preview,
+      csvURL: (p) => api.draftCSV(session, e.pipeline, e.block, { partition: e.partition, ...p }),
+    };
+    if (!c.grid) c.grid = new ResultGrid(e.preview!, src, this.update);
+    else if (c.gridExec !== e.id) c.grid.reset(e.preview!, src);
+    c.gridExec = e.id;
+    return c.grid;
   }
 
   private headObserver?: ResizeObserver;

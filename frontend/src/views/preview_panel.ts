@@ -8,7 +8,7 @@ import { KEY_EXAMPLES } from "../partitions";
 import { formatInstant } from "../time";
 import type { PartitionsConfig, PreviewResponse, ProductPartition } from "../types";
 import { ChartPanel } from "./chart_panel";
-import { previewTable } from "./table";
+import { ResultGrid, type GridSource } from "./result_grid";
 
 export type WindowMode = "partition" | "last" | "range" | "period" | "version";
 
@@ -46,6 +46,7 @@ export class PreviewPanel {
   error = "";
   chart?: ChartPanel;
   chartLoading = false;
+  grid?: ResultGrid;
 
   constructor(
     public product: string,
@@ -74,6 +75,12 @@ export class PreviewPanel {
     try {
       this.result = await api.preview(this.product, { ...w, limit });
       this.shown = w;
+      const src: GridSource = {
+        page: async (p) => (await api.preview(this.product, { ...w, ...p })).preview,
+        csvURL: (p) => api.previewCSV(this.product, { ...(w as Record<string, string | number | undefined>), ...p }),
+      };
+      if (this.grid) this.grid.reset(this.result.preview, src);
+      else this.grid = new ResultGrid(this.result.preview, src, this.update);
       if (this.chart) this.chart.setPreview(this.result.preview);
     } catch (e) {
       this.error = errorText(e);
@@ -162,7 +169,7 @@ export class PreviewPanel {
     const w = this.shown ?? {};
     const caption = html`<span class="tag stored">stored</span> <b>${this.product}</b> · ${describeWindow(w)}
       <button class="link" data-testid="chart-toggle" @click=${() => this.toggleChart()}>${this.chartLoading ? "charting…" : this.chart ? "hide chart" : "chart ▸"}</button>`;
-    return html`${previewTable(this.result.preview, zone, { caption })}${this.chart ? this.chart.render(zone) : nothing}`;
+    return html`${this.grid ? this.grid.render(zone, { caption }) : nothing}${this.chart ? this.chart.render(zone) : nothing}`;
   }
 
   versionList(zone: string, onRollback: (v: number) => void): TemplateResult {

@@ -52,6 +52,7 @@ export class ReviewPanel {
     private zone: () => string,
     private update: () => void,
     private changed: () => void, // the backfill's state moved on
+    pushed?: BackfillReview, // a review the websocket brought (no request then)
   ) {
     this.heatmap.color = (k) => {
       const p = this.days.get(k);
@@ -61,20 +62,35 @@ export class ReviewPanel {
       const p = this.days.get(k);
       if (p) void this.openDiff(p.partition);
     };
-    void this.load();
+    if (pushed) this.apply(pushed);
+    else void this.load();
   }
 
   async load(): Promise<void> {
     try {
-      this.review = await api.review(this.id);
-      this.error = "";
-      const prods = this.review.products;
-      if (!prods.some((p) => p.product === this.product)) this.product = (prods.find((p) => p.changed + p.new > 0) ?? prods[0])?.product ?? "";
-      this.layout();
+      this.show(await api.review(this.id));
     } catch (e) {
       this.error = errorText(e);
     }
     this.update();
+  }
+
+  /** Shows a review pushed over the websocket: the page follows promotes, discards and rollbacks made anywhere. */
+  apply(rv: BackfillReview): void {
+    // A confirmation of something no longer possible (promoted or
+    // discarded meanwhile) would act on a stale review.
+    if (this.confirm && !this.busy && (rv.staged === 0 || rv.backfill.state !== "review") && this.confirm.kind !== "rollback") this.confirm = undefined;
+    this.show(rv);
+    this.heatmap.draw();
+    this.update();
+  }
+
+  private show(rv: BackfillReview): void {
+    this.review = rv;
+    this.error = "";
+    const prods = rv.products;
+    if (!prods.some((p) => p.product === this.product)) this.product = (prods.find((p) => p.changed + p.new > 0) ?? prods[0])?.product ?? "";
+    this.layout();
   }
 
   private selected(): ProductReview | undefined {
@@ -173,7 +189,7 @@ export class ReviewPanel {
     const pr = this.selected();
     const staged = rv.staged > 0 && rv.backfill.state === "review";
     return html`<section class="review" data-testid="review">
-      <p class="muted small">${n(rv.staged)} versions staged · computed in ${rv.elapsed_ms.toFixed(0)} ms</p>
+      <p class="muted small" data-testid="review-staged">${n(rv.staged)} versions staged · ${rv.backfill.state} · computed in ${rv.elapsed_ms.toFixed(0)} ms</p>
       ${this.error ? html`<div class="error-box" data-testid="review-error">${this.error}</div>` : nothing}
       <table class="data" data-testid="review-summary">
         <thead><tr><th>product</th><th class="num">changed</th><th class="num">unchanged</th><th class="num">new</th><th class="num">rows before → after</th><th class="num">rows changed / added / removed</th><th>key</th><th>schema</th></tr></thead>

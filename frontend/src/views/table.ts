@@ -1,15 +1,17 @@
-// The preview table: column names and types, the row count, the first rows
-// in a scroll box; numbers right-aligned, times in the chosen zone.
+// How one value of a result is shown: numbers right-aligned and exact (the
+// server sends int64 beyond 2^53, uint64, int128 and decimals as strings),
+// dates and wall times as they are, and only instants moved into the
+// display zone, with the offset they are read in.
 
-import { html, nothing, type TemplateResult } from "lit-html";
-import { formatInstant } from "../time";
-import type { Preview } from "../types";
+import { formatInstantOffset, formatWallTime } from "../time";
+import type { Column } from "../types";
 
-const NUMERIC = new Set(["int64", "float64", "int32", "float32", "uint64"]);
+export const NUMERIC = new Set(["int64", "float64", "int32", "float32", "uint64", "int128", "decimal"]);
 
 export function formatCell(v: unknown, type: string, zone: string): string {
   if (v === null || v === undefined) return "null";
-  if (type === "time" && typeof v === "string") return formatInstant(v, zone, { seconds: true });
+  if (type === "time" && typeof v === "string") return formatInstantOffset(v, zone);
+  if (type === "timestamp" && typeof v === "string") return formatWallTime(v);
   if (type === "float64" && typeof v === "number") {
     return Number.isInteger(v) ? v.toFixed(1) : String(+v.toPrecision(12));
   }
@@ -17,39 +19,7 @@ export function formatCell(v: unknown, type: string, zone: string): string {
   return typeof v === "string" ? v : JSON.stringify(v);
 }
 
-export function previewTable(p: Preview, zone: string, opts: { caption?: string | TemplateResult; maxRows?: number } = {}): TemplateResult {
-  const shown = p.rows.slice(0, opts.maxRows ?? 200);
-  return html`<div class="preview">
-    <div class="preview-meta">
-      ${opts.caption ?? nothing}
-      <span class="rowcount" data-testid="row-count"
-        >${p.row_count.toLocaleString("en-US")} row${p.row_count === 1 ? "" : "s"}${shown.length < p.row_count ? html`, first ${shown.length.toLocaleString("en-US")} shown` : nothing}</span
-      >
-      <span class="muted">· ${p.columns.length} column${p.columns.length === 1 ? "" : "s"} · times in ${zone}</span>
-    </div>
-    <div class="table-scroll">
-      <table class="data" data-testid="preview-table">
-        <thead>
-          <tr>
-            ${p.columns.map(
-              (c) => html`<th class=${NUMERIC.has(c.type) ? "num" : ""}><span class="colname">${c.name}</span><span class="coltype">${c.type}</span></th>`,
-            )}
-          </tr>
-        </thead>
-        <tbody>
-          ${shown.map(
-            (r) =>
-              html`<tr>
-                ${p.columns.map((c, i) => {
-                  const v = r[i];
-                  const cls = (NUMERIC.has(c.type) ? "num" : "") + (v == null ? " null" : "");
-                  return html`<td class=${cls}>${formatCell(v, c.type, zone)}</td>`;
-                })}
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-      ${p.rows.length === 0 ? html`<div class="empty">no rows</div>` : nothing}
-    </div>
-  </div>`;
+/** The header's type label: the DuckDB type where it says more (DECIMAL(38,10)). */
+export function typeLabel(c: Column): string {
+  return c.type === "decimal" && c.sql_type ? c.sql_type.toLowerCase() : c.type;
 }

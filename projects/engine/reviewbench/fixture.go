@@ -33,10 +33,18 @@ const (
 	Last  = "2024-12-31"
 )
 
+// Options shape the fixture.
+type Options struct {
+	// CustomerCopies repeats every daily_customer_metrics row this many
+	// times with other customer ids (0 or 1: the demo's 270 rows a day; 4:
+	// 1,080, the ~1,000-row partition of the row diff target).
+	CustomerCopies int
+}
+
 // Build writes the fixture into an engine over a fresh demo project and
 // returns the review backfill's id. It writes behind the warehouse's back:
 // close and reopen the warehouse (and engine) before writing through them.
-func Build(ctx context.Context, eng *engine.Engine, wh *warehouse.Warehouse) (string, error) {
+func Build(ctx context.Context, eng *engine.Engine, wh *warehouse.Warehouse, opt Options) (string, error) {
 	seed, err := eng.Launch(ctx, engine.BackfillSpec{Pipeline: "clv", From: First, To: "2020-01-07"})
 	if err != nil {
 		return "", err
@@ -94,9 +102,13 @@ func Build(ctx context.Context, eng *engine.Engine, wh *warehouse.Warehouse) (st
 		case "weekly_customer_rollup":
 			from = "fx_seed2" // another week's rows
 		}
+		seedSQL := `SELECT * FROM ` + q + ` WHERE _partition = '` + seedKey + `' AND _version = 1`
+		if b.ID == "daily_customer_metrics" && opt.CustomerCopies > 1 {
+			seedSQL = fmt.Sprintf(`SELECT s.* REPLACE (s.customer_id + c.range * 1000000 AS customer_id) FROM (%s) s, range(%d) c`, seedSQL, opt.CustomerCopies)
+		}
 		stmts = append(stmts,
 			`CREATE OR REPLACE TEMP TABLE fx_keys AS SELECT * FROM (VALUES `+keys.String()+`) AS k(fx_key, pstart, pend, idx)`,
-			`CREATE OR REPLACE TEMP TABLE fx_seed AS SELECT * FROM `+q+` WHERE _partition = '`+seedKey+`' AND _version = 1`,
+			`CREATE OR REPLACE TEMP TABLE fx_seed AS `+seedSQL,
 			`CREATE OR REPLACE TEMP TABLE fx_seed2 AS SELECT * FROM `+q+` WHERE _partition = (SELECT max(_partition) FROM `+q+`) AND _version = 1`,
 			`DELETE FROM `+q,
 			`DELETE FROM _strata.versions WHERE product = '`+product+`'`,

@@ -34,13 +34,12 @@ func main() {
 	out := make(chan result)
 	var wg sync.WaitGroup
 	for i := range readies {
-		r := readies[i]
 		wg.Add(1)
-		go func() {
+		go func(i int, r <-chan struct{}) {
 			defer wg.Done()
 			v, err := fetch(ctx, i, r)
 			out <- result{i, v, err}
-		}()
+		}(i, readies[i])
 	}
 	go func() { wg.Wait(); close(out) }()
 	var got []result

@@ -1,0 +1,67 @@
+// Pure state of a result table: sort cycling on header clicks, the cell
+// selection as a rectangle, and its text as TSV for the clipboard. The view
+// is views/result_grid.ts; paging, sorting and filtering run on the server.
+
+export interface SortKey {
+  column: string;
+  desc: boolean;
+}
+
+/** A header click: unsorted → ascending → descending → unsorted; shift adds the column as a further key. */
+export function nextSort(keys: SortKey[], column: string, add: boolean): SortKey[] {
+  const i = keys.findIndex((k) => k.column === column);
+  const cur = i >= 0 ? keys[i] : undefined;
+  const next: SortKey | undefined = !cur ? { column, desc: false } : !cur.desc ? { column, desc: true } : undefined;
+  if (!add) return next ? [next] : [];
+  const rest = keys.filter((k) => k.column !== column);
+  if (!next) return rest;
+  if (i < 0) return [...rest, next];
+  const out = [...keys];
+  out[i] = next;
+  return out;
+}
+
+/** The server's sort parameter: "amount:desc,id". */
+export function sortParam(keys: SortKey[]): string {
+  return keys.map((k) => k.column + (k.desc ? ":desc" : "")).join(",");
+}
+
+export interface Cell {
+  row: number;
+  col: number;
+}
+
+export interface Selection {
+  anchor: Cell;
+  focus: Cell;
+}
+
+/** The rectangle a selection covers: [r0, r1] × [c0, c1], inclusive. */
+export function selectionBounds(s: Selection): { r0: number; r1: number; c0: number; c1: number } {
+  return {
+    r0: Math.min(s.anchor.row, s.focus.row),
+    r1: Math.max(s.anchor.row, s.focus.row),
+    c0: Math.min(s.anchor.col, s.focus.col),
+    c1: Math.max(s.anchor.col, s.focus.col),
+  };
+}
+
+export function inSelection(s: Selection | undefined, row: number, col: number): boolean {
+  if (!s) return false;
+  const b = selectionBounds(s);
+  return row >= b.r0 && row <= b.r1 && col >= b.c0 && col <= b.c1;
+}
+
+/** A TSV field: tabs and newlines in a value would break the grid a spreadsheet reads, so such a value is quoted as in CSV. */
+export function tsvField(v: string): string {
+  return /[\t\n\r"]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+}
+
+/** The selected cells as TSV (text[row][col] is what the cell shows); with header, the column names come first. */
+export function selectionTSV(text: string[][], names: string[], s: Selection, header = false): string {
+  const b = selectionBounds(s);
+  const lines: string[] = [];
+  if (header) lines.push(names.slice(b.c0, b.c1 + 1).map(tsvField).join("\t"));
+  for (let r = b.r0; r <= b.r1 && r < text.length; r++) lines.push(text[r].slice(b.c0, b.c1 + 1).map(tsvField).join("\t"));
+  return lines.join("\n");
+}

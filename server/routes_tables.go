@@ -1,0 +1,99 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/blocks/tableio"
+	"github.com/stratahq/strata/projects/notebook"
+	"github.com/stratahq/strata/projects/tableview"
+)
+
+// The result grid of an editor cell pages through the cell's output, which
+// the session keeps as its draft (the result message carries only the first
+// rows). These routes adapt notebook.Manager.DraftPage; the paging, sort and
+// filter rules live in projects/tableview.
+
+func (s *Server) tableRoutes(g *echo.Group) {
+	g.GET("/sessions/:session/drafts/:pipeline/:block/rows", s.draftRows)
+	g.GET("/sessions/:session/drafts/:pipeline/:block/rows.csv", s.draftCSV)
+}
+
+func (s *Server) draftPage(c echo.Context, defLimit int) (notebook.DraftPage, tableview.Query, error) {
+	q, err := pageQuery(c, defLimit)
+	if err != nil {
+		return notebook.DraftPage{}, q, err
+	}
+	k := notebook.DraftKey{Pipeline: c.Param("pipeline"), Block: c.Param("block"), Partition: c.QueryParam("partition")}
+	if defLimit == 0 { // an export: the whole result
+		q.Offset, q.Limit = 0, 0
+	}
+	p, err := s.sessions.DraftPage(c.Param("session"), k, q)
+	return p, q, err
+}
+
+// draftRows: GET …/rows?partition=&offset=&limit=&sort=col:desc,…&filter=
+func (s *Server) draftRows(c echo.Context) error {
+	p, q, err := s.draftPage(c, defaultPreviewRows)
+	if err != nil {
+		return err
+	}
+	preview := tableio.ToJSON(p.Table, -1, p.Zone)
+	preview.RowCount = p.Total
+	return c.JSON(http.StatusOK, struct {
+		Draft    notebook.DraftInfo `json:"draft"`
+		Timezone string             `json:"timezone"`
+		Offset   int                `json:"offset"`
+		Preview  tableio.JSONTable  `json:"preview"`
+	}{p.Info, p.Zone.String(), q.Offset, preview})
+}
+
+// draftCSV: the whole output (sorted and filtered as asked) as CSV.
+func (s *Server) draftCSV(c echo.Context) error {
+	p, _, err := s.draftPage(c, 0)
+	if err != nil {
+		return err
+	}
+	return writeCSV(c, p.Info.Block+"-"+p.Info.Partition+".csv", p.Table, p.Zone)
+}
+
+// pageQuery reads offset, limit (defLimit when absent), sort and filter.
+func pageQuery(c echo.Context, defLimit int) (tableview.Query, error) {
+	var q tableview.Query
+	var err error
+	if q.Offset, err = intParam(c, "offset", 0, 0, 1<<31-1); err != nil {
+		return q, err
+	}
+	if q.Limit, err = intParam(c, "limit", defLimit, 1, tableview.MaxLimit); err != nil {
+		return q, err
+	}
+	if q.Sort, err = tableview.ParseSort(c.QueryParam("sort")); err != nil {
+		return q, err
+	}
+	q.Filter = c.QueryParam("filter")
+	return q, nil
+}
+
+// writeCSV sends t as a CSV download: every value its exact text, instants
+// in loc with their offset.
+func writeCSV(c echo.Context, filename string, t *sdk.Table, loc *time.Location) error {
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
+	h.Set(echo.HeaderContentDisposition, fmt.Sprintf("attachment; filename=%q", safeFilename(filename)))
+	c.Response().WriteHeader(http.StatusOK)
+	return tableio.WriteCSV(c.Response(), t, loc)
+}
+
+func safeFilename(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == '"' || r < 0x20 {
+			return '_'
+		}
+		return r
+	}, s)
+}
