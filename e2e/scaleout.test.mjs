@@ -46,6 +46,9 @@ test("a backfill runs on the worker and the partition drawer names it", async ()
   assert.match(await runs.locator("thead").innerText(), /worker/);
   const workers = await drawer.locator('[data-testid="block-worker"]').allInnerTexts();
   assert.ok(workers.includes("ui-w1"), `block runs by worker: ${JSON.stringify(workers)}`);
+  // And how it ran each: the shipped compiled build, or interpreted.
+  const engines = await drawer.locator('[data-testid="block-engine"]').allInnerTexts();
+  assert.ok(engines.some((e) => e === "compiled" || e === "interp"), `block runs by engine: ${JSON.stringify(engines)}`);
   assert.match(await runs.innerText(), /raw_orders\s+succeeded/);
   await screenshot(page, "scaleout-partition");
 });

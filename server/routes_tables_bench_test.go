@@ -74,6 +74,19 @@ func BenchmarkDraftPageSorted(b *testing.B) {
 	pageLatency(b, e, base, base+"&offset=5000&sort=amount:desc")
 }
 
+// BenchmarkDraftPagesOneSort: paging through one sort (the order is kept
+// with the draft): page 1 and page 51 of the sorted output, alternately.
+func BenchmarkDraftPagesOneSort(b *testing.B) {
+	e := newEnv(b)
+	c := e.connect()
+	c.hello("bench-pages-1")
+	if m, _ := c.execute("raw_orders", wideSource, "2024-03-10", 60*time.Second); m.Type != MsgResult {
+		b.Fatal(m.Error)
+	}
+	base := "/api/v1/sessions/bench-pages-1/drafts/clv/raw_orders/rows?partition=2024-03-10&limit=100&sort=amount:desc"
+	pageLatency(b, e, base, base+"&offset=5000")
+}
+
 // BenchmarkProductPageSorted: the same page of a stored 10,000-row
 // partition, sorted by DuckDB, against its unsorted first page.
 func BenchmarkProductPageSorted(b *testing.B) {

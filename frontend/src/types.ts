@@ -261,6 +261,7 @@ export interface BlockRun {
   error_line?: number;
   log?: string;
   worker?: string; // the worker machine that ran it (scale-out)
+  engine?: string; // how that worker ran it: interp or compiled (scale-out)
 }
 
 export interface RunDetail extends RunSummary {

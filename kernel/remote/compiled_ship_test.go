@@ -33,7 +33,7 @@ func (c *countingNatives) Acquire(path string) (Executor, func()) {
 
 // runAgent runs a worker with its own settings and config until the test
 // ends.
-func runAgent(t *testing.T, ns *server.Server, s Settings, cfg AgentConfig) {
+func runAgent(t testing.TB, ns *server.Server, s Settings, cfg AgentConfig) {
 	t.Helper()
 	kernels := supervisor.NewPool(kerneltest.Config(), cfg.Slots)
 	a, err := NewAgent(connect(t, ns, cfg.ID), s, cfg, kernels)
@@ -241,4 +241,77 @@ func waitEmpty(t *testing.T, dir string) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// What shipping the build buys on a worker: a CPU-bound block (3M loop
+// iterations) run through the remote pool compiled (the shipped build) and
+// interpreted, alternately in the same run, one worker slot each. Reported:
+// ms per run of each and their ratio.
+func BenchmarkShippedCompiledVsInterp(b *testing.B) {
+	tc, err := build.FindToolchain()
+	if err != nil {
+		b.Skip(err)
+	}
+	req := block(`func Transform(ctx *sdk.Context) (*sdk.Table, error) {
+	x := uint64(1)
+	for i := 0; i < 3000000; i++ {
+		x = x*6364136223846793005 + uint64(i)
+	}
+	out := sdk.NewTable(sdk.Int64("v"))
+	out.Append(int64(x >> 1))
+	return out, nil
+}`)
+	w, err := build.Build(context.Background(), build.Options{Dir: b.TempDir(), Tool: tc}, []build.Block{{File: req.Filename, Source: req.Source}})
+	if err != nil || len(w.Failed) > 0 {
+		b.Fatalf("build: %v %v", err, w.Failed)
+	}
+	ns := natsServer(b)
+	natives := &countingNatives{pools: build.NewPools(supervisor.Config{}, 1)}
+	b.Cleanup(natives.pools.Close)
+	execs := map[string]func() (*protocol.Result, *sdk.Table, error){}
+	for _, mode := range []string{EngineCompiled, EngineInterp} {
+		s := testSettings()
+		s.Pool = mode
+		p, err := NewPool(context.Background(), connect(b, ns, "coordinator-"+mode), s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(p.Close)
+		cfg := AgentConfig{Slots: 1, ID: "w-" + mode}
+		if mode == EngineCompiled {
+			cfg.Natives, cfg.BinDir = natives, b.TempDir()
+		}
+		runAgent(b, ns, s, cfg)
+		c, err := p.Compiled(context.Background(), w.Hash, w.Path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		execs[mode] = func() (*protocol.Result, *sdk.Table, error) {
+			return c.Exec(context.Background(), req, nil, &recorder{})
+		}
+	}
+	run := func(mode string) (time.Duration, int64) {
+		start := time.Now()
+		res, out, err := execs[mode]()
+		if err != nil || res.Error != nil || res.Engine != mode {
+			b.Fatalf("%s: %v %+v engine %q", mode, err, res.Error, res.Engine)
+		}
+		return time.Since(start), out.Column("v").Int64s()[0]
+	}
+	// Warm: the build fetched, both kernels started.
+	_, vc := run(EngineCompiled)
+	if _, vi := run(EngineInterp); vi != vc {
+		b.Fatalf("compiled gave %d, interpreted %d", vc, vi)
+	}
+	var tc2, ti time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		d, _ := run(EngineCompiled)
+		tc2 += d
+		d, _ = run(EngineInterp)
+		ti += d
+	}
+	b.ReportMetric(float64(tc2.Milliseconds())/float64(b.N), "ms/compiled")
+	b.ReportMetric(float64(ti.Milliseconds())/float64(b.N), "ms/interp")
+	b.ReportMetric(float64(ti)/float64(tc2), "interp/compiled")
 }

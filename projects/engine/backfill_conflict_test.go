@@ -310,3 +310,29 @@ func TestResolveInterruptedByACrashIsSettled(t *testing.T) {
 		}
 	}
 }
+
+// The other side of the rule above: a version the compare-and-set kept
+// aside (newer work was current when it published), then a kill -9 before
+// its conflict event, then yet another run publishing while the backfill is
+// stopped. The backfill's version was never current: a conflict still, not
+// "superseded".
+func TestKeptAsideThenSupersededStaysAConflict(t *testing.T) {
+	t.Parallel()
+	e, st := newerWork(t, PublishPartition)
+	ctx := context.Background()
+	if done := e.resumeAndWait(st.ID); done.State != StateNeedsAttention {
+		t.Fatalf("%s %s", done.State, done.Message)
+	}
+	run := runIDFor(st.ID, "2024-01-05")
+	if _, err := e.wh.DB().Exec(`DELETE FROM _strata.run_events WHERE run_id = ? AND block_id = '' AND state = 'conflict'`, run); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.eng.backfillEvent(ctx, st.ID, StateRunning, "interrupted"); err != nil {
+		t.Fatal(err)
+	}
+	e.mustSucceed(e.run("p", "2024-01-05")) // v4, over the other run's v2; the backfill's v3 stays aside
+	done := e.resumeAndWait(st.ID)
+	if done.State != StateNeedsAttention || done.Progress.Conflicts != 2 {
+		t.Fatalf("resume: %s %q %+v", done.State, done.Message, done.Progress)
+	}
+}

@@ -165,8 +165,14 @@ func (e *Engine) publishedByRun(ctx context.Context, runID string, pl *project.P
 	}
 	ph := strings.TrimSuffix(strings.Repeat("?,", want), ",")
 	var n, cur int
+	// Superseded, not kept aside: no other run's version newer than the
+	// one it planned against existed when it was written (that one would
+	// have been current then, and the compare-and-set would have kept it
+	// aside). When unsure, it counts as kept aside: a conflict to resolve.
 	err = e.wh.DB().QueryRowContext(ctx, `SELECT count(DISTINCT v.product),
-			count(DISTINCT v.product) FILTER (WHERE v.is_current OR n.created_at > v.created_at)
+			count(DISTINCT v.product) FILTER (WHERE v.is_current OR (n.created_at > v.created_at AND NOT EXISTS (
+				SELECT 1 FROM _strata.versions x WHERE x.product = v.product AND x.partition = v.partition AND x.run_id <> v.run_id
+				AND x.created_at < v.created_at AND x.version > coalesce(v.based_on, 0))))
 		FROM _strata.versions v
 		LEFT JOIN _strata.current c ON c.product = v.product AND c.partition = v.partition
 		LEFT JOIN _strata.versions n ON n.product = c.product AND n.partition = c.partition AND n.version = c.version

@@ -318,7 +318,7 @@ export class BackfillPage implements Page {
             ${ganttView(r.blocks, zone)}
             <h3>Block runs</h3>
             <table class="data" data-testid="block-runs">
-              <thead><tr><th>block</th><th>state</th><th class="num">attempt</th><th class="num">rows</th><th>started</th><th class="num">duration</th>${workers ? html`<th>worker</th>` : nothing}<th>error</th></tr></thead>
+              <thead><tr><th>block</th><th>state</th><th class="num">attempt</th><th class="num">rows</th><th>started</th><th class="num">duration</th>${workers ? html`<th>worker</th><th>engine</th>` : nothing}<th>error</th></tr></thead>
               <tbody>
                 ${r.blocks.map(
                   (b) => html`<tr>
@@ -328,7 +328,10 @@ export class BackfillPage implements Page {
                     <td class="num">${b.rows.toLocaleString("en-US")}</td>
                     <td class="small">${formatInstant(b.started_at, zone, { ms: true }).slice(11)}</td>
                     <td class="num">${formatDuration(b.duration_ms)}</td>
-                    ${workers ? html`<td class="small mono" data-testid="block-worker">${b.worker ?? ""}</td>` : nothing}
+                    ${workers
+                      ? html`<td class="small mono" data-testid="block-worker">${b.worker ?? ""}</td>
+                          <td class="small" data-testid="block-engine">${b.engine ?? ""}</td>`
+                      : nothing}
                     <td class="small error-text">${b.error ?? ""}${b.error_line ? ` (line ${b.error_line})` : ""}</td>
                   </tr>`,
                 )}

@@ -143,7 +143,7 @@ Review checks failed (${t.gates.filter(h=>!h.passed).map(h=>h.name).join(", ")})
             ${ld(i.blocks,t)}
             <h3>Block runs</h3>
             <table class="data" data-testid="block-runs">
-              <thead><tr><th>block</th><th>state</th><th class="num">attempt</th><th class="num">rows</th><th>started</th><th class="num">duration</th>${n?g`<th>worker</th>`:v}<th>error</th></tr></thead>
+              <thead><tr><th>block</th><th>state</th><th class="num">attempt</th><th class="num">rows</th><th>started</th><th class="num">duration</th>${n?g`<th>worker</th><th>engine</th>`:v}<th>error</th></tr></thead>
               <tbody>
                 ${i.blocks.map(r=>g`<tr>
                     <td class="mono">${r.block}${r.child?`[${r.child}]`:""}</td>
@@ -152,7 +152,8 @@ Review checks failed (${t.gates.filter(h=>!h.passed).map(h=>h.name).join(", ")})
                     <td class="num">${r.rows.toLocaleString("en-US")}</td>
                     <td class="small">${Me(r.started_at,t,{ms:!0}).slice(11)}</td>
                     <td class="num">${Ze(r.duration_ms)}</td>
-                    ${n?g`<td class="small mono" data-testid="block-worker">${r.worker??""}</td>`:v}
+                    ${n?g`<td class="small mono" data-testid="block-worker">${r.worker??""}</td>
+                          <td class="small" data-testid="block-engine">${r.engine??""}</td>`:v}
                     <td class="small error-text">${r.error??""}${r.error_line?` (line ${r.error_line})`:""}</td>
                   </tr>`)}
               </tbody>
@@ -721,4 +722,4 @@ Please report this to https://github.com/markedjs/marked.`,s){const i="<p>An err
         <ul class="pipeline-list">
           ${s.map(e=>g`<li><a href=${`/pipelines/${encodeURIComponent(e.id)}`}><b>${e.id}</b></a> · ${e.blocks} blocks · ${e.partitions.interval} in ${e.partitions.timezone}${e.problems?g` · <span class="error-text">${e.problems} problem(s)</span>`:""}<div class="muted">${e.description}</div></li>`)}
         </ul>
-      </main>`}}catch(s){return{title:"Strata",render:()=>g`<main class="page"><div class="error-box">${V(s)}</div></main>`}}});B.route(/^\/pipelines\/([^/]+)\/?$/,(s,e)=>new _T(s[1],e.get("partition")));B.route(/^\/products\/?$/,()=>new d0(null));B.route(/^\/products\/([^/]+)\/?$/,(s,e)=>new d0(s[1],e.get("end")));B.route(/^\/backfills\/?$/,(s,e)=>new OO(e.get("pipeline")));B.route(/^\/backfills\/([^/]+)\/?$/,s=>new dO(s[1]));B.route(/^\/dev\/grid-bench\/?$/,async(s,e)=>(await g0(async()=>{const{gridBench:t}=await import("./grid_bench-CGBJKt9k.js");return{gridBench:t}},[])).gridBench(+(e.get("n")??1e5)));B.start(document.getElementById("app"));export{fO as P,Kt as S,g as b};
+      </main>`}}catch(s){return{title:"Strata",render:()=>g`<main class="page"><div class="error-box">${V(s)}</div></main>`}}});B.route(/^\/pipelines\/([^/]+)\/?$/,(s,e)=>new _T(s[1],e.get("partition")));B.route(/^\/products\/?$/,()=>new d0(null));B.route(/^\/products\/([^/]+)\/?$/,(s,e)=>new d0(s[1],e.get("end")));B.route(/^\/backfills\/?$/,(s,e)=>new OO(e.get("pipeline")));B.route(/^\/backfills\/([^/]+)\/?$/,s=>new dO(s[1]));B.route(/^\/dev\/grid-bench\/?$/,async(s,e)=>(await g0(async()=>{const{gridBench:t}=await import("./grid_bench-BOcw_HVi.js");return{gridBench:t}},[])).gridBench(+(e.get("n")??1e5)));B.start(document.getElementById("app"));export{fO as P,Kt as S,g as b};
