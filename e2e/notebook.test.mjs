@@ -3,7 +3,8 @@
 // line; save writes the file; a reload during a run reattaches to it.
 
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { cell, deleteLine, eventually, insertLineAfter, launchBrowser, screenshot, signedInPage, startServer } from "./harness.mjs";
@@ -108,13 +109,19 @@ test("times follow the zone setting, which survives a reload", async () => {
 
 test("a reload during a run shows the block still running, then its result", async () => {
   await cell(page, "raw_orders").locator(".cm-content").waitFor();
-  await insertLineAfter(page, "raw_orders", "hello from e2e", "time.Sleep(3 * time.Second)");
+  // The run waits for a file the test writes once the reloaded page shows it
+  // running: a fixed sleep finished before a loaded machine drew the page.
+  const gate = join(mkdtempSync(join(tmpdir(), "strata-e2e-")), "go");
+  await insertLineAfter(page, "raw_orders", '"math/rand"', '"os"');
+  await insertLineAfter(page, "raw_orders", "hello from e2e",
+    `for _, err := os.Stat(${JSON.stringify(gate)}); err != nil; _, err = os.Stat(${JSON.stringify(gate)}) { time.Sleep(20 * time.Millisecond) }`);
   await page.keyboard.press("Control+Enter");
-  await cell(page, "raw_orders").locator('[data-testid="run-status"][data-phase="running"]').waitFor({ timeout: 10_000 });
+  await cell(page, "raw_orders").locator('[data-testid="run-status"][data-phase="running"]').waitFor({ timeout: 30_000 });
   await page.reload();
   const c = cell(page, "raw_orders");
-  await c.locator('[data-testid="run-status"][data-phase="running"]').waitFor({ timeout: 10_000 });
+  await c.locator('[data-testid="run-status"][data-phase="running"]').waitFor({ timeout: 30_000 });
   await screenshot(page, "notebook-reload-running");
+  writeFileSync(gate, "");
   await c.locator('[data-testid="preview-table"]').waitFor({ timeout: 30_000 });
   assert.equal(await c.locator('[data-testid="run-status"]').getAttribute("data-phase"), "done");
 });

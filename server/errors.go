@@ -110,6 +110,12 @@ func toAPIError(err error) *APIError {
 		e.Details = problemsJSON(probs)
 		return e
 	}
+	var ns *engine.NotStartedError
+	if errors.As(err, &ns) {
+		e := badRequest("%s", err.Error())
+		e.Details = ns
+		return e
+	}
 	var nf *engine.NotFoundError
 	if errors.As(err, &nf) || errors.Is(err, warehouse.ErrNotFound) {
 		return notFound("%s", err.Error())

@@ -24,6 +24,9 @@
 //   - `break L` out of a select inside the labeled loop (yaegi broke only
 //     the select and looped forever) becomes a goto to a label right after
 //     the loop, on its closing line (lower_break.go);
+//   - `dst = <-c` where dst is an element, a field, *p or a variable of an
+//     enclosing function (yaegi wrote the value into a temporary and lost
+//     it, silently) becomes `dst = (<-c)` (lower_recv.go);
 //   - (*log.Logger).SetPrefix, which yaegi's wrapped log.Logger lacks;
 //   - == between interfaces holding the block's own types;
 //   - slices and maps are the kernel's own source (overlay/), with the API

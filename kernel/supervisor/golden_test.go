@@ -31,7 +31,16 @@ func TestGolden(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no golden examples")
 	}
-	pool := NewPool(testConfig(), 2)
+	// The goldens show the kernel's own report of a timeout ("timed out
+	// after 1s"). The supervisor's hard stop fires the default 500ms grace
+	// after that: under -race on a loaded 2-core machine the kernel process
+	// (noticing its deadline in yaegi, stopping, writing the result) was
+	// once slower than that, and the hard stop's message won (a flake). A
+	// grace far above any scheduling delay makes the kernel's report the
+	// only one the test can see; a kernel that never reports still fails.
+	cfg := testConfig()
+	cfg.Grace = 30 * time.Second
+	pool := NewPool(cfg, 2)
 	t.Cleanup(pool.Close) // after the parallel subtests, unlike defer
 	for _, file := range files {
 		file := file
@@ -47,7 +56,7 @@ func TestGolden(t *testing.T) {
 			var out *sdk.Table
 			if memMB > 0 {
 				// A kernel of its own with a small limit.
-				cfg := testConfig()
+				cfg := cfg
 				cfg.MemoryLimit = int64(memMB) << 20
 				k, err := Start(context.Background(), cfg)
 				if err != nil {
