@@ -140,7 +140,7 @@ export const api = {
   review: (id: string) => call<BackfillReview>("GET", `/backfills/${enc(id)}/review`),
   reviewDiff: (id: string, product: string, partition: string, rows = 50) =>
     call<PartitionDiff>("GET", `/backfills/${enc(id)}/diff` + q({ product, partition, rows })),
-  promote: (id: string, opt: { only?: string; override?: boolean }) => call<PromoteResult>("POST", `/backfills/${enc(id)}/promote`, opt),
+  promote: (id: string, opt: { only?: string; override?: boolean; skip_newer?: boolean }) => call<PromoteResult>("POST", `/backfills/${enc(id)}/promote`, opt),
   discard: (id: string) => call<{ id: string; discarded: number }>("POST", `/backfills/${enc(id)}/discard`),
   rollbackBackfill: (id: string) => call<{ id: string; rolled_back: number }>("POST", `/backfills/${enc(id)}/rollback`),
   productDiff: (name: string, partition: string, from?: number, to?: number, rows = 50) =>
