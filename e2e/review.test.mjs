@@ -92,20 +92,35 @@ test("promote, confirmed, makes the staged versions current", async () => {
   await screenshot(page, "review-promoted");
 });
 
-test("an open backfill page follows a promote and a rollback made elsewhere (pushed over the websocket)", async () => {
+test("newer work refuses a promote as a review conflict; the rest is promoted; discard and rollback made elsewhere are pushed", async () => {
   const st = await server.api("POST", "/backfills", { pipeline: "clv", from: "2024-01-05", to: "2024-01-06", reprocess: "all", publish: "review" });
   await eventually(async () => (await server.api("GET", `/backfills/${st.id}`)).state === "review", 60_000, "the second review backfill");
   await page.goto(`${server.base}/backfills/${st.id}`);
-  const staged = page.locator('[data-testid="review-staged"]');
+  const review = page.locator('[data-testid="review"]');
+  const staged = review.locator('[data-testid="review-staged"]');
   await eventually(async () => / · review · /.test(await staged.innerText().catch(() => "")), 30_000, "the review tab");
+  // Newer work on 2024-01-06 after staging: promoting there would overwrite it.
+  const run = await server.api("POST", "/pipelines/clv/runs", { partition: "2024-01-06" });
+  await eventually(async () => ["succeeded", "failed"].includes((await server.api("GET", `/runs/${run.run_id}`)).state), 60_000, "the newer run");
+  await review.locator('[data-testid="review-promote"]').click();
+  if (await review.locator('[data-testid="review-override"]').count()) await review.locator('[data-testid="review-override"]').check();
+  await review.locator('[data-testid="review-confirm-yes"]').click();
+  const conflict = review.locator('[data-testid="review-conflict"]');
+  await conflict.waitFor({ timeout: 20_000 });
+  assert.match(await conflict.innerText(), /Promote refused, nothing was switched/);
+  assert.match(await conflict.innerText(), /2024-01-06/);
+  assert.doesNotMatch(await conflict.innerText(), /2024-01-05/);
+  await conflict.locator('[data-testid="review-promote-skip-newer"]').click();
+  await eventually(async () => /promoted \d+ versions/.test(await review.locator('[data-testid="review-promotions"]').innerText().catch(() => "")), 20_000, "the rest promoted");
+  assert.ok((await current("2024-01-05")) > 1, "2024-01-05 promoted");
   await page.evaluate(() => (window.__notReloaded = true)); // gone if the page reloads
-  // Promoted through the API, not this page: only the pushed review can tell it.
-  await server.api("POST", `/backfills/${st.id}/promote`, {});
-  await eventually(async () => /^0 versions staged · succeeded/.test(await staged.innerText()), 30_000, "the pushed review after the promote");
-  assert.match(await page.locator('[data-testid="review-promotions"]').innerText(), /promoted \d+ versions/);
-  assert.equal(await page.locator('[data-testid="review-promote"]').count(), 0, "nothing left to promote");
+  // Discarded and rolled back through the API, not this page: only the pushed review can tell it.
+  await server.api("POST", `/backfills/${st.id}/discard`);
+  await eventually(async () => /^0 versions staged · cancelled/.test(await staged.innerText()), 30_000, "the pushed review after the discard");
+  assert.equal(await review.locator('[data-testid="review-promote"]').count(), 0, "nothing left to promote");
   await server.api("POST", `/backfills/${st.id}/rollback`);
   await eventually(async () => / · rolled_back · /.test(await staged.innerText()), 30_000, "the pushed review after the rollback");
-  assert.equal(await page.locator('[data-testid="review-rollback"]').count(), 0, "rolled back once");
+  assert.equal(await review.locator('[data-testid="review-rollback"]').count(), 0, "rolled back once");
   assert.equal(await page.evaluate(() => window.__notReloaded), true, "the page was not reloaded");
+  await screenshot(page, "review-pushed");
 });

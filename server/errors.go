@@ -29,6 +29,7 @@ const (
 	CodeNotFound         = "not_found"          // 404: no such pipeline, block, run, product or route
 	CodeMethodNotAllowed = "method_not_allowed" // 405
 	CodeConflict         = "conflict"           // 409: it already exists, or other things depend on it
+	CodeReviewConflict   = "review_conflict"    // 409: a review backfill's promote or rollback met newer versions (details: conflicts, resolve)
 	CodeTooLarge         = "payload_too_large"  // 413
 	CodeInvalidYAML      = "invalid_yaml"       // 422: the file does not parse as YAML; nothing was written
 	CodeInvalidPipeline  = "invalid_pipeline"   // 422: the pipeline has problems and cannot run
@@ -108,6 +109,12 @@ func toAPIError(err error) *APIError {
 	if errors.As(err, &probs) {
 		e := apiErr(http.StatusUnprocessableEntity, CodeUnprocessable, "%d problem(s)", len(probs))
 		e.Details = problemsJSON(probs)
+		return e
+	}
+	var ns *engine.NotStartedError
+	if errors.As(err, &ns) {
+		e := badRequest("%s", err.Error())
+		e.Details = ns
 		return e
 	}
 	var nf *engine.NotFoundError

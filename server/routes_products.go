@@ -25,6 +25,7 @@ func (s *Server) productRoutes(g *echo.Group) {
 	g.GET("/products", s.listProducts)
 	g.GET("/products/:name/partitions", s.productPartitions)
 	g.GET("/products/:name/preview", s.previewProduct)
+	g.GET("/products/:name/aggregate", s.aggregateProduct)
 	g.GET("/products/:name/preview.csv", s.exportProduct)
 	g.POST("/products/:name/rollback", s.rollbackProduct)
 }

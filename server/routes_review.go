@@ -30,6 +30,16 @@ func reviewError(err error) error {
 		e.Details = map[string]any{"failed_checks": ge.Failed}
 		return e
 	}
+	// A promote or rollback that met newer versions: its own code, so that a
+	// client does not take it for a running backfill's publish conflict
+	// (needs_attention, GET /backfills/:id/conflicts, promote-anyway).
+	var rc *engine.ReviewConflictError
+	if errors.As(err, &rc) {
+		e := conflict("%s", err.Error())
+		e.Code = CodeReviewConflict
+		e.Details = map[string]any{"op": rc.Op, "conflicts": rc.Conflicts, "resolve": rc.Resolve}
+		return e
+	}
 	var ce *warehouse.SwitchConflictError
 	if errors.As(err, &ce) {
 		e := conflict("%s", err.Error())

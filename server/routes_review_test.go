@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -79,9 +80,11 @@ func TestReviewAPI(t *testing.T) {
 }
 
 // The review is pushed over the websocket: when a backfill becomes ready
-// for review (to the pipeline's subscribers), and after a promote and a
-// rollback through HTTP (to the backfill's), with the summary, the gates
-// and the promotions as they are then.
+// for review (to the pipeline's subscribers), and after a promote, a
+// promote refused by newer work (a 409 review_conflict, not issue 10's
+// publish conflict) and a rollback through HTTP (to the backfill's), with
+// the summary, the gates, the newer partitions and the promotions as they
+// are then.
 func TestReviewPushedOverWebsocket(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
@@ -117,14 +120,32 @@ func TestReviewPushedOverWebsocket(t *testing.T) {
 	if rv.Backfill.State != engine.StateReview || rv.Staged == 0 {
 		t.Fatalf("pushed after promoting 2024-03-05: state %s, %d staged", rv.Backfill.State, rv.Staged)
 	}
-	e.call(http.MethodPost, "/api/v1/backfills/"+st.ID+"/promote", map[string]any{}, http.StatusOK, nil)
-	rv = pushed("review after the promote", func(r *engine.BackfillReview) bool { return len(r.Promotions) == 2 })
-	if rv.Backfill.State != engine.StateSucceeded || rv.Staged != 0 {
-		t.Fatalf("pushed after the promote: state %s, %d staged", rv.Backfill.State, rv.Staged)
+	// Newer work in 2024-03-04: the promote of the rest is a review
+	// conflict, with its own code and resolutions, and the pushed review
+	// lists the partition; --skip-newer promotes nothing else then.
+	if _, err := e.eng.Run(ctx, "clv", "2024-03-04", engine.RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	_, body := e.request(http.MethodPost, "/api/v1/backfills/"+st.ID+"/promote", map[string]any{})
+	ae := apiError(t, body)
+	details, _ := ae.Details.(map[string]any)
+	if ae.Code != CodeReviewConflict || details["op"] != "promote" || len(details["conflicts"].([]any)) == 0 || !strings.Contains(fmt.Sprint(details["resolve"]), "--skip-newer") {
+		t.Fatalf("promote over newer work: %s", body)
+	}
+	rv = pushed("review after the refused promote", func(r *engine.BackfillReview) bool {
+		for _, p := range r.Products {
+			if len(p.Newer) > 0 {
+				return true
+			}
+		}
+		return false
+	})
+	if rv.Backfill.State != engine.StateReview || len(rv.Promotions) != 1 {
+		t.Fatalf("pushed after the refused promote: state %s, %d promotions", rv.Backfill.State, len(rv.Promotions))
 	}
 	e.call(http.MethodPost, "/api/v1/backfills/"+st.ID+"/rollback", nil, http.StatusOK, nil)
 	rv = pushed("review after the rollback", func(r *engine.BackfillReview) bool { return r.Backfill.State == engine.StateRolledBack })
-	if len(rv.Promotions) != 2 {
+	if len(rv.Promotions) != 1 {
 		t.Fatalf("pushed after the rollback: %d promotions", len(rv.Promotions))
 	}
 }

@@ -15,10 +15,13 @@ func (s *Server) runRoutes(g *echo.Group) {
 	g.POST("/pipelines/:id/runs", s.startRun)
 	g.GET("/runs", s.listRuns)
 	g.GET("/runs/:id", s.getRun)
+	g.POST("/runs/:id/cancel", s.cancelRun)
 }
 
-// startRun: POST /pipelines/:id/runs {"partition", "engine"}; engine is
-// interp or compiled, empty for compiled when a Go toolchain is found. The run starts in the
+// startRun: POST /pipelines/:id/runs {"partition", "engine", "origin"}; engine is
+// interp or compiled, empty for compiled when a Go toolchain is found;
+// origin is editor (the web UI says so), cli or api (the default). A
+// partition that has not started is refused (400) as a backfill's is. The run starts in the
 // background and the answer (202) carries its id at once; progress goes to
 // websocket subscribers of run:<id> or pipeline:<id>, and GET /runs/:id
 // reads it. With ?wait=true the answer is the finished run (200). A run
@@ -32,9 +35,17 @@ func (s *Server) startRun(c echo.Context) error {
 	var req struct {
 		Partition string `json:"partition"`
 		Engine    string `json:"engine"`
+		Origin    string `json:"origin"`
 	}
 	if err := decodeJSON(c, &req); err != nil {
 		return err
+	}
+	if req.Origin == "" {
+		req.Origin = engine.OriginAPI
+	}
+	origin, err := engine.PersonOrigin(req.Origin)
+	if err != nil {
+		return badRequest("%s", err.Error())
 	}
 	if _, err := engine.ParseEngine(req.Engine); err != nil {
 		return badRequest("%s", err.Error())
@@ -57,6 +68,11 @@ func (s *Server) startRun(c echo.Context) error {
 	if err != nil {
 		return badRequest("partition: %s", err.Error())
 	}
+	// Refused here, not only in the run, so the client hears it instead of
+	// a 202 for a run that fails at once.
+	if err := s.eng.CheckStarted(pl.ID, p.Key, time.Now()); err != nil {
+		return err
+	}
 	// The id is chosen here, not by the engine, so the client has it before
 	// the run's first event.
 	runID := "run_" + pl.ID + "_" + p.Key + "_" + strconv.FormatInt(time.Now().UnixNano(), 36)
@@ -68,7 +84,7 @@ func (s *Server) startRun(c echo.Context) error {
 	s.runs.Add(1)
 	go func() {
 		defer s.runs.Done()
-		res, err := s.eng.Run(s.ctx, pl.ID, p.Key, engine.RunOptions{RunID: runID, Engine: req.Engine})
+		res, err := s.eng.Run(s.ctx, pl.ID, p.Key, engine.RunOptions{RunID: runID, Engine: req.Engine, Origin: origin})
 		if err != nil && !errors.Is(err, s.ctx.Err()) {
 			s.log.Warn("pipeline run failed to start or record", "run", runID, "err", err)
 		}
@@ -88,26 +104,57 @@ func (s *Server) startRun(c echo.Context) error {
 	}
 }
 
-// listRuns: GET /runs?pipeline=&backfill=&partition=&origin=&limit=, newest first;
-// origin is manual, trigger or trigger:<id>.
+// listRuns: GET /runs?pipeline=&backfill=&partition=&origin=&state=&limit=&offset=,
+// newest first; origin is editor, cli, api, backfill, trigger,
+// trigger:<id>, freshness or manual. more says whether a next page exists.
 func (s *Server) listRuns(c echo.Context) error {
 	limit, err := intParam(c, "limit", 100, 1, 10_000)
 	if err != nil {
 		return err
 	}
+	offset, err := intParam(c, "offset", 0, 0, 1<<30)
+	if err != nil {
+		return err
+	}
 	f := engine.RunFilter{Pipeline: c.QueryParam("pipeline"), BackfillID: c.QueryParam("backfill"),
-		Partition: c.QueryParam("partition"), Origin: c.QueryParam("origin"), Limit: limit}
+		Partition: c.QueryParam("partition"), Origin: c.QueryParam("origin"), State: engine.State(c.QueryParam("state")),
+		Limit: limit + 1, Offset: offset}
 	if err := engine.CheckOriginFilter(f.Origin); err != nil {
 		return badRequest("%s", err.Error())
+	}
+	if f.State != "" && !engine.KnownState(f.State) {
+		return badRequest("state %q: want one of %s", f.State, engine.StateNames())
 	}
 	runs, err := s.eng.Runs(c.Request().Context(), f)
 	if err != nil {
 		return err
 	}
+	more := len(runs) > limit
+	if more {
+		runs = runs[:limit]
+	}
 	if runs == nil {
 		runs = []engine.RunSummary{}
 	}
-	return c.JSON(http.StatusOK, map[string]any{"runs": runs})
+	return c.JSON(http.StatusOK, map[string]any{"runs": runs, "offset": offset, "limit": limit, "more": more})
+}
+
+// cancelRun: POST /runs/:id/cancel interrupts a run this server computes;
+// 409 when it is not running here (it ended, or another process runs it).
+func (s *Server) cancelRun(c echo.Context) error {
+	id := c.Param("id")
+	if id == "" || len(id) > 512 {
+		return badRequest("run id %q is not valid", id)
+	}
+	err := s.eng.CancelRun(c.Request().Context(), id)
+	var na *engine.RunNotActiveError
+	if errors.As(err, &na) {
+		return conflict("%s", err.Error())
+	}
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusAccepted, map[string]string{"run_id": id, "state": "cancelling"})
 }
 
 // getRun: GET /runs/:id, the run with its block runs, timings and logs.

@@ -113,12 +113,13 @@ func backfillPromote(args []string) error {
 	var opt engine.PromoteOptions
 	fs.StringVar(&opt.Only, "only", "", "promote only the partitions starting in A..B (pipeline partition keys)")
 	fs.BoolVar(&opt.Override, "override", false, "promote although review checks failed (recorded)")
-	flags, pos := interleaved(args, map[string]bool{"override": true})
+	fs.BoolVar(&opt.SkipNewer, "skip-newer", false, "promote the rest when some partitions have newer versions current (they keep them; their staged versions stay staged)")
+	flags, pos := interleaved(args, map[string]bool{"override": true, "skip-newer": true})
 	if err := fs.Parse(flags); err != nil {
 		return err
 	}
 	if len(pos) != 2 {
-		return fmt.Errorf("usage: strata backfill promote DIR ID [--only A..B] [--override]")
+		return fmt.Errorf("usage: strata backfill promote DIR ID [--only A..B] [--override] [--skip-newer]")
 	}
 	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
 		res, err := ws.eng.PromoteBackfill(ctx, pos[1], opt)
@@ -137,6 +138,9 @@ func backfillPromote(args []string) error {
 		sort.Strings(products)
 		for _, p := range products {
 			fmt.Printf("  %s: %d partitions\n", p, res.Partitions[p])
+		}
+		for _, c := range res.Skipped {
+			fmt.Printf("  skipped %s %s: v%d is current (newer work), the staged v%d stays staged\n", c.Product, c.Partition, c.Current, c.Want)
 		}
 		if res.Remaining > 0 {
 			fmt.Printf("%d versions are still staged for review\n", res.Remaining)

@@ -66,6 +66,7 @@ func TestReadmeCommands(t *testing.T) {
 
 	// Bad input: clear errors, non-zero exits.
 	contains(run(1, "run", demo, "clv", "--partition", "2024-3-10"), "YYYY-MM-DD")
+	contains(run(1, "run", demo, "clv", "--partition", "2099-01-01"), "partition: partition 2099-01-01 has not started yet (the current partition is ")
 	contains(run(1, "preview", demo, "clv", "daily_customer_metrics", "--partition", "2024-03-10", "--version", "9"), "no version 9")
 
 	// A typo in a pipeline file: its file, line and field, said once.

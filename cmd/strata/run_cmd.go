@@ -42,7 +42,8 @@ func runRun(args []string) error {
 			}
 			key = spec.Latest(time.Now()).Key
 		}
-		res, err := ws.eng.Run(ctx, pl.ID, key, engine.RunOptions{Engine: *eng})
+		origin, _ := engine.PersonOrigin(engine.OriginCLI)
+		res, err := ws.eng.Run(ctx, pl.ID, key, engine.RunOptions{Engine: *eng, Origin: origin})
 		if err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@
 // {"error": {"code", "message", "details"}} and are thrown as ApiError.
 
 import type {
+  Aggregation,
   ApiErrorBody,
   BackfillReview,
   BackfillSpec,
@@ -75,6 +76,17 @@ export const q = (params: Record<string, string | number | undefined>) => {
  */
 export const enc = (s: string) => encodeURIComponent(s).replace(/%3A/gi, ":").replace(/%40/g, "@");
 
+/** The filters and page of GET /runs. */
+export interface RunQuery {
+  pipeline?: string;
+  backfill?: string;
+  partition?: string;
+  origin?: string;
+  state?: string;
+  limit?: number;
+  offset?: number;
+}
+
 export interface ProblemDetails {
   problems?: Problem[];
 }
@@ -92,9 +104,10 @@ export const api = {
     call<BlockDetail>("POST", `/pipelines/${enc(pipeline)}/blocks`, b),
   deleteBlock: (pipeline: string, block: string) => call<void>("DELETE", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}`),
   startRun: (pipeline: string, partition: string) =>
-    call<{ run_id: string; pipeline: string; partition: string; state: string }>("POST", `/pipelines/${enc(pipeline)}/runs`, { partition }),
-  runs: (f: { pipeline?: string; backfill?: string; partition?: string; limit?: number }) => call<{ runs: RunSummary[] }>("GET", "/runs" + q(f)),
+    call<{ run_id: string; pipeline: string; partition: string; state: string }>("POST", `/pipelines/${enc(pipeline)}/runs`, { partition, origin: "editor" }),
+  runs: (f: RunQuery) => call<{ runs: RunSummary[]; more?: boolean; offset?: number; limit?: number }>("GET", "/runs" + q({ ...f })),
   run: (id: string) => call<RunDetail>("GET", `/runs/${enc(id)}`),
+  cancelRun: (id: string) => call<{ run_id: string; state: string }>("POST", `/runs/${enc(id)}/cancel`),
   plan: (spec: BackfillSpec, offset = 0, limit = 500) => call<Plan>("POST", "/backfills/plan" + q({ offset, limit }), spec),
   launch: (spec: BackfillSpec) => call<BackfillStatus>("POST", "/backfills", spec),
   backfills: () => call<{ backfills: BackfillStatus[] }>("GET", "/backfills"),
@@ -116,10 +129,15 @@ export const api = {
     call<DraftRowsResponse>("GET", `/sessions/${enc(session)}/drafts/${enc(pipeline)}/${enc(block)}/rows` + q(p)),
   draftCSV: (session: string, pipeline: string, block: string, p: { partition: string; sort?: string; filter?: string }) =>
     API + `/sessions/${enc(session)}/drafts/${enc(pipeline)}/${enc(block)}/rows.csv` + q(p),
+  aggregate: (
+    name: string,
+    w: { partition?: string; last?: number; from?: string; to?: string; period?: string },
+    a: { kind: string; x?: string; y?: string; agg?: string; bucket?: string; bins?: number },
+  ) => call<Aggregation>("GET", `/products/${enc(name)}/aggregate` + q({ ...w, ...a })),
   review: (id: string) => call<BackfillReview>("GET", `/backfills/${enc(id)}/review`),
   reviewDiff: (id: string, product: string, partition: string, rows = 50) =>
     call<PartitionDiff>("GET", `/backfills/${enc(id)}/diff` + q({ product, partition, rows })),
-  promote: (id: string, opt: { only?: string; override?: boolean }) => call<PromoteResult>("POST", `/backfills/${enc(id)}/promote`, opt),
+  promote: (id: string, opt: { only?: string; override?: boolean; skip_newer?: boolean }) => call<PromoteResult>("POST", `/backfills/${enc(id)}/promote`, opt),
   discard: (id: string) => call<{ id: string; discarded: number }>("POST", `/backfills/${enc(id)}/discard`),
   rollbackBackfill: (id: string) => call<{ id: string; rolled_back: number }>("POST", `/backfills/${enc(id)}/rollback`),
   productDiff: (name: string, partition: string, from?: number, to?: number, rows = 50) =>

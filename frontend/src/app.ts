@@ -116,6 +116,7 @@ class App {
           <a href="/" class=${path === "/" || path.startsWith("/pipelines") ? "active" : ""}>Pipelines</a>
           <a href="/products" class=${path.startsWith("/products") ? "active" : ""}>Products</a>
           <a href="/backfills" class=${path.startsWith("/backfills") ? "active" : ""}>Backfills</a>
+          <a href="/runs" class=${path.startsWith("/runs") ? "active" : ""}>Runs</a>
         </nav>
         <span class="spacer"></span>
         ${running ? html`<span class="busy-pill" title="a block is running in your editor session">● running ${running.block}</span>` : nothing}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { niceTicks, numericColumns, scale, series, shortNumber, xColumns } from "./chart";
-import type { Preview } from "./types";
+import { aggPoints, niceTicks, numericColumns, scale, series, serverXColumns, shortNumber, xColumns } from "./chart";
+import type { Aggregation, Preview } from "./types";
 
 const p: Preview = {
   columns: [
@@ -53,4 +53,23 @@ it("scales and labels", () => {
   expect(shortNumber(12_345)).toBe("12.3k");
   expect(shortNumber(2_500_000)).toBe("2.5M");
   expect(shortNumber(0.256)).toBe("0.256");
+});
+
+describe("server aggregations", () => {
+  it("places buckets at their start instant and skips empty values", () => {
+    const a = {
+      product: "p", kind: "series", agg: "sum", zone: "UTC", partitions: 2, total_rows: 3, rows: 3, skipped: 0, describe: "",
+      buckets: [
+        { label: "2024-03-10", start: "2024-03-10T05:00:00Z", value: 2, rows: 2 },
+        { label: "2024-03-11", start: "2024-03-11T04:00:00Z", value: null, rows: 1 },
+      ],
+    } as Aggregation;
+    expect(aggPoints(a)).toEqual([{ x: Date.parse("2024-03-10T05:00:00Z"), label: "2024-03-10", y: 2 }]);
+    const h = { ...a, kind: "histogram", buckets: [{ label: "0–5", lo: 0, hi: 5, value: 4, rows: 4 }, { label: "5–10", lo: 5, hi: 10, value: 0, rows: 0 }] } as Aggregation;
+    expect(aggPoints(h).map((p) => [p.x, p.y])).toEqual([[0, 4], [5, 0]]);
+  });
+  it("offers _partition and time columns as the x the server buckets", () => {
+    const p = { columns: [{ name: "_partition", type: "string" }, { name: "at", type: "time" }, { name: "n", type: "int64" }], rows: [], row_count: 0 } as unknown as Preview;
+    expect(serverXColumns(p)).toEqual(["_partition", "at"]);
+  });
 });

@@ -1,7 +1,7 @@
 // Series and scales for the hand-rolled SVG line chart of a numeric column
 // over time (views/chart_view.ts draws it). Pure.
 
-import type { Preview } from "./types";
+import type { Aggregation, Preview } from "./types";
 
 export type Agg = "sum" | "avg" | "min" | "max" | "count";
 
@@ -12,7 +12,7 @@ export interface Point {
 }
 
 export function numericColumns(p: Preview): string[] {
-  return p.columns.filter((c) => c.type === "int64" || c.type === "float64").map((c) => c.name);
+  return p.columns.filter((c) => ["int64", "float64", "uint64", "int128", "decimal"].includes(c.type)).map((c) => c.name);
 }
 
 /** Columns usable as the x axis: the window's _partition first, then time columns. */
@@ -94,4 +94,22 @@ export function shortNumber(v: number): string {
   if (a >= 1e4) return (v / 1e3).toFixed(1).replace(/\.0$/, "") + "k";
   if (a >= 100 || a === 0) return String(Math.round(v));
   return String(+v.toPrecision(3));
+}
+
+/** The points of a server aggregation: x is the bucket's start instant (or the bin's low end), labels as the server wrote them. */
+export function aggPoints(a: Aggregation): Point[] {
+  const out: Point[] = [];
+  a.buckets.forEach((b, i) => {
+    if (b.value === null || b.value === undefined) return;
+    const x = a.kind === "histogram" ? (b.lo ?? i) : b.start ? Date.parse(b.start) : i;
+    out.push({ x: Number.isFinite(x) ? x : i, label: b.label, y: b.value });
+  });
+  return out;
+}
+
+/** X columns the server can bucket: _partition first, then time columns. */
+export function serverXColumns(p: Preview): string[] {
+  const names = p.columns.some((c) => c.name === "_partition") ? ["_partition"] : [];
+  for (const c of p.columns) if (c.type === "time" || c.type === "date" || c.type === "timestamp") names.push(c.name);
+  return names.length ? names : ["_partition"];
 }

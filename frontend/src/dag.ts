@@ -99,3 +99,37 @@ export function edgePath(a: NodeBox, b: NodeBox, nodeH: number): string {
   const my = (y1 + y2) / 2;
   return `M${x1},${y1} C${x1},${my} ${x2},${my} ${x2},${y2}`;
 }
+
+/**
+ * The node width that shows every name in full: the widest label at
+ * charW pixels a character (the DAG's monospace font) plus padding, never
+ * narrower than the default.
+ */
+export function nodeWidthFor(labels: string[], charW = 6.7, pad = 18, min = 132): number {
+  const longest = Math.max(0, ...labels.map((l) => l.length));
+  return Math.max(min, Math.ceil(longest * charW + pad));
+}
+
+export const MIN_ZOOM = 0.2;
+export const MAX_ZOOM = 4;
+
+/** A zoom factor applied to scale, kept within [MIN_ZOOM, MAX_ZOOM]. */
+export function zoomBy(scale: number, factor: number): number {
+  return Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, scale * factor));
+}
+
+/** The scale at which a w×h drawing fits a box of boxW×boxH (never above 1: fit does not blow a small DAG up). */
+export function fitScale(w: number, h: number, boxW: number, boxH: number): number {
+  if (w <= 0 || h <= 0 || boxW <= 0) return 1;
+  const s = Math.min(boxW / w, boxH > 0 ? boxH / h : Infinity, 1);
+  return Math.max(MIN_ZOOM, s);
+}
+
+/**
+ * The scroll offset that keeps the drawing point under the cursor in place
+ * when the scale changes from s0 to s1: cursor is the pointer's position in
+ * the viewport, scroll the viewport's offset before.
+ */
+export function scrollAfterZoom(scroll: number, cursor: number, s0: number, s1: number): number {
+  return Math.max(0, ((scroll + cursor) / s0) * s1 - cursor);
+}

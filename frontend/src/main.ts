@@ -8,6 +8,9 @@ import { BackfillPage } from "./pages/backfill";
 import { BackfillsPage } from "./pages/backfills";
 import { PipelinePage } from "./pages/pipeline";
 import { ProductsPage } from "./pages/products";
+import { RunPage } from "./pages/run";
+import { RunsPage } from "./pages/runs";
+import { queryFromParams } from "./runs";
 
 app.route(/^\/$/, async (): Promise<Page> => {
   try {
@@ -33,6 +36,8 @@ app.route(/^\/products\/?$/, () => new ProductsPage(null));
 app.route(/^\/products\/([^/]+)\/?$/, (m, q) => new ProductsPage(m[1], q.get("end")));
 app.route(/^\/backfills\/?$/, (_m, q) => new BackfillsPage(q.get("pipeline")));
 app.route(/^\/backfills\/([^/]+)\/?$/, (m) => new BackfillPage(m[1]));
+app.route(/^\/runs\/?$/, (_m, q) => new RunsPage(queryFromParams(q)));
+app.route(/^\/runs\/([^/]+)\/?$/, (m, q) => new RunPage(m[1], q.get("block") ?? ""));
 // A synthetic 100,000-partition grid for `npm run bench` (loaded on demand).
 app.route(/^\/dev\/grid-bench\/?$/, async (_m, q) => (await import("./pages/grid_bench")).gridBench(+(q.get("n") ?? 100000)));
 

@@ -88,6 +88,34 @@ export interface Preview {
   row_count: number;
 }
 
+/** One point or bar of GET /products/:name/aggregate. */
+export interface AggBucket {
+  label: string;
+  start?: string; // the instant the bucket starts (series over time)
+  lo?: number; // histogram bin [lo, hi)
+  hi?: number;
+  value: number | null;
+  rows: number;
+}
+
+/** A chart's numbers computed in the warehouse over the whole window. */
+export interface Aggregation {
+  product: string;
+  kind: "series" | "histogram";
+  x?: string;
+  y?: string;
+  agg: string;
+  bucket?: string;
+  bin_width?: number;
+  zone: string;
+  partitions: number;
+  total_rows: number;
+  rows: number;
+  skipped: number;
+  buckets: AggBucket[];
+  describe: string;
+}
+
 export interface ProductView {
   name: string;
   pipeline?: string;
@@ -245,6 +273,8 @@ export interface RunSummary {
   updated_at: string;
   duration_ms?: number;
   engine?: "interp" | "compiled"; // how the run's Go blocks ran
+  /** What launched it: editor, cli, api, backfill, trigger or freshness. */
+  launched?: string;
 }
 
 export interface BlockRun {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,6 +27,11 @@ type PromoteOptions struct {
 	// Override promotes although review checks failed; the override and
 	// the failed checks are recorded with the promotion.
 	Override bool `json:"override,omitempty"`
+	// SkipNewer promotes everything else when some partitions have a
+	// version current that the staged one was not planned against (newer
+	// work): those keep it, and their staged versions stay staged (a
+	// promote without it refuses with a *ReviewConflictError).
+	SkipNewer bool `json:"skip_newer,omitempty"`
 }
 
 // Promotion is one promote of a review backfill, as recorded.
@@ -41,7 +47,9 @@ type PromoteResult struct {
 	Promotion
 	Partitions map[string]int `json:"partitions"` // product -> partitions made current
 	Remaining  int            `json:"remaining"`  // versions still staged
-	State      State          `json:"state"`
+	// Skipped are the partitions SkipNewer left on their newer versions.
+	Skipped []warehouse.SwitchConflict `json:"skipped,omitempty"`
+	State   State                      `json:"state"`
 }
 
 // GateError refuses a promote because review checks failed.
@@ -105,19 +113,39 @@ func (e *Engine) PromoteBackfill(ctx context.Context, id string, opt PromoteOpti
 		return nil, fmt.Errorf("backfill %s has no staged version starting in %s (%d staged)", id, opt.Only, len(staged))
 	}
 	switches := make([]warehouse.Switch, len(chosen))
-	res := &PromoteResult{Partitions: map[string]int{}}
 	for i, s := range chosen {
 		switches[i] = warehouse.Switch{Product: s.Product, Partition: s.Partition, To: s.Version, Expect: warehouse.ExpectBasedOn}
+	}
+	res := &PromoteResult{Partitions: map[string]int{}}
+	// With SkipNewer each conflict found drops its partitions and the rest
+	// is tried again (newer work may land meanwhile), so this ends.
+	for {
+		err := e.wh.SwitchBatch(ctx, id, switches, id)
+		var sce *warehouse.SwitchConflictError
+		if err == nil || !opt.SkipNewer || !errors.As(err, &sce) {
+			if err != nil {
+				return nil, e.reviewConflict(err, id, "promote")
+			}
+			break
+		}
+		res.Skipped = append(res.Skipped, sce.Conflicts...)
+		skip := map[[2]string]bool{}
+		for _, c := range sce.Conflicts {
+			skip[[2]string{c.Product, c.Partition}] = true
+		}
+		switches = slices.DeleteFunc(switches, func(s warehouse.Switch) bool { return skip[[2]string{s.Product, s.Partition}] })
+		if len(switches) == 0 {
+			return nil, e.reviewConflict(sce, id, "promote") // nothing left to promote
+		}
+	}
+	for _, s := range switches {
 		res.Partitions[s.Product]++
 	}
-	if err := e.wh.SwitchBatch(ctx, id, switches, id); err != nil {
-		return nil, err
-	}
-	res.At, res.Only, res.Versions = e.now().UTC(), opt.Only, len(chosen)
+	res.At, res.Only, res.Versions = e.now().UTC(), opt.Only, len(switches)
 	for _, g := range failed {
 		res.Overridden = append(res.Overridden, g.Name)
 	}
-	res.Remaining = len(staged) - len(chosen)
+	res.Remaining = len(staged) - len(switches)
 	if _, err := e.wh.DB().ExecContext(ctx, `INSERT INTO _strata.backfill_promotions VALUES (?, ?, ?, ?, ?)`,
 		id, res.At, opt.Only, res.Versions, strings.Join(res.Overridden, ",")); err != nil {
 		return nil, fmt.Errorf("record promotion (the versions are current): %w", err)
@@ -125,6 +153,9 @@ func (e *Engine) PromoteBackfill(ctx context.Context, id string, opt PromoteOpti
 	msg := fmt.Sprintf("promoted %d versions", res.Versions)
 	if opt.Only != "" {
 		msg += " starting in " + opt.Only
+	}
+	if len(res.Skipped) > 0 {
+		msg += fmt.Sprintf("; %d partitions with newer work skipped (--skip-newer)", len(res.Skipped))
 	}
 	if len(res.Overridden) > 0 {
 		msg += "; review checks overridden: " + strings.Join(res.Overridden, ", ")
@@ -223,7 +254,7 @@ func (e *Engine) RollbackBackfill(ctx context.Context, id string) (int, error) {
 		return 0, fmt.Errorf("backfill %s made nothing current that is not rolled back already", id)
 	}
 	if err != nil {
-		return 0, err
+		return 0, e.reviewConflict(err, id, "rollback")
 	}
 	return len(back), e.backfillEvent(ctx, id, StateRolledBack, fmt.Sprintf("rolled back %d partitions to the versions current before the promote", len(back)))
 }

@@ -205,10 +205,10 @@ func (e *Engine) targetOf(s BackfillSpec, pl *project.Pipeline) (*target, error)
 	}
 	// A partition that has not started has no data to compute yet; a
 	// backfill into the future is almost always a typo in a year.
-	now := e.now()
-	if last, err := pspec.Parse(t.to); err == nil && last.Start.After(now) {
-		return nil, fmt.Errorf("pipeline %s: to: partition %s has not started yet (the current partition is %s, the latest complete one %s)",
-			pl.ID, t.to, pspec.At(now).Key, pspec.Latest(now).Key)
+	if last, err := pspec.Parse(t.to); err == nil {
+		if err := checkStarted(pl.ID, "to", pspec, last, e.now()); err != nil {
+			return nil, err
+		}
 	}
 	t.spec = s
 	t.rollups = rollupCount(t)

@@ -39,6 +39,7 @@ type Engine struct {
 	backfills map[string]*backfillRun // running in this process
 	fresh     refreshes               // single flight of product refreshes (freshness)
 	pins      map[string]*pinned      // loaded snapshots by hash/pipeline
+	active    activeRuns              // runs computing in this process (CancelRun)
 	inUse     map[string]int          // snapshot hash -> runs and backfills in flight using it
 
 	// snapMu orders taking and loading snapshots against collecting them

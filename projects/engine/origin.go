@@ -23,8 +23,42 @@ type Origin struct {
 	Note        string    `json:"note,omitempty"`     // catch-up position and the like
 }
 
-// OriginTrigger is the one Origin kind so far.
-const OriginTrigger = "trigger"
+// Origin kinds. A trigger's (and freshness, in product_freshness.go) carry
+// details; the others only say which door a person came in by.
+const (
+	OriginTrigger = "trigger"
+	OriginEditor  = "editor" // the Run pipeline button of the web UI
+	OriginCLI     = "cli"    // strata run
+	OriginAPI     = "api"    // POST /pipelines/:id/runs from anything else
+)
+
+// OriginBackfill is the origin filter (and RunSummary.Launched) of a run
+// that a person's backfill launched; it is not recorded as an Origin, the
+// run's backfill id says it.
+const OriginBackfill = "backfill"
+
+// PersonOrigin is the Origin recorded for a run a person started through
+// kind (OriginEditor, OriginCLI or OriginAPI); an unknown kind is an error.
+func PersonOrigin(kind string) (*Origin, error) {
+	switch kind {
+	case OriginEditor, OriginCLI, OriginAPI:
+		return &Origin{Kind: kind}, nil
+	}
+	return nil, fmt.Errorf("origin %q: want editor, cli or api", kind)
+}
+
+// launchedBy is RunSummary.Launched.
+func launchedBy(o *Origin, backfillID string) string {
+	switch {
+	case o != nil && (o.Kind == OriginTrigger || o.Kind == OriginFreshness):
+		return o.Kind
+	case backfillID != "":
+		return OriginBackfill
+	case o != nil:
+		return o.Kind
+	}
+	return ""
+}
 
 // Upstream summarizes the upstream versions an event trigger reacted to:
 // one record for a whole upstream backfill, not one per partition.
@@ -41,8 +75,11 @@ func (o *Origin) String() string {
 	if o == nil {
 		return "manual"
 	}
-	if o.Kind == OriginFreshness {
+	switch o.Kind {
+	case OriginFreshness:
 		return "freshness: " + o.Note
+	case OriginEditor, OriginCLI, OriginAPI:
+		return o.Kind
 	}
 	s := o.Kind + " " + o.Trigger
 	switch {
@@ -76,20 +113,28 @@ func decodeOrigin(s string) *Origin {
 }
 
 // originWhere is the run filter for RunFilter.Origin: "manual" (nothing
-// launched it but a person), "trigger" (any trigger) or "trigger:<id>".
+// launched it but a person: no trigger, no freshness refresh), "trigger"
+// (any trigger), "trigger:<id>", "freshness", "backfill" (a person's
+// backfill), or the door a person's single run came in by: "editor",
+// "cli", "api".
 func originWhere(f string) (string, []any, error) {
 	const launched = `SELECT run_id FROM _strata.run_events WHERE origin <> ''`
+	const machine = launched + ` AND json_extract_string(origin, '$.kind') IN ('` + OriginTrigger + `', '` + OriginFreshness + `')`
 	switch {
 	case f == "":
 		return "", nil, nil
 	case f == "manual":
-		return "run_id NOT IN (" + launched + ")", nil, nil
+		return "run_id NOT IN (" + machine + ")", nil, nil
+	case f == OriginBackfill:
+		return "backfill_id <> '' AND run_id NOT IN (" + machine + ")", nil, nil
+	case f == OriginEditor || f == OriginCLI || f == OriginAPI:
+		return "backfill_id = '' AND run_id IN (" + launched + " AND json_extract_string(origin, '$.kind') = ?)", []any{f}, nil
 	case f == OriginTrigger || f == OriginFreshness:
 		return "run_id IN (" + launched + " AND json_extract_string(origin, '$.kind') = ?)", []any{f}, nil
 	case len(f) > len(OriginTrigger)+1 && f[:len(OriginTrigger)+1] == OriginTrigger+":":
 		return "run_id IN (" + launched + " AND json_extract_string(origin, '$.trigger') = ?)", []any{f[len(OriginTrigger)+1:]}, nil
 	}
-	return "", nil, fmt.Errorf("origin %q: want manual, trigger, trigger:<id> or freshness", f)
+	return "", nil, fmt.Errorf("origin %q: want editor, cli, api, backfill, trigger, trigger:<id>, freshness or manual", f)
 }
 
 // LaunchAs is Launch under a deterministic id: when a backfill with that id

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -108,6 +109,9 @@ func (e *Engine) Run(ctx context.Context, pipelineID, key string, opt RunOptions
 	if err != nil {
 		return nil, fmt.Errorf("pipeline %s: %w", pl.ID, err)
 	}
+	if err := checkStarted(pl.ID, "partition", spec, p, e.now()); err != nil {
+		return nil, err
+	}
 	code := opt.code
 	if code == nil || code.hash != pin.hash {
 		if code, err = e.prepare(ctx, pin, opt.Engine); err != nil {
@@ -118,6 +122,8 @@ func (e *Engine) Run(ctx context.Context, pipelineID, key string, opt RunOptions
 	if opt.RunID == "" {
 		opt.RunID = "run_" + pl.ID + "_" + p.Key + "_" + strconv.FormatInt(e.now().UnixNano(), 36)
 	}
+	ctx, untrack := e.track(ctx, opt.RunID)
+	defer untrack()
 	r := &runner{e: e, pin: pin, pl: pl, spec: spec, part: p, opt: opt, srcs: pin.srcs, exec: code.exec,
 		readVersions: map[string]map[string]int{},
 		res: &RunResult{RunID: opt.RunID, Pipeline: pl.ID, Snapshot: pin.hash, Partition: p.Key, Started: e.now(),
@@ -269,6 +275,9 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 		}
 		if r.res.Error == "" {
 			r.res.Error = firstFailure(r.res.Blocks)
+		}
+		if errors.Is(context.Cause(ctx), ErrRunCancelled) {
+			r.res.Error = "cancelled by a user (" + r.res.Error + ")"
 		}
 	}
 	r.res.Duration = time.Since(start)

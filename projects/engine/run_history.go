@@ -14,8 +14,13 @@ type RunFilter struct {
 	Pipeline   string
 	BackfillID string
 	Partition  string
-	Origin     string // manual, trigger or trigger:<id>; "" for all
-	Limit      int    // default 100
+	// Origin is what launched the runs: editor, cli, api, backfill,
+	// trigger, trigger:<id>, freshness or manual (no trigger nor freshness
+	// refresh); "" for all. See originWhere.
+	Origin string
+	State  State // the run's latest state; "" for all
+	Limit  int   // default 100
+	Offset int   // runs to skip, newest first, for paging
 }
 
 // RunSummary is one run in the history.
@@ -31,6 +36,27 @@ type RunSummary struct {
 	DurationMS float64   `json:"duration_ms,omitempty"`
 	Engine     string    `json:"engine,omitempty"` // interp or compiled
 	Origin     *Origin   `json:"origin,omitempty"` // nil when a person launched it
+	// Launched is the origin filter this run answers to: editor, cli, api,
+	// backfill, trigger or freshness ("" for runs older than the record).
+	Launched string `json:"launched,omitempty"`
+}
+
+// runSummaryCols are the columns scanRunSummary reads, grouped by run_id.
+const runSummaryCols = `run_id, any_value(backfill_id), any_value(pipeline), any_value(partition_key),
+		arg_max(state, seq), arg_max(error, seq), min(event_at), max(event_at), arg_max(duration_ms, seq),
+		coalesce(arg_max(engine, seq) FILTER (WHERE engine <> '' AND block_id = ''), ''), coalesce(max(origin), '')`
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanRunSummary(sc scanner) (RunSummary, error) {
+	var r RunSummary
+	var origin string
+	if err := sc.Scan(&r.RunID, &r.BackfillID, &r.Pipeline, &r.Partition, &r.State, &r.Error, &r.StartedAt, &r.UpdatedAt, &r.DurationMS, &r.Engine, &origin); err != nil {
+		return r, err
+	}
+	r.Origin = decodeOrigin(origin)
+	r.Launched = launchedBy(r.Origin, r.BackfillID)
+	return r, nil
 }
 
 // Runs lists runs, newest first.
@@ -43,10 +69,10 @@ func (e *Engine) Runs(ctx context.Context, f RunFilter) ([]RunSummary, error) {
 	}
 	where := []string{"block_id = ''"}
 	var args []any
-	for col, v := range map[string]string{"pipeline": f.Pipeline, "backfill_id": f.BackfillID, "partition_key": f.Partition} {
-		if v != "" {
-			where = append(where, col+" = ?")
-			args = append(args, v)
+	for _, c := range []struct{ col, v string }{{"pipeline", f.Pipeline}, {"backfill_id", f.BackfillID}, {"partition_key", f.Partition}} {
+		if c.v != "" {
+			where = append(where, c.col+" = ?")
+			args = append(args, c.v)
 		}
 	}
 	ow, oargs, err := originWhere(f.Origin)
@@ -57,24 +83,25 @@ func (e *Engine) Runs(ctx context.Context, f RunFilter) ([]RunSummary, error) {
 		where = append(where, ow)
 		args = append(args, oargs...)
 	}
-	args = append(args, f.Limit)
-	rows, err := e.wh.DB().QueryContext(ctx, `SELECT run_id, any_value(backfill_id), any_value(pipeline), any_value(partition_key),
-		arg_max(state, seq), arg_max(error, seq), min(event_at), max(event_at), arg_max(duration_ms, seq),
-		coalesce(arg_max(engine, seq) FILTER (WHERE engine <> '' AND block_id = ''), ''), coalesce(max(origin), '')
+	having := ""
+	if f.State != "" {
+		having = " HAVING arg_max(state, seq) = ?"
+		args = append(args, string(f.State))
+	}
+	args = append(args, f.Limit, max(0, f.Offset))
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT `+runSummaryCols+`
 		FROM _strata.run_events WHERE `+strings.Join(where, " AND ")+`
-		GROUP BY run_id ORDER BY min(event_at) DESC LIMIT ?`, args...)
+		GROUP BY run_id`+having+` ORDER BY min(event_at) DESC, run_id LIMIT ? OFFSET ?`, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	var out []RunSummary
 	for rows.Next() {
-		var r RunSummary
-		var origin string
-		if err := rows.Scan(&r.RunID, &r.BackfillID, &r.Pipeline, &r.Partition, &r.State, &r.Error, &r.StartedAt, &r.UpdatedAt, &r.DurationMS, &r.Engine, &origin); err != nil {
+		r, err := scanRunSummary(rows)
+		if err != nil {
 			return nil, err
 		}
-		r.Origin = decodeOrigin(origin)
 		out = append(out, r)
 	}
 	return out, rows.Err()
@@ -135,17 +162,11 @@ func (e *Engine) runByID(ctx context.Context, runID string) (RunSummary, error) 
 	if err := e.store.Write(ctx); err != nil {
 		return RunSummary{}, err
 	}
-	var r RunSummary
-	var origin string
-	err := e.wh.DB().QueryRowContext(ctx, `SELECT run_id, any_value(backfill_id), any_value(pipeline), any_value(partition_key),
-		arg_max(state, seq), arg_max(error, seq), min(event_at), max(event_at), arg_max(duration_ms, seq),
-		coalesce(arg_max(engine, seq) FILTER (WHERE engine <> '' AND block_id = ''), ''), coalesce(max(origin), '')
-		FROM _strata.run_events WHERE run_id = ? AND block_id = '' GROUP BY run_id`, runID).
-		Scan(&r.RunID, &r.BackfillID, &r.Pipeline, &r.Partition, &r.State, &r.Error, &r.StartedAt, &r.UpdatedAt, &r.DurationMS, &r.Engine, &origin)
+	r, err := scanRunSummary(e.wh.DB().QueryRowContext(ctx, `SELECT `+runSummaryCols+`
+		FROM _strata.run_events WHERE run_id = ? AND block_id = '' GROUP BY run_id`, runID))
 	if err != nil {
 		return r, errNotFoundf("run %q not found", runID)
 	}
-	r.Origin = decodeOrigin(origin)
 	return r, nil
 }
 
@@ -178,4 +199,26 @@ func (e *Engine) childOutputs(ctx context.Context, runID, snapshot string) (map[
 		out[k] = t
 	}
 	return out, rows.Err()
+}
+
+// runStates are the states a run can be in, for the runs list's filter.
+var runStates = []State{StateRunning, StateSucceeded, StateFailed, StateCancelled, StateConflict, StateSkipped, StateQueued}
+
+// KnownState reports whether s is a state a run can be in.
+func KnownState(s State) bool {
+	for _, k := range runStates {
+		if k == s {
+			return true
+		}
+	}
+	return false
+}
+
+// StateNames lists the run states, for an error message.
+func StateNames() string {
+	var ns []string
+	for _, s := range runStates {
+		ns = append(ns, string(s))
+	}
+	return strings.Join(ns, ", ")
 }

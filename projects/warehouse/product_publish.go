@@ -191,7 +191,7 @@ func (tx *writeTx) writeOutput(o preparedOutput, makeCurrent bool, created time.
 	if o.IfCurrent {
 		basedOn = o.BasedOn
 	}
-	if err := insertTable(tx.ctx, tx.conn, table, o.Partition, version, o.Table); err != nil {
+	if err := tx.insertTable(table, o.Partition, version, o.Table); err != nil {
 		return Version{}, err
 	}
 	rows := int64(o.Table.Len())

@@ -53,7 +53,8 @@ type selectedPartition struct {
 	partition string
 	version   int
 	table     string
-	rows      int64 // the version's row count, from the catalog
+	rows      int64     // the version's row count, from the catalog
+	start     time.Time // the partition's start (zero for a read of one version)
 }
 
 // Read returns the rows of the selected partitions of a product, ordered by
@@ -141,7 +142,7 @@ func resolveSelection(ctx context.Context, q querier, product string, sel Select
 		}
 		return []selectedPartition{{partition: r.Partition, version: r.Version, table: table, rows: n}}, nil
 	}
-	const base = `SELECT v.partition, v.version, v.storage_table, v.row_count
+	const base = `SELECT v.partition, v.version, v.storage_table, v.row_count, v.partition_start
 		FROM _strata.versions v
 		WHERE v.is_current AND v.product = ?`
 	args := []any{product}
@@ -154,7 +155,7 @@ func resolveSelection(ctx context.Context, q querier, product string, sel Select
 		}
 		query = base + " AND v.partition IN (" + strings.Join(keys, ", ") + ") ORDER BY v.partition_start, v.partition"
 	case sel.Last > 0:
-		query = `SELECT partition, version, storage_table, row_count FROM (
+		query = `SELECT partition, version, storage_table, row_count, partition_start FROM (
 			SELECT v.partition, v.version, v.storage_table, v.row_count, v.partition_start
 			FROM _strata.versions v
 			WHERE v.is_current AND v.product = ?
@@ -180,7 +181,7 @@ func resolveSelection(ctx context.Context, q querier, product string, sel Select
 	var out []selectedPartition
 	for rows.Next() {
 		var p selectedPartition
-		if err := rows.Scan(&p.partition, &p.version, &p.table, &p.rows); err != nil {
+		if err := rows.Scan(&p.partition, &p.version, &p.table, &p.rows, &p.start); err != nil {
 			rows.Close()
 			return nil, err
 		}

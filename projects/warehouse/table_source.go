@@ -53,8 +53,26 @@ func insertTable(ctx context.Context, conn *sql.Conn, table, partition string, v
 	h := nextHandle.Add(1)
 	pendingTables.Store(h, t)
 	defer pendingTables.Delete(h)
-	q := fmt.Sprintf("INSERT INTO %s SELECT %s, %d, * FROM %s(%d)", qualified(table), quoteLiteral(partition), version, tableSourceFunc, h)
-	if _, err := conn.ExecContext(ctx, q); err != nil {
+	if _, err := conn.ExecContext(ctx, insertSQL(table), partition, version, h); err != nil {
+		return fmt.Errorf("append to %s: %w", table, err)
+	}
+	return nil
+}
+
+// insertSQL is the INSERT that appends a table handed over through
+// strata_rows: its arguments are the partition, the version and the handle,
+// so a writer prepares it once per storage table rather than parsing it
+// again for every publish.
+func insertSQL(table string) string {
+	return fmt.Sprintf("INSERT INTO %s SELECT $1::VARCHAR, $2::INTEGER, * FROM %s($3)", qualified(table), tableSourceFunc)
+}
+
+// insertTable appends t through the writer's prepared INSERT of table.
+func (tx *writeTx) insertTable(table, partition string, version int, t *sdk.Table) error {
+	h := nextHandle.Add(1)
+	pendingTables.Store(h, t)
+	defer pendingTables.Delete(h)
+	if err := tx.exec(insertSQL(table), partition, version, h); err != nil {
 		return fmt.Errorf("append to %s: %w", table, err)
 	}
 	return nil

@@ -14,6 +14,8 @@ import { FINAL_STATES, type BackfillStatus, type Notice, type PartitionStatus, t
 import { CalendarCanvas } from "../views/calendar_canvas";
 import { HourCalendarCanvas } from "../views/hour_calendar";
 import { ganttView } from "../views/gantt";
+import { blockTable, logsView } from "../views/run_blocks";
+import { runHref } from "../runs";
 import { ReviewPanel } from "../views/review_panel";
 import { PartitionGrid, stateColor } from "../views/grid_canvas";
 import { ws } from "../ws";
@@ -32,6 +34,7 @@ export class BackfillPage implements Page {
   picked?: PartitionStatus;
   run?: RunDetail;
   runError = "";
+  logSearch = "";
   zonePipeline?: string;
   interval?: string;
   review?: ReviewPanel;
@@ -300,7 +303,6 @@ export class BackfillPage implements Page {
 
   private drawer(p: PartitionStatus, zone: string): TemplateResult {
     const r = this.run;
-    const workers = !!r?.blocks.some((b) => b.worker); // scale-out: which worker ran each block
     return html`<section class="drawer" data-testid="partition-drawer">
       <header>
         <h2 class="mono">${p.key}</h2>
@@ -313,34 +315,13 @@ export class BackfillPage implements Page {
       ${!p.run_id ? html`<p class="muted">Not run yet.</p>` : nothing}
       ${this.runError ? html`<div class="error-box">${this.runError}</div>` : nothing}
       ${r
-        ? html`<p class="muted small">run <span class="mono">${r.run_id}</span>${r.engine ? ` · ${r.engine}` : ""} · started ${formatInstant(r.started_at, zone, { ms: true })} · ${formatDuration(r.duration_ms)}</p>
+        ? html`<p class="muted small">run <a class="mono" data-testid="open-run" href=${runHref(r.run_id)}>${r.run_id}</a>${r.engine ? ` · ${r.engine}` : ""} · started ${formatInstant(r.started_at, zone, { ms: true })} · ${formatDuration(r.duration_ms)} · <a href=${runHref(r.run_id)}>open the run page ▸</a></p>
             <h3>Timeline</h3>
             ${ganttView(r.blocks, zone)}
             <h3>Block runs</h3>
-            <table class="data" data-testid="block-runs">
-              <thead><tr><th>block</th><th>state</th><th class="num">attempt</th><th class="num">rows</th><th>started</th><th class="num">duration</th>${workers ? html`<th>worker</th><th>engine</th>` : nothing}<th>error</th></tr></thead>
-              <tbody>
-                ${r.blocks.map(
-                  (b) => html`<tr>
-                    <td class="mono">${b.block}${b.child ? `[${b.child}]` : ""}</td>
-                    <td><span class=${"tag " + b.state}>${b.state}</span></td>
-                    <td class="num">${b.attempt}</td>
-                    <td class="num">${b.rows.toLocaleString("en-US")}</td>
-                    <td class="small">${formatInstant(b.started_at, zone, { ms: true }).slice(11)}</td>
-                    <td class="num">${formatDuration(b.duration_ms)}</td>
-                    ${workers
-                      ? html`<td class="small mono" data-testid="block-worker">${b.worker ?? ""}</td>
-                          <td class="small" data-testid="block-engine">${b.engine ?? ""}</td>`
-                      : nothing}
-                    <td class="small error-text">${b.error ?? ""}${b.error_line ? ` (line ${b.error_line})` : ""}</td>
-                  </tr>`,
-                )}
-              </tbody>
-            </table>
-            ${r.blocks.some((b) => b.log)
-              ? html`<h3>Logs</h3>
-                  ${r.blocks.filter((b) => b.log).map((b) => html`<div class="log-block"><div class="mono small muted">${b.block}${b.child ? `[${b.child}]` : ""}</div><pre class="stdout">${b.log}</pre></div>`)}`
-              : nothing}`
+            ${blockTable(r, zone)}
+            <h3>Logs</h3>
+            ${logsView(r, this.logSearch, (q) => ((this.logSearch = q), app.update()))}`
         : nothing}
     </section>`;
   }

@@ -16,9 +16,10 @@ import { BackfillDialog } from "../views/backfill_dialog";
 import { blockStates } from "../run_states";
 import { isValidKey, KEY_EXAMPLES, latestPartition, mapKey, shiftKey } from "../partitions";
 import { formatDuration, formatInstant } from "../time";
-import { FINAL_STATES, type BlockDetail, type BlockView, type PipelineView, type RunDetail } from "../types";
+import { FINAL_STATES, type BlockDetail, type BlockView, type PipelineView, type RunDetail, type RunSummary } from "../types";
 import { setUpstream } from "../yaml_edit";
-import { dagView } from "../views/dag_view";
+import { DagPanel } from "../views/dag_view";
+import { runHref } from "../runs";
 import { ganttView } from "../views/gantt";
 import { PreviewPanel } from "../views/preview_panel";
 import { ChartPanel } from "../views/chart_panel";
@@ -66,6 +67,10 @@ export class PipelinePage implements Page {
   cells = new Map<string, Cell>();
   lastRun?: RunDetail;
   runStates = new Map<string, string>();
+  /** The last run of the chosen partition: each cell links to it. */
+  partitionRun?: RunSummary;
+  dag = new DagPanel(() => this.update());
+  dagPicked = "";
   runBusy = false;
   addForm = { id: "", kind: "go", upstream: new Set<string>(), error: "" };
   /** What the kernel restart button last did. */
@@ -244,7 +249,21 @@ export class PipelinePage implements Page {
     return mapKey(pl.partitions, this.partition, b.partitions) ?? latestPartition(b.partitions, Date.now());
   }
 
+  /** The newest run of the chosen partition, for the cells' "last run" links. */
+  private async loadPartitionRun(): Promise<void> {
+    const key = this.partition;
+    try {
+      const r = (await api.runs({ pipeline: this.id, partition: key, limit: 1 })).runs[0];
+      if (this.destroyed || key !== this.partition) return;
+      this.partitionRun = r;
+      this.update();
+    } catch {
+      /* the links are a convenience: no runs list, no links */
+    }
+  }
+
   private async loadLastRun(): Promise<void> {
+    void this.loadPartitionRun();
     try {
       const rs = await api.runs({ pipeline: this.id, limit: 1 });
       const r = rs.runs[0];
@@ -272,6 +291,8 @@ export class PipelinePage implements Page {
     for (const c of this.cells.values()) c.stored.partition = this.partitionFor(c.block);
     this.states.refreshSoon(0);
     history.replaceState(null, "", `/pipelines/${encodeURIComponent(this.id)}?partition=${encodeURIComponent(key)}`);
+    this.partitionRun = undefined;
+    void this.loadPartitionRun();
     this.update();
   }
 
@@ -463,6 +484,7 @@ export class PipelinePage implements Page {
             this.runStates = blockStates(d.blocks);
             this.update();
           });
+          void this.loadPartitionRun();
         }
         this.update();
       });
@@ -535,8 +557,13 @@ export class PipelinePage implements Page {
           ${this.triggers.render(zone)}
           <div class="side-box">
             <h3>DAG</h3>
-            ${dagView(listed, pl.edges, this.runStates, (id) => this.cells.get(id)?.host.closest(".cell")?.scrollIntoView({ behavior: "smooth", block: "start" }), flags)}
-            <p class="muted small">* dynamic fan-out · Σ reduce. Colors: the last run${this.lastRun ? html` (${this.lastRun.partition}, ${this.lastRun.state})` : nothing}.</p>
+            ${this.dag.render(listed, pl.edges, this.runStates, (id) => {
+              this.dagPicked = id;
+              this.update();
+              this.cells.get(id)?.host.closest(".cell")?.scrollIntoView({ behavior: "smooth", block: "start" });
+            }, flags, this.dagPicked)}
+            ${this.dagPicked ? this.dagPickedLine() : nothing}
+            <p class="muted small">* dynamic fan-out · Σ reduce. Colors: the last run${this.lastRun ? html` (<a href=${runHref(this.lastRun.run_id)} data-testid="last-run-link">${this.lastRun.partition}, ${this.lastRun.state}</a>)` : nothing}.</p>
           </div>
           ${this.lastRun
             ? html`<div class="side-box">
@@ -548,6 +575,20 @@ export class PipelinePage implements Page {
         </aside>
       </div>
     </main>`;
+  }
+
+  /** The block picked in the DAG: its state in the last run, with a link to that run focused on it. */
+  private dagPickedLine(): TemplateResult {
+    const id = this.dagPicked;
+    const r = this.lastRun;
+    const st = this.runStates.get(id);
+    const own = r?.blocks.filter((b) => b.block === id) ?? [];
+    const ms = own.reduce((a, b) => Math.max(a, b.duration_ms || 0), 0);
+    return html`<div class="small" data-testid="dag-picked"><b class="mono">${id}</b>
+      ${r && st
+        ? html`· <span class=${"tag " + st}>${st}</span> in the last run (${r.partition})${own.length > 1 ? ` · ${own.length} children` : ms ? ` · ${formatDuration(ms)}` : ""}
+            · <a data-testid="dag-open-run" href=${runHref(r.run_id, id)}>open in the run ▸</a>`
+        : html`<span class="muted">· not in the last run</span>`}</div>`;
   }
 
   private cell(c: Cell, zone: string): TemplateResult {
@@ -569,6 +610,7 @@ export class PipelinePage implements Page {
         ${c.dirty ? html`<span class="tag dirty" data-testid="dirty" title="unsaved changes">● unsaved</span>` : nothing}
         <span class="spacer"></span>
         <span class=${"small " + (c.statusError ? "error-text" : "muted")} data-testid="cell-status">${c.status}</span>
+        ${this.partitionRun ? html`<a class="small" data-testid="cell-last-run" href=${runHref(this.partitionRun.run_id, b.id)} title=${`the last pipeline run of ${this.partitionRun.partition} (${this.partitionRun.state}), focused on ${b.id}`}>last run ▸</a>` : nothing}
         <button data-testid="run" class="primary" ?disabled=${running} @click=${() => this.run(c)} title="run the editor's text for the partition (Ctrl+Enter)">${running ? "Running…" : "Run ▸"}</button>
         ${this.states.chooser(b.id)}
         <button data-testid="run-upstream" ?disabled=${running || this.states.busy()} @click=${() => void this.states.runWithUpstream(b.id)} title="run the stale cells above this one first, in DAG order, then this one, in this session">Run with upstream</button>

@@ -7,7 +7,7 @@ import { api, errorText } from "../api";
 import { KEY_EXAMPLES } from "../partitions";
 import { formatInstant } from "../time";
 import type { PartitionsConfig, PreviewResponse, ProductPartition } from "../types";
-import { ChartPanel } from "./chart_panel";
+import { ChartPanel, type ChartSource } from "./chart_panel";
 import { ResultGrid, type GridSource } from "./result_grid";
 
 export type WindowMode = "partition" | "last" | "range" | "period" | "version";
@@ -45,7 +45,6 @@ export class PreviewPanel {
   loading = false;
   error = "";
   chart?: ChartPanel;
-  chartLoading = false;
   grid?: ResultGrid;
 
   constructor(
@@ -81,7 +80,7 @@ export class PreviewPanel {
       };
       if (this.grid) this.grid.reset(this.result.preview, src);
       else this.grid = new ResultGrid(this.result.preview, src, this.update);
-      if (this.chart) this.chart.setPreview(this.result.preview);
+      if (this.chart) this.chart.setPreview(this.result.preview, this.chartSource());
     } catch (e) {
       this.error = errorText(e);
       this.result = undefined;
@@ -91,7 +90,7 @@ export class PreviewPanel {
     }
   }
 
-  /** The chart reads up to 10,000 rows of the shown window. */
+  /** The chart is aggregated by the server over the whole shown window (a past version is one partition: its rows, as shown). */
   async toggleChart(): Promise<void> {
     if (this.chart) {
       this.chart = undefined;
@@ -99,17 +98,14 @@ export class PreviewPanel {
       return;
     }
     if (!this.result || !this.shown) return;
-    this.chartLoading = true;
+    this.chart = new ChartPanel(this.result.preview, this.update, this.chartSource());
     this.update();
-    try {
-      const big = this.result.preview.rows.length < this.result.preview.row_count ? await api.preview(this.product, { ...this.shown, limit: 10000 }) : this.result;
-      this.chart = new ChartPanel(big.preview, this.update);
-    } catch (e) {
-      this.error = errorText(e);
-    } finally {
-      this.chartLoading = false;
-      this.update();
-    }
+  }
+
+  private chartSource(): ChartSource | undefined {
+    const w = this.shown;
+    if (!w || w.version) return undefined; // a past version is not in the current window the server aggregates
+    return { product: this.product, window: { partition: w.partition, last: w.last, from: w.from, to: w.to, period: w.period } };
   }
 
   async loadVersions(): Promise<void> {
@@ -168,7 +164,7 @@ export class PreviewPanel {
     if (!this.result) return html`${nothing}`;
     const w = this.shown ?? {};
     const caption = html`<span class="tag stored">stored</span> <b>${this.product}</b> · ${describeWindow(w)}
-      <button class="link" data-testid="chart-toggle" @click=${() => this.toggleChart()}>${this.chartLoading ? "charting…" : this.chart ? "hide chart" : "chart ▸"}</button>`;
+      <button class="link" data-testid="chart-toggle" @click=${() => this.toggleChart()}>${this.chart ? "hide chart" : "chart ▸"}</button>`;
     return html`${this.grid ? this.grid.render(zone, { caption }) : nothing}${this.chart ? this.chart.render(zone) : nothing}`;
   }
 

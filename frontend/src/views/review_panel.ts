@@ -7,11 +7,14 @@
 // each behind a confirmation that says exactly what becomes current.
 
 import { html, nothing, type TemplateResult } from "lit-html";
-import { api, errorText } from "../api";
+import { api, ApiError, errorText } from "../api";
 import type { BackfillReview, PartitionChange, PartitionDiff, ProductReview } from "../types";
 import { CalendarCanvas, dayKey, keyDays } from "./calendar_canvas";
 
-type Action = { kind: "promote" | "promote-part" | "discard" | "rollback"; text: string; only?: string };
+type Action = { kind: "promote" | "promote-part" | "discard" | "rollback"; text: string; only?: string; skipNewer?: boolean };
+
+/** A promote or rollback refused by newer versions (409 review_conflict), with the partitions. */
+type ReviewConflict = { op: string; conflicts: { product: string; partition: string; current: number; want: number }[]; only?: string };
 
 const n = (x: number) => x.toLocaleString("en-US");
 
@@ -44,6 +47,7 @@ export class ReviewPanel {
   override = false;
   confirm?: Action;
   busy = false;
+  conflict?: ReviewConflict; // the last refused promote or rollback, until the next action
   readonly heatmap = new CalendarCanvas("review-heatmap", false);
   private days = new Map<string, PartitionChange>(); // day -> partition of the selected product
 
@@ -168,7 +172,8 @@ export class ReviewPanel {
     this.error = "";
     this.update();
     try {
-      if (a.kind === "promote" || a.kind === "promote-part") await api.promote(this.id, { only: a.only, override: this.override });
+      this.conflict = undefined;
+      if (a.kind === "promote" || a.kind === "promote-part") await api.promote(this.id, { only: a.only, override: this.override, skip_newer: a.skipNewer });
       if (a.kind === "discard") await api.discard(this.id);
       if (a.kind === "rollback") await api.rollbackBackfill(this.id);
       this.confirm = undefined;
@@ -176,7 +181,13 @@ export class ReviewPanel {
       this.changed();
       await this.load();
     } catch (e) {
-      this.error = errorText(e);
+      // Newer versions in the way: not a running backfill's publish
+      // conflict (promote-anyway / keep-newer), but this review's own.
+      if (e instanceof ApiError && e.code === "review_conflict") {
+        this.conflict = { ...(e.details as ReviewConflict), only: a.only };
+        this.confirm = undefined;
+        this.error = "";
+      } else this.error = errorText(e);
     } finally {
       this.busy = false;
       this.update();
@@ -225,6 +236,7 @@ export class ReviewPanel {
           : nothing}
         ${rv.promotions.length && rv.backfill.state !== "rolled_back" ? html`<button data-testid="review-rollback" ?disabled=${this.busy} @click=${() => this.ask("rollback")}>Roll back</button>` : nothing}
       </div>
+      ${this.conflict ? this.conflictView(this.conflict) : nothing}
       ${this.confirm
         ? html`<div class="confirm" data-testid="review-confirm">
             <pre>${this.confirm.text}</pre>
@@ -238,6 +250,21 @@ export class ReviewPanel {
             ${this.heatmap.el}`
         : nothing}
       ${this.partition ? this.diffView() : nothing}
+    </section>`;
+  }
+
+  /** A refused promote or rollback: the partitions with newer versions, and what resolves it. */
+  private conflictView(c: ReviewConflict): TemplateResult {
+    const promote = c.op === "promote";
+    return html`<section class="error-box" data-testid="review-conflict">
+      <p><b>${promote ? "Promote" : "Roll back"} refused, nothing was switched:</b> ${n(c.conflicts.length)} partition(s) have ${promote ? "a version current that the staged one was not planned against (newer work)" : "newer versions current since the promote"}.</p>
+      <table class="small"><thead><tr><th>product</th><th>partition</th><th>current</th><th>${promote ? "staged" : "would restore"}</th></tr></thead>
+        <tbody>${c.conflicts.slice(0, 20).map((x) => html`<tr><td>${x.product}</td><td class="mono">${x.partition}</td><td>v${x.current}</td><td>v${x.want}</td></tr>`)}</tbody>
+      </table>
+      ${promote
+        ? html`<p class="small">Promote the rest: those partitions keep the newer versions and their staged ones stay staged (discard them after), or discard the backfill and run a new review over the newer data.</p>
+            <button data-testid="review-promote-skip-newer" ?disabled=${this.busy} @click=${() => this.act({ kind: "promote", text: "", skipNewer: true, only: c.only })}>Promote the rest, keep the newer versions</button>`
+        : html`<p class="small">Keep the newer versions, or roll the listed partitions back one by one from the product page.</p>`}
     </section>`;
   }
 

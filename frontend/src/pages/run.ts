@@ -1,0 +1,130 @@
+// One pipeline run: what launched it, its state, the error with its block
+// and line (linking to the cell), the per-block timeline (dynamic children
+// included), the block runs, searchable logs, and Cancel while it runs.
+// While the run is live the page follows its events over the websocket.
+
+import { html, nothing, type TemplateResult } from "lit-html";
+import { api, errorText } from "../api";
+import { app, type Page } from "../app";
+import { failures, runsHref } from "../runs";
+import { formatDuration, formatInstant } from "../time";
+import { FINAL_STATES, type RunDetail } from "../types";
+import { ganttView } from "../views/gantt";
+import { blockTable, logsView } from "../views/run_blocks";
+import { ws } from "../ws";
+
+export class RunPage implements Page {
+  title: string;
+  run?: RunDetail;
+  error = "";
+  cancelError = "";
+  cancelling = false;
+  search = "";
+  zonePipeline?: string;
+  private off?: () => void;
+  private refresh?: ReturnType<typeof setTimeout>;
+  private destroyed = false;
+
+  constructor(
+    readonly id: string,
+    readonly focus: string,
+  ) {
+    this.title = "Run " + id;
+    void this.load();
+    this.off = ws.subscribe(`run:${id}`, () => this.soon());
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    this.off?.();
+    clearTimeout(this.refresh);
+  }
+
+  pipelineZone(): string | undefined {
+    return this.zonePipeline;
+  }
+
+  /** Events come in bursts (a block's stdout, its state): re-read once per burst. */
+  private soon(): void {
+    if (this.refresh) return;
+    this.refresh = setTimeout(() => {
+      this.refresh = undefined;
+      void this.load();
+    }, 150);
+  }
+
+  private async load(): Promise<void> {
+    try {
+      const r = await api.run(this.id);
+      if (this.destroyed) return;
+      this.run = r;
+      this.error = "";
+      if (!this.zonePipeline) {
+        this.zonePipeline = (await api.pipeline(r.pipeline).catch(() => undefined))?.partitions.timezone;
+      }
+      // A run may end before the subscription took effect: poll while live.
+      if (!FINAL_STATES.has(r.state)) {
+        clearTimeout(this.refresh);
+        this.refresh = setTimeout(() => ((this.refresh = undefined), void this.load()), 2000);
+      }
+    } catch (e) {
+      this.error = errorText(e);
+    }
+    app.update();
+  }
+
+  private async cancel(): Promise<void> {
+    this.cancelling = true;
+    this.cancelError = "";
+    app.update();
+    try {
+      await api.cancelRun(this.id);
+    } catch (e) {
+      this.cancelError = errorText(e);
+    }
+    this.cancelling = false;
+    await this.load();
+  }
+
+  render(): TemplateResult {
+    if (this.error) return html`<main class="page"><p><a href="/runs">← Runs</a></p><div class="error-box">${this.error}</div></main>`;
+    const r = this.run;
+    if (!r) return html`<main class="page"><p class="muted">Loading run ${this.id}…</p></main>`;
+    const zone = app.zone();
+    const live = !FINAL_STATES.has(r.state);
+    const fails = failures(r);
+    const cellHref = (block: string) => `/pipelines/${encodeURIComponent(r.pipeline)}?partition=${encodeURIComponent(r.partition)}#cell-${block}`;
+    return html`<main class="page run-page" data-testid="run-page">
+      <p class="small"><a href=${runsHref({ pipeline: r.pipeline })}>← Runs of ${r.pipeline}</a></p>
+      <section class="page-head">
+        <div>
+          <h1>Run <span class="mono small">${r.run_id}</span></h1>
+          <p class="muted">
+            <a href=${`/pipelines/${encodeURIComponent(r.pipeline)}?partition=${encodeURIComponent(r.partition)}`}>${r.pipeline}</a>
+            · partition <b class="mono">${r.partition}</b>
+            · <span class=${"tag big " + r.state} data-testid="run-state">${r.state}</span>
+            · launched by <b data-testid="run-launched">${r.launched || "unknown"}</b>${r.backfill_id ? html` (backfill <a href=${`/backfills/${encodeURIComponent(r.backfill_id)}`}>${r.backfill_id}</a>)` : nothing}${r.engine ? ` · ${r.engine}` : ""}
+          </p>
+          <p class="muted small">started ${formatInstant(r.started_at, zone, { ms: true })}${live ? " · running" : ` · took ${formatDuration(r.duration_ms)}`}</p>
+        </div>
+        <div class="head-actions">
+          ${live ? html`<button class="danger" data-testid="cancel-run" ?disabled=${this.cancelling} @click=${() => this.cancel()} title="interrupt the running blocks and start no others">${this.cancelling ? "Cancelling…" : "Cancel run"}</button>` : nothing}
+          ${this.cancelError ? html`<div class="error-text small">${this.cancelError}</div>` : nothing}
+        </div>
+      </section>
+      ${fails.length
+        ? html`<section class="error-box" data-testid="run-error">
+            ${fails.map(
+              (f) => html`<div>${f.block ? html`<a class="mono" href=${cellHref(f.blockId)}>${f.block}</a>${f.line ? html` <span data-testid="error-line">line ${f.line}</span>` : nothing}: ` : nothing}${f.message}</div>`,
+            )}
+          </section>`
+        : nothing}
+      <h3>Timeline</h3>
+      ${ganttView(r.blocks, zone, 760, this.focus)}
+      <h3>Blocks</h3>
+      ${blockTable(r, zone, this.focus)}
+      <h3>Logs</h3>
+      ${logsView(r, this.search, (s) => ((this.search = s), app.update()))}
+    </main>`;
+  }
+}

@@ -1,0 +1,50 @@
+// A run's block runs as a table and its logs with a search box: shared by
+// the run page and the backfill page's partition drawer.
+
+import { html, nothing, type TemplateResult } from "lit-html";
+import { blockName, searchLogs, splitMatches } from "../runs";
+import { formatDuration, formatInstant } from "../time";
+import type { RunDetail } from "../types";
+
+/** One row per block or dynamic child; focus highlights one block's rows. */
+export function blockTable(r: RunDetail, zone: string, focus = ""): TemplateResult {
+  const workers = r.blocks.some((b) => b.worker); // scale-out: which worker ran each block
+  return html`<table class="data" data-testid="block-runs">
+    <thead><tr><th>block</th><th>state</th><th class="num">attempt</th><th class="num">rows</th><th>started</th><th class="num">duration</th>${workers ? html`<th>worker</th><th>engine</th>` : nothing}<th>error</th></tr></thead>
+    <tbody>
+      ${r.blocks.map(
+        (b) => html`<tr class=${b.block === focus ? "focus" : ""} data-block=${b.block} data-testid=${"block-run-" + blockName(b)}>
+          <td class="mono">${blockName(b)}</td>
+          <td><span class=${"tag " + b.state}>${b.state}</span></td>
+          <td class="num">${b.attempt}</td>
+          <td class="num">${b.rows.toLocaleString("en-US")}</td>
+          <td class="small">${b.started_at ? formatInstant(b.started_at, zone, { ms: true }).slice(11) : ""}</td>
+          <td class="num">${formatDuration(b.duration_ms)}</td>
+          ${workers
+            ? html`<td class="small mono" data-testid="block-worker">${b.worker ?? ""}</td>
+                <td class="small" data-testid="block-engine">${b.engine ?? ""}</td>`
+            : nothing}
+          <td class="small error-text">${b.error ?? ""}${b.error_line ? ` (line ${b.error_line})` : ""}</td>
+        </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+/** The logs of every block, filtered by search (matches highlighted). */
+export function logsView(r: RunDetail, search: string, onSearch: (s: string) => void): TemplateResult {
+  const { hits, total } = searchLogs(r.blocks, search);
+  const any = r.blocks.some((b) => b.log);
+  return html`<div class="logs" data-testid="run-logs">
+    <div class="logs-head">
+      <input type="search" data-testid="log-search" placeholder="search the logs" .value=${search} @input=${(e: Event) => onSearch((e.target as HTMLInputElement).value)} />
+      <span class="muted small" data-testid="log-count">${!any ? "no block wrote a log" : search.trim() ? `${total} matching line(s) in ${hits.length} block(s)` : `${hits.length} block(s) wrote logs`}</span>
+    </div>
+    ${hits.map(
+      (h) => html`<div class="log-block" data-testid=${"log-" + h.block}>
+        <div class="mono small muted">${h.block}</div>
+        <pre class="stdout">${h.lines.map((l) => html`<span class="log-line"><span class="ln">${l.n}</span>${splitMatches(l.text, search).map((p) => (p.match ? html`<mark>${p.text}</mark>` : p.text))}\n</span>`)}</pre>
+      </div>`,
+    )}
+  </div>`;
+}
