@@ -32,25 +32,36 @@ export async function startServer(name = "e2e", extra = []) {
   const dir = mkdtempSync(join(tmpdir(), `strata-${name}-`));
   const project = join(dir, "demo");
   const port = await freePort();
-  const proc = spawn(BIN, ["start", project, "--addr", `127.0.0.1:${port}`, "--token", TOKEN, ...extra], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  let proc;
   let log = "";
-  proc.stdout.on("data", (d) => (log += d));
-  proc.stderr.on("data", (d) => (log += d));
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`strata start exited with ${proc.exitCode}:\n${log}`);
-    try {
-      const r = await fetch(base + "/healthz");
-      if (r.ok) break;
-    } catch {
-      /* not up yet */
+  const launch = async () => {
+    proc = spawn(BIN, ["start", project, "--addr", `127.0.0.1:${port}`, "--token", TOKEN, ...extra], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    proc.stdout.on("data", (d) => (log += d));
+    proc.stderr.on("data", (d) => (log += d));
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (proc.exitCode !== null) throw new Error(`strata start exited with ${proc.exitCode}:\n${log}`);
+      try {
+        const r = await fetch(base + "/healthz");
+        if (r.ok) break;
+      } catch {
+        /* not up yet */
+      }
+      if (Date.now() > deadline) throw new Error(`strata start did not answer within 60 s:\n${log}`);
+      await new Promise((r) => setTimeout(r, 100));
     }
-    if (Date.now() > deadline) throw new Error(`strata start did not answer within 60 s:\n${log}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  };
+  const halt = async () => {
+    if (proc.exitCode === null) {
+      proc.kill("SIGTERM");
+      await Promise.race([new Promise((r) => proc.once("exit", r)), new Promise((r) => setTimeout(r, 15_000))]);
+      if (proc.exitCode === null) proc.kill("SIGKILL");
+    }
+  };
+  await launch();
   return {
     base,
     url: `${base}/?token=${TOKEN}`,
@@ -67,12 +78,13 @@ export async function startServer(name = "e2e", extra = []) {
       if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`);
       return text ? JSON.parse(text) : undefined;
     },
+    /** Stops the server and starts it again on the same project and port (a restart). */
+    async restart() {
+      await halt();
+      await launch();
+    },
     async stop() {
-      if (proc.exitCode === null) {
-        proc.kill("SIGTERM");
-        await Promise.race([new Promise((r) => proc.once("exit", r)), new Promise((r) => setTimeout(r, 15_000))]);
-        if (proc.exitCode === null) proc.kill("SIGKILL");
-      }
+      await halt();
       rmSync(dir, { recursive: true, force: true });
     },
   };

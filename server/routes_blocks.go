@@ -157,12 +157,18 @@ func (s *Server) putBlock(c echo.Context) error {
 		}
 		file = defaultBlockFile(b.ID, kind)
 	}
+	data := []byte(src)
+	// ?format=gofmt: a Go block is written as gofmt prints it (the editor's
+	// "gofmt on save"); source that does not parse is written as it is.
+	if c.QueryParam("format") == "gofmt" && strings.HasSuffix(file, ".go") {
+		data, _ = project.FormatGo(file, data)
+	}
 	s.files.Lock()
 	defer s.files.Unlock()
 	if err := s.checkIfMatch(c, file); err != nil {
 		return err
 	}
-	if err := s.writeFile(file, []byte(src)); err != nil {
+	if err := s.writeFile(file, data); err != nil {
 		return err
 	}
 	if _, err := s.reload(); err != nil {

@@ -12,6 +12,21 @@ import (
 
 func (s *Server) cellRoutes(g *echo.Group) {
 	g.POST("/pipelines/:id/cells/state", s.cellStates)
+	g.GET("/pipelines/:id/blocks/:block/sql-tables", s.sqlTables)
+}
+
+// sqlTables: GET /pipelines/:id/blocks/:block/sql-tables?session= lists the
+// relations a SQL cell can name and their columns, for completion.
+func (s *Server) sqlTables(c echo.Context) error {
+	tables, err := s.sessions.SQLTables(c.Request().Context(), c.QueryParam("session"), c.Param("id"), c.Param("block"))
+	if err != nil {
+		var nf *engine.NotFoundError
+		if errors.As(err, &nf) {
+			return err
+		}
+		return badRequest("%s", err.Error())
+	}
+	return c.JSON(http.StatusOK, map[string]any{"tables": tables})
 }
 
 // cellStates: POST /pipelines/:id/cells/state {"partition", "session",

@@ -54,3 +54,28 @@ func TestSettingsEditorSaveAndCheck(t *testing.T) {
 	}
 	e.call("POST", "/api/v1/project/check", map[string]string{"file": "../x.yaml", "yaml": ""}, http.StatusBadRequest, nil)
 }
+
+// A block saved with ?format=gofmt is written as gofmt prints it; without
+// it, as sent; a SQL block is never touched.
+func TestSaveBlockFormatsGo(t *testing.T) {
+	e := newEnv(t)
+	var b blockDetail
+	e.call("GET", "/api/v1/pipelines/clv/blocks/raw_orders", nil, http.StatusOK, &b)
+	messy := strings.Replace(b.Source, "func Load(", "func   Load(", 1)
+	if messy == b.Source {
+		t.Fatal("the demo raw_orders changed: cannot place the edit")
+	}
+	var saved blockDetail
+	e.call("PUT", "/api/v1/pipelines/clv/blocks/raw_orders?format=gofmt", map[string]string{"source": messy}, http.StatusOK, &saved)
+	if saved.Source != b.Source {
+		t.Fatalf("formatted save wrote:\n%s", saved.Source)
+	}
+	e.call("PUT", "/api/v1/pipelines/clv/blocks/raw_orders", map[string]string{"source": messy}, http.StatusOK, &saved)
+	if saved.Source != messy {
+		t.Fatal("a save without format=gofmt was formatted")
+	}
+	e.call("PUT", "/api/v1/pipelines/clv/blocks/daily_customer_metrics?format=gofmt", map[string]string{"source": "SELECT   1 AS x"}, http.StatusOK, &saved)
+	if saved.Source != "SELECT   1 AS x" {
+		t.Fatalf("a SQL block was changed: %q", saved.Source)
+	}
+}

@@ -98,10 +98,13 @@ export const api = {
   savePipeline: (id: string, yaml: string, etag?: string) => call<PipelineView>("PUT", `/pipelines/${enc(id)}`, { yaml }, etag ? { "If-Match": etag } : {}),
   block: (pipeline: string, block: string) => call<BlockDetail>("GET", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}`),
   /** Saves a block's file; with etag, refused (412 changed_elsewhere) when the file changed since. */
-  saveBlock: (pipeline: string, block: string, source: string, etag?: string) =>
-    call<BlockDetail>("PUT", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}`, { source }, etag ? { "If-Match": etag } : {}),
+  saveBlock: (pipeline: string, block: string, source: string, etag?: string, gofmt = false) =>
+    call<BlockDetail>("PUT", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}` + (gofmt ? "?format=gofmt" : ""), { source }, etag ? { "If-Match": etag } : {}),
   createBlock: (pipeline: string, b: { id: string; kind: string; upstream: string[] }) =>
     call<BlockDetail>("POST", `/pipelines/${enc(pipeline)}/blocks`, b),
+  /** The relations a SQL cell can name, with their columns (catalog or the session's drafts). */
+  sqlTables: (pipeline: string, block: string, session: string) =>
+    call<{ tables: { name: string; columns: { name: string; type: string }[]; published: boolean; draft: boolean }[] }>("GET", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}/sql-tables` + q({ session })),
   deleteBlock: (pipeline: string, block: string) => call<void>("DELETE", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}`),
   startRun: (pipeline: string, partition: string) =>
     call<{ run_id: string; pipeline: string; partition: string; state: string }>("POST", `/pipelines/${enc(pipeline)}/runs`, { partition, origin: "editor" }),

@@ -5,7 +5,7 @@
 import { go } from "@codemirror/lang-go";
 import { sql, PostgreSQL } from "@codemirror/lang-sql";
 import { lintGutter, setDiagnostics, type Diagnostic } from "@codemirror/lint";
-import { EditorState, Prec } from "@codemirror/state";
+import { Compartment, EditorState, Prec } from "@codemirror/state";
 import { EditorView, keymap } from "@codemirror/view";
 import { basicSetup } from "codemirror";
 import { indentUnit } from "@codemirror/language";
@@ -20,6 +20,8 @@ export interface EditorHooks {
   edit?: (text: string, dirty: boolean) => void;
   /** The block file, relative to the project folder: Go cells get gopls for it. */
   file?: string;
+  /** A SQL cell's relations and their columns (from the warehouse catalog), for completion. */
+  sqlTables?: () => Promise<Record<string, { label: string; detail: string }[]>>;
 }
 
 export interface CellEditor {
@@ -42,7 +44,8 @@ const theme = EditorView.theme({
 export function createEditor(parent: HTMLElement, source: string, kind: string, hooks: EditorHooks): CellEditor {
   let saved = source;
   let wasDirty = false;
-  const lang = kind === "sql" ? sql({ dialect: PostgreSQL }) : kind === "yaml" ? yamlLanguage : go();
+  const sqlLang = new Compartment();
+  const lang = kind === "sql" ? sqlLang.of(sql({ dialect: PostgreSQL })) : kind === "yaml" ? yamlLanguage : go();
   const view = new EditorView({
     parent,
     state: EditorState.create({
@@ -76,11 +79,32 @@ export function createEditor(parent: HTMLElement, source: string, kind: string, 
     }),
   });
   if (kind !== "sql" && kind !== "yaml" && hooks.file) attachGoServer(view, hooks.file);
+  if (kind === "sql" && hooks.sqlTables) {
+    // Table and column names come from the catalog (or the session's
+    // drafts): read again each time the cell gets focus, so an upstream
+    // run or published a moment ago shows up.
+    let last = 0;
+    const load = () => {
+      if (Date.now() - last < 1_000) return;
+      last = Date.now();
+      void hooks.sqlTables!().then((schema) => view.dispatch({ effects: sqlLang.reconfigure(sql({ dialect: PostgreSQL, schema })) })).catch(() => (last = 0));
+    };
+    view.contentDOM.addEventListener("focus", load);
+    load();
+  }
   const ed: CellEditor = {
     view,
     text: () => view.state.doc.toString(),
     setText(s) {
-      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: s } });
+      // Replace only what differs, so the cursor and scroll stay put when a
+      // save comes back formatted or a reload changes one line.
+      const cur = view.state.doc.toString();
+      if (cur === s) return;
+      let a = 0;
+      while (a < cur.length && a < s.length && cur[a] === s[a]) a++;
+      let b = 0;
+      while (b < cur.length - a && b < s.length - a && cur[cur.length - 1 - b] === s[s.length - 1 - b]) b++;
+      view.dispatch({ changes: { from: a, to: cur.length - b, insert: s.slice(a, s.length - b) } });
     },
     markSaved(s) {
       saved = s ?? view.state.doc.toString();

@@ -4,7 +4,10 @@
 // Files are named by their real path under the project folder, so gopls
 // type-checks a block with its package, its imports and the SDK. Without
 // gopls the server answers 503 with the install command; the editor goes
-// on without it and says so once.
+// on without it and says so once. When the socket drops (a server restart,
+// a connection the server dropped for falling behind) the client connects
+// again with backoff and every open Go cell gets the new connection, its
+// text opened afresh.
 
 import { LSPClient, languageServerExtensions, type Transport } from "@codemirror/lsp-client";
 import { Compartment } from "@codemirror/state";
@@ -17,6 +20,12 @@ interface Ready {
 
 let ready: Promise<Ready | null> | null = null;
 let told = false;
+/** The Go cells' editors and their files, to hand a new connection to. */
+const attached = new Map<EditorView, string>();
+let retryDelay = 0;
+let retryTimer: ReturnType<typeof setTimeout> | undefined;
+/** How many times the client connected (for tests and the status line). */
+export const lspStats = { connects: 0, drops: 0 };
 
 function lspURL(): string {
   const l = location;
@@ -78,12 +87,34 @@ async function connect(): Promise<Ready | null> {
   const client = new LSPClient({ rootUri: info.root_uri, timeout: 30000, extensions: languageServerExtensions() });
   client.connect(
     socketTransport(lspURL(), () => {
-      // The next Go cell opened connects again (a server restart, say).
       client.disconnect();
       ready = null;
+      lspStats.drops++;
+      scheduleReconnect();
     }),
   );
+  lspStats.connects++;
+  retryDelay = 0;
   return { client, root: info.root_uri.replace(/\/$/, "") };
+}
+
+/** Connects again after a drop, backing off while the server is away, then re-attaches every open Go cell. */
+function scheduleReconnect(): void {
+  clearTimeout(retryTimer);
+  retryDelay = Math.min(retryDelay ? retryDelay * 2 : 250, 10_000);
+  retryTimer = setTimeout(() => {
+    for (const v of attached.keys()) if (!v.dom.isConnected) attached.delete(v);
+    if (attached.size === 0) return; // the next Go cell opened connects
+    void goServer().then((r) => {
+      if (!r) return scheduleReconnect();
+      for (const [view, file] of attached) plug(view, r, file);
+    });
+  }, retryDelay);
+}
+
+function plug(view: EditorView, r: Ready, file: string): void {
+  const uri = r.root + "/" + file.split("/").map(encodeURIComponent).join("/");
+  view.dispatch({ effects: lspCompartment.reconfigure(r.client.plugin(uri, "go")) });
 }
 
 function goServer(): Promise<Ready | null> {
@@ -102,9 +133,8 @@ export const lspCompartment = new Compartment();
 
 /** Attaches gopls to a Go cell's editor for the block file `file` (relative to the project folder). */
 export function attachGoServer(view: EditorView, file: string): void {
+  attached.set(view, file);
   void goServer().then((r) => {
-    if (!r) return;
-    const uri = r.root + "/" + file.split("/").map(encodeURIComponent).join("/");
-    view.dispatch({ effects: lspCompartment.reconfigure(r.client.plugin(uri, "go")) });
+    if (r) plug(view, r, file);
   });
 }

@@ -3,6 +3,7 @@
 import { parseZoneMode, resolveZone, type ZoneMode } from "./time";
 
 const ZONE_KEY = "strata.zoneMode";
+const GOFMT_KEY = "strata.gofmtOnSave";
 type Listener = () => void;
 const listeners = new Set<Listener>();
 
@@ -20,6 +21,14 @@ export const settings = {
   },
   set zoneMode(m: ZoneMode) {
     storage()?.setItem(ZONE_KEY, m);
+    listeners.forEach((l) => l());
+  },
+  /** Go cells are saved as gofmt prints them (on unless turned off). */
+  get gofmtOnSave(): boolean {
+    return storage()?.getItem(GOFMT_KEY) !== "off";
+  },
+  set gofmtOnSave(on: boolean) {
+    storage()?.setItem(GOFMT_KEY, on ? "on" : "off");
     listeners.forEach((l) => l());
   },
   /** The zone to show times in, given the pipeline's zone on this page. */

@@ -33,10 +33,11 @@ func TestGolden(t *testing.T) {
 	}
 	// The goldens show the kernel's own report of a timeout ("timed out
 	// after 1s"). The supervisor's hard stop fires the default 500ms grace
-	// after that: under -race on a loaded 2-core machine the kernel process
-	// (noticing its deadline in yaegi, stopping, writing the result) was
-	// once slower than that, and the hard stop's message won (a flake). A
-	// grace far above any scheduling delay makes the kernel's report the
+	// after the deadline, and on a deadline the interpreter first waits
+	// 400ms for the block to stop (an endless loop never does), leaving
+	// 100ms to write the result: under -race on a loaded 2-core machine
+	// that was once too little and the hard stop's message won (a flake).
+	// A grace far above any scheduling delay makes the kernel's report the
 	// only one the test can see; a kernel that never reports still fails.
 	cfg := testConfig()
 	cfg.Grace = 30 * time.Second

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/stratahq/strata/blocks/sdk"
 )
 
 func storedOf(t *testing.T, e *env, pipeline, key string) map[string]StoredState {
@@ -85,5 +87,32 @@ func TestDynamicItemsAndChosenItem(t *testing.T) {
 	}
 	if _, err := e.eng.PrepareInteractiveItem(ctx, "fan", "work", key, "k9", nil); err == nil || !strings.Contains(err.Error(), `no item "k9" among its 4 rows`) {
 		t.Fatalf("an unknown item: %v", err)
+	}
+}
+
+// A SQL block's completions: its upstreams by id with the columns of their
+// published data, or of a session's draft; nothing published, no columns.
+func TestSQLTables(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, dailyFiles(""))
+	ctx := context.Background()
+	got, err := e.eng.SQLTables(ctx, "p", "agg", nil)
+	if err != nil || len(got) != 1 || got[0].Name != "src" || len(got[0].Columns) != 0 || got[0].Published {
+		t.Fatalf("before a run: %+v %v", got, err)
+	}
+	e.mustSucceed(e.run("p", "2024-01-03"))
+	got, err = e.eng.SQLTables(ctx, "p", "agg", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cols := got[0].Columns; !got[0].Published || len(cols) != 2 || cols[0].Name != "day" || cols[1].Name != "x" || cols[1].Type != "int64" {
+		t.Fatalf("after a run: %+v", got)
+	}
+	draft := func(b string) ([]sdk.Field, bool) { return []sdk.Field{sdk.String("only")}, b == "src" }
+	if got, err = e.eng.SQLTables(ctx, "p", "agg", draft); err != nil || !got[0].Draft || len(got[0].Columns) != 1 || got[0].Columns[0].Name != "only" {
+		t.Fatalf("with a draft: %+v %v", got, err)
+	}
+	if _, err := e.eng.SQLTables(ctx, "p", "src", nil); err == nil {
+		t.Fatal("a Go block has no SQL tables")
 	}
 }

@@ -86,6 +86,9 @@ type Proxy struct {
 	clients    map[*Client]struct{}
 	closed     bool
 	exited     chan struct{}
+
+	docMu sync.Mutex            // held while a document's texts change and gopls is told
+	docs  map[string]*sharedDoc // uri -> the file as each connection has it open
 }
 
 // New returns the proxy for the project folder dir; gopls starts on the
@@ -98,7 +101,7 @@ func New(dir string, log *slog.Logger) *Proxy {
 	if err == nil {
 		dir = abs
 	}
-	return &Proxy{dir: dir, log: log, pending: map[int64]pending{}, clients: map[*Client]struct{}{}}
+	return &Proxy{dir: dir, log: log, pending: map[int64]pending{}, clients: map[*Client]struct{}{}, docs: map[string]*sharedDoc{}}
 }
 
 // RootURI is the workspace root gopls opens: the project folder, whose
@@ -150,23 +153,16 @@ func (c *Client) Handle(raw []byte) error {
 	case m.Method == "":
 		return nil // a reply to a request of gopls: the proxy answered those itself
 	}
-	if m.Method == "textDocument/didOpen" || m.Method == "textDocument/didClose" {
-		var p struct {
-			TextDocument struct {
-				URI string `json:"uri"`
-			} `json:"textDocument"`
-		}
-		_ = json.Unmarshal(m.Params, &p)
-		c.mu.Lock()
-		if m.Method == "textDocument/didOpen" {
-			c.open[p.TextDocument.URI] = true
-		} else {
-			delete(c.open, p.TextDocument.URI)
-		}
-		c.mu.Unlock()
+	switch m.Method {
+	case "textDocument/didOpen", "textDocument/didChange", "textDocument/didClose":
+		return c.p.documentMessage(c, m.Method, m.Params)
 	}
 	if !hasID {
 		return c.p.write(raw)
+	}
+	if err := c.p.syncFor(c, m.Params); err != nil {
+		c.send(errorReply(m.ID, err.Error()))
+		return nil
 	}
 	id := c.p.track(pending{client: c, id: m.ID})
 	out, err := withID(raw, id)
@@ -196,18 +192,12 @@ func (c *Client) Close() {
 	for u := range c.open {
 		uris = append(uris, u)
 	}
-	c.open = map[string]bool{}
 	c.mu.Unlock()
+	p.docMu.Lock()
+	defer p.docMu.Unlock()
 	for _, u := range uris {
-		_ = p.write(mustJSON(map[string]any{"jsonrpc": "2.0", "method": "textDocument/didClose",
-			"params": map[string]any{"textDocument": map[string]any{"uri": u}}}))
+		_ = p.closeLocked(c, u)
 	}
-}
-
-func (c *Client) opened(uri string) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.open[uri]
 }
 
 // start runs gopls and does the handshake once, with the first client's
@@ -319,6 +309,10 @@ func (p *Proxy) readLoop(cmd *exec.Cmd, r *bufio.Reader, stderr *tail, exited ch
 	lost := p.pending
 	p.pending = map[int64]pending{}
 	p.mu.Unlock()
+	// A fresh gopls has nothing open: connections open their files again.
+	p.docMu.Lock()
+	p.docs = map[string]*sharedDoc{}
+	p.docMu.Unlock()
 	close(exited)
 	if !closed {
 		p.log.Warn("gopls exited", "err", err, "stderr", stderr.String())
@@ -388,13 +382,11 @@ func (p *Proxy) broadcast(m message, raw []byte) {
 			return
 		}
 	}
-	uri := ""
 	if m.Method == "textDocument/publishDiagnostics" {
-		var dp struct {
-			URI string `json:"uri"`
+		for c, out := range p.diagnosticsFor(raw) {
+			c.send(out)
 		}
-		_ = json.Unmarshal(m.Params, &dp)
-		uri = dp.URI
+		return
 	}
 	p.mu.Lock()
 	cs := make([]*Client, 0, len(p.clients))
@@ -403,9 +395,7 @@ func (p *Proxy) broadcast(m message, raw []byte) {
 	}
 	p.mu.Unlock()
 	for _, c := range cs {
-		if uri == "" || c.opened(uri) {
-			c.send(raw)
-		}
+		c.send(raw)
 	}
 }
 

@@ -217,3 +217,58 @@ func BenchmarkCompletionWarm(b *testing.B) {
 		}
 	}
 }
+
+func (tc *testClient) completeAt(uri string, line, col int) []string {
+	tc.t.Helper()
+	res := tc.request("textDocument/completion", map[string]any{
+		"textDocument": map[string]any{"uri": uri}, "position": map[string]any{"line": line, "character": col}})
+	var list struct {
+		Items []struct {
+			Label string `json:"label"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal(res, &list); err != nil {
+		tc.t.Fatalf("completion reply %s: %v", res, err)
+	}
+	labels := make([]string, len(list.Items))
+	for i, it := range list.Items {
+		labels[i] = it.Label
+	}
+	return labels
+}
+
+func insertAt(line int, text string, version int, uri string) map[string]any {
+	pos := map[string]any{"line": line, "character": 0}
+	return map[string]any{"textDocument": map[string]any{"uri": uri, "version": version},
+		"contentChanges": []any{map[string]any{"range": map[string]any{"start": pos, "end": pos}, "text": text}}}
+}
+
+// The same block open in two tabs: each tab's edits apply to its own text,
+// completion answers at each tab's own positions, and one tab closing the
+// file leaves the other's unsaved text in place. (gopls holds one document
+// per file; before, both tabs' incremental edits landed on it, and one
+// tab's close dropped the other's text.)
+func TestTwoTabsOnOneFile(t *testing.T) {
+	dir, uri := project(t)
+	p := New(dir, nil)
+	defer p.Close()
+	a := connect(t, p)
+	a.open(uri)
+	b := connect(t, p)
+	b.open(uri)
+	// Tab a adds two lines above `_ = ctx.Partition.` (line 5).
+	a.notify("textDocument/didChange", insertAt(5, "\tvar extra = 1\n\t_ = extra\n", 2, uri))
+	if got := a.completeAt(uri, 7, len("\t_ = ctx.Partition.")); !contains(got, "Start") {
+		t.Fatalf("tab a at its line 7: want Start among %v", got)
+	}
+	// Tab b never saw those lines: its line 5 is still `_ = ctx.Partition.`.
+	if got := b.completeAt(uri, 5, len("\t_ = ctx.Partition.")); !contains(got, "Start") {
+		t.Fatalf("tab b at its line 5: want Start among %v", got)
+	}
+	// Tab b's own unsaved edit, then tab a goes away.
+	b.notify("textDocument/didChange", insertAt(5, "\tp := ctx.Partition\n\t_ = p.\n", 2, uri))
+	a.c.Close()
+	if got := b.completeAt(uri, 6, len("\t_ = p.")); !contains(got, "Start") {
+		t.Fatalf("tab b after tab a closed: want Start among %v (its unsaved text was dropped)", got)
+	}
+}

@@ -105,3 +105,16 @@ func (d *draftStore) list(pipeline string) []DraftInfo {
 	}
 	return out
 }
+
+// newest is the most recently written draft of a block, of any partition.
+func (d *draftStore) newest(pipeline, block string) (*draft, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var best *draft
+	for k, v := range d.drafts {
+		if k.Pipeline == pipeline && k.Block == block && v.table != nil && (best == nil || v.seq > best.seq) {
+			best = v
+		}
+	}
+	return best, best != nil
+}

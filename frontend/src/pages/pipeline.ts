@@ -26,6 +26,7 @@ import { ChartPanel } from "../views/chart_panel";
 import { TriggerPanel } from "../views/trigger_panel";
 import { ResultGrid, type GridSource } from "../views/result_grid";
 import { ws } from "../ws";
+import { settings } from "../settings";
 import { CellStates } from "../views/cell_state";
 import { YamlCells } from "../views/yaml_cell";
 
@@ -209,6 +210,10 @@ export class PipelinePage implements Page {
       c.etag = d.etag;
       c.editor = createEditor(c.host, d.source, d.kind || c.block.kind, {
         file: d.file,
+        sqlTables: async () => {
+          const r = await api.sqlTables(this.id, c.block.id, ws.sessionId);
+          return Object.fromEntries(r.tables.map((t) => [t.name, t.columns.map((col) => ({ label: col.name, detail: col.type }))]));
+        },
         run: () => void this.run(c),
         save: () => void this.save(c),
         change: (dirty) => {
@@ -350,8 +355,11 @@ export class PipelinePage implements Page {
     c.statusError = false;
     this.update();
     try {
-      const d = await api.saveBlock(this.id, c.block.id, text, overwrite ? c.conflict?.etag : c.etag);
-      c.editor.markSaved(text);
+      const gofmt = settings.gofmtOnSave && (c.detail?.kind || c.block.kind) === "go";
+      const d = await api.saveBlock(this.id, c.block.id, text, overwrite ? c.conflict?.etag : c.etag, gofmt);
+      // gofmt on save: the editor takes the formatted text the server wrote.
+      if (gofmt && d.source !== text && c.editor.text() === text) c.editor.setText(d.source);
+      c.editor.markSaved(gofmt ? d.source : text);
       this.drafts.drop(this.draftKeyOf(c));
       c.conflict = undefined;
       c.restored = undefined;
@@ -537,6 +545,7 @@ export class PipelinePage implements Page {
             this.kernelNote = ws.restart() ? "restarting the kernel…" : "not connected";
             this.update();
           }}>Restart kernel</button>
+          <label class="small" title="Go cells are saved as gofmt prints them"><input type="checkbox" data-testid="gofmt-on-save" .checked=${settings.gofmtOnSave} @change=${(e: Event) => (settings.gofmtOnSave = (e.target as HTMLInputElement).checked)} /> gofmt on save</label>
           ${this.kernelNote ? html`<div class="muted small" data-testid="kernel-note">${this.kernelNote}</div>` : nothing}
         </div>
       </section>
