@@ -111,7 +111,7 @@ func Build(ctx context.Context, opt Options, blocks []Block) (*Worker, error) {
 			return nil, err
 		}
 		if len(failed) == 0 {
-			prune(filepath.Join(opt.Dir, "bin"), 8)
+			PruneBinaries(filepath.Join(opt.Dir, "bin"), 8)
 			break
 		}
 		var rest []*checked
@@ -403,8 +403,9 @@ func syncTree(dir string, files map[string][]byte, managed []string) error {
 	return nil
 }
 
-// prune keeps the keep most recently used binaries of bin.
-func prune(bin string, keep int) {
+// PruneBinaries keeps the keep most recently used worker binaries in bin
+// (the build folder's and a remote worker's cache of shipped builds alike).
+func PruneBinaries(bin string, keep int) {
 	entries, err := os.ReadDir(bin)
 	if err != nil {
 		return

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -18,6 +17,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/kernel/build"
 	"github.com/stratahq/strata/kernel/protocol"
 	"github.com/stratahq/strata/kernel/supervisor"
 )
@@ -206,28 +206,6 @@ func (b *binaries) fetch(ctx context.Context, ref BuildRef, pay *payloads, path 
 	if err := writeFileAtomic(path, body, 0o755); err != nil {
 		return fmt.Errorf("keep compiled worker %s: %w", ref.Hash[:12], err)
 	}
-	b.prune()
+	build.PruneBinaries(b.dir, keepBinaries)
 	return nil
-}
-
-// prune keeps the most recently used builds.
-func (b *binaries) prune() {
-	ents, err := os.ReadDir(b.dir)
-	if err != nil {
-		return
-	}
-	type f struct {
-		name string
-		at   time.Time
-	}
-	var fs []f
-	for _, e := range ents {
-		if info, err := e.Info(); err == nil && strings.HasPrefix(e.Name(), "worker-") && !strings.HasSuffix(e.Name(), ".tmp") {
-			fs = append(fs, f{e.Name(), info.ModTime()})
-		}
-	}
-	sort.Slice(fs, func(i, j int) bool { return fs[i].at.After(fs[j].at) })
-	for _, x := range fs[min(keepBinaries, len(fs)):] {
-		_ = os.Remove(filepath.Join(b.dir, x.name))
-	}
 }
