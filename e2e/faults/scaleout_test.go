@@ -159,15 +159,26 @@ func workersOfRuns(t *testing.T, srv *strataproc.Server, id string) map[string]i
 	return out
 }
 
-// A coordinator with workers stops (SIGTERM) mid-backfill and starts again
-// on the same address: the workers reconnect by themselves with the token
-// they have, the backfill resumes and ends as the suite's invariants
-// require, and nothing that had succeeded runs again.
+// A coordinator with workers stops mid-backfill, cleanly (SIGTERM) or by
+// kill -9 while workers hold its tasks, and starts again on the same
+// address: the workers reconnect by themselves with the token they have,
+// the backfill resumes and ends as the suite's invariants require, and
+// nothing that had succeeded runs again.
 func TestScaleOutCoordinatorRestart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the real binary as a coordinator and two workers")
 	}
 	d := NewDriver(t)
+	for _, kill := range []bool{false, true} {
+		name := "SIGTERM"
+		if kill {
+			name = "SIGKILL"
+		}
+		t.Run(name, func(t *testing.T) { coordinatorRestart(t, d, kill) })
+	}
+}
+
+func coordinatorRestart(t *testing.T, d *Driver, kill bool) {
 	tr := Trial{Mode: "server", Publish: "partition", Concurrency: 4}
 	tr.From, tr.To = weekRange(2)
 	dir := filepath.Join(t.TempDir(), "restart")
@@ -187,7 +198,11 @@ func TestScaleOutCoordinatorRestart(t *testing.T) {
 	}
 	srv.Call(t, http.MethodPost, "/backfills", tr.specJSON(), &launched)
 	srv.WaitFor(t, launched.ID, func(p strataproc.Progress) bool { return p.Succeeded >= 3 })
-	srv.Stop(t)
+	if kill {
+		srv.Kill()
+	} else {
+		srv.Stop(t)
+	}
 
 	srv = strataproc.Start(t, d.Bin, dir, token, flags...)
 	st := srv.WaitFor(t, launched.ID, func(p strataproc.Progress) bool { return p.State != "running" })
