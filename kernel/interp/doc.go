@@ -27,6 +27,10 @@
 //   - `dst = <-c` where dst is an element, a field, *p or a variable of an
 //     enclosing function (yaegi wrote the value into a temporary and lost
 //     it, silently) becomes `dst = (<-c)` (lower_recv.go);
+//   - `go f(x[i], g())`: yaegi read arguments other than plain variables
+//     after the goroutine started (another iteration's value, or "call of
+//     nil function"); an ordinary call in the caller evaluates them and the
+//     go statement passes its parameters on (lower_go_args.go);
 //   - (*log.Logger).SetPrefix, which yaegi's wrapped log.Logger lacks;
 //   - == between interfaces holding the block's own types;
 //   - slices and maps are the kernel's own source (overlay/), with the API

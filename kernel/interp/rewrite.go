@@ -167,11 +167,12 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 			enter := edit{off: off(n.Pos()), text: rtAlias + ".GoEnter(); "}
 			if lit, ok := n.Call.Fun.(*ast.FuncLit); ok {
 				edits = append(edits, enter, edit{off: off(lit.Body.Lbrace) + 1, text: " " + guard})
-			} else if wrapped, ok := a.wrapGoCall(n); ok {
-				// go f(x, y)  ->  go func(a0 T0, a1 T1) { guard; f(a0, a1) }(x, y)
-				edits = append(edits, enter, edit{off: off(n.Call.Pos()), del: off(n.Call.End()) - off(n.Call.Pos()), text: wrapped(guard, func(e ast.Expr) string {
-					return src[off(e.Pos()):off(e.End())]
-				})})
+				edits = append(edits, a.goArgsInCaller(n, lit, off)...)
+			} else if parts, ok := a.goCallParts(n); ok {
+				// go f(x, y)  ->  func(a0 T0, a1 T1) { go func(a0 T0, a1 T1) { guard; f(a0, a1) }(a0, a1) }(x, y)
+				// (the outer call evaluates x and y here; see goArgsInCaller)
+				c := parts(guard, func(e ast.Expr) string { return src[off(e.Pos()):off(e.End())] })
+				edits = append(edits, enter, edit{off: off(n.Pos()), del: off(n.Call.End()) - off(n.Pos()), text: c.inCaller()})
 			}
 		case *ast.ForStmt:
 			if n.Init != nil {
@@ -485,6 +486,20 @@ func (a *analysis) loopVarProblems(filename string) []protocol.Diagnostic {
 // in the block's own terms; such a goroutine's panic still only kills the
 // kernel, which the supervisor reports and restarts.
 func (a *analysis) wrapGoCall(g *ast.GoStmt) (func(guard string, text func(ast.Expr) string) string, bool) {
+	parts, ok := a.goCallParts(g)
+	if !ok {
+		return nil, false
+	}
+	return func(guard string, text func(ast.Expr) string) string { return parts(guard, text).String() }, true
+}
+
+// goCall is wrapGoCall's result in pieces: func(params) { body }(args),
+// where names are the parameters' names.
+type goCall struct{ params, names, body, args string }
+
+func (c goCall) String() string { return fmt.Sprintf("func(%s) { %s }(%s)", c.params, c.body, c.args) }
+
+func (a *analysis) goCallParts(g *ast.GoStmt) (func(guard string, text func(ast.Expr) string) goCall, bool) {
 	qual := a.qualifier()
 	call := g.Call
 	if call.Ellipsis.IsValid() {
@@ -518,7 +533,7 @@ func (a *analysis) wrapGoCall(g *ast.GoStmt) (func(guard string, text func(ast.E
 			}
 		}
 	}
-	return func(guard string, text func(ast.Expr) string) string {
+	return func(guard string, text func(ast.Expr) string) goCall {
 		var names, args []string
 		fun := text(call.Fun)
 		if recv != nil {
@@ -530,7 +545,12 @@ func (a *analysis) wrapGoCall(g *ast.GoStmt) (func(guard string, text func(ast.E
 			names = append(names, fmt.Sprintf("strata_a%d", i))
 			args = append(args, text(arg))
 		}
-		return fmt.Sprintf("func(%s) { %s%s(%s) }(%s)", strings.Join(params, ", "), guard, fun, strings.Join(names, ", "), strings.Join(args, ", "))
+		all := names
+		if recv != nil {
+			all = append([]string{"strata_r"}, names...)
+		}
+		return goCall{params: strings.Join(params, ", "), names: strings.Join(all, ", "),
+			body: guard + fun + "(" + strings.Join(names, ", ") + ")", args: strings.Join(args, ", ")}
 	}, true
 }
 
