@@ -2,7 +2,6 @@ package faults
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"os"
@@ -102,17 +101,7 @@ func endChecks(t *testing.T, d *Driver, tr Trial, dir, id string, srv *stratapro
 		_ = w.Process.Signal(syscall.SIGTERM)
 	}
 	srv.Stop(t)
-	out, code := strataproc.Run(t, d.Bin, "backfill", "status", dir, id, "--format", "json")
-	var bs status
-	if code != 0 || json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &bs) != nil {
-		t.Fatalf("status: exit %d\n%s", code, out)
-	}
-	w, err := openWarehouse(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.close()
-	report(t, tr, w.checkEnd(tr, dir, id, bs, d.ref))
+	d.reportEnd(t, tr, dir, id)
 }
 
 // Compiled mode with workers, paused and resumed: the coordinator builds

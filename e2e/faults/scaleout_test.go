@@ -2,7 +2,6 @@ package faults
 
 import (
 	"bytes"
-	"encoding/json"
 	"net"
 	"net/http"
 	"net/url"
@@ -83,17 +82,7 @@ func TestScaleOutSurvivesKilledAndFrozenWorkers(t *testing.T) {
 	}
 	srv.Stop(t)
 
-	out, code = strataproc.Run(t, d.Bin, "backfill", "status", dir, launched.ID, "--format", "json")
-	var bs status
-	if code != 0 || json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &bs) != nil {
-		t.Fatalf("status: exit %d\n%s", code, out)
-	}
-	w, err := openWarehouse(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.close()
-	report(t, tr, w.checkEnd(tr, dir, launched.ID, bs, d.ref))
+	d.reportEnd(t, tr, dir, launched.ID)
 }
 
 func startWorker(t *testing.T, bin, natsURL, tokenFile, name string, extra ...string) *exec.Cmd {
@@ -209,17 +198,7 @@ func coordinatorRestart(t *testing.T, d *Driver, kill bool) {
 	t.Logf("after the restart: %s %+v", st.State, st.Progress)
 	srv.Stop(t)
 
-	out, code := strataproc.Run(t, d.Bin, "backfill", "status", dir, launched.ID, "--format", "json")
-	var bs status
-	if code != 0 || json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &bs) != nil {
-		t.Fatalf("status: exit %d\n%s", code, out)
-	}
-	w, err := openWarehouse(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.close()
-	report(t, tr, w.checkEnd(tr, dir, launched.ID, bs, d.ref))
+	d.reportEnd(t, tr, dir, launched.ID)
 }
 
 // freeAddr is a loopback address nothing listens on now.

@@ -109,11 +109,7 @@ func (d *Driver) Run(t testing.TB, tr Trial) violations {
 		w.close()
 	}
 	id = d.finish(t, dir, tr, id)
-	out, code := strataproc.Run(t, d.Bin, "backfill", "status", dir, id, "--format", "json")
-	var st status
-	if code != 0 || json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &st) != nil {
-		t.Fatalf("status: exit %d\n%s", code, out)
-	}
+	st := d.backfillStatus(t, dir, id)
 	t.Logf("%s: ended %s %q counts %v", tr.label(), st.Backfill.State, st.Backfill.Message, st.Counts)
 	w, err := openWarehouse(dir)
 	if err != nil {
@@ -122,6 +118,30 @@ func (d *Driver) Run(t testing.TB, tr Trial) violations {
 	}
 	defer w.close()
 	return append(v, w.checkEnd(tr, dir, id, st, d.ref)...)
+}
+
+// backfillStatus is what `strata backfill status DIR ID --format json` says.
+func (d *Driver) backfillStatus(t testing.TB, dir, id string) status {
+	t.Helper()
+	out, code := strataproc.Run(t, d.Bin, "backfill", "status", dir, id, "--format", "json")
+	var st status
+	if code != 0 || json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &st) != nil {
+		t.Fatalf("status: exit %d\n%s", code, out)
+	}
+	return st
+}
+
+// reportEnd checks the suite's end invariants for a backfill whose
+// processes have all stopped: its status against the warehouse.
+func (d *Driver) reportEnd(t *testing.T, tr Trial, dir, id string) {
+	t.Helper()
+	st := d.backfillStatus(t, dir, id)
+	w, err := openWarehouse(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.close()
+	report(t, tr, w.checkEnd(tr, dir, id, st, d.ref))
 }
 
 func (tr Trial) label() string { return fmt.Sprintf("trial %d seed %d", tr.N, tr.Seed) }

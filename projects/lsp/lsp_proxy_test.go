@@ -114,21 +114,7 @@ func (tc *testClient) complete(uri, prefix string) []string {
 			line, col = i, len(l)
 		}
 	}
-	res := tc.request("textDocument/completion", map[string]any{
-		"textDocument": map[string]any{"uri": uri}, "position": map[string]any{"line": line, "character": col}})
-	var list struct {
-		Items []struct {
-			Label string `json:"label"`
-		} `json:"items"`
-	}
-	if err := json.Unmarshal(res, &list); err != nil {
-		tc.t.Fatalf("completion reply %s: %v", res, err)
-	}
-	labels := make([]string, len(list.Items))
-	for i, it := range list.Items {
-		labels[i] = it.Label
-	}
-	return labels
+	return tc.completeAt(uri, line, col)
 }
 
 func contains(xs []string, x string) bool {
