@@ -96,3 +96,16 @@ func TestFaultSoak(t *testing.T) {
 	}
 	t.Logf("soak: %d trials from seed %d, %d failed, in %s", n, first, failed, time.Since(start).Round(time.Second))
 }
+
+// reportEnd checks the suite's end invariants for a backfill whose
+// processes have all stopped: its status against the warehouse.
+func (d *Driver) reportEnd(t *testing.T, tr Trial, dir, id string) {
+	t.Helper()
+	st := d.backfillStatus(t, dir, id)
+	w, err := openWarehouse(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.close()
+	report(t, tr, w.checkEnd(tr, dir, id, st, d.ref))
+}

@@ -131,19 +131,6 @@ func (d *Driver) backfillStatus(t testing.TB, dir, id string) status {
 	return st
 }
 
-// reportEnd checks the suite's end invariants for a backfill whose
-// processes have all stopped: its status against the warehouse.
-func (d *Driver) reportEnd(t *testing.T, tr Trial, dir, id string) {
-	t.Helper()
-	st := d.backfillStatus(t, dir, id)
-	w, err := openWarehouse(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.close()
-	report(t, tr, w.checkEnd(tr, dir, id, st, d.ref))
-}
-
 func (tr Trial) label() string { return fmt.Sprintf("trial %d seed %d", tr.N, tr.Seed) }
 
 func (tr Trial) specArgs() []string {
