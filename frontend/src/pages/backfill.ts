@@ -44,7 +44,7 @@ export class BackfillPage implements Page {
   calendar = new CalendarCanvas("bf-calendar-grid", false);
   // Hour partitions drawn as days of 24 cells (up to two years of them).
   hourCalendar = new HourCalendarCanvas("bf-hour-calendar");
-  private hourKeys = 0; // keys the hour calendar was laid out with
+  private hourKeys = 0; // how many known keys the hour calendar was laid out with
   private offs: (() => void)[] = [];
   private poll?: ReturnType<typeof setInterval>;
   private loadingParts = false;
@@ -285,8 +285,13 @@ export class BackfillPage implements Page {
     }
     const hours = this.interval === "hour" && this.grid.keys.length > 0 && this.grid.keys.length <= 2 * 366 * 24;
     if (hours) {
-      if (this.hourKeys !== this.grid.keys.length) {
-        this.hourKeys = this.grid.keys.length;
+      // The grid's keys arrive page by page into an array sized first by
+      // the count: lay out again whenever more of them are known (keyed on
+      // the length alone, a layout made before the first page stayed empty).
+      let known = 0;
+      for (const k of this.grid.keys) if (k) known++;
+      if (this.hourKeys !== known) {
+        this.hourKeys = known;
         this.hourCalendar.setKeys(this.grid.keys);
       } else this.hourCalendar.draw();
     }
