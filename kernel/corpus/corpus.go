@@ -63,6 +63,8 @@ var NeedsCompiled = map[string]string{
 	"k9_generics_constraints": "CFG post-order panic",
 	"k9_enum_state_machine":   "%q of State, which has methods",
 	"k9_defer_loop_recover":   "defer inside a loop whose deferred calls may recover",
+	// Found by issue k9c (k9c_*).
+	"k9c_select_recv_call": "a select case that receives into m[slot(m, \"a\")]",
 }
 
 // ExitCodes are the programs that end with os.Exit or log.Fatal: `go run`

@@ -26,7 +26,11 @@
 //     the loop, on its closing line (lower_break.go);
 //   - `dst = <-c` where dst is an element, a field, *p or a variable of an
 //     enclosing function (yaegi wrote the value into a temporary and lost
-//     it, silently) becomes `dst = (<-c)` (lower_recv.go);
+//     it, silently) becomes `dst = (<-c)` (lower_recv.go); a select case
+//     `case x, ok = <-c:` (yaegi lost x and then failed "reflect.Select:
+//     invalid Dir") becomes `case strata_recv, strata_ok := <-c: x, ok =
+//     strata_recv, strata_ok;` on the case's line (destinations with calls
+//     are routed to compiled);
 //   - `go f(x[i], g())`: yaegi read arguments other than plain variables
 //     after the goroutine started (another iteration's value, or "call of
 //     nil function"); an ordinary call in the caller evaluates them and the
