@@ -67,19 +67,20 @@ var NeedsCompiled = map[string]string{
 	"k9c_select_recv_call": "a select case that receives into m[slot(m, \"a\")]",
 	// A block's own types under yaegi (unsupported_types.go): each printed
 	// a different answer interpreted before it was routed.
-	"k9c_types_assert_underlying": "type assertion to int: the kernel's interpreter (yaegi) keeps ID as its underlying type int",
-	"k9c_types_error_direct":      "a value of Code, with a method Error, passed to fmt.Println",
-	"k9c_types_errors_named":      "type switch case Code: the kernel's interpreter (yaegi) keeps Code as its underlying type int",
-	"k9c_types_iface_equal":       "== between interface values in a block where a value of ID becomes an interface",
-	"k9c_types_json_marshaler":    "the method MarshalJSON in a block that uses encoding/json",
-	"k9c_types_log_stringer":      "a value of Point, with a method String, passed to log.Println",
-	"k9c_types_reflect_name":      "reflect.Type's Name in a block that declares types",
-	"k9c_types_stringer_any_map":  "a value of Celsius, with a method String, stored in an interface inside a slice, map or struct",
-	"k9c_types_stringer_any_var":  "a value of Point, with a method String, made an interface value (any)",
-	"k9c_types_stringer_field":    "a struct holding Celsius, with a method String, made an interface value",
-	"k9c_types_stringer_generic":  "Stack instantiated with a type holding Point, with a method String",
-	"k9c_types_stringer_nested":   "a slice holding Point, with a method String, made an interface value",
-	"k9c_types_switch_named":      "type switch case float64: the kernel's interpreter (yaegi) keeps Celsius as its underlying type float64",
+	"k9c_types_assert_underlying":   "type assertion to int: the kernel's interpreter (yaegi) keeps ID as its underlying type int",
+	"k9c_types_error_direct":        "a value of Code, with a method Error, passed to fmt.Println",
+	"k9c_types_error_struct_direct": "a value of NotFound, with a method Error, passed to fmt.Println",
+	"k9c_types_errors_named":        "type switch case Code: the kernel's interpreter (yaegi) keeps Code as its underlying type int",
+	"k9c_types_iface_equal":         "== between interface values in a block where a value of ID becomes an interface",
+	"k9c_types_json_marshaler":      "the method MarshalJSON in a block that uses encoding/json",
+	"k9c_types_log_stringer":        "a value of Point, with a method String, passed to log.Println",
+	"k9c_types_reflect_name":        "reflect.Type's Name in a block that declares types",
+	"k9c_types_stringer_any_map":    "a value of Celsius, with a method String, stored in an interface inside a slice, map or struct",
+	"k9c_types_stringer_any_var":    "a value of Point, with a method String, made an interface value (any)",
+	"k9c_types_stringer_field":      "a struct holding Celsius, with a method String, made an interface value",
+	"k9c_types_stringer_generic":    "Stack instantiated with a type holding Point, with a method String",
+	"k9c_types_stringer_nested":     "a slice holding Point, with a method String, made an interface value",
+	"k9c_types_switch_named":        "type switch case float64: the kernel's interpreter (yaegi) keeps Celsius as its underlying type float64",
 }
 
 // ExitCodes are the programs that end with os.Exit or log.Fatal: `go run`
