@@ -57,11 +57,11 @@ var NeedsCompiled = map[string]string{
 	"adv_template_funcs":       "a template calls the method Expensive the block declares",
 	"adv_multiwriter_own_type": "passed to io.MultiWriter's variadic io.Writer",
 	"adv_io_pipe":              "passed to io.MultiWriter's variadic io.Writer",
-	"adv_generic_tilde":        "CFG post-order panic",
+	"adv_generic_tilde":        "a slice holding Pair, with a method String",
 	// A nil pointer of the block's type in a standard interface (Go's
 	// typed-nil gotcha): yaegi said `err == nil`.
 	"typed_nil_error": "p (a *myErr that may be nil) becomes error",
-	"typed_nil_iface": "w (a *W that may be nil) becomes io.Writer",
+	"typed_nil_iface": "a value of myErr, with a method Error, made an interface value (any)",
 	// Found by the ordinary-programs round of issue k9 (k9_*).
 	"k9_json_api":             "%T of a value that can be of the block's own type",
 	"k9_generics_constraints": "CFG post-order panic",
@@ -84,6 +84,7 @@ var NeedsCompiled = map[string]string{
 	"k9c_types_stringer_field":      "a struct holding Celsius, with a method String, made an interface value",
 	"k9c_types_stringer_generic":    "Stack instantiated with a type holding Point, with a method String",
 	"k9c_types_stringer_nested":     "a slice holding Point, with a method String, made an interface value",
+	"k9c_types_unexported_field":    "a struct with the unexported field timeout of type time.Duration",
 	"k9c_types_switch_named":        "type switch case float64: the kernel's interpreter (yaegi) keeps Celsius as its underlying type float64",
 }
 

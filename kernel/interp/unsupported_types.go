@@ -44,19 +44,13 @@ func (a *analysis) typeChecks(at func(token.Pos, string, ...any)) {
 	if len(own) == 0 {
 		return
 	}
-	var printers []*types.Named // own types whose methods fmt calls
-	for _, n := range own {
-		if fmtMethods(n) {
-			printers = append(printers, n)
-		}
-	}
 	// Own types made of something another type is made of, and whether a
 	// value of one of them ever becomes an interface.
 	inIface := a.ifaceHeld(own)
 
 	// Each place a value becomes an interface: with a printer nested in
 	// it, or a printer stored into an interface that is itself nested.
-	if len(printers) > 0 {
+	{
 		a.ifaceConversions(a.file, false, func(e ast.Expr, dst types.Type, nested bool, native *types.Func) {
 			t := a.info.TypeOf(e)
 			if t == nil || native != nil && !printing(native) {
@@ -64,7 +58,7 @@ func (a *analysis) typeChecks(at func(token.Pos, string, ...any)) {
 			}
 			if n, ok := a.ownNamed(t); ok && fmtMethods(n) {
 				switch {
-				case nested:
+				case nested && !hasMethod(dst, fmtMethodName(n)):
 					at(e.Pos(), "a value of %s, with a method %s, stored in an interface inside a slice, map or struct: the kernel's interpreter (yaegi) keeps it there without its methods, so fmt would print it wrongly", n.Obj().Name(), fmtMethodName(n))
 				case hasMethod(dst, fmtMethodName(n)):
 					// error, fmt.Stringer: yaegi wraps the value with its methods
@@ -75,6 +69,10 @@ func (a *analysis) typeChecks(at func(token.Pos, string, ...any)) {
 				default:
 					at(e.Pos(), "a value of %s, with a method %s, made an interface value (%s): the kernel's interpreter (yaegi) gives native code such a value without its methods (fmt prints the bare value, or fails), unless it is passed straight to fmt's functions", n.Obj().Name(), fmtMethodName(n), types.TypeString(dst, a.qualifier()))
 				}
+				return
+			}
+			if f := a.hiddenMethodField(t, map[types.Type]bool{}, true); f != nil {
+				at(e.Pos(), "a %s with the unexported field %s of type %s made an interface value (printed, logged or passed on): Go's fmt does not call the methods of unexported fields, and the kernel's interpreter (yaegi) exports a block's fields, so it would print them differently", typeKindWord(t), f.Name(), types.TypeString(f.Type(), a.qualifier()))
 				return
 			}
 			if n := a.nestedPrinter(t, map[types.Type]bool{}, true); n != nil {
@@ -441,6 +439,9 @@ func (a *analysis) ifaceConversions(f *ast.File, all bool, visit func(e ast.Expr
 					pt = params.At(params.Len() - 1).Type().(*types.Slice).Elem()
 				case i < params.Len():
 					pt = params.At(i).Type()
+					if native != nil && (native.Pkg().Path() == "fmt" || native.Pkg().Path() == "log") {
+						continue // Fprintf's writer, Errorf's format: not printed
+					}
 				}
 				check(arg, pt, false)
 			}
@@ -602,4 +603,67 @@ func under(t types.Type) types.Type {
 		return nil
 	}
 	return t.Underlying()
+}
+
+// hiddenMethodField returns an unexported field of a struct the block
+// declares (or an unnamed struct) that t holds, whose type is an interface
+// or has a method fmt calls: fmt prints such a field raw in Go, and calls
+// the method under yaegi, which exports every field of a block's struct.
+// Standard types are native and are not looked into; a type whose value
+// methods print it stops the search, as fmt does.
+func (a *analysis) hiddenMethodField(t types.Type, seen map[types.Type]bool, top bool) *types.Var {
+	if t == nil || seen[t] {
+		return nil
+	}
+	seen[t] = true
+	if n, ok := t.(*types.Named); ok {
+		if n.Obj().Pkg() != a.pkg || valueMethodPrints(n) {
+			return nil
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		if n, ok := u.Elem().(*types.Named); ok && top && n.Obj().Pkg() == a.pkg && fmtMethods(n) {
+			return nil
+		}
+		return a.hiddenMethodField(u.Elem(), seen, false)
+	case *types.Slice:
+		return a.hiddenMethodField(u.Elem(), seen, false)
+	case *types.Array:
+		return a.hiddenMethodField(u.Elem(), seen, false)
+	case *types.Map:
+		if f := a.hiddenMethodField(u.Key(), seen, false); f != nil {
+			return f
+		}
+		return a.hiddenMethodField(u.Elem(), seen, false)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			f := u.Field(i)
+			if !f.Exported() && printsItself(f.Type()) {
+				return f
+			}
+			if g := a.hiddenMethodField(f.Type(), seen, false); g != nil {
+				return g
+			}
+		}
+	}
+	return nil
+}
+
+// printsItself reports whether fmt could call a method of a value of t: t is
+// an interface, or t or *t has String, Error, Format or GoString.
+func printsItself(t types.Type) bool {
+	if types.IsInterface(t) {
+		return true
+	}
+	for _, tt := range []types.Type{t, types.NewPointer(t)} {
+		ms := types.NewMethodSet(tt)
+		for i := 0; i < ms.Len(); i++ {
+			switch ms.At(i).Obj().Name() {
+			case "String", "Error", "Format", "GoString":
+				return true
+			}
+		}
+	}
+	return false
 }
