@@ -121,6 +121,7 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 		}
 	}
 	a.typedNilIfaces(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
+	a.nestedFmtValues(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	diags = append(diags, a.loopVarProblems(filename)...)
 	return diags
 }
