@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"go/types"
 	"reflect"
 
 	"github.com/traefik/yaegi/stdlib"
@@ -57,4 +58,25 @@ func withPrintWrappers(syms map[string]map[string]reflect.Value, pkg string, nam
 		}
 	}
 	syms["."] = map[string]reflect.Value{"MapTypes": reflect.ValueOf(mt)}
+}
+
+// wrappedPrinters are the printing functions whose arguments yaegi wraps
+// with printWrappers: fmt's, by stdlib.MapTypes (with error added above),
+// and log's, by the kernel's own (block_process.go). fmt.Append* and the
+// methods of a *log.Logger have no entry: a value passed to them arrives
+// bare.
+var wrappedPrinters = map[string]map[string]bool{
+	"fmt": {"Errorf": true, "Fprint": true, "Fprintf": true, "Fprintln": true, "Print": true, "Printf": true,
+		"Println": true, "Sprint": true, "Sprintf": true, "Sprintln": true},
+	"log": {"Print": true, "Printf": true, "Println": true, "Fatal": true, "Fatalf": true, "Fatalln": true,
+		"Panic": true, "Panicf": true, "Panicln": true},
+}
+
+// wrapsForPrinting reports whether fn is one of wrappedPrinters (a package
+// function, not a method).
+func wrapsForPrinting(fn *types.Func) bool {
+	if fn.Pkg() == nil || fn.Type().(*types.Signature).Recv() != nil {
+		return false
+	}
+	return wrappedPrinters[fn.Pkg().Path()][fn.Name()]
 }
