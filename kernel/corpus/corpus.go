@@ -58,6 +58,10 @@ var NeedsCompiled = map[string]string{
 	"adv_multiwriter_own_type": "passed to io.MultiWriter's variadic io.Writer",
 	"adv_io_pipe":              "passed to io.MultiWriter's variadic io.Writer",
 	"adv_generic_tilde":        "CFG post-order panic",
+	// A nil pointer of the block's type in a standard interface (Go's
+	// typed-nil gotcha): yaegi said `err == nil`.
+	"typed_nil_error": "p (a *myErr that may be nil) becomes error",
+	"typed_nil_iface": "w (a *W that may be nil) becomes io.Writer",
 	// Found by the ordinary-programs round of issue k9 (k9_*).
 	"k9_json_api":             "%T of a value that can be of the block's own type",
 	"k9_generics_constraints": "CFG post-order panic",

@@ -120,6 +120,7 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 			at(id.Pos(), "calling %s without explicit type arguments: the kernel's interpreter (yaegi) infers several type parameters wrongly, and %s cannot be written out here", id.Name, instantiation(id.Name, inst))
 		}
 	}
+	a.typedNilIfaces(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	diags = append(diags, a.loopVarProblems(filename)...)
 	return diags
 }
