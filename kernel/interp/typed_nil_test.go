@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -29,7 +30,9 @@ func TestTypedNilRouting(t *testing.T) {
 	for _, c := range cases {
 		d := e.NeedsCompiled("b.go", head+c.src, nil)
 		switch {
-		case c.want == "" && len(d) > 0:
+		case c.want == "" && strings.Contains(fmt.Sprint(d), "may be nil"):
+			// (Other routings may apply: `var x any = p` is routed for
+			// printing, unsupported_types.go.)
 			t.Errorf("%s: got %v, want none", c.name, d)
 		case c.want != "" && (len(d) == 0 || !strings.HasPrefix(d[0].Message, c.want)):
 			t.Errorf("%s: got %v, want %q", c.name, d, c.want)
