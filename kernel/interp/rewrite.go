@@ -76,7 +76,7 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 	}
 	edits = append(edits, a.explicitTypeArgs(off)...)
 	edits = append(edits, a.lowerSelectBreaks(off)...)
-	edits = append(edits, a.lowerRecvAssigns(off)...)
+	edits = append(edits, a.lowerRecvAssigns(src, off)...)
 	bound := map[*ast.SelectorExpr]bool{}
 	edits = append(edits, a.bindMethodValues(src, off, bound)...)
 	deferEdits, deferCovered := a.lowerLoopDefers(src, off, bound)
