@@ -113,7 +113,9 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 		switch n := n.(type) {
 		case *ast.BinaryExpr:
 			// a == b between interfaces: see interfaceEqual.
-			if (n.Op == token.EQL || n.Op == token.NEQ) && a.isInterface(n.X) && a.isInterface(n.Y) {
+			// Also between an interface and a concrete value: yaegi said
+			// false for shapes[0] == Sq{1} (k9c_nil_interfaces).
+			if (n.Op == token.EQL || n.Op == token.NEQ) && (a.isInterface(n.X) && a.comparedValue(n.Y) || a.isInterface(n.Y) && a.comparedValue(n.X)) {
 				not := ""
 				if n.Op == token.NEQ {
 					not = "!"
@@ -161,6 +163,12 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 					if ed, ok := a.lowerBuiltin(n, b.Name(), func(e ast.Expr) string { return src[off(e.Pos()):off(e.End())] }); ok {
 						edits = append(edits, ed...)
 					}
+				}
+			}
+			if id, ok := n.Fun.(*ast.Ident); ok && len(n.Args) == 0 {
+				if b, ok := a.info.Uses[id].(*types.Builtin); ok && b.Name() == "recover" {
+					// See Recovered in runtime_rt.go.
+					edits = append(edits, edit{off: off(n.Pos()), text: rtAlias + ".Recovered("}, edit{off: off(n.End()), text: fmt.Sprintf(", %d, %d)", line(n.Pos()), col(n.Pos()))})
 				}
 			}
 			if id, ok := n.Fun.(*ast.Ident); ok && len(n.Args) == 1 {
@@ -215,6 +223,13 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 		out = out[:e.off] + e.text + out[e.off+e.del:]
 	}
 	return out
+}
+
+// comparedValue reports whether e is a non-nil value (of any type) that
+// == can compare with an interface.
+func (a *analysis) comparedValue(e ast.Expr) bool {
+	tv, ok := a.info.Types[e]
+	return ok && tv.Type != nil && !tv.IsNil() && !tv.IsType()
 }
 
 // isInterface reports whether e is a non-nil expression of interface type.
