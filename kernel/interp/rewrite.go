@@ -187,7 +187,11 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 			enter := edit{off: off(n.Pos()), text: rtAlias + ".GoEnter(); "}
 			if lit, ok := n.Call.Fun.(*ast.FuncLit); ok {
 				edits = append(edits, enter, edit{off: off(lit.Body.Lbrace) + 1, text: " " + guard})
-				edits = append(edits, a.goArgsInCaller(n, lit, off)...)
+				if early := a.goArgsInCaller(n, lit, off); early != nil {
+					edits = append(edits, early...)
+				} else {
+					edits = append(edits, a.goLitSnapshot(n, off)...)
+				}
 			} else if parts, ok := a.goCallParts(n); ok {
 				// go f(x, y)  ->  func(a0 T0, a1 T1) { go func(a0 T0, a1 T1) { guard; f(a0, a1) }(a0, a1) }(x, y)
 				// (the outer call evaluates x and y here; see goArgsInCaller)
