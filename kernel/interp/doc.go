@@ -38,6 +38,8 @@
 //   - (*log.Logger).SetPrefix, which yaegi's wrapped log.Logger lacks;
 //   - == between interfaces holding the block's own types, and between an
 //     interface and a concrete value (yaegi said false for iface == Sq{1});
+//   - a shift by a signed non-constant count panics when it is negative
+//     (strata_rt.ShiftCount; yaegi gave 0);
 //   - clear of a map goes native (reflect's Clear), so NaN keys go too;
 //   - json/xml Unmarshal, Decode and Encode over the block's types: an
 //     error that would name one of the block's structs ("Go struct field

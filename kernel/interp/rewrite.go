@@ -114,7 +114,15 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 			}
 		}
 		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if (n.Tok == token.SHL_ASSIGN || n.Tok == token.SHR_ASSIGN) && len(n.Rhs) == 1 && a.signedCount(n.Rhs[0]) {
+				edits = append(edits, edit{off: off(n.Rhs[0].Pos()), text: rtAlias + ".ShiftCount(int64("}, edit{off: off(n.Rhs[0].End()), text: "))"})
+			}
 		case *ast.BinaryExpr:
+			// x << s with a signed s: Go panics when s < 0, yaegi gave 0.
+			if (n.Op == token.SHL || n.Op == token.SHR) && a.signedCount(n.Y) {
+				edits = append(edits, edit{off: off(n.Y.Pos()), text: rtAlias + ".ShiftCount(int64("}, edit{off: off(n.Y.End()), text: "))"})
+			}
 			// a == b between interfaces: see interfaceEqual.
 			// Also between an interface and a concrete value: yaegi said
 			// false for shapes[0] == Sq{1} (k9c_nil_interfaces).
@@ -226,6 +234,17 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 		out = out[:e.off] + e.text + out[e.off+e.del:]
 	}
 	return out
+}
+
+// signedCount reports whether e is a shift count of a signed integer type
+// that is not a constant (so it may be negative at run time).
+func (a *analysis) signedCount(e ast.Expr) bool {
+	tv, ok := a.info.Types[e]
+	if !ok || tv.Type == nil || tv.Value != nil {
+		return false
+	}
+	b, ok := tv.Type.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0 && b.Info()&types.IsUnsigned == 0
 }
 
 // comparedValue reports whether e is a non-nil value (of any type) that

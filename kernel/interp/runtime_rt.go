@@ -110,6 +110,14 @@ func (e *Executor) rtSymbols() map[string]map[string]reflect.Value {
 				}
 				v.Clear()
 			}),
+			// ShiftCount is a signed shift count: Go panics on a negative
+			// one (yaegi shifted by it as a huge count and gave 0).
+			"ShiftCount": reflect.ValueOf(func(n int64) uint64 {
+				if n < 0 {
+					panic(negativeShift{})
+				}
+				return uint64(n)
+			}),
 			"GoEnter": reflect.ValueOf(func() {
 				if st := e.current(); st != nil {
 					st.live.Add(1)
@@ -234,3 +242,9 @@ func codecErrorDiffers(err error) string {
 	}
 	return ""
 }
+
+// negativeShift is the runtime error Go raises for a negative shift count.
+type negativeShift struct{}
+
+func (negativeShift) Error() string { return "runtime error: negative shift amount" }
+func (negativeShift) RuntimeError() {}
