@@ -70,11 +70,13 @@ var NeedsCompiled = map[string]string{
 	// Found by the ordinary-programs round of issue k9 (k9_*).
 	"k9_json_api":             "%T of a value that can be of the block's own type",
 	"k9_generics_constraints": "CFG post-order panic",
+	"k9_goroutines_select":    "a select statement that several goroutines may run at once",
 	"k9_enum_state_machine":   "%q of State, which has methods",
 	"k9_defer_loop_recover":   "defer inside a loop whose deferred calls may recover",
 	// Found by issue k9c (k9c_*).
 	"k9c_json_type_error":        "this encoding error names a type the block declares",
 	"k9c_json_named_field_error": "the error of json.Unmarshal over a type the block declares on a basic type",
+	"k9c_select_in_goroutines":   "a select statement that several goroutines may run at once",
 	"k9c_method_value_native":    "method value b.WriteString of *strings.Builder",
 	"k9c_recover_yaegi_fault":    "the block recovers a panic that the kernel's interpreter (yaegi) raised inside itself",
 	"k9c_select_recv_call":       "a select case that receives into m[slot(m, \"a\")]",

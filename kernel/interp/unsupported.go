@@ -27,6 +27,7 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 	a.logFileFlags(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.nativeVariadicIfaces(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.typeChecks(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
+	a.goroutineSelects(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	loopDefers := a.loopDeferFuncs()
 	lowered := map[*ast.DeferStmt]bool{}
 	for body, ok := range loopDefers {
