@@ -24,7 +24,15 @@ func (a *analysis) typedNilIfaces(report func(pos token.Pos, format string, args
 			return
 		}
 		t := a.info.TypeOf(e)
-		if t == nil || types.IsInterface(t) || !a.nilableBlockType(t) || a.cannotBeNil(e, nonNil) || a.guarded(e, guards) {
+		if t == nil || types.IsInterface(t) {
+			return
+		}
+		if named, ok := t.(*types.Named); ok && named.Obj().Pkg() == a.pkg && types.Identical(target, universeError) && types.Implements(t, universeError.Underlying().(*types.Interface)) {
+			report(e.Pos(), "%s (a %s value with an Error method) becomes error: the kernel's interpreter (yaegi) then hands it to fmt as its fields, so printing the error would show {…} instead of its message",
+				types.ExprString(e), named.Obj().Name())
+			return
+		}
+		if !a.nilableBlockType(t) || a.cannotBeNil(e, nonNil) || a.guarded(e, guards) {
 			return
 		}
 		report(e.Pos(), "%s (a %s that may be nil) becomes %s: the kernel's interpreter (yaegi) turns a nil value of the block's own type into a nil %s, so a comparison with nil would say nil where Go says it is not",
@@ -102,6 +110,8 @@ func (a *analysis) typedNilIfaces(report func(pos token.Pos, format string, args
 	}
 	ast.Inspect(a.file, visit)
 }
+
+var universeError = types.Universe.Lookup("error").Type()
 
 // paramType is the type argument i of a call to sig is converted to.
 func paramType(sig *types.Signature, i int, ellipsis bool) types.Type {

@@ -62,10 +62,11 @@ func (a *analysis) typeChecks(at func(token.Pos, string, ...any)) {
 					at(e.Pos(), "a value of %s, with a method %s, stored in an interface inside a slice, map or struct: the kernel's interpreter (yaegi) keeps it there without its methods, so fmt would print it wrongly", n.Obj().Name(), fmtMethodName(n))
 				case hasMethod(dst, fmtMethodName(n)):
 					// error, fmt.Stringer: yaegi wraps the value with its methods
-				case native != nil && native.Pkg().Path() == "fmt" && fmtMethodName(n) == "String":
-					// fmt.Println(v): yaegi wraps a String method for fmt
+				case native != nil && wrapsForPrinting(native) && fmtMethodName(n) != "GoString":
+					// fmt.Println(v), log.Printf("%v", err): yaegi wraps its
+					// String, Error or Format method for them (fmt_maptypes.go)
 				case native != nil:
-					at(e.Pos(), "a value of %s, with a method %s, passed to %s.%s: the kernel's interpreter (yaegi) hands it over without that method (it would print the bare value); only a String method reaches fmt's functions, and a value made an %s on the way does", n.Obj().Name(), fmtMethodName(n), native.Pkg().Name(), native.Name(), ifaceFor(fmtMethodName(n)))
+					at(e.Pos(), "a value of %s, with a method %s, passed to %s.%s: the kernel's interpreter (yaegi) hands it over without that method (it would print the bare value); only String, Error and Format methods reach fmt's and log's printing functions, and a value made an %s on the way does", n.Obj().Name(), fmtMethodName(n), native.Pkg().Name(), native.Name(), ifaceFor(fmtMethodName(n)))
 				default:
 					at(e.Pos(), "a value of %s, with a method %s, made an interface value (%s): the kernel's interpreter (yaegi) gives native code such a value without its methods (fmt prints the bare value, or fails), unless it is passed straight to fmt's functions", n.Obj().Name(), fmtMethodName(n), types.TypeString(dst, a.qualifier()))
 				}
