@@ -75,6 +75,27 @@ func (e *Executor) rtSymbols() map[string]map[string]reflect.Value {
 			// LoggerSetPrefix is (*log.Logger).SetPrefix, which yaegi v0.16's
 			// log.Logger (a wrapper, see loggerOf) lacks.
 			"LoggerSetPrefix": reflect.ValueOf(func(l any, prefix string) { loggerOf(l).SetPrefix(prefix) }),
+			// Recovered wraps every recover() of a block. A panic that is
+			// yaegi's own (a reflect misuse where Go panics with a runtime
+			// error: a method call on a nil interface, an index out of
+			// range) would reach the block as a different value, so it
+			// goes on up: the run fails as "needs compiled" instead of
+			// printing or deciding on the wrong value.
+			"Recovered": reflect.ValueOf(func(v any, line, col int) any {
+				if v != nil && interpreterFault(v) {
+					panic(recoveredFault{v: v, line: line, col: col})
+				}
+				return v
+			}),
+			// ClearMap is clear(m) for a map (yaegi v0.16 lacks clear):
+			// reflect's Clear also removes NaN keys, which delete cannot.
+			"ClearMap": reflect.ValueOf(func(m any) {
+				v := reflect.ValueOf(unwrapValue(m))
+				if v.Kind() != reflect.Map {
+					panic(fmt.Sprintf("reflect: clear of a map reached the kernel as %s", v.Kind()))
+				}
+				v.Clear()
+			}),
 			"GoEnter": reflect.ValueOf(func() {
 				if st := e.current(); st != nil {
 					st.live.Add(1)
@@ -156,3 +177,12 @@ func runDefers(fns *[]func()) {
 		f()
 	}
 }
+
+// recoveredFault is yaegi's own panic caught by a block's recover() at
+// line, col (see Recovered): the run fails there as "needs compiled".
+type recoveredFault struct {
+	v         any
+	line, col int
+}
+
+func (r recoveredFault) String() string { return fmt.Sprint(r.v) }
