@@ -37,6 +37,9 @@ type Engine struct {
 
 	mu        sync.Mutex
 	backfills map[string]*backfillRun // running in this process
+	// launchMu makes a user launch's overlap check and its registration
+	// one step, so that two launches at once cannot both pass it.
+	launchMu sync.Mutex
 	fresh     refreshes               // single flight of product refreshes (freshness)
 	pins      map[string]*pinned      // loaded snapshots by hash/pipeline
 	active    activeRuns              // runs computing in this process (CancelRun)
