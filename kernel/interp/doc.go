@@ -39,6 +39,10 @@
 //   - == between interfaces holding the block's own types, and between an
 //     interface and a concrete value (yaegi said false for iface == Sq{1});
 //   - clear of a map goes native (reflect's Clear), so NaN keys go too;
+//   - json/xml Unmarshal, Decode and Encode over the block's types: an
+//     error that would name one of the block's structs ("Go struct field
+//     Person.age"; yaegi's say ".age") fails the run "needs compiled" at
+//     the call when it happens (CodecErr); others pass through;
 //   - recover(): a panic that is yaegi's own (a reflect misuse where Go
 //     raises a runtime error) is not handed to the block, which would see
 //     another value; the run fails "needs compiled" at the recover;

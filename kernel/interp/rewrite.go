@@ -91,6 +91,9 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 	deferEdits, deferCovered := a.lowerLoopDefers(src, off, bound)
 	edits = append(edits, deferEdits...)
 
+	// Before the statement marks, so a mark lands in front of the wrapper.
+	edits = append(edits, a.codecErrorCalls(off, line, col)...)
+
 	mark := func(stmts []ast.Stmt) {
 		for _, st := range stmts {
 			if _, isDecl := st.(*ast.DeclStmt); isDecl {
