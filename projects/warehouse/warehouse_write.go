@@ -22,6 +22,9 @@ type writeTx struct {
 	storage map[string]*productStorage // touched products (nil: product removed)
 	views   map[string]bool            // lower-cased products whose view is rebuilt
 	parts   map[partKey]*partState     // partitions read or changed by this transaction
+	// rideAlong is what the transaction's publishes hand the CommitHook
+	// (warehouse_commit_hook.go).
+	rideAlong []any
 }
 
 // write runs fn in one transaction under the write lock: BEGIN, fn, view
@@ -162,6 +165,10 @@ func (w *Warehouse) commitGroup(reqs []*writeReq) error {
 	if err == nil {
 		err = tx.rebuildViews()
 	}
+	hooked := false
+	if err == nil {
+		hooked, err = tx.beforeCommit()
+	}
 	if err == nil {
 		// COMMIT is never interrupted: a cancelled commit would leave us not
 		// knowing whether it happened.
@@ -171,7 +178,13 @@ func (w *Warehouse) commitGroup(reqs []*writeReq) error {
 	}
 	if err != nil {
 		w.rollback(ctx)
+		if hooked {
+			w.hook.AfterCommit(err)
+		}
 		return ioHint(w.path, err)
+	}
+	if hooked {
+		w.hook.AfterCommit(nil)
 	}
 	w.commits.Add(1)
 	for key, ps := range tx.storage {
