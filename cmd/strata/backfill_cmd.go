@@ -244,22 +244,41 @@ func backfillList(args []string) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("usage: strata backfill list DIR")
 	}
-	return withInspection(pos[0], func(ctx context.Context, ws *workspace) error {
-		bs, err := ws.eng.Backfills(ctx)
-		if err != nil {
-			return err
-		}
-		if *format == "json" {
-			return printJSON(bs)
-		}
-		tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tPIPELINE\tRANGE\tSTATE\tSUCCEEDED\tSKIPPED\tFAILED\tCREATED")
-		for _, b := range bs {
-			fmt.Fprintf(tw, "%s\t%s\t%s..%s\t%s\t%d\t%d\t%d\t%s\n", b.ID, b.Pipeline, b.Spec.From, b.Spec.To, b.State,
-				b.Progress.Succeeded, b.Progress.Skipped, b.Progress.Failed, b.CreatedAt.Local().Format(time.DateTime))
-		}
-		return tw.Flush()
+	var bs []*engine.BackfillStatus
+	err := withInspection(pos[0], func(ctx context.Context, ws *workspace) error {
+		var err error
+		bs, err = ws.eng.Backfills(ctx)
+		return err
 	})
+	var locked *warehouse.LockedError
+	if errors.As(err, &locked) {
+		// Held by another process: the backfills it runs answer for
+		// themselves (control_status.go); the others are in its file.
+		ctx, stop := signalContext()
+		defer stop()
+		for _, id := range engine.RunningBackfills(pos[0], locked.PID) {
+			live, err := engine.RequestStatus(ctx, pos[0], id, locked.PID, controlWait, false, "")
+			if err != nil {
+				return err
+			}
+			bs = append(bs, live.Backfill)
+		}
+		if *format != "json" {
+			fmt.Printf("pid %d holds the project; listing the %d backfill(s) running there (the others can be listed once it stops, or through its API)\n", locked.PID, len(bs))
+		}
+	} else if err != nil {
+		return err
+	}
+	if *format == "json" {
+		return printJSON(bs)
+	}
+	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tPIPELINE\tRANGE\tSTATE\tSUCCEEDED\tSKIPPED\tFAILED\tCREATED")
+	for _, b := range bs {
+		fmt.Fprintf(tw, "%s\t%s\t%s..%s\t%s\t%d\t%d\t%d\t%s\n", b.ID, b.Pipeline, b.Spec.From, b.Spec.To, b.State,
+			b.Progress.Succeeded, b.Progress.Skipped, b.Progress.Failed, b.CreatedAt.Local().Format(time.DateTime))
+	}
+	return tw.Flush()
 }
 
 func backfillStatus(args []string) error {
@@ -274,37 +293,57 @@ func backfillStatus(args []string) error {
 	if len(pos) != 2 {
 		return fmt.Errorf("usage: strata backfill status DIR ID [--format json] [--partitions]")
 	}
-	return withInspection(pos[0], func(ctx context.Context, ws *workspace) error {
-		st, err := ws.eng.Backfill(ctx, pos[1])
-		if err != nil {
+	var st *engine.BackfillStatus
+	var list []engine.PartitionStatus
+	err := withInspection(pos[0], func(ctx context.Context, ws *workspace) error {
+		var err error
+		if st, err = ws.eng.Backfill(ctx, pos[1]); err != nil {
 			return err
 		}
-		doc := map[string]any{"backfill": st, "counts": map[string]int{
-			"succeeded": st.Progress.Succeeded, "skipped": st.Progress.Skipped, "failed": st.Progress.Failed,
-			"cancelled": st.Progress.Cancelled, "running": st.Progress.Running, "conflict": st.Progress.Conflicts,
-			"queued": st.Total - st.Progress.Succeeded - st.Progress.Skipped - st.Progress.Failed - st.Progress.Cancelled - st.Progress.Running - st.Progress.Conflicts}}
-		var list []engine.PartitionStatus
 		if *parts {
-			if list, _, err = ws.eng.BackfillPartitions(ctx, pos[1], *state, 0, -1); err != nil {
-				return err
-			}
-			doc["partitions"] = list
+			list, _, err = ws.eng.BackfillPartitions(ctx, pos[1], *state, 0, -1)
 		}
-		if *format == "json" {
-			return printJSON(doc)
-		}
-		fmt.Printf("backfill %s (%s %s..%s): %s %s\n", st.ID, st.Pipeline, st.Spec.From, st.Spec.To, st.State, st.Message)
-		fmt.Printf("pipeline version %s%s\n", shortVersion(st.Snapshot), map[bool]string{true: "; the files have changed since", false: ""}[st.FilesChanged])
-		fmt.Println(progressLine(&st.Progress))
-		if st.Problem != "" {
-			fmt.Printf("problem: %s\n", st.Problem)
-		}
-		printConflicts(st.Conflicts)
-		for _, p := range list {
-			fmt.Printf("  %-12s %-9s %s\n", p.Key, p.State, p.Error)
-		}
-		return nil
+		return err
 	})
+	var locked *warehouse.LockedError
+	if errors.As(err, &locked) {
+		// A running `strata backfill` (or `strata start`) holds the
+		// project: the run itself answers (control_status.go).
+		ctx, stop := signalContext()
+		defer stop()
+		live, lerr := engine.RequestStatus(ctx, pos[0], pos[1], locked.PID, controlWait, *parts, *state)
+		if lerr != nil {
+			return lerr
+		}
+		st, list, err = live.Backfill, live.Partitions, nil
+	}
+	if err != nil {
+		return err
+	}
+	doc := map[string]any{"backfill": st, "counts": map[string]int{
+		"succeeded": st.Progress.Succeeded, "skipped": st.Progress.Skipped, "failed": st.Progress.Failed,
+		"cancelled": st.Progress.Cancelled, "running": st.Progress.Running, "conflict": st.Progress.Conflicts,
+		"queued": st.Total - st.Progress.Succeeded - st.Progress.Skipped - st.Progress.Failed - st.Progress.Cancelled - st.Progress.Running - st.Progress.Conflicts}}
+	if *parts {
+		doc["partitions"] = list
+	}
+	if *format == "json" {
+		return printJSON(doc)
+	}
+	if locked != nil {
+		fmt.Printf("(read from pid %d, which is running it)\n", locked.PID)
+	}
+	fmt.Printf("backfill %s (%s %s..%s): %s %s\n", st.ID, st.Pipeline, st.Spec.From, st.Spec.To, st.State, st.Message)
+	fmt.Printf("pipeline version %s%s\n", shortVersion(st.Snapshot), map[bool]string{true: "; the files have changed since", false: ""}[st.FilesChanged])
+	fmt.Println(progressLine(&st.Progress))
+	if st.Problem != "" {
+		fmt.Printf("problem: %s\n", st.Problem)
+	}
+	printConflicts(st.Conflicts)
+	for _, p := range list {
+		fmt.Printf("  %-12s %-9s %s\n", p.Key, p.State, p.Error)
+	}
+	return nil
 }
 
 // controlWait is how long a cancel, pause or resume handed to another

@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	register("exec", "run one Go block file (or its folder) for a partition, no project needed", runExec)
+	register("exec", "run a Go block (its file or folder: the folder's package) for a partition, no project needed", runExec)
 }
 
 func runExec(args []string) error {
@@ -35,6 +35,7 @@ func runExec(args []string) error {
 	fs.Var(&allow, "allow", "opt in to a restricted import: os/exec, unsafe, syscall or plugin (repeatable)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: strata exec FILE.go|DIR [--engine interp|compiled] [flags]")
+		fmt.Fprintln(fs.Output(), "DIR runs the folder's package (its .go files, _test.go excepted; the entry is DIR/DIR.go or the file declaring Load, Transform or Export); FILE.go runs alone, or with its folder's package when it is DIR/DIR.go")
 		fs.PrintDefaults()
 	}
 	flags, pos := interleaved(args, nil)
@@ -48,13 +49,21 @@ func runExec(args []string) error {
 	if _, err := engine.ParseEngine(*eng); err != nil {
 		return fmt.Errorf("--engine: %w", err)
 	}
-	file, err := blockFile(pos[0])
+	file, others, err := blockFiles(pos[0])
 	if err != nil {
 		return err
 	}
 	src, err := os.ReadFile(file)
 	if err != nil {
 		return err
+	}
+	var files []protocol.SourceFile
+	for _, o := range others {
+		b, err := os.ReadFile(o)
+		if err != nil {
+			return err
+		}
+		files = append(files, protocol.SourceFile{Name: filepath.Base(o), Source: string(b)})
 	}
 	loc, err := time.LoadLocation(*tz)
 	if err != nil {
@@ -67,6 +76,7 @@ func runExec(args []string) error {
 	req := &protocol.ExecRequest{
 		Filename:  filepath.Base(file),
 		Source:    string(src),
+		Files:     files,
 		Partition: protocol.PartitionWire{Key: p.Key, Start: p.Start, End: p.End, Interval: string(interval), Zone: loc.String()},
 		Vars:      map[string]string{},
 		Timeout:   *timeout,
@@ -143,32 +153,6 @@ func runExec(args []string) error {
 	return nil
 }
 
-// blockFile accepts a block file or its folder (blocks/<id>/<id>.go).
-func blockFile(arg string) (string, error) {
-	st, err := os.Stat(arg)
-	if err != nil {
-		return "", err
-	}
-	if !st.IsDir() {
-		return arg, nil
-	}
-	named := filepath.Join(arg, filepath.Base(filepath.Clean(arg))+".go")
-	if _, err := os.Stat(named); err == nil {
-		return named, nil
-	}
-	matches, _ := filepath.Glob(filepath.Join(arg, "*.go"))
-	var files []string
-	for _, m := range matches {
-		if !strings.HasSuffix(m, "_test.go") {
-			files = append(files, m)
-		}
-	}
-	if len(files) == 1 {
-		return files[0], nil
-	}
-	return "", fmt.Errorf("%s: want a folder holding %s or exactly one .go file (found %d)", arg, filepath.Base(named), len(files))
-}
-
 // execPartition parses a key of any interval, recognized by its shape.
 func execPartition(key string, loc *time.Location) (partitions.Partition, partitions.Interval, error) {
 	if key == "" {
@@ -195,14 +179,22 @@ func readCSVFile(path string) (*sdk.Table, error) {
 }
 
 func printRunError(file string, e *protocol.RunError) {
+	// A position may be in another file of the block's package (named by
+	// its base name, as exec sends them).
+	in := func(name string) string {
+		if name == "" || name == filepath.Base(file) {
+			return file
+		}
+		return filepath.Join(filepath.Dir(file), filepath.Base(name))
+	}
 	if len(e.Diagnostics) > 1 {
 		for _, d := range e.Diagnostics {
-			fmt.Fprintf(os.Stderr, "%s:%d:%d: %s\n", file, d.Line, d.Column, d.Message)
+			fmt.Fprintf(os.Stderr, "%s:%d:%d: %s\n", in(d.File), d.Line, d.Column, d.Message)
 		}
 		return
 	}
 	if e.Line > 0 {
-		fmt.Fprintf(os.Stderr, "%s:%d:%d: %s (%s)\n", file, e.Line, e.Column, e.Message, e.Kind)
+		fmt.Fprintf(os.Stderr, "%s:%d:%d: %s (%s)\n", in(e.File), e.Line, e.Column, e.Message, e.Kind)
 		return
 	}
 	fmt.Fprintf(os.Stderr, "%s: %s (%s)\n", file, e.Message, e.Kind)

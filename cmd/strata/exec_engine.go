@@ -29,7 +29,7 @@ func execEngine(ctx context.Context, want string, req *protocol.ExecRequest, tab
 	}
 	reason := ""
 	if want == "" {
-		if diags := interp.NewExecutor().NeedsCompiled(req.Filename, req.Source, req.Allow); len(diags) > 0 {
+		if diags := interp.NewExecutor().NeedsCompiled(req.Filename, req.Source, req.Allow, req.Files...); len(diags) > 0 {
 			reason = diags[0].Message
 		}
 	}
@@ -79,8 +79,12 @@ func execCompiled(ctx context.Context, req *protocol.ExecRequest, tables []*sdk.
 	if err != nil {
 		cache = os.TempDir()
 	}
+	others := map[string]string{}
+	for _, f := range req.Files {
+		others[f.Name] = f.Source
+	}
 	w, err := build.Build(ctx, build.Options{Dir: filepath.Join(cache, "strata", "exec-build"), Allow: req.Allow, Tool: tool},
-		[]build.Block{{File: req.Filename, Source: req.Source}})
+		[]build.Block{{File: req.Filename, Source: req.Source, Others: others}})
 	if err != nil {
 		return nil, nil, fmt.Errorf("build compiled worker: %w", err)
 	}

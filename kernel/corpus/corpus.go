@@ -26,7 +26,7 @@ var NeedsCompiled = map[string]string{
 	"errors_astype":     "errors.AsType (Go 1.26)",
 	"errors_custom":     "errors.As with an error type the block declares",
 	"fmt_verbs":         "%#v of a value that can be of the block's own type",
-	"interfaces_switch": "type switch case on an interface with methods",
+	"interfaces_switch": "type switch case int: the kernel's interpreter (yaegi) keeps ID as its underlying type int",
 	"iter_seq":          `package "iter" (Go 1.23)`,
 	"json_tour":         "unexported field secret of Person",
 	"maps_iter":         "slices.Sorted (Go 1.23)",
@@ -34,16 +34,16 @@ var NeedsCompiled = map[string]string{
 	"new_expr":          "new with a value",
 	"range_func":        "range over a function",
 	"slices_ops":        "cannot compile this block",
-	"structs_methods":   "%T of a value that can be of the block's own type",
+	"structs_methods":   "a value of Circle, with a method String, stored in an interface inside a slice",
 	"sync_oncevalue":    "sync.OnceValue (Go 1.21)",
 	"unique_pkg":        `package "unique" (Go 1.23)`,
 	// Found by the adversarial corpus (adv_*): routed, never a wrong answer.
 	"adv_errors_join":          "errors.Join with an error type the block declares",
 	"adv_fmt_nested":           "%T of a value that can be of the block's own type",
 	"adv_generic_infer":        "%T of a value that can be of the block's own type",
-	"adv_generic_type_switch":  "type switch case on an interface with methods",
+	"adv_generic_type_switch":  "type switch case int",
 	"adv_iface_embedded_iface": "impossible type assertion",
-	"adv_json_embedded":        "%d of Money, which has methods",
+	"adv_json_embedded":        "the method MarshalJSON in a block that uses encoding/json",
 	"adv_loopvar_addr_for":     "the address of loop variable i is taken",
 	"adv_maps_sorted_keys":     "slices.Sorted (Go 1.23)",
 	"adv_recover_repanic":      "type assertion to an interface with methods",
@@ -57,12 +57,38 @@ var NeedsCompiled = map[string]string{
 	"adv_template_funcs":       "a template calls the method Expensive the block declares",
 	"adv_multiwriter_own_type": "passed to io.MultiWriter's variadic io.Writer",
 	"adv_io_pipe":              "passed to io.MultiWriter's variadic io.Writer",
-	"adv_generic_tilde":        "CFG post-order panic",
+	"adv_generic_tilde":        "a slice holding Pair, with a method String",
+	// A nil pointer of the block's type in a standard interface (Go's
+	// typed-nil gotcha): yaegi said `err == nil`.
+	"typed_nil_error": "p (a *myErr that may be nil) becomes error",
+	"typed_nil_iface": "a value of myErr, with a method Error, made an interface value (any)",
+	// Values of the block's types inside slices, maps, structs and `any`
+	// reach fmt without their methods; an error value type in an error
+	// prints as its fields.
+	"fmt_nested_stringers": "a slice holding Temp, with a method String",
+	"error_value_type":     "V{…} (a V value with an Error method) becomes error",
 	// Found by the ordinary-programs round of issue k9 (k9_*).
 	"k9_json_api":             "%T of a value that can be of the block's own type",
 	"k9_generics_constraints": "CFG post-order panic",
 	"k9_enum_state_machine":   "%q of State, which has methods",
 	"k9_defer_loop_recover":   "defer inside a loop whose deferred calls may recover",
+	// Found by issue k9c (k9c_*).
+	"k9c_select_recv_call": "a select case that receives into m[slot(m, \"a\")]",
+	// A block's own types under yaegi (unsupported_types.go): each printed
+	// a different answer interpreted before it was routed.
+	"k9c_types_assert_underlying": "type assertion to int: the kernel's interpreter (yaegi) keeps ID as its underlying type int",
+	"k9c_types_errors_named":      "type switch case Code: the kernel's interpreter (yaegi) keeps Code as its underlying type int",
+	"k9c_types_iface_equal":       "== between interface values in a block where a value of ID becomes an interface",
+	"k9c_types_json_marshaler":    "the method MarshalJSON in a block that uses encoding/json",
+	"k9c_types_log_stringer":      "a value of Point, with a method String, passed to log.Printf", // l.Printf: a *log.Logger method has no wrapper
+	"k9c_types_reflect_name":      "reflect.Type's Name in a block that declares types",
+	"k9c_types_stringer_any_map":  "a value of Celsius, with a method String, stored in an interface inside a slice, map or struct",
+	"k9c_types_stringer_any_var":  "a value of Point, with a method String, made an interface value (any)",
+	"k9c_types_stringer_field":    "a struct holding Celsius, with a method String, made an interface value",
+	"k9c_types_stringer_generic":  "Stack instantiated with a type holding Point, with a method String",
+	"k9c_types_stringer_nested":   "a slice holding Point, with a method String, made an interface value",
+	"k9c_types_unexported_field":  "a struct with the unexported field timeout of type time.Duration",
+	"k9c_types_switch_named":      "type switch case float64: the kernel's interpreter (yaegi) keeps Celsius as its underlying type float64",
 }
 
 // ExitCodes are the programs that end with os.Exit or log.Fatal: `go run`

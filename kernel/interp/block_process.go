@@ -174,5 +174,6 @@ func (p *blockProcess) symbols() map[string]map[string]reflect.Value {
 	if p.stderrFile != nil {
 		syms["os/os"]["Stderr"] = reflect.ValueOf(&p.stderrFile).Elem()
 	}
+	withPrintWrappers(syms, "log/log", "Print", "Printf", "Println", "Fatal", "Fatalf", "Fatalln", "Panic", "Panicf", "Panicln")
 	return syms
 }

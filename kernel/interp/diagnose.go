@@ -341,13 +341,14 @@ func sortDiagnostics(d []protocol.Diagnostic) {
 // NeedsCompiled reports why the interpreter cannot run a block faithfully:
 // the "needs compiled" diagnostics of the block's analysis, or none when it
 // can run (or when the block has other errors, which compiling would not
-// fix). It only parses and type-checks; nothing runs.
-func (e *Executor) NeedsCompiled(filename, src string, allow []string) []protocol.Diagnostic {
+// fix). It only parses and type-checks; nothing runs. extra are the other
+// files of the block's package (ExecRequest.Files).
+func (e *Executor) NeedsCompiled(filename, src string, allow []string, extra ...protocol.SourceFile) []protocol.Diagnostic {
 	allowed := map[string]bool{}
 	for _, p := range allow {
 		allowed[p] = true
 	}
-	_, rerr := e.analyze(filename, src, "", allowed)
+	_, rerr := e.analyze(filename, src, "", allowed, extra...)
 	if rerr == nil || rerr.Kind != protocol.ErrUnsupported {
 		return nil
 	}

@@ -26,7 +26,11 @@
 //     the loop, on its closing line (lower_break.go);
 //   - `dst = <-c` where dst is an element, a field, *p or a variable of an
 //     enclosing function (yaegi wrote the value into a temporary and lost
-//     it, silently) becomes `dst = (<-c)` (lower_recv.go);
+//     it, silently) becomes `dst = (<-c)` (lower_recv.go); a select case
+//     `case x, ok = <-c:` (yaegi lost x and then failed "reflect.Select:
+//     invalid Dir") becomes `case strata_recv, strata_ok := <-c: x, ok =
+//     strata_recv, strata_ok;` on the case's line (destinations with calls
+//     are routed to compiled);
 //   - `go f(x[i], g())`: yaegi read arguments other than plain variables
 //     after the goroutine started (another iteration's value, or "call of
 //     nil function"); an ordinary call in the caller evaluates them and the
@@ -59,6 +63,16 @@
 //     hides the type's methods from the errors package);
 //   - type assertions and type switches to interfaces with methods (yaegi
 //     matches standard-library values wrongly);
+//   - a block's own types where yaegi keeps only the underlying type
+//     (unsupported_types.go): type switches and assertions that could not
+//     tell `type ID int` from int (or two types made of the same type), ==
+//     and interface-keyed maps over such values, reflect.Type names; values
+//     with String/Error/Format methods nested in what fmt gets ([]Point, a
+//     field, an element of a []any), made an `any`, logged, or with an
+//     Error method (only a String method reaches fmt directly); unexported
+//     fields of an interface or method type in printed structs (Go prints
+//     them raw); MarshalJSON/UnmarshalJSON (and Text) in a block using
+//     encoding/json;
 //   - %T and %#v of values that can be of the block's types, other verbs than
 //     %v/%s on the block's types with methods, %+v or encoding/json/reflect
 //     over structs with unexported fields (yaegi's types have no names and

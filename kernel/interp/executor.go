@@ -390,7 +390,8 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 			st.mu.Lock()
 			pos := st.goPos
 			st.mu.Unlock()
-			return finish(nil, &protocol.RunError{Kind: protocol.ErrPanic, File: filename, Message: msg, Line: pos[0], Column: pos[1]})
+			file, col := p.fileColumn(filename, pos[1])
+			return finish(nil, &protocol.RunError{Kind: protocol.ErrPanic, File: file, Message: msg, Line: pos[0], Column: col})
 		default:
 		}
 		switch {
@@ -433,14 +434,16 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 		st.mu.Lock()
 		code, line, col := st.exit[0], st.exit[1], st.exit[2]
 		st.mu.Unlock()
-		return finish(nil, &protocol.RunError{Kind: protocol.ErrPanic, File: filename, Line: line, Column: col,
+		file, col := p.fileColumn(filename, col)
+		return finish(nil, &protocol.RunError{Kind: protocol.ErrPanic, File: file, Line: line, Column: col,
 			Message: fmt.Sprintf("block called os.Exit(%d): a block cannot end the kernel, so the run stops here (deferred calls do not run, as in Go); return an error instead", code)})
 	case msg := <-st.goPanic:
 		res.Restart = true
 		st.mu.Lock()
 		pos := st.goPos
 		st.mu.Unlock()
-		return finish(nil, &protocol.RunError{Kind: protocol.ErrPanic, File: filename, Message: msg, Line: pos[0], Column: pos[1]})
+		file, col := p.fileColumn(filename, pos[1])
+		return finish(nil, &protocol.RunError{Kind: protocol.ErrPanic, File: file, Message: msg, Line: pos[0], Column: col})
 	case <-ctx.Done():
 		// A block that honours ctx.Done stops by itself; then the kernel
 		// stays clean and needs no restart.
@@ -566,7 +569,8 @@ func (p *program) panicError(filename string, v any, st *runState, trace string)
 	pos := st.panicPos
 	st.mu.Unlock()
 	if pos[0] > 0 {
-		re.Line, re.Column = pos[0], pos[1]
+		re.Line = pos[0]
+		re.File, re.Column = p.fileColumn(filename, pos[1])
 		return re
 	}
 	if m := tracePos.FindStringSubmatch(trace); m != nil {
@@ -579,6 +583,20 @@ func (p *program) panicError(filename string, v any, st *runState, trace string)
 		}
 	}
 	return re
+}
+
+// colFileShift places a file's index in the columns the rewritten source
+// passes to strata_rt (PanicAt, Site, GoRecovered).
+const colFileShift = 20
+
+// fileColumn splits such a column into the block file it is in (filename
+// for the block's own) and the column.
+func (p *program) fileColumn(filename string, col int) (string, int) {
+	i := col >> colFileShift
+	if i > 0 && i < len(p.a.names) {
+		filename = p.a.names[i]
+	}
+	return filename, col & (1<<colFileShift - 1)
 }
 
 func (p *program) funcContaining(line int) *funcSpan {

@@ -3,6 +3,8 @@ package interp
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
+	"strings"
 )
 
 // yaegi v0.16 compiles `dst = <-c` by letting the receive write straight
@@ -16,18 +18,29 @@ import (
 // parenthesized receive is not a bare receive node, so yaegi assigns it
 // the ordinary way: `dst = <-c` becomes `dst = (<-c)`, on the same line.
 // Comma-ok receives (v, ok = <-c) take another path that is right, and
-// are left as written; op-assignments (x += <-c) are right too. A select
-// case `case x = <-c:` is left too: yaegi fails it loudly ("reflect.Select:
-// invalid Dir"), parenthesized or not.
+// are left as written; op-assignments (x += <-c) are right too.
+//
+// A select case that assigns (`case x = <-c:`, `case x, ok = <-c:`) is
+// worse: yaegi's select loses the value the same way (x stays 0) and then
+// fails with "reflect.Select: invalid Dir" on a later select, parenthesized
+// or not (corpus k9c_select_recv_assign). It becomes a case that declares,
+// plus the assignment as the first statement of the case's body, on the
+// case's own line: `case strata_recv := <-c: x = strata_recv;`. Go
+// evaluates the destinations only once the case is chosen, which is where
+// the moved assignment does it. The destinations are moved as text, so
+// only those no other edit can touch (names, fields, indexes by
+// arithmetic on names or literals, *p) are lowered; recvCaseLowerable says which, and
+// unsupported.go routes the others to compiled mode.
 
 // lowerRecvAssigns returns the edits for every plain assignment in the
 // file whose right-hand side is a bare receive.
-func (a *analysis) lowerRecvAssigns(off func(token.Pos) int) []edit {
+func (a *analysis) lowerRecvAssigns(src string, off func(token.Pos) int) []edit {
 	var edits []edit
 	comm := map[ast.Stmt]bool{}
 	ast.Inspect(a.file, func(n ast.Node) bool {
 		if cc, ok := n.(*ast.CommClause); ok && cc.Comm != nil {
 			comm[cc.Comm] = true
+			edits = append(edits, a.lowerRecvCase(cc, src, off)...)
 		}
 		as, ok := n.(*ast.AssignStmt)
 		if !ok || comm[as] || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
@@ -41,4 +54,75 @@ func (a *analysis) lowerRecvAssigns(off func(token.Pos) int) []edit {
 		return true
 	})
 	return edits
+}
+
+// recvCase returns the assignment of a select case `case x[, ok] = <-c:`.
+func recvCase(cc *ast.CommClause) (*ast.AssignStmt, bool) {
+	as, ok := cc.Comm.(*ast.AssignStmt)
+	if !ok || as.Tok != token.ASSIGN || len(as.Rhs) != 1 {
+		return nil, false
+	}
+	u, ok := ast.Unparen(as.Rhs[0]).(*ast.UnaryExpr)
+	return as, ok && u.Op == token.ARROW
+}
+
+// lowerRecvCase turns `case x = <-c:` into `case strata_recv := <-c: x =
+// strata_recv;` and `case x, ok = <-c:` into `case strata_recv, strata_ok
+// := <-c: x, ok = strata_recv, strata_ok;` (a blank destination stays
+// blank). Each case is a scope of its own, so the names never clash.
+func (a *analysis) lowerRecvCase(cc *ast.CommClause, src string, off func(token.Pos) int) []edit {
+	as, ok := recvCase(cc)
+	if !ok || !a.recvCaseLowerable(as) {
+		return nil
+	}
+	names := []string{"strata_recv", "strata_ok"}
+	var decl, lhs, rhs []string
+	for i, l := range as.Lhs {
+		if id, ok := l.(*ast.Ident); ok && id.Name == "_" {
+			decl = append(decl, "_")
+			continue
+		}
+		decl = append(decl, names[i])
+		lhs = append(lhs, src[off(l.Pos()):off(l.End())])
+		rhs = append(rhs, names[i])
+	}
+	edits := []edit{{off: off(as.Pos()), del: off(as.Rhs[0].Pos()) - off(as.Pos()), text: strings.Join(decl, ", ") + " := "}}
+	if len(lhs) > 0 {
+		edits = append(edits, edit{off: off(cc.Colon) + 1, text: " " + strings.Join(lhs, ", ") + " = " + strings.Join(rhs, ", ") + ";"})
+	}
+	return edits
+}
+
+// recvCaseLowerable reports whether every destination of a select case's
+// assignment is built only of names (not packages), fields, *p, and
+// indexes by arithmetic on names or literals: text no other rewrite edits, so it can be
+// moved after the case's colon as written.
+func (a *analysis) recvCaseLowerable(as *ast.AssignStmt) bool {
+	var plain func(e ast.Expr) bool
+	plain = func(e ast.Expr) bool {
+		switch e := e.(type) {
+		case *ast.Ident:
+			_, pkg := a.info.Uses[e].(*types.PkgName)
+			return !pkg
+		case *ast.BasicLit:
+			return true
+		case *ast.ParenExpr:
+			return plain(e.X)
+		case *ast.StarExpr:
+			return plain(e.X)
+		case *ast.SelectorExpr:
+			return plain(e.X)
+		case *ast.IndexExpr:
+			return plain(e.X) && plain(e.Index)
+		case *ast.BinaryExpr: // == and != may be rewritten (interfaceEqual)
+			return e.Op != token.EQL && e.Op != token.NEQ && plain(e.X) && plain(e.Y)
+		}
+		return false
+	}
+	for _, l := range as.Lhs {
+		if !plain(l) {
+			return false
+		}
+	}
+	return true
 }

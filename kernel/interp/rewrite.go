@@ -42,7 +42,16 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 	var edits []edit
 	off := func(p token.Pos) int { return a.fset.Position(p).Offset }
 	line := func(p token.Pos) int { return a.fset.Position(p).Line }
-	col := func(p token.Pos) int { return a.fset.Position(p).Column }
+	// A column passed to the runtime carries the index of the block's file
+	// above bit 20 (see fileColumn), so a panic in a helper file of a
+	// block's package names that file.
+	fileBits := 0
+	for i, f := range a.files {
+		if f == a.file {
+			fileBits = i << colFileShift
+		}
+	}
+	col := func(p token.Pos) int { return a.fset.Position(p).Column | fileBits }
 
 	// The runtime import goes on the package clause's line.
 	edits = append(edits, edit{off: off(a.file.Name.End()), text: fmt.Sprintf("; import %s %q", rtAlias, rtPath)})
@@ -76,7 +85,7 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 	}
 	edits = append(edits, a.explicitTypeArgs(off)...)
 	edits = append(edits, a.lowerSelectBreaks(off)...)
-	edits = append(edits, a.lowerRecvAssigns(off)...)
+	edits = append(edits, a.lowerRecvAssigns(src, off)...)
 	bound := map[*ast.SelectorExpr]bool{}
 	edits = append(edits, a.bindMethodValues(src, off, bound)...)
 	deferEdits, deferCovered := a.lowerLoopDefers(src, off, bound)

@@ -26,6 +26,7 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 	a.templateMethods(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.logFileFlags(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.nativeVariadicIfaces(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
+	a.typeChecks(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	loopDefers := a.loopDeferFuncs()
 	lowered := map[*ast.DeferStmt]bool{}
 	for body, ok := range loopDefers {
@@ -46,6 +47,10 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 		case *ast.DeferStmt:
 			if a.inLoop(n) && !lowered[n] {
 				at(n.Pos(), "defer inside a loop whose deferred calls may recover: the kernel's interpreter (yaegi) keeps one slot for every iteration's deferred call, and the kernel's own defer stack cannot run a call that recovers")
+			}
+		case *ast.CommClause:
+			if as, ok := recvCase(n); ok && !a.recvCaseLowerable(as) {
+				at(as.Pos(), "a select case that receives into %s: the kernel's interpreter (yaegi) loses values received by an assigning select case, and only destinations made of names, fields, indexes and *p are rewritten for it (`case v := <-c: dst = v` runs interpreted)", types.ExprString(as.Lhs[0]))
 			}
 		case *ast.TypeAssertExpr:
 			if a.interfaceTarget(n.Type) {
@@ -120,6 +125,7 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 			at(id.Pos(), "calling %s without explicit type arguments: the kernel's interpreter (yaegi) infers several type parameters wrongly, and %s cannot be written out here", id.Name, instantiation(id.Name, inst))
 		}
 	}
+	a.typedNilIfaces(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	diags = append(diags, a.loopVarProblems(filename)...)
 	return diags
 }

@@ -128,3 +128,60 @@ func TestSharedFrameWithoutAgreement(t *testing.T) {
 		t.Fatal("read a shared frame without a shared file")
 	}
 }
+
+// TestSharedTablesOwnTheirMemory: decoded tables own their memory. The
+// shared file is rewritten for every frame, so a table a block keeps from
+// one run to the next (in a package variable) must keep its values when
+// the next frame arrives, and changing a decoded table must not touch the
+// file or the next decode.
+func TestSharedTablesOwnTheirMemory(t *testing.T) {
+	if !sharingSupported {
+		t.Skip("no shared mappings on this system")
+	}
+	path := filepath.Join(t.TempDir(), SharedToKernel)
+	var stream bytes.Buffer
+	w := NewWriter(&stream)
+	if err := w.ShareTables(path); err != nil {
+		t.Fatal(err)
+	}
+	defer w.CloseShared()
+	r := NewReader(&stream)
+	r.AcceptShared(path)
+	defer r.CloseShared()
+
+	first, second := bigTable(100_000), bigTable(100_000)
+	ids, amounts := second.Column("id").Int64s(), second.Column("amount").Float64s()
+	for i := range ids {
+		ids[i], amounts[i] = -ids[i], amounts[i]+1
+	}
+	var kept []*sdk.Table
+	for _, in := range []*sdk.Table{first, second} {
+		if err := w.Write(&Message{Type: TypeExec}, in); err != nil {
+			t.Fatal(err)
+		}
+		m, tables, err := r.Read()
+		if err != nil || m.Shared == nil {
+			t.Fatalf("read: %v, shared %v", err, m.Shared)
+		}
+		kept = append(kept, tables[0])
+	}
+	sameTable(t, kept[0], first) // the second frame overwrote the file
+	sameTable(t, kept[1], second)
+
+	// Writing into a decoded column changes that table only.
+	kept[1].Column("id").Int64s()[5] = 12345
+	kept[1].Column("amount").Float64s()[5] = 0.5
+	if err := w.Write(&Message{Type: TypeExec}, second); err != nil {
+		t.Fatal(err)
+	}
+	_, again, err := r.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := again[0].Column("id").Int64s()[5]; got != ids[5] {
+		t.Fatalf("id[5] decoded as %d after a change to an earlier decode, want %d", got, ids[5])
+	}
+	if got := kept[0].Column("id").Int64s()[5]; got != first.Column("id").Int64s()[5] {
+		t.Fatalf("the first table's id[5] is %d", got)
+	}
+}

@@ -77,6 +77,14 @@ func Check(ctx *sdk.Context, out *sdk.Table) error {
 	if res.Error == nil || res.Error.Kind != protocol.ErrCompile || res.Error.File != "blocks/orders/helpers.go" || res.Error.Line != 11 {
 		t.Fatalf("want a compile error at blocks/orders/helpers.go:11, got %+v", res.Error)
 	}
+
+	// A panic in the second file names that file and line (it named the
+	// block's own file, at the second file's line).
+	req.Files[0].Source = strings.Replace(helpers, "return 2 * n", `panic("no double")`, 1)
+	res, _ = k.Exec(context.Background(), req, nil, &collect{})
+	if res.Error == nil || res.Error.Kind != protocol.ErrPanic || res.Error.File != "blocks/orders/helpers.go" || res.Error.Line != 11 || res.Error.Column != 30 {
+		t.Fatalf("want a panic at blocks/orders/helpers.go:11:30, got %+v", res.Error)
+	}
 }
 
 // os.Stderr of a block is the run's stderr stream (it was the kernel's own

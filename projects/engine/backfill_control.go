@@ -219,6 +219,8 @@ func (b *backfillRun) pollControl(now time.Time) {
 		case "resume":
 			_, err := b.e.Resume(context.Background(), b.id)
 			acknowledge(dir, r, err, fmt.Sprintf("backfill %s resumed by pid %d", b.id, os.Getpid()))
+		case "status": // control_status.go; a read, answered beside the progress ticks
+			go b.answerStatus(dir, r)
 		default:
 			acknowledge(dir, r, fmt.Errorf("unknown action %q", r.Action), "")
 		}

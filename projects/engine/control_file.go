@@ -48,13 +48,18 @@ type controlRequest struct {
 	Action   string    `json:"action"`
 	Nonce    string    `json:"nonce"`
 	Expires  time.Time `json:"expires_at"`
+	// For a "status" request: also list the partitions (in State only,
+	// when set). See control_status.go.
+	Partitions bool   `json:"partitions,omitempty"`
+	State      string `json:"state,omitempty"`
 }
 
 type controlAck struct {
-	Instance string `json:"instance"`
-	Action   string `json:"action"`
-	OK       bool   `json:"ok"`
-	Message  string `json:"message"`
+	Instance string          `json:"instance"`
+	Action   string          `json:"action"`
+	OK       bool            `json:"ok"`
+	Message  string          `json:"message"`
+	Status   json.RawMessage `json:"status,omitempty"` // a "status" request's LiveStatus
 }
 
 // NotRunningError says that the process holding the project is not running
@@ -176,29 +181,46 @@ func RequestControl(ctx context.Context, projectDir, id, action string, holderPI
 	default:
 		return "", fmt.Errorf("control %q: want one of %s", action, strings.Join(ControlActions, ", "))
 	}
+	ack, err := exchange(ctx, projectDir, controlRequest{Backfill: id, Action: action}, holderPID, wait)
+	if err != nil {
+		return "", err
+	}
+	return ack.Message, nil
+}
+
+// exchange hands req (Backfill and Action set) to the instance advertised
+// for its backfill by holderPID and waits for the acknowledgement.
+func exchange(ctx context.Context, projectDir string, req controlRequest, holderPID int, wait time.Duration) (controlAck, error) {
+	id, action := req.Backfill, req.Action
 	dir := controlDir(projectDir, id)
 	var inst controlInstance
 	if err := readJSON(filepath.Join(dir, "instance.json"), &inst); err != nil || inst.Backfill != id || (holderPID > 0 && inst.PID != holderPID) {
 		// Missing, or left by a process that died without removing it
 		// (kill -9): the holder is another process.
-		return "", &NotRunningError{Backfill: id, Action: action, PID: holderPID}
+		return controlAck{}, &NotRunningError{Backfill: id, Action: action, PID: holderPID}
 	}
-	req := controlRequest{Backfill: id, Instance: inst.Instance, Action: action, Nonce: newNonce(), Expires: time.Now().Add(wait)}
+	req.Instance, req.Nonce, req.Expires = inst.Instance, newNonce(), time.Now().Add(wait)
 	reqPath := filepath.Join(dir, req.Nonce+".request.json")
 	ackPath := filepath.Join(dir, req.Nonce+".ack.json")
 	if err := writeFileAtomic(reqPath, req); err != nil {
-		return "", fmt.Errorf("hand %s of backfill %s to pid %d: %w", action, id, inst.PID, err)
+		return controlAck{}, fmt.Errorf("hand %s of backfill %s to pid %d: %w", action, id, inst.PID, err)
+	}
+	answer := func() (controlAck, bool, error) {
+		var ack controlAck
+		if readJSON(ackPath, &ack) != nil {
+			return ack, false, nil
+		}
+		_ = os.Remove(ackPath)
+		if !ack.OK {
+			return ack, true, fmt.Errorf("pid %d could not %s backfill %s: %s", inst.PID, action, id, ack.Message)
+		}
+		return ack, true, nil
 	}
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		var ack controlAck
-		if err := readJSON(ackPath, &ack); err == nil {
-			_ = os.Remove(ackPath)
-			if !ack.OK {
-				return "", fmt.Errorf("pid %d could not %s backfill %s: %s", inst.PID, action, id, ack.Message)
-			}
-			return ack.Message, nil
+		if ack, ok, err := answer(); ok {
+			return ack, err
 		}
 		if time.Now().After(req.Expires) {
 			break
@@ -207,28 +229,23 @@ func RequestControl(ctx context.Context, projectDir, id, action string, holderPI
 		case <-tick.C:
 		case <-ctx.Done():
 			_ = os.Remove(reqPath)
-			return "", ctx.Err()
+			return controlAck{}, ctx.Err()
 		}
 	}
 	// Not taken in time: withdrawn, so it can never apply later. If the
 	// instance ended meanwhile it was not running after all.
 	if os.Remove(reqPath) == nil {
 		if readJSON(filepath.Join(dir, "instance.json"), &inst) != nil || inst.Instance != req.Instance {
-			return "", &NotRunningError{Backfill: id, Action: action, PID: holderPID}
+			return controlAck{}, &NotRunningError{Backfill: id, Action: action, PID: holderPID}
 		}
-		return "", fmt.Errorf("pid %d did not answer the %s of backfill %s within %s; nothing was done", inst.PID, action, id, wait)
+		return controlAck{}, fmt.Errorf("pid %d did not answer the %s of backfill %s within %s; nothing was done", inst.PID, action, id, wait)
 	}
 	// Taken but not yet answered (a cancel is answered once its kernels
 	// have stopped): give the answer a little longer.
 	for deadline := time.Now().Add(wait); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		var ack controlAck
-		if readJSON(ackPath, &ack) == nil {
-			_ = os.Remove(ackPath)
-			if !ack.OK {
-				return "", fmt.Errorf("pid %d could not %s backfill %s: %s", inst.PID, action, id, ack.Message)
-			}
-			return ack.Message, nil
+		if ack, ok, err := answer(); ok {
+			return ack, err
 		}
 	}
-	return "", errors.New("pid " + fmt.Sprint(inst.PID) + " took the " + action + " of backfill " + id + " but did not say it was done within " + (2 * wait).String())
+	return controlAck{}, errors.New("pid " + fmt.Sprint(inst.PID) + " took the " + action + " of backfill " + id + " but did not say it was done within " + (2 * wait).String())
 }

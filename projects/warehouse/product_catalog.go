@@ -133,7 +133,8 @@ func (w *Warehouse) Rollback(ctx context.Context, product, partition string, to 
 		if err != nil {
 			return err
 		}
-		return tx.setCurrent(product, partition, st, to, false)
+		tx.setCurrent(st, to)
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("roll back %s partition %s to version %d: %w", product, partition, to, err)

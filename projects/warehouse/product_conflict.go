@@ -103,9 +103,7 @@ func (w *Warehouse) PromoteIfCurrent(ctx context.Context, refs []VersionRef) err
 			return conflict
 		}
 		for i, r := range refs {
-			if err := tx.setCurrent(r.Product, r.Partition, states[i], r.Version, false); err != nil {
-				return err
-			}
+			tx.setCurrent(states[i], r.Version)
 			if err := tx.retain(r.Product, r.Partition, states[i]); err != nil {
 				return err
 			}

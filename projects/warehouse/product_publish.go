@@ -151,7 +151,8 @@ func (w *Warehouse) writeOutputs(ctx context.Context, outs []Output, makeCurrent
 			}
 		}
 		created := time.Now().UTC().Truncate(time.Microsecond)
-		for i, o := range prepared {
+		for i := range prepared {
+			o := &prepared[i]
 			v, err := tx.writeOutput(o, current, created)
 			if err != nil {
 				return fmt.Errorf("output %d (%s, partition %s): %w", i, o.Product, o.Partition, err)
@@ -179,8 +180,10 @@ func (w *Warehouse) writeOutputs(ctx context.Context, outs []Output, makeCurrent
 	return versions, nil
 }
 
-// writeOutput appends one output as a new version inside the transaction.
-func (tx *writeTx) writeOutput(o preparedOutput, makeCurrent bool, created time.Time) (Version, error) {
+// writeOutput appends one output as a new version inside the transaction:
+// its rows at once, its catalog row when the transaction flushes
+// (catalog_pending.go).
+func (tx *writeTx) writeOutput(o *preparedOutput, makeCurrent bool, created time.Time) (Version, error) {
 	table, err := tx.ensureTable(o.Product, o.schema)
 	if err != nil {
 		return Version{}, err
@@ -199,26 +202,15 @@ func (tx *writeTx) writeOutput(o preparedOutput, makeCurrent bool, created time.
 	}
 	rows := int64(o.Table.Len())
 	// A published version is inserted current; only the version it replaces
-	// needs an UPDATE (none for a new partition).
-	err = tx.exec(`INSERT INTO _strata.versions (product, partition, partition_start, partition_end, version, run_id, code_hash,
-			upstream, row_count, schema, created_at, storage_table, is_current, content_hash, snapshot, based_on)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?::JSON, ?, ?::JSON, ?, ?, ?, ?, ?, ?)`,
-		o.Product, o.Partition, o.PartitionStart, o.PartitionEnd, version, o.RunID, o.CodeHash,
-		o.upstream, rows, encodeSchema(o.schema), created, table, makeCurrent, o.hash, o.Snapshot, basedOn)
-	if err != nil {
-		return Version{}, fmt.Errorf("record version %d: %w", version, err)
-	}
+	// needs its flag cleared (none for a new partition).
+	tx.batch.inserts = append(tx.batch.inserts, pendingVersion{o: o, version: version, table: table, rows: rows, created: created, basedOn: basedOn})
 	st.versions = append(st.versions, keptVersion{version: version, table: table, basedOn: basedOn})
 	st.last = version
 	if o.Pin != "" {
-		if err := tx.pin(o.Pin, VersionRef{Product: o.Product, Partition: o.Partition, Version: version}); err != nil {
-			return Version{}, err
-		}
+		tx.pin(o.Pin, VersionRef{Product: o.Product, Partition: o.Partition, Version: version})
 	}
 	if makeCurrent {
-		if err := tx.setCurrent(o.Product, o.Partition, st, version, true); err != nil {
-			return Version{}, err
-		}
+		tx.setCurrent(st, version)
 	}
 	if err := tx.retain(o.Product, o.Partition, st); err != nil {
 		return Version{}, err
@@ -229,25 +221,11 @@ func (tx *writeTx) writeOutput(o preparedOutput, makeCurrent bool, created time.
 	}, nil
 }
 
-// setCurrent points (product, partition) at version: it clears the flag of
-// the current version and sets version's (unless inserted, already set).
-func (tx *writeTx) setCurrent(product, partition string, st *partState, version int, inserted bool) error {
-	var err error
-	switch {
-	case st.current == version:
-	case st.current != 0 && inserted:
-		err = tx.exec(`UPDATE _strata.versions SET is_current = false WHERE product = ? AND partition = ? AND version = ?`, product, partition, st.current)
-	case st.current != 0:
-		err = tx.exec(`UPDATE _strata.versions SET is_current = (version = ?) WHERE product = ? AND partition = ? AND version IN (?, ?)`,
-			version, product, partition, version, st.current)
-	case !inserted:
-		err = tx.exec(`UPDATE _strata.versions SET is_current = true WHERE product = ? AND partition = ? AND version = ?`, product, partition, version)
-	}
-	if err != nil {
-		return fmt.Errorf("switch current of %s partition %s to version %d: %w", product, partition, version, err)
-	}
+// setCurrent points a partition at version (0: none). The flags are
+// written when the transaction flushes: the old current version's cleared,
+// the new one's set.
+func (tx *writeTx) setCurrent(st *partState, version int) {
 	st.current = version
-	return nil
 }
 
 // keptState is the state of r's partition, or the not-found error that lists
@@ -258,7 +236,7 @@ func (tx *writeTx) keptState(r VersionRef) (*partState, error) {
 		return nil, err
 	}
 	if _, ok := st.table(r.Version); !ok {
-		return nil, missingVersion(tx.ctx, tx.conn, r)
+		return nil, tx.missingVersion(r)
 	}
 	return st, nil
 }
@@ -276,9 +254,7 @@ func (w *Warehouse) Promote(ctx context.Context, refs []VersionRef) error {
 			if err != nil {
 				return err
 			}
-			if err := tx.setCurrent(r.Product, r.Partition, st, r.Version, false); err != nil {
-				return err
-			}
+			tx.setCurrent(st, r.Version)
 			if err := tx.retain(r.Product, r.Partition, st); err != nil {
 				return err
 			}

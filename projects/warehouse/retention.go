@@ -104,6 +104,7 @@ func (tx *writeTx) state(product, partition string) (*partState, error) {
 	if st, ok := tx.w.parts[k]; ok {
 		c := st.clone()
 		tx.parts[k] = c
+		tx.track(k, c)
 		return c, nil
 	}
 	if !tx.w.complete[product] && !tx.w.uncached[product] {
@@ -113,12 +114,14 @@ func (tx *writeTx) state(product, partition string) (*partState, error) {
 		if st, ok := tx.w.parts[k]; ok {
 			c := st.clone()
 			tx.parts[k] = c
+			tx.track(k, c)
 			return c, nil
 		}
 	}
 	if tx.w.complete[product] {
 		st := &partState{} // a new partition: a backfill's common case costs no query
 		tx.parts[k] = st
+		tx.track(k, st)
 		return st, nil
 	}
 	rows, err := tx.query(`
@@ -145,6 +148,7 @@ func (tx *writeTx) state(product, partition string) (*partState, error) {
 	}
 	slices.SortFunc(st.versions, func(a, b keptVersion) int { return a.version - b.version })
 	tx.parts[k] = st
+	tx.track(k, st)
 	return st, nil
 }
 
@@ -227,7 +231,8 @@ func (tx *writeTx) retain(product, partition string, st *partState) error {
 }
 
 // deleteVersions deletes kept versions of one partition: their rows, their
-// catalog rows, and storage tables left without any version.
+// catalog rows, and storage tables left without any version, when the
+// transaction flushes.
 func (tx *writeTx) deleteVersions(product, partition string, st *partState, versions []int) error {
 	touched := map[string]bool{}
 	for _, v := range versions {
@@ -235,20 +240,7 @@ func (tx *writeTx) deleteVersions(product, partition string, st *partState, vers
 		if !ok {
 			return fmt.Errorf("version %d of %s partition %s is not kept", v, product, partition)
 		}
-		err := tx.exec(fmt.Sprintf(`DELETE FROM %s WHERE %s = ? AND %s = ?`, qualified(table), colPartition, colVersion), partition, v)
-		if err != nil {
-			return fmt.Errorf("delete rows of version %d from %s: %w", v, table, err)
-		}
-		err = tx.exec(`DELETE FROM _strata.versions WHERE product = ? AND partition = ? AND version = ?`, product, partition, v)
-		if err != nil {
-			return fmt.Errorf("delete catalog row of version %d: %w", v, err)
-		}
-		if tx.w.guarded[partKey{product, partition}] {
-			err = tx.exec(`DELETE FROM _strata.pins WHERE product = ? AND partition = ? AND version = ?`, product, partition, v)
-			if err != nil {
-				return fmt.Errorf("delete pins of version %d: %w", v, err)
-			}
-		}
+		tx.deleteVersion(VersionRef{Product: product, Partition: partition, Version: v}, table)
 		st.remove(v)
 		touched[table] = true
 	}
@@ -257,5 +249,6 @@ func (tx *writeTx) deleteVersions(product, partition string, st *partState, vers
 	for _, v := range st.versions {
 		delete(touched, v.table)
 	}
-	return tx.dropEmptyTables(product, touched)
+	tx.mayDrop(product, touched)
+	return nil
 }

@@ -15,9 +15,7 @@ func (w *Warehouse) Pin(ctx context.Context, owner string, refs []VersionRef) er
 	}
 	err := w.write(ctx, func(tx *writeTx) error {
 		for _, r := range refs {
-			if err := tx.pin(owner, r); err != nil {
-				return err
-			}
+			tx.pin(owner, r)
 		}
 		return nil
 	})
@@ -27,12 +25,10 @@ func (w *Warehouse) Pin(ctx context.Context, owner string, refs []VersionRef) er
 	return nil
 }
 
-func (tx *writeTx) pin(owner string, r VersionRef) error {
-	if err := tx.exec(`INSERT INTO _strata.pins VALUES (?, ?, ?, ?)`, owner, r.Product, r.Partition, r.Version); err != nil {
-		return fmt.Errorf("pin %s: %w", r, err)
-	}
+// pin records a pin, written when the transaction flushes.
+func (tx *writeTx) pin(owner string, r VersionRef) {
+	tx.batch.pins = append(tx.batch.pins, pinRow{owner: owner, ref: r})
 	tx.w.guarded[partKey{r.Product, r.Partition}] = true
-	return nil
 }
 
 // Unpin releases every pin of owner.
@@ -54,6 +50,10 @@ func (tx *writeTx) protectedVersions(product, partition string, current int) (ma
 	if !tx.w.guarded[partKey{product, partition}] {
 		return nil, nil
 	}
+	out := map[int]bool{}
+	for _, v := range tx.batch.pendingPins(product, partition) {
+		out[v] = true
+	}
 	rows, err := tx.query(`SELECT version FROM _strata.pins WHERE product = $1 AND partition = $2
 		UNION ALL SELECT from_version FROM _strata.switch_log
 		WHERE product = $1 AND partition = $2 AND reverted_at IS NULL AND to_version = $3`, product, partition, current)
@@ -61,7 +61,6 @@ func (tx *writeTx) protectedVersions(product, partition string, current int) (ma
 		return nil, fmt.Errorf("protected versions of %s partition %s: %w", product, partition, err)
 	}
 	defer rows.Close()
-	out := map[int]bool{}
 	for rows.Next() {
 		var v int
 		if err := rows.Scan(&v); err != nil {

@@ -209,7 +209,7 @@ func (tx *writeTx) applySwitches(switches []Switch) ([]int, error) {
 		}
 		if s.To != 0 {
 			if _, ok := st.table(s.To); !ok {
-				return nil, missingVersion(tx.ctx, tx.conn, VersionRef{Product: s.Product, Partition: s.Partition, Version: s.To})
+				return nil, tx.missingVersion(VersionRef{Product: s.Product, Partition: s.Partition, Version: s.To})
 			}
 		}
 		expected := s.Expect
@@ -236,37 +236,13 @@ func (tx *writeTx) applySwitches(switches []Switch) ([]int, error) {
 		})
 		return nil, &SwitchConflictError{Conflicts: conflicts}
 	}
+	// The flags are written when the transaction flushes, in one UPDATE
+	// whatever the number of partitions: a five-year promote switches some
+	// fifteen thousand.
 	froms := make([]int, len(switches))
-	// One UPDATE per product flips every flag, whatever the number of
-	// partitions: a statement costs about a millisecond, and a five-year
-	// promote switches some fifteen thousand partitions.
-	byProduct := map[string]*strings.Builder{}
-	var products []string
 	for i, s := range switches {
-		st := states[i]
-		froms[i] = st.current
-		if st.current == s.To {
-			continue
-		}
-		b := byProduct[s.Product]
-		if b == nil {
-			b = &strings.Builder{}
-			byProduct[s.Product] = b
-			products = append(products, s.Product)
-		} else {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(b, "(%s, %d, %d)", quoteLiteral(s.Partition), st.current, s.To)
-		st.current = s.To
-	}
-	sort.Strings(products)
-	for _, p := range products {
-		err := tx.exec(`UPDATE _strata.versions AS v SET is_current = (v.version = s.t)
-			FROM (VALUES ` + byProduct[p].String() + `) AS s(p, f, t)
-			WHERE v.product = ` + quoteLiteral(p) + ` AND v.partition = s.p AND v.version IN (s.f, s.t)`)
-		if err != nil {
-			return nil, fmt.Errorf("switch current versions of %s: %w", p, err)
-		}
+		froms[i] = states[i].current
+		tx.setCurrent(states[i], s.To)
 	}
 	return froms, nil
 }

@@ -109,6 +109,10 @@ type Warehouse struct {
 	qmu     sync.Mutex
 	queue   []*writeReq  // publishes waiting for the next grouped write (warehouse_write.go)
 	commits atomic.Int64 // write transactions committed since Open
+	// statements counts what the writer sent DuckDB since Open (each costs
+	// about a millisecond whatever it does): tests hold a transaction's
+	// statement count to what batching promises (catalog_pending.go).
+	statements atomic.Int64
 }
 
 // Open opens (creating if needed) the warehouse at path. It fails at once with

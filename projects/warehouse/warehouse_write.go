@@ -22,6 +22,7 @@ type writeTx struct {
 	storage map[string]*productStorage // touched products (nil: product removed)
 	views   map[string]bool            // lower-cased products whose view is rebuilt
 	parts   map[partKey]*partState     // partitions read or changed by this transaction
+	batch   catalogBatch               // catalog changes not written yet (catalog_pending.go)
 	// rideAlong is what the transaction's publishes hand the CommitHook
 	// (warehouse_commit_hook.go).
 	rideAlong []any
@@ -163,6 +164,9 @@ func (w *Warehouse) commitGroup(reqs []*writeReq) error {
 		}
 	}
 	if err == nil {
+		err = tx.flush()
+	}
+	if err == nil {
 		err = tx.rebuildViews()
 	}
 	hooked := false
@@ -231,6 +235,7 @@ func (w *Warehouse) dropWriter() {
 // the catalog's fixed statements: they are prepared once per writer
 // connection and reused; DDL and other one-off text runs directly.
 func (tx *writeTx) exec(query string, args ...any) error {
+	tx.w.statements.Add(1)
 	if len(args) == 0 {
 		_, err := tx.conn.ExecContext(tx.ctx, query)
 		return err
@@ -243,8 +248,18 @@ func (tx *writeTx) exec(query string, args ...any) error {
 	return err
 }
 
+// missingVersion is the not-found error for r, read from the catalog once
+// this transaction's pending changes are in it.
+func (tx *writeTx) missingVersion(r VersionRef) error {
+	if err := tx.flush(); err != nil {
+		return err
+	}
+	return missingVersion(tx.ctx, tx.conn, r)
+}
+
 // query runs a prepared query in the transaction.
 func (tx *writeTx) query(query string, args ...any) (*sql.Rows, error) {
+	tx.w.statements.Add(1)
 	stmt, err := tx.w.prepared(tx.ctx, query)
 	if err != nil {
 		return nil, err
@@ -253,6 +268,7 @@ func (tx *writeTx) query(query string, args ...any) (*sql.Rows, error) {
 }
 
 func (w *Warehouse) execPrepared(ctx context.Context, query string) error {
+	w.statements.Add(1)
 	stmt, err := w.prepared(ctx, query)
 	if err == nil {
 		_, err = stmt.ExecContext(ctx)
@@ -349,6 +365,7 @@ func (tx *writeTx) dropEmptyTables(product string, candidates map[string]bool) e
 	ps = ps.clone()
 	for _, name := range names {
 		var n int
+		tx.w.statements.Add(1)
 		err := tx.conn.QueryRowContext(tx.ctx, `SELECT count(*) FROM _strata.versions WHERE storage_table = ?`, name).Scan(&n)
 		if err != nil {
 			return fmt.Errorf("count versions in %s: %w", name, err)

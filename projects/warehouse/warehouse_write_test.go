@@ -18,23 +18,35 @@ func queuePublishes(t *testing.T, wh *Warehouse, first, n int, extra ...Output) 
 		outs = append(outs, out("orders", day("2024-03-01").AddDate(0, 0, first+i).Format("2006-01-02"), ids(t, int64(first+i))))
 	}
 	outs = append(outs, extra...)
+	calls := make([]func() error, len(outs))
+	for i, o := range outs {
+		calls[i] = func() error { _, err := wh.Publish(context.Background(), []Output{o}); return err }
+	}
+	return queueWrites(t, wh, calls...)
+}
+
+// queueWrites holds the write lock while the grouped writes calls make
+// queue up behind it, then lets them go; it returns each one's error and
+// how many transactions committed meanwhile.
+func queueWrites(t *testing.T, wh *Warehouse, calls ...func() error) ([]error, int64) {
+	t.Helper()
 	before := wh.commits.Load()
-	errs := make([]error, len(outs))
+	errs := make([]error, len(calls))
 	var wg sync.WaitGroup
 	wh.mu.Lock()
-	for i, o := range outs {
-		wg.Go(func() { _, errs[i] = wh.Publish(context.Background(), []Output{o}) })
+	for i, call := range calls {
+		wg.Go(func() { errs[i] = call() })
 	}
 	for deadline := time.Now().Add(30 * time.Second); ; {
 		wh.qmu.Lock()
 		queued := len(wh.queue)
 		wh.qmu.Unlock()
-		if queued == len(outs) {
+		if queued == len(calls) {
 			break
 		}
 		if time.Now().After(deadline) {
 			wh.mu.Unlock()
-			t.Fatalf("%d of %d publishes queued after 30s", queued, len(outs))
+			t.Fatalf("%d of %d writes queued after 30s", queued, len(calls))
 		}
 		time.Sleep(time.Millisecond)
 	}

@@ -1,0 +1,113 @@
+package build
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/kernel/protocol"
+	"github.com/stratahq/strata/kernel/supervisor"
+)
+
+// TestCompiledBlockKeepsItsInput: a compiled block's package variables
+// outlive its run, so a block may keep its input table (and the slices of
+// its columns) for the next run. The tables travel through shared files
+// that are rewritten for every run; what the block kept must still hold
+// the earlier run's values, and the tables the coordinator got back must
+// keep theirs after later runs. The block returns its input unchanged,
+// returns a changed copy, and changes the kept slices in place.
+func TestCompiledBlockKeepsItsInput(t *testing.T) {
+	tc := toolchain(t)
+	const src = `package keep
+
+import (
+	"fmt"
+
+	"github.com/stratahq/strata/blocks/sdk"
+)
+
+var (
+	last    *sdk.Table
+	lastIDs []int64
+)
+
+func Transform(ctx *sdk.Context, in *sdk.Table) (*sdk.Table, error) {
+	if last != nil {
+		var sum int64
+		for _, v := range lastIDs {
+			sum += v
+		}
+		fmt.Println("previous", sum, last.Column("amount").Float64s()[1])
+		lastIDs[0] = -1 // the block's own copy: nobody else may see this
+	}
+	last, lastIDs = in, in.Column("id").Int64s()
+	if ctx.Vars["mode"] == "double" {
+		ids := in.Column("id").Int64s()
+		doubled := make([]int64, len(ids))
+		for i, v := range ids {
+			doubled[i] = 2 * v
+		}
+		out := sdk.NewTable()
+		out.AddColumn(sdk.Int64sFrom("id", doubled, nil))
+		out.AddColumn(in.Column("amount"))
+		return out, nil
+	}
+	return in, nil
+}
+`
+	w, err := Build(context.Background(), Options{Dir: t.TempDir(), Tool: tc}, []Block{{File: "blocks/keep/keep.go", Source: src}})
+	if err != nil || w.Failed["blocks/keep/keep.go"] != nil {
+		t.Fatal(err, w.Failed)
+	}
+	k, err := supervisor.Start(context.Background(), supervisor.Config{Command: []string{w.Path}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+
+	const n = 100_000 // large enough for the shared files
+	input := func(round int) *sdk.Table {
+		ids, amounts := make([]int64, n), make([]float64, n)
+		for i := range ids {
+			ids[i], amounts[i] = int64(round*n+i), float64(round)+float64(i)/8
+		}
+		t := sdk.NewTable()
+		t.AddColumn(sdk.Int64sFrom("id", ids, nil))
+		t.AddColumn(sdk.Float64sFrom("amount", amounts, nil))
+		return t
+	}
+	sum := func(round int) int64 { return int64(n)*int64(round*n) + int64(n)*(n-1)/2 }
+	var outs []*sdk.Table
+	modes := []string{"same", "double", "same", "double"}
+	for round, mode := range modes {
+		req := &protocol.ExecRequest{Filename: "blocks/keep/keep.go", Source: src, Inputs: []string{"in"},
+			Vars: map[string]string{"mode": mode}, Timeout: time.Minute}
+		res, out := k.Exec(context.Background(), req, []*sdk.Table{input(round)}, &collect{})
+		if res.Error != nil {
+			t.Fatalf("round %d: %v", round, res.Error)
+		}
+		if round > 0 {
+			// The kept ids were changed in place once (ids[0] = -1) only
+			// after this sum, so the sum is the earlier input's own.
+			want := fmt.Sprintf("previous %d %v\n", sum(round-1), float64(round-1)+0.125)
+			if res.Stdout != want {
+				t.Errorf("round %d: block saw %q, want %q", round, res.Stdout, want)
+			}
+		}
+		outs = append(outs, out)
+	}
+	for round, out := range outs {
+		ids, amounts := out.Column("id").Int64s(), out.Column("amount").Float64s()
+		f := int64(1)
+		if modes[round] == "double" {
+			f = 2
+		}
+		for i := 0; i < n; i += 1 + i%101 {
+			if ids[i] != f*int64(round*n+i) || amounts[i] != float64(round)+float64(i)/8 {
+				t.Fatalf("output of round %d, row %d: id %d amount %v after later runs", round, i, ids[i], amounts[i])
+			}
+		}
+	}
+}

@@ -1,0 +1,380 @@
+package interp
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// typedNilIfaces reports a pointer to a type the block declares (or the
+// block's own pointer type) that may be nil where it becomes a standard-library interface with
+// methods (error, io.Writer, fmt.Stringer, …). In Go that interface is not
+// nil: it holds a nil *T, so `err != nil` is true and err.Error() runs with
+// a nil receiver. yaegi wraps the block's values for such interfaces and
+// makes a nil one a nil interface: `err != nil` is false, a silent wrong
+// answer on Go's best-known gotcha (`func f() error { var p *E; return p }`).
+// Interfaces the block declares, and `any`, keep the dynamic type, and
+// values that cannot be nil (&T{…}, new(T), a variable only ever assigned
+// one of those) are not reported.
+func (a *analysis) typedNilIfaces(report func(pos token.Pos, format string, args ...any)) {
+	nonNil := a.nonNilVars()
+	guards := a.nilGuards()
+	check := func(e ast.Expr, target types.Type) {
+		if e == nil || target == nil || !a.nativeMethodIface(target) {
+			return
+		}
+		t := a.info.TypeOf(e)
+		if t == nil || types.IsInterface(t) {
+			return
+		}
+		if named, ok := t.(*types.Named); ok && named.Obj().Pkg() == a.pkg && types.Identical(target, universeError) && types.Implements(t, universeError.Underlying().(*types.Interface)) {
+			report(e.Pos(), "%s (a %s value with an Error method) becomes error: the kernel's interpreter (yaegi) then hands it to fmt as its fields, so printing the error would show {…} instead of its message",
+				types.ExprString(e), named.Obj().Name())
+			return
+		}
+		if !a.nilableBlockType(t) || a.cannotBeNil(e, nonNil) || a.guarded(e, guards) {
+			return
+		}
+		report(e.Pos(), "%s (a %s that may be nil) becomes %s: the kernel's interpreter (yaegi) turns a nil value of the block's own type into a nil %s, so a comparison with nil would say nil where Go says it is not",
+			types.ExprString(e), types.TypeString(t, a.qualifier()), types.TypeString(target, a.qualifier()), types.TypeString(target, a.qualifier()))
+	}
+	var sigs []*types.Signature // enclosing functions, innermost last
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			if n.Body == nil {
+				return false
+			}
+			if obj, ok := a.info.Defs[n.Name].(*types.Func); ok {
+				sigs = append(sigs, obj.Type().(*types.Signature))
+				ast.Inspect(n.Body, visit)
+				sigs = sigs[:len(sigs)-1]
+			}
+			return false
+		case *ast.FuncLit:
+			if sig, ok := a.info.TypeOf(n).(*types.Signature); ok {
+				sigs = append(sigs, sig)
+				ast.Inspect(n.Body, visit)
+				sigs = sigs[:len(sigs)-1]
+			}
+			return false
+		case *ast.ReturnStmt:
+			if len(sigs) > 0 {
+				res := sigs[len(sigs)-1].Results()
+				if len(n.Results) == res.Len() {
+					for i, r := range n.Results {
+						check(r, res.At(i).Type())
+					}
+				}
+			}
+		case *ast.AssignStmt:
+			if n.Tok == token.ASSIGN && len(n.Lhs) == len(n.Rhs) {
+				for i, l := range n.Lhs {
+					check(n.Rhs[i], a.info.TypeOf(l))
+				}
+			}
+		case *ast.ValueSpec:
+			if n.Type != nil && len(n.Values) == len(n.Names) {
+				for _, v := range n.Values {
+					check(v, a.info.TypeOf(n.Type))
+				}
+			}
+		case *ast.CallExpr:
+			if tv, ok := a.info.Types[n.Fun]; ok && tv.IsType() { // a conversion error(p)
+				if len(n.Args) == 1 {
+					check(n.Args[0], tv.Type)
+				}
+				break
+			}
+			sig, ok := a.info.TypeOf(n.Fun).(*types.Signature)
+			if !ok {
+				break
+			}
+			for i, arg := range n.Args {
+				check(arg, paramType(sig, i, n.Ellipsis.IsValid()))
+			}
+		case *ast.CompositeLit:
+			a.compositeTargets(n, check)
+		case *ast.SendStmt:
+			if ch, ok := a.info.TypeOf(n.Chan).Underlying().(*types.Chan); ok {
+				check(n.Value, ch.Elem())
+			}
+		case *ast.BinaryExpr:
+			if n.Op == token.EQL || n.Op == token.NEQ {
+				check(n.X, a.info.TypeOf(n.Y))
+				check(n.Y, a.info.TypeOf(n.X))
+			}
+		}
+		return true
+	}
+	ast.Inspect(a.file, visit)
+}
+
+var universeError = types.Universe.Lookup("error").Type()
+
+// paramType is the type argument i of a call to sig is converted to.
+func paramType(sig *types.Signature, i int, ellipsis bool) types.Type {
+	ps := sig.Params()
+	if ps.Len() == 0 {
+		return nil
+	}
+	if sig.Variadic() && i >= ps.Len()-1 {
+		last := ps.At(ps.Len() - 1).Type()
+		if ellipsis {
+			return last
+		}
+		return last.(*types.Slice).Elem()
+	}
+	if i < ps.Len() {
+		return ps.At(i).Type()
+	}
+	return nil
+}
+
+// compositeTargets calls check for each element of lit with the type it
+// is converted to.
+func (a *analysis) compositeTargets(lit *ast.CompositeLit, check func(ast.Expr, types.Type)) {
+	t := a.info.TypeOf(lit)
+	if t == nil {
+		return
+	}
+	for i, el := range lit.Elts {
+		kv, isKV := el.(*ast.KeyValueExpr)
+		switch u := deref(t).Underlying().(type) {
+		case *types.Struct:
+			if isKV {
+				if id, ok := kv.Key.(*ast.Ident); ok {
+					for f := range u.Fields() {
+						if f.Name() == id.Name {
+							check(kv.Value, f.Type())
+						}
+					}
+				}
+			} else if i < u.NumFields() {
+				check(el, u.Field(i).Type())
+			}
+		case *types.Slice:
+			check(elemValue(el, isKV, kv), u.Elem())
+		case *types.Array:
+			check(elemValue(el, isKV, kv), u.Elem())
+		case *types.Map:
+			if isKV {
+				check(kv.Key, u.Key())
+				check(kv.Value, u.Elem())
+			}
+		}
+	}
+}
+
+func elemValue(el ast.Expr, isKV bool, kv *ast.KeyValueExpr) ast.Expr {
+	if isKV {
+		return kv.Value
+	}
+	return el
+}
+
+// nativeMethodIface reports whether t is an interface with methods that
+// the block does not declare (error, io.Writer, …).
+func (a *analysis) nativeMethodIface(t types.Type) bool {
+	iface, ok := t.Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() == 0 {
+		return false
+	}
+	if named, ok := t.(*types.Named); ok && named.Obj().Pkg() == a.pkg {
+		return false
+	}
+	return true
+}
+
+// nilableBlockType reports whether t is a pointer to a type the block
+// declares, or a pointer type the block declares. (Its own nil maps and
+// slices in such interfaces are left alone: `sort.Sort(byAge(s))` is
+// everyday Go, and a nil one is not a question anyone asks.)
+func (a *analysis) nilableBlockType(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		named, ok := p.Elem().(*types.Named)
+		return ok && named.Obj().Pkg() == a.pkg
+	}
+	named, ok := t.(*types.Named)
+	if !ok || named.Obj().Pkg() != a.pkg {
+		return false
+	}
+	_, ptr := named.Underlying().(*types.Pointer)
+	return ptr
+}
+
+// cannotBeNil reports whether e is plainly not nil: &x, &T{…}, new(T), a
+// composite literal, a function literal, or a variable in nonNil.
+func (a *analysis) cannotBeNil(e ast.Expr, nonNil map[types.Object]bool) bool {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.UnaryExpr:
+		return x.Op == token.AND
+	case *ast.CompositeLit, *ast.FuncLit:
+		return true
+	case *ast.CallExpr:
+		if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok {
+			if b, ok := a.info.Uses[id].(*types.Builtin); ok && (b.Name() == "new" || b.Name() == "make") {
+				return true
+			}
+		}
+	case *ast.Ident:
+		return nonNil[a.info.Uses[x]]
+	}
+	return false
+}
+
+// nonNilVars are the block's variables whose every assignment is plainly
+// not nil (x := &T{…}) and whose address is never taken.
+func (a *analysis) nonNilVars() map[types.Object]bool {
+	ok := map[types.Object]bool{}
+	bad := map[types.Object]bool{}
+	assign := func(lhs ast.Expr, rhs ast.Expr) {
+		id, isID := ast.Unparen(lhs).(*ast.Ident)
+		if !isID {
+			return
+		}
+		obj := a.info.ObjectOf(id)
+		if obj == nil {
+			return
+		}
+		if rhs != nil && a.cannotBeNil(rhs, nil) {
+			ok[obj] = true
+		} else {
+			bad[obj] = true
+		}
+	}
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Lhs) == len(n.Rhs) && (n.Tok == token.ASSIGN || n.Tok == token.DEFINE) {
+				for i, l := range n.Lhs {
+					assign(l, n.Rhs[i])
+				}
+			} else {
+				for _, l := range n.Lhs {
+					assign(l, nil)
+				}
+			}
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				var v ast.Expr
+				if i < len(n.Values) && len(n.Values) == len(n.Names) {
+					v = n.Values[i]
+				}
+				assign(name, v)
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				assign(n.X, nil)
+			}
+		case *ast.RangeStmt:
+			assign(n.Key, nil)
+			if n.Value != nil {
+				assign(n.Value, nil)
+			}
+		}
+		return true
+	})
+	for obj := range bad {
+		delete(ok, obj)
+	}
+	return ok
+}
+
+// nilGuard is `if x == nil { …; return }` (no else): after it, to the end
+// of its block, x is not nil unless assigned again there.
+type nilGuard struct {
+	obj      types.Object
+	from, to token.Pos
+}
+
+func (a *analysis) nilGuards() []nilGuard {
+	var guards []nilGuard
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		b, ok := n.(*ast.BlockStmt)
+		if !ok {
+			return true
+		}
+		for _, st := range b.List {
+			ifs, ok := st.(*ast.IfStmt)
+			if !ok || ifs.Else != nil || ifs.Init != nil || len(ifs.Body.List) == 0 {
+				continue
+			}
+			switch last := ifs.Body.List[len(ifs.Body.List)-1].(type) {
+			case *ast.ReturnStmt:
+			case *ast.BranchStmt:
+				if last.Tok != token.CONTINUE && last.Tok != token.BREAK {
+					continue
+				}
+			default:
+				continue
+			}
+			cond, ok := ast.Unparen(ifs.Cond).(*ast.BinaryExpr)
+			if !ok || cond.Op != token.EQL {
+				continue
+			}
+			x := cond.X
+			if isNilIdent(x) {
+				x = cond.Y
+			} else if !isNilIdent(cond.Y) {
+				continue
+			}
+			if id, ok := ast.Unparen(x).(*ast.Ident); ok && a.info.Uses[id] != nil {
+				g := nilGuard{obj: a.info.Uses[id], from: ifs.End(), to: b.End()}
+				if !a.reassignedAfter(g) {
+					guards = append(guards, g)
+				}
+			}
+		}
+		return true
+	})
+	return guards
+}
+
+func isNilIdent(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && id.Name == "nil"
+}
+
+// reassignedAfter reports whether g's variable is assigned (or its address
+// taken) between g.from and g.to.
+func (a *analysis) reassignedAfter(g nilGuard) bool {
+	found := false
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		if found || n == nil || n.End() < g.from || n.Pos() > g.to {
+			return !found
+		}
+		var targets []ast.Expr
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			targets = n.Lhs
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				targets = []ast.Expr{n.X}
+			}
+		}
+		for _, t := range targets {
+			if id, ok := ast.Unparen(t).(*ast.Ident); ok && id.Pos() > g.from && a.info.ObjectOf(id) == g.obj {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// guarded reports whether e is a variable a nil guard before it covers.
+func (a *analysis) guarded(e ast.Expr, guards []nilGuard) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	obj := a.info.Uses[id]
+	for _, g := range guards {
+		if g.obj == obj && id.Pos() > g.from && id.Pos() < g.to {
+			return true
+		}
+	}
+	return false
+}
