@@ -73,7 +73,11 @@ var NeedsCompiled = map[string]string{
 	"k9_enum_state_machine":   "%q of State, which has methods",
 	"k9_defer_loop_recover":   "defer inside a loop whose deferred calls may recover",
 	// Found by issue k9c (k9c_*).
-	"k9c_select_recv_call": "a select case that receives into m[slot(m, \"a\")]",
+	"k9c_json_type_error":        "this encoding error names a type the block declares",
+	"k9c_json_named_field_error": "the error of json.Unmarshal over a type the block declares on a basic type",
+	"k9c_method_value_native":    "method value b.WriteString of *strings.Builder",
+	"k9c_recover_yaegi_fault":    "the block recovers a panic that the kernel's interpreter (yaegi) raised inside itself",
+	"k9c_select_recv_call":       "a select case that receives into m[slot(m, \"a\")]",
 	// A block's own types under yaegi (unsupported_types.go): each printed
 	// a different answer interpreted before it was routed.
 	"k9c_types_assert_underlying": "type assertion to int: the kernel's interpreter (yaegi) keeps ID as its underlying type int",

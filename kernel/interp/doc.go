@@ -36,7 +36,16 @@
 //     nil function"); an ordinary call in the caller evaluates them and the
 //     go statement passes its parameters on (lower_go_args.go);
 //   - (*log.Logger).SetPrefix, which yaegi's wrapped log.Logger lacks;
-//   - == between interfaces holding the block's own types;
+//   - == between interfaces holding the block's own types, and between an
+//     interface and a concrete value (yaegi said false for iface == Sq{1});
+//   - clear of a map goes native (reflect's Clear), so NaN keys go too;
+//   - json/xml Unmarshal, Decode and Encode over the block's types: an
+//     error that would name one of the block's structs ("Go struct field
+//     Person.age"; yaegi's say ".age") fails the run "needs compiled" at
+//     the call when it happens (CodecErr); others pass through;
+//   - recover(): a panic that is yaegi's own (a reflect misuse where Go
+//     raises a runtime error) is not handed to the block, which would see
+//     another value; the run fails "needs compiled" at the recover;
 //   - slices and maps are the kernel's own source (overlay/), with the API
 //     of Go 1.21+ except the iterator functions;
 //   - a block's process (block_process.go): os.Args is [block], flag parses
@@ -77,6 +86,8 @@
 //     %v/%s on the block's types with methods, %+v or encoding/json/reflect
 //     over structs with unexported fields (yaegi's types have no names and
 //     export every field);
+//   - method values of standard types' methods (w := b.WriteString; yaegi
+//     fails calling them);
 //   - defer inside a loop whose deferred calls may recover, method expressions (T.Method), a captured loop
 //     variable the loop body changes, the address of a three-clause loop's
 //     variable, multi-parameter generic calls whose type arguments cannot

@@ -394,7 +394,12 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 			return finish(nil, &protocol.RunError{Kind: protocol.ErrPanic, File: file, Message: msg, Line: pos[0], Column: col})
 		default:
 		}
+		rf, routed := o.panicked.(routedFault)
 		switch {
+		case routed:
+			file, col := p.fileColumn(filename, rf.col)
+			return finish(nil, &protocol.RunError{Kind: protocol.ErrUnsupported, File: file, Line: rf.line, Column: col,
+				Message: NeedsCompiledPrefix + rf.msg})
 		case o.panicked != nil && interpreterFault(o.panicked):
 			// reflect's own panics come from yaegi's plumbing, not the block.
 			return finish(nil, &protocol.RunError{Kind: protocol.ErrUnsupported, File: filename,

@@ -95,7 +95,8 @@ func (a *analysis) lowerBuiltin(call *ast.CallExpr, name string, text func(ast.E
 	case "clear":
 		switch u := t.Underlying().(type) {
 		case *types.Map:
-			fn = fmt.Sprintf("func(m %s) { for k := range m { delete(m, k) } }", ts)
+			// Natively: delete cannot remove a NaN key (k9c_nan_maps).
+			fn = rtAlias + ".ClearMap"
 		case *types.Slice:
 			es := types.TypeString(u.Elem(), a.qualifier())
 			if typeNeedsMissingImport(es) {

@@ -50,6 +50,23 @@ func (a *analysis) goArgsInCaller(g *ast.GoStmt, lit *ast.FuncLit, off func(toke
 	}
 }
 
+// goLitSnapshot is `go func() { … }()` in a loop, started from an
+// ordinary call in the caller: `func() { go func() { … }() }()`. yaegi
+// starts the goroutine's closure over the caller's live frame, and the
+// loop's next iteration replaces the variables of the frame (Go 1.22: one
+// per iteration) before a slow goroutine has read them: it then read the
+// next iteration's `name` (13 of 300 runs summed 300 goroutines' values
+// wrongly). A closure made inside a called function is over a snapshot of
+// the frame, whose per-iteration variables are this iteration's, and whose
+// shared ones are still shared. goArgsInCaller's rewrite is such a call
+// already.
+func (a *analysis) goLitSnapshot(g *ast.GoStmt, off func(token.Pos) int) []edit {
+	if !a.inLoop(g) {
+		return nil
+	}
+	return []edit{{off: off(g.Pos()), text: "func() { "}, {off: off(g.Call.End()), text: " }()"}}
+}
+
 // inCaller is `go c` with its arguments evaluated in the caller:
 // `func(P) { go func(P) { body }(names) }(args)`.
 func (c goCall) inCaller() string {

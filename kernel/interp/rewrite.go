@@ -91,6 +91,9 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 	deferEdits, deferCovered := a.lowerLoopDefers(src, off, bound)
 	edits = append(edits, deferEdits...)
 
+	// Before the statement marks, so a mark lands in front of the wrapper.
+	edits = append(edits, a.codecErrorCalls(off, line, col)...)
+
 	mark := func(stmts []ast.Stmt) {
 		for _, st := range stmts {
 			if _, isDecl := st.(*ast.DeclStmt); isDecl {
@@ -113,7 +116,9 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 		switch n := n.(type) {
 		case *ast.BinaryExpr:
 			// a == b between interfaces: see interfaceEqual.
-			if (n.Op == token.EQL || n.Op == token.NEQ) && a.isInterface(n.X) && a.isInterface(n.Y) {
+			// Also between an interface and a concrete value: yaegi said
+			// false for shapes[0] == Sq{1} (k9c_nil_interfaces).
+			if (n.Op == token.EQL || n.Op == token.NEQ) && (a.isInterface(n.X) && a.comparedValue(n.Y) || a.isInterface(n.Y) && a.comparedValue(n.X)) {
 				not := ""
 				if n.Op == token.NEQ {
 					not = "!"
@@ -163,6 +168,12 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 					}
 				}
 			}
+			if id, ok := n.Fun.(*ast.Ident); ok && len(n.Args) == 0 {
+				if b, ok := a.info.Uses[id].(*types.Builtin); ok && b.Name() == "recover" {
+					// See Recovered in runtime_rt.go.
+					edits = append(edits, edit{off: off(n.Pos()), text: rtAlias + ".Recovered("}, edit{off: off(n.End()), text: fmt.Sprintf(", %d, %d)", line(n.Pos()), col(n.Pos()))})
+				}
+			}
 			if id, ok := n.Fun.(*ast.Ident); ok && len(n.Args) == 1 {
 				if b, ok := a.info.Uses[id].(*types.Builtin); ok && b.Name() == "panic" {
 					edits = append(edits, edit{off: off(id.Pos()), del: len("panic") + 1,
@@ -176,7 +187,11 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 			enter := edit{off: off(n.Pos()), text: rtAlias + ".GoEnter(); "}
 			if lit, ok := n.Call.Fun.(*ast.FuncLit); ok {
 				edits = append(edits, enter, edit{off: off(lit.Body.Lbrace) + 1, text: " " + guard})
-				edits = append(edits, a.goArgsInCaller(n, lit, off)...)
+				if early := a.goArgsInCaller(n, lit, off); early != nil {
+					edits = append(edits, early...)
+				} else {
+					edits = append(edits, a.goLitSnapshot(n, off)...)
+				}
 			} else if parts, ok := a.goCallParts(n); ok {
 				// go f(x, y)  ->  func(a0 T0, a1 T1) { go func(a0 T0, a1 T1) { guard; f(a0, a1) }(a0, a1) }(x, y)
 				// (the outer call evaluates x and y here; see goArgsInCaller)
@@ -211,6 +226,13 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 		out = out[:e.off] + e.text + out[e.off+e.del:]
 	}
 	return out
+}
+
+// comparedValue reports whether e is a non-nil value (of any type) that
+// == can compare with an interface.
+func (a *analysis) comparedValue(e ast.Expr) bool {
+	tv, ok := a.info.Types[e]
+	return ok && tv.Type != nil && !tv.IsNil() && !tv.IsType()
 }
 
 // isInterface reports whether e is a non-nil expression of interface type.

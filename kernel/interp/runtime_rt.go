@@ -1,6 +1,9 @@
 package interp
 
 import (
+	"encoding/json"
+	"encoding/xml"
+	"errors"
 	"fmt"
 	"log"
 	"reflect"
@@ -75,6 +78,38 @@ func (e *Executor) rtSymbols() map[string]map[string]reflect.Value {
 			// LoggerSetPrefix is (*log.Logger).SetPrefix, which yaegi v0.16's
 			// log.Logger (a wrapper, see loggerOf) lacks.
 			"LoggerSetPrefix": reflect.ValueOf(func(l any, prefix string) { loggerOf(l).SetPrefix(prefix) }),
+			// Recovered wraps every recover() of a block. A panic that is
+			// yaegi's own (a reflect misuse where Go panics with a runtime
+			// error: a method call on a nil interface, an index out of
+			// range) would reach the block as a different value, so it
+			// goes on up: the run fails as "needs compiled" instead of
+			// printing or deciding on the wrong value.
+			"Recovered": reflect.ValueOf(func(v any, line, col int) any {
+				if v != nil && interpreterFault(v) {
+					panic(routedFault{line: line, col: col, msg: fmt.Sprintf("the block recovers a panic that the kernel's interpreter (yaegi) raised inside itself (%v) where Go raises a runtime error, so the recovered value would differ", v)})
+				}
+				return v
+			}),
+			// CodecErr wraps a json/xml Unmarshal, Decode or Encode over
+			// the block's types. Their errors name the Go types ("Go struct
+			// field Person.age", "Go value of type main.Point"), which
+			// yaegi's types lack: such an error would read differently, so
+			// the run fails there as "needs compiled" instead.
+			"CodecErr": reflect.ValueOf(func(err error, line, col int) error {
+				if why := codecErrorDiffers(err); why != "" {
+					panic(routedFault{line: line, col: col, msg: fmt.Sprintf("this encoding error names a type the block declares, which the kernel's interpreter (yaegi) leaves unnamed, so its text would differ (%s: %v)", why, err)})
+				}
+				return err
+			}),
+			// ClearMap is clear(m) for a map (yaegi v0.16 lacks clear):
+			// reflect's Clear also removes NaN keys, which delete cannot.
+			"ClearMap": reflect.ValueOf(func(m any) {
+				v := reflect.ValueOf(unwrapValue(m))
+				if v.Kind() != reflect.Map {
+					panic(fmt.Sprintf("reflect: clear of a map reached the kernel as %s", v.Kind()))
+				}
+				v.Clear()
+			}),
 			"GoEnter": reflect.ValueOf(func() {
 				if st := e.current(); st != nil {
 					st.live.Add(1)
@@ -155,4 +190,47 @@ func runDefers(fns *[]func()) {
 		defer runDefers(fns)
 		f()
 	}
+}
+
+// routedFault ends a run as "needs compiled" at line, col, with msg: what
+// the interpreter found at run time that it would answer differently from
+// Go (see Recovered, CodecErr).
+type routedFault struct {
+	line, col int
+	msg       string
+}
+
+func (r routedFault) String() string { return r.msg }
+
+// codecErrorDiffers says why an encoding error's text would differ under
+// yaegi, or "".
+func codecErrorDiffers(err error) string {
+	if err == nil {
+		return ""
+	}
+	unnamed := func(t reflect.Type) bool {
+		for t != nil && (t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map) {
+			t = t.Elem()
+		}
+		return t != nil && t.Kind() == reflect.Struct && t.Name() == ""
+	}
+	var ute *json.UnmarshalTypeError
+	if errors.As(err, &ute) {
+		if ute.Struct == "" && ute.Field != "" {
+			return "the struct of field " + ute.Field
+		}
+		if unnamed(ute.Type) {
+			return "a value of the block's struct type"
+		}
+		return ""
+	}
+	var iue *json.InvalidUnmarshalError
+	var ust *json.UnsupportedTypeError
+	var me *json.MarshalerError
+	var xut *xml.UnsupportedTypeError
+	switch {
+	case errors.As(err, &iue), errors.As(err, &ust), errors.As(err, &me), errors.As(err, &xut):
+		return "an error naming a Go type"
+	}
+	return ""
 }

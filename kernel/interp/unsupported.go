@@ -42,6 +42,13 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 			})
 		}
 	}
+	called := map[ast.Expr]bool{}
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			called[ast.Unparen(c.Fun)] = true
+		}
+		return true
+	})
 	ast.Inspect(a.file, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.DeferStmt:
@@ -65,6 +72,11 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 				}
 			}
 		case *ast.SelectorExpr:
+			if sel := a.info.Selections[n]; sel != nil && sel.Kind() == types.MethodVal && !called[n] && !types.IsInterface(sel.Recv()) {
+				if named, ok := deref(sel.Recv()).(*types.Named); ok && named.Obj().Pkg() != nil && named.Obj().Pkg() != a.pkg && !a.sourcePkg(named.Obj().Pkg().Path()) {
+					at(n.Sel.Pos(), "method value %s of %s (a standard type's method not called on the spot): the kernel's interpreter (yaegi) fails to call it (reflect.Set: not assignable); a function literal calling %s runs interpreted", types.ExprString(n), types.TypeString(sel.Recv(), a.qualifier()), types.ExprString(n))
+				}
+			}
 			if tv, ok := a.info.Types[n.X]; ok && tv.IsType() {
 				if _, ok := a.info.Uses[n.Sel].(*types.Func); ok {
 					at(n.Pos(), "method expression %s.%s: the kernel's interpreter (yaegi) calls it with the wrong arguments", types.ExprString(n.X), n.Sel.Name)

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -94,6 +95,8 @@ func (a *analysis) typeChecks(at func(token.Pos, string, ...any)) {
 			}
 		}
 	}
+
+	a.decodeErrors(at)
 
 	ast.Inspect(a.file, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -550,37 +553,10 @@ func (a *analysis) fieldTypeNotOwn(e ast.Expr, own []*types.Named) bool {
 	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "reflect" || n.Obj().Name() != "StructField" {
 		return false
 	}
-	var holdsOwn func(t types.Type, seen map[types.Type]bool) bool
-	holdsOwn = func(t types.Type, seen map[types.Type]bool) bool {
-		if seen[t] {
-			return false
-		}
-		seen[t] = true
-		if n, ok := t.(*types.Named); ok && n.Obj().Pkg() == a.pkg {
-			return true
-		}
-		switch u := t.(type) {
-		case *types.Pointer:
-			return holdsOwn(u.Elem(), seen)
-		case *types.Slice:
-			return holdsOwn(u.Elem(), seen)
-		case *types.Array:
-			return holdsOwn(u.Elem(), seen)
-		case *types.Map:
-			return holdsOwn(u.Key(), seen) || holdsOwn(u.Elem(), seen)
-		case *types.Struct:
-			for i := 0; i < u.NumFields(); i++ {
-				if holdsOwn(u.Field(i).Type(), seen) {
-					return true
-				}
-			}
-		}
-		return false
-	}
 	for _, o := range own {
 		if st, ok := o.Underlying().(*types.Struct); ok {
 			for i := 0; i < st.NumFields(); i++ {
-				if holdsOwn(st.Field(i).Type(), map[types.Type]bool{}) {
+				if a.holdsOwn(st.Field(i).Type(), map[types.Type]bool{}) {
 					return false
 				}
 			}
@@ -667,4 +643,192 @@ func printsItself(t types.Type) bool {
 		}
 	}
 	return false
+}
+
+// holdsOwn reports whether t is or holds (element, key, field, pointee) a
+// type the block declares.
+func (a *analysis) holdsOwn(t types.Type, seen map[types.Type]bool) bool {
+	if t == nil || seen[t] {
+		return false
+	}
+	seen[t] = true
+	if n, ok := t.(*types.Named); ok {
+		if n.Obj().Pkg() == a.pkg {
+			return true
+		}
+		if n.Obj().Pkg() != nil {
+			return false // a standard type
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return a.holdsOwn(u.Elem(), seen)
+	case *types.Slice:
+		return a.holdsOwn(u.Elem(), seen)
+	case *types.Array:
+		return a.holdsOwn(u.Elem(), seen)
+	case *types.Map:
+		return a.holdsOwn(u.Key(), seen) || a.holdsOwn(u.Elem(), seen)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if a.holdsOwn(u.Field(i).Type(), seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// codecCalls are the encoding calls whose errors name the Go types
+// involved ("Go struct field Person.age", "Go value of type main.Point"),
+// which yaegi leaves unnamed (".age").
+var codecCalls = map[string]map[string]bool{
+	"encoding/json": {"Unmarshal": true, "Decode": true, "Marshal": true, "MarshalIndent": true, "Encode": true},
+	"encoding/xml":  {"Unmarshal": true, "Decode": true, "Marshal": true, "MarshalIndent": true, "Encode": true},
+}
+
+// decodeErrors finds encoding calls over values holding a block's type made
+// of a basic type whose error is printed (passed to fmt or log, or its
+// Error method called): its text would name that type by its underlying
+// type. (Errors naming the block's structs are checked when they happen:
+// see CodecErr in runtime_rt.go.)
+func (a *analysis) decodeErrors(at func(token.Pos, string, ...any)) {
+	printed := map[types.Object]bool{}
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if fn := a.callee(n); fn != nil && fn.Pkg() != nil && (fn.Pkg().Path() == "fmt" || fn.Pkg().Path() == "log") {
+				for _, arg := range n.Args {
+					if id, ok := ast.Unparen(arg).(*ast.Ident); ok {
+						printed[a.info.Uses[id]] = true
+					}
+				}
+			}
+		case *ast.SelectorExpr:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Sel.Name == "Error" {
+				printed[a.info.Uses[id]] = true
+			}
+		}
+		return true
+	})
+	codec := func(call *ast.CallExpr) bool {
+		fn := a.callee(call)
+		if fn == nil || fn.Pkg() == nil || !codecCalls[fn.Pkg().Path()][fn.Name()] {
+			return false
+		}
+		for _, arg := range call.Args {
+			if a.holdsOwnNonStruct(a.info.TypeOf(arg), map[types.Type]bool{}) {
+				return true
+			}
+		}
+		return false
+	}
+	report := func(call *ast.CallExpr) {
+		fn := a.callee(call)
+		at(call.Pos(), "the error of %s.%s over a type the block declares on a basic type (type Status string) is printed: its text names the Go type (\"of type main.Status\"), which the kernel's interpreter (yaegi) names by its underlying type", fn.Pkg().Name(), fn.Name())
+	}
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Rhs) != 1 {
+				break
+			}
+			call, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr)
+			if !ok || !codec(call) {
+				break
+			}
+			id, ok := n.Lhs[len(n.Lhs)-1].(*ast.Ident)
+			if !ok {
+				break
+			}
+			obj := a.info.Defs[id]
+			if obj == nil {
+				obj = a.info.Uses[id]
+			}
+			if printed[obj] {
+				report(call)
+			}
+		case *ast.CallExpr:
+			// fmt.Println(json.Unmarshal(…)): printed on the spot.
+			if fn := a.callee(n); fn != nil && fn.Pkg() != nil && (fn.Pkg().Path() == "fmt" || fn.Pkg().Path() == "log") {
+				for _, arg := range n.Args {
+					if c, ok := ast.Unparen(arg).(*ast.CallExpr); ok && codec(c) {
+						report(c)
+					}
+				}
+			}
+		}
+		return true
+	})
+}
+
+// holdsOwnNonStruct reports whether t holds a type the block declares that
+// is not a struct (nor an interface).
+func (a *analysis) holdsOwnNonStruct(t types.Type, seen map[types.Type]bool) bool {
+	if t == nil || seen[t] {
+		return false
+	}
+	seen[t] = true
+	if n, ok := t.(*types.Named); ok {
+		if n.Obj().Pkg() != a.pkg {
+			return false
+		}
+		switch n.Underlying().(type) {
+		case *types.Struct, *types.Interface:
+		default:
+			return true
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return a.holdsOwnNonStruct(u.Elem(), seen)
+	case *types.Slice:
+		return a.holdsOwnNonStruct(u.Elem(), seen)
+	case *types.Array:
+		return a.holdsOwnNonStruct(u.Elem(), seen)
+	case *types.Map:
+		return a.holdsOwnNonStruct(u.Key(), seen) || a.holdsOwnNonStruct(u.Elem(), seen)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if a.holdsOwnNonStruct(u.Field(i).Type(), seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// codecErrorCalls returns the edits wrapping every json/xml Unmarshal,
+// Decode and Encode call over the block's types (they return only an
+// error) in strata_rt.CodecErr(call, line, col), on the same line.
+func (a *analysis) codecErrorCalls(off func(token.Pos) int, line, col func(token.Pos) int) []edit {
+	var edits []edit
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn := a.callee(call)
+		if fn == nil || fn.Pkg() == nil || (fn.Pkg().Path() != "encoding/json" && fn.Pkg().Path() != "encoding/xml") {
+			return true
+		}
+		switch fn.Name() {
+		case "Unmarshal", "Decode", "Encode":
+		default:
+			return true
+		}
+		if sig, ok := fn.Type().(*types.Signature); !ok || sig.Results().Len() != 1 {
+			return true
+		}
+		own := false
+		for _, arg := range call.Args {
+			own = own || a.holdsOwn(a.info.TypeOf(arg), map[types.Type]bool{})
+		}
+		if own {
+			edits = append(edits, edit{off: off(call.Pos()), text: rtAlias + ".CodecErr("},
+				edit{off: off(call.End()), text: fmt.Sprintf(", %d, %d)", line(call.Pos()), col(call.Pos()))})
+		}
+		return true
+	})
+	return edits
 }

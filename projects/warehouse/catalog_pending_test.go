@@ -186,3 +186,22 @@ func TestGroupedFailureDropsThePendingRows(t *testing.T) {
 		t.Fatalf("the failed publish left rows of versions %v", stored)
 	}
 }
+
+// An empty output's version is its catalog row alone: no storage INSERT.
+func TestPublishOfAnEmptyTableInsertsNoRows(t *testing.T) {
+	t.Parallel()
+	wh := openTemp(t)
+	publish(t, wh, "orders", "2024-03-01", ids(t, 1))
+	before := wh.statements.Load()
+	v := publish(t, wh, "orders", "2024-03-02", ids(t))
+	if got := wh.statements.Load() - before; got != 3 {
+		t.Fatalf("publish of an empty table: %d statements, want 3 (BEGIN, the catalog row, COMMIT)", got)
+	}
+	if v.Rows != 0 || v.Version != 1 {
+		t.Fatalf("version %+v, want version 1 of 0 rows", v)
+	}
+	assertRows(t, read(t, wh, "orders", Selection{Partitions: []string{"2024-03-02"}}))
+	if _, cur := versionsOf(t, wh, "orders", "2024-03-02"); cur != 1 {
+		t.Fatalf("current %d, want 1", cur)
+	}
+}

@@ -58,8 +58,11 @@
 //     (inserted from the strata_rows table function, which hands DuckDB the
 //     table's columns a vector at a time inside the connection's open
 //     transaction: see table_source.go), assigns version numbers, switches
-//     current flags and applies retention, then commits once. A crash before COMMIT leaves
-//     nothing; DuckDB's write-ahead log makes the commit itself atomic.
+//     current flags and applies retention, then commits once. The catalog
+//     rows, flags and deletions of the whole transaction are written just
+//     before COMMIT in one statement per kind (catalog_pending.go). A crash
+//     before COMMIT leaves nothing; DuckDB's write-ahead log makes the commit
+//     itself atomic.
 //   - A version number is never handed out twice, so lineage that names "v4"
 //     always means the same rows: the next number follows the newest kept
 //     version (retention never removes the newest) or, when Discard removed

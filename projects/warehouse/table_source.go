@@ -67,8 +67,12 @@ func insertSQL(table string) string {
 	return fmt.Sprintf("INSERT INTO %s SELECT $1::VARCHAR, $2::INTEGER, * FROM %s($3)", qualified(table), tableSourceFunc)
 }
 
-// insertTable appends t through the writer's prepared INSERT of table.
+// insertTable appends t through the writer's prepared INSERT of table. An
+// empty table costs no statement: its version is its catalog row alone.
 func (tx *writeTx) insertTable(table, partition string, version int, t *sdk.Table) error {
+	if t.Len() == 0 {
+		return nil
+	}
 	h := nextHandle.Add(1)
 	pendingTables.Store(h, t)
 	defer pendingTables.Delete(h)
