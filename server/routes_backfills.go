@@ -89,6 +89,10 @@ func (s *Server) launchBackfill(c echo.Context) error {
 		return err
 	}
 	st, err := s.eng.Launch(c.Request().Context(), spec)
+	var overlap *engine.OverlapError
+	if errors.As(err, &overlap) {
+		return conflict("%s", err.Error())
+	}
 	if err != nil {
 		return specError(err)
 	}

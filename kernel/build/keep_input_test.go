@@ -16,8 +16,11 @@ import (
 // its columns) for the next run. The tables travel through shared files
 // that are rewritten for every run; what the block kept must still hold
 // the earlier run's values, and the tables the coordinator got back must
-// keep theirs after later runs. The block returns its input unchanged,
-// returns a changed copy, and changes the kept slices in place.
+// keep theirs after later runs. The block returns its input unchanged
+// (its columns come back as references to the coordinator's own), returns
+// a computed column beside an input one, changes its input in place and
+// returns it (by value: the change must arrive), and changes the slices it
+// kept from an earlier run.
 func TestCompiledBlockKeepsItsInput(t *testing.T) {
 	tc := toolchain(t)
 	const src = `package keep
@@ -43,6 +46,10 @@ func Transform(ctx *sdk.Context, in *sdk.Table) (*sdk.Table, error) {
 		lastIDs[0] = -1 // the block's own copy: nobody else may see this
 	}
 	last, lastIDs = in, in.Column("id").Int64s()
+	if ctx.Vars["mode"] == "inplace" {
+		in.Column("id").Int64s()[7] = 7777777
+		return in, nil
+	}
 	if ctx.Vars["mode"] == "double" {
 		ids := in.Column("id").Int64s()
 		doubled := make([]int64, len(ids))
@@ -80,7 +87,7 @@ func Transform(ctx *sdk.Context, in *sdk.Table) (*sdk.Table, error) {
 	}
 	sum := func(round int) int64 { return int64(n)*int64(round*n) + int64(n)*(n-1)/2 }
 	var outs []*sdk.Table
-	modes := []string{"same", "double", "same", "double"}
+	modes := []string{"same", "double", "inplace", "same", "double"}
 	for round, mode := range modes {
 		req := &protocol.ExecRequest{Filename: "blocks/keep/keep.go", Source: src, Inputs: []string{"in"},
 			Vars: map[string]string{"mode": mode}, Timeout: time.Minute}
@@ -91,7 +98,11 @@ func Transform(ctx *sdk.Context, in *sdk.Table) (*sdk.Table, error) {
 		if round > 0 {
 			// The kept ids were changed in place once (ids[0] = -1) only
 			// after this sum, so the sum is the earlier input's own.
-			want := fmt.Sprintf("previous %d %v\n", sum(round-1), float64(round-1)+0.125)
+			prev := sum(round - 1)
+			if modes[round-1] == "inplace" { // the block's own change to what it kept
+				prev += 7777777 - int64((round-1)*n+7)
+			}
+			want := fmt.Sprintf("previous %d %v\n", prev, float64(round-1)+0.125)
 			if res.Stdout != want {
 				t.Errorf("round %d: block saw %q, want %q", round, res.Stdout, want)
 			}
@@ -105,7 +116,11 @@ func Transform(ctx *sdk.Context, in *sdk.Table) (*sdk.Table, error) {
 			f = 2
 		}
 		for i := 0; i < n; i += 1 + i%101 {
-			if ids[i] != f*int64(round*n+i) || amounts[i] != float64(round)+float64(i)/8 {
+			want := f * int64(round*n+i)
+			if modes[round] == "inplace" && i == 7 {
+				want = 7777777
+			}
+			if ids[i] != want || amounts[i] != float64(round)+float64(i)/8 {
 				t.Fatalf("output of round %d, row %d: id %d amount %v after later runs", round, i, ids[i], amounts[i])
 			}
 		}

@@ -56,12 +56,32 @@ func (fw *Writer) CloseShared() {
 
 // Write sends one message with its tables and flushes.
 func (fw *Writer) Write(m *Message, tables ...*sdk.Table) error {
+	return fw.write(m, nil, tables)
+}
+
+// WriteAnswer sends m, the answer to a message whose tables were in, with
+// its tables: those of their columns that are unchanged columns of in go as
+// references (pass_through.go). in may be nil.
+func (fw *Writer) WriteAnswer(m *Message, in *SharedInputs, tables ...*sdk.Table) error {
+	var refs columnRefs
+	for _, t := range tables {
+		for c, r := range in.refs(t) {
+			if refs == nil {
+				refs = columnRefs{}
+			}
+			refs[c] = r
+		}
+	}
+	return fw.write(m, refs, tables)
+}
+
+func (fw *Writer) write(m *Message, refs columnRefs, tables []*sdk.Table) error {
 	fw.mu.Lock()
 	defer fw.mu.Unlock()
 	m.Tables = len(tables)
 	m.Shared = nil
-	if fw.shared != nil && len(tables) > 0 && payloadSize(tables) >= SharedMinBytes {
-		if ref, err := fw.shared.put(tables); err == nil {
+	if fw.shared != nil && len(tables) > 0 && payloadSize(tables, refs) >= SharedMinBytes {
+		if ref, err := fw.shared.put(tables, refs); err == nil {
 			m.Shared, tables = ref, nil
 		}
 		// Otherwise (the peer still reads the last frame, the file cannot
@@ -77,7 +97,7 @@ func (fw *Writer) Write(m *Message, tables ...*sdk.Table) error {
 	body = binary.LittleEndian.AppendUint32(body, uint32(len(header)))
 	body = append(body, header...)
 	for _, t := range tables {
-		if body, err = AppendTable(body, t); err != nil {
+		if body, err = appendTable(body, t, refs); err != nil {
 			return err
 		}
 	}
@@ -99,6 +119,26 @@ type Reader struct {
 	r      *bufio.Reader
 	buf    []byte
 	shared *sharedIn
+	// inputs gives the tables a message (by ID) answers, for column
+	// references (ResolveInputs).
+	inputs func(id string) []*sdk.Table
+	last   *SharedInputs
+}
+
+// ResolveInputs lets answers carry their unchanged input columns as
+// references (pass_through.go): inputs gives the tables sent with the
+// message of that ID, nil if there is none. Set it before the first Read;
+// the writer's messages then say Refs.
+func (fr *Reader) ResolveInputs(inputs func(id string) []*sdk.Table) { fr.inputs = inputs }
+
+// SharedInputs is what the last message read (one that asked for
+// references, Message.Refs) carried through the shared file, for
+// Writer.WriteAnswer; nil otherwise. The Reader lets go of it: it points at
+// the decoded tables, which must not outlive their run here.
+func (fr *Reader) SharedInputs() *SharedInputs {
+	s := fr.last
+	fr.last = nil
+	return s
 }
 
 // AcceptShared lets frames carry their tables in the file at path, the one
@@ -145,20 +185,26 @@ func (fr *Reader) Read() (*Message, []*sdk.Table, error) {
 	if err := json.Unmarshal(body[4:4+hlen], m); err != nil {
 		return nil, nil, fmt.Errorf("corrupt frame header: %w", err)
 	}
+	fr.last = nil
+	var resolve func(table, col int) *sdk.Column
+	if fr.inputs != nil && m.ID != "" && m.Tables > 0 {
+		resolve = resolver(fr.inputs(m.ID))
+	}
 	if m.Shared != nil {
 		if fr.shared == nil {
 			return nil, nil, fmt.Errorf("corrupt frame: %s message refers to a shared table file, and none was agreed", m.Type)
 		}
-		tables, err := fr.shared.tables(m.Shared, m.Tables)
+		tables, inputs, err := fr.shared.tables(m.Shared, m.Tables, resolve, m.Refs)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s message: %w", m.Type, err)
 		}
+		fr.last = inputs
 		return m, tables, nil
 	}
 	rest := body[4+hlen:]
 	tables := make([]*sdk.Table, 0, m.Tables)
 	for i := 0; i < m.Tables; i++ {
-		t, n, err := DecodeTable(rest)
+		t, n, err := decodeTable(rest, resolve, nil)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s message, table %d: %w", m.Type, i, err)
 		}
@@ -172,10 +218,10 @@ func (fr *Reader) Read() (*Message, []*sdk.Table, error) {
 }
 
 // payloadSize is the encoded size of tables.
-func payloadSize(tables []*sdk.Table) int {
+func payloadSize(tables []*sdk.Table, refs columnRefs) int {
 	n := 0
 	for _, t := range tables {
-		n += encodedSize(t.Columns(), t.Len())
+		n += encodedSize(t.Columns(), t.Len(), refs)
 	}
 	return n
 }

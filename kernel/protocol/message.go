@@ -38,6 +38,9 @@ type Message struct {
 	// Shared, when set, says the tables are in the shared file rather than
 	// after the header (shared_tables.go).
 	Shared *SharedRef `json:"shared,omitempty"`
+	// Refs says the sender resolves references to this message's input
+	// columns in the answer (pass_through.go).
+	Refs bool `json:"refs,omitempty"`
 
 	Exec   *ExecRequest `json:"exec,omitempty"`
 	Result *Result      `json:"result,omitempty"`

@@ -82,7 +82,7 @@ func ServeWith(r io.Reader, w io.Writer, ex Executor, opt ServeOptions) error {
 		case TypePing:
 			_ = s.out.Write(&Message{Type: TypePong, ID: m.ID})
 		case TypeExec:
-			s.startExec(m, tables)
+			s.startExec(m, tables, in.SharedInputs())
 		case TypeInterrupt:
 			s.mu.Lock()
 			if s.cancel != nil && (m.ID == "" || m.ID == s.running) {
@@ -115,7 +115,9 @@ type hostAnswer struct {
 	err   error
 }
 
-func (s *server) startExec(m *Message, tables []*sdk.Table) {
+// startExec runs an exec; inputs says where its tables were in the shared
+// file (nil: they were not, or the coordinator takes no references).
+func (s *server) startExec(m *Message, tables []*sdk.Table, inputs *SharedInputs) {
 	s.mu.Lock()
 	if s.cancel != nil {
 		s.mu.Unlock()
@@ -156,7 +158,7 @@ func (s *server) startExec(m *Message, tables []*sdk.Table) {
 		if t != nil && res.Error == nil {
 			ts = append(ts, t)
 		}
-		if err := s.out.Write(&Message{Type: TypeResult, ID: id, Result: res}, ts...); err != nil {
+		if err := s.out.WriteAnswer(&Message{Type: TypeResult, ID: id, Result: res}, inputs, ts...); err != nil {
 			_ = s.out.Write(&Message{Type: TypeResult, ID: id, Result: &Result{Error: &RunError{Kind: ErrOutput, Message: "send output: " + err.Error()}}})
 		}
 	}()

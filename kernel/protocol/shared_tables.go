@@ -3,7 +3,9 @@ package protocol
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -26,8 +28,11 @@ import (
 // cannot grow it (ENOSPC on /dev/shm), sends the tables inline, as before,
 // so sharing never changes what arrives, only how fast.
 //
-// File layout: 64 bytes of header (uint64 consumed sequence at 0), then the
-// tables in the table_codec layout.
+// File layout: 64 bytes of header, then the tables in the table_codec
+// layout. The header: uint64 consumed sequence at 0; uint32 owner at 8,
+// held by the writer while it writes a frame and by the reader while it
+// compares a frame's bytes (pass_through.go); uint64 written sequence at 16,
+// the frame the file holds.
 
 const (
 	sharedHeader = 64
@@ -44,6 +49,13 @@ type SharedRef struct {
 }
 
 var errSharedBusy = errors.New("shared table file is still being read")
+
+// Values of the owner word.
+const (
+	ownerFree   = 0
+	ownerWriter = 1
+	ownerReader = 2
+)
 
 // sharedOut is a Writer's side of a shared file.
 type sharedOut struct {
@@ -96,21 +108,23 @@ func (s *sharedOut) grow(n int) error {
 
 // put encodes tables into the file and returns the reference for the frame
 // header; errSharedBusy (or a grow error) means: send them inline.
-func (s *sharedOut) put(tables []*sdk.Table) (*SharedRef, error) {
+func (s *sharedOut) put(tables []*sdk.Table, refs columnRefs) (*SharedRef, error) {
+	if !atomic.CompareAndSwapUint32(ownerWord(s.mem), ownerFree, ownerWriter) {
+		return nil, errSharedBusy // the reader is comparing the last frame
+	}
+	// Released through the mapping in use at the end: grow may replace it.
+	defer func() { atomic.StoreUint32(ownerWord(s.mem), ownerFree) }()
 	if atomic.LoadUint64(consumedWord(s.mem)) != s.seq {
 		return nil, errSharedBusy
 	}
-	n := 0
-	for _, t := range tables {
-		n += encodedSize(t.Columns(), t.Len())
-	}
+	n := payloadSize(tables, refs)
 	if err := s.grow(n); err != nil {
 		return nil, err
 	}
 	buf := s.mem[sharedHeader:sharedHeader:len(s.mem)]
 	var err error
 	for _, t := range tables {
-		if buf, err = AppendTable(buf, t); err != nil {
+		if buf, err = appendTable(buf, t, refs); err != nil {
 			return nil, err
 		}
 	}
@@ -118,6 +132,7 @@ func (s *sharedOut) put(tables []*sdk.Table) (*SharedRef, error) {
 		return nil, fmt.Errorf("shared table file: encoded %d bytes, expected %d", len(buf), n)
 	}
 	s.seq++
+	atomic.StoreUint64(writtenWord(s.mem), s.seq)
 	return &SharedRef{Seq: s.seq, Size: int64(len(s.mem)), Len: n}, nil
 }
 
@@ -133,32 +148,51 @@ func (s *sharedOut) close() {
 type sharedIn struct {
 	path string
 	f    *os.File
-	mem  []byte
+	// mu orders the mapping's replacement (remap, close) with the
+	// comparisons of pass-through columns, which run on another goroutine.
+	mu  sync.Mutex
+	mem []byte
 }
 
 // tables decodes the n tables ref points at and releases the file to the
-// writer.
-func (s *sharedIn) tables(ref *SharedRef, n int) ([]*sdk.Table, error) {
+// writer. resolve resolves references to input columns; with record, the
+// result also says where the tables' word columns were in the file.
+func (s *sharedIn) tables(ref *SharedRef, n int, resolve func(table, col int) *sdk.Column, record bool) ([]*sdk.Table, *SharedInputs, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if ref.Len < 0 || ref.Size < sharedHeader || int64(ref.Len) > ref.Size-sharedHeader {
-		return nil, fmt.Errorf("corrupt shared table reference %+v", *ref)
+		return nil, nil, fmt.Errorf("corrupt shared table reference %+v", *ref)
 	}
 	if int64(len(s.mem)) < ref.Size {
 		if err := s.remap(ref.Size); err != nil {
-			return nil, fmt.Errorf("shared table file %s: %w", s.path, err)
+			return nil, nil, fmt.Errorf("shared table file %s: %w", s.path, err)
 		}
 	}
-	rest := s.mem[sharedHeader : sharedHeader+ref.Len]
+	var inputs *SharedInputs
+	if record {
+		inputs = &SharedInputs{in: s, seq: ref.Seq}
+	}
+	off := sharedHeader
 	out := make([]*sdk.Table, 0, n)
 	for i := 0; i < n; i++ {
-		t, used, err := DecodeTable(rest)
+		var seen func(col int, c *sdk.Column, at int)
+		if inputs != nil && i <= math.MaxUint16 {
+			base := off
+			seen = func(col int, c *sdk.Column, at int) {
+				if data, ok := wordData(c); ok && col <= math.MaxUint16 {
+					inputs.cols = append(inputs.cols, sharedInput{ref: inputRef{uint16(i), uint16(col)}, data: data, n: c.Len(), off: base + at})
+				}
+			}
+		}
+		t, used, err := decodeTable(s.mem[off:sharedHeader+ref.Len], resolve, seen)
 		if err != nil {
-			return nil, fmt.Errorf("table %d: %w", i, err)
+			return nil, nil, fmt.Errorf("table %d: %w", i, err)
 		}
 		out = append(out, t)
-		rest = rest[used:]
+		off += used
 	}
 	atomic.StoreUint64(consumedWord(s.mem), ref.Seq)
-	return out, nil
+	return out, inputs, nil
 }
 
 func (s *sharedIn) remap(size int64) error {
@@ -190,6 +224,8 @@ func (s *sharedIn) remap(size int64) error {
 }
 
 func (s *sharedIn) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.mem != nil {
 		_ = unmapFile(s.mem)
 		s.mem = nil
@@ -203,4 +239,16 @@ func (s *sharedIn) close() {
 func consumedWord(mem []byte) *uint64 {
 	_ = mem[7]
 	return (*uint64)(unsafe.Pointer(&mem[0]))
+}
+
+// ownerWord says who may touch the tables in the file (ownerFree, ...).
+func ownerWord(mem []byte) *uint32 {
+	_ = mem[11]
+	return (*uint32)(unsafe.Pointer(&mem[8]))
+}
+
+// writtenWord is the sequence of the frame the file holds.
+func writtenWord(mem []byte) *uint64 {
+	_ = mem[23]
+	return (*uint64)(unsafe.Pointer(&mem[16]))
 }

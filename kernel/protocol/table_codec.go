@@ -24,8 +24,22 @@ import (
 // Times, dates and wall times travel as UTC microseconds, DuckDB's own
 // precision (a date is its midnight, a wall time its reading as if in UTC).
 
+// A column's nulls byte.
+const (
+	nullsNone   = 0 // no nulls; the values follow
+	nullsBitmap = 1 // a null bitmap, then the values
+	// nullsInput: no values follow but uint16 table, uint16 column: the
+	// column's values are those of that column of the tables the reader
+	// sent with the message this one answers (pass_through.go).
+	nullsInput = 2
+)
+
 // AppendTable encodes t after b.
-func AppendTable(b []byte, t *sdk.Table) ([]byte, error) {
+func AppendTable(b []byte, t *sdk.Table) ([]byte, error) { return appendTable(b, t, nil) }
+
+// appendTable encodes t after b; the columns in refs go as references to
+// the reader's own input columns.
+func appendTable(b []byte, t *sdk.Table, refs columnRefs) ([]byte, error) {
 	if err := t.Validate(); err != nil {
 		return b, err
 	}
@@ -33,7 +47,7 @@ func AppendTable(b []byte, t *sdk.Table) ([]byte, error) {
 	n := t.Len()
 	// Grow once: appending 100,000 values one by one to a growing slice
 	// spent most of an encode copying the slice over and over.
-	b = slices.Grow(b, encodedSize(cols, n))
+	b = slices.Grow(b, encodedSize(cols, n, refs))
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(cols)))
 	b = binary.LittleEndian.AppendUint32(b, uint32(n))
 	for _, c := range cols {
@@ -46,11 +60,17 @@ func AppendTable(b []byte, t *sdk.Table) ([]byte, error) {
 		if c.Type == sdk.TypeDecimal {
 			b = append(b, c.Precision, c.Scale)
 		}
+		if ref, ok := refs[c]; ok {
+			b = append(b, nullsInput)
+			b = binary.LittleEndian.AppendUint16(b, ref.table)
+			b = binary.LittleEndian.AppendUint16(b, ref.col)
+			continue
+		}
 		if c.HasNulls() {
-			b = append(b, 1)
+			b = append(b, nullsBitmap)
 			b = appendBitmap(b, c.Nulls())
 		} else {
-			b = append(b, 0)
+			b = append(b, nullsNone)
 		}
 		switch c.Type {
 		case sdk.TypeInt64:
@@ -89,12 +109,19 @@ func AppendTable(b []byte, t *sdk.Table) ([]byte, error) {
 	return b, nil
 }
 
-// encodedSize is the size AppendTable writes for these columns.
-func encodedSize(cols []*sdk.Column, n int) int {
+// encodedSize is the size appendTable writes for these columns.
+func encodedSize(cols []*sdk.Column, n int, refs columnRefs) int {
 	size := 8
 	bitmap := (n + 7) / 8
 	for _, c := range cols {
 		size += 2 + len(c.Name) + 2
+		if _, ok := refs[c]; ok {
+			size += 4
+			if c.Type == sdk.TypeDecimal {
+				size += 2
+			}
+			continue
+		}
 		if c.HasNulls() {
 			size += bitmap
 		}
@@ -155,14 +182,21 @@ func int128Value(lo, hi uint64) *big.Int {
 
 // DecodeTable reads one table from b and returns it with the bytes consumed.
 // The table owns its memory: nothing aliases b.
-func DecodeTable(b []byte) (*sdk.Table, int, error) {
+func DecodeTable(b []byte) (*sdk.Table, int, error) { return decodeTable(b, nil, nil) }
+
+// decodeTable is DecodeTable. resolve, when not nil, gives the input column
+// a reference names (nil: no such column); seen, when not nil, learns each
+// int64 or float64 column without nulls and where its values were in b.
+func decodeTable(b []byte, resolve func(table, col int) *sdk.Column, seen func(col int, c *sdk.Column, off int)) (*sdk.Table, int, error) {
 	d := decoder{b: b}
 	ncols := int(d.u32())
 	nrows := int(d.u32())
 	if d.err != nil {
 		return nil, 0, d.err
 	}
-	if nrows > len(b) && ncols > 0 { // every column needs at least a bit per row
+	// Every column needs at least a bit per row, but for a reference to an
+	// input column, which must have as many.
+	if nrows > len(b) && ncols > 0 && resolve == nil {
 		return nil, 0, fmt.Errorf("table claims %d rows in %d bytes", nrows, len(b))
 	}
 	t := sdk.NewTable()
@@ -174,8 +208,27 @@ func DecodeTable(b []byte) (*sdk.Table, int, error) {
 			precision, scale = d.u8(), d.u8()
 		}
 		var nulls []bool
-		if d.u8() == 1 {
+		switch d.u8() {
+		case nullsBitmap:
 			nulls = d.bitmap(nrows)
+		case nullsInput:
+			tbl, col := int(d.u16()), int(d.u16())
+			if d.err != nil {
+				break
+			}
+			c, err := inputColumn(resolve, name, typ, nrows, tbl, col)
+			if err != nil {
+				d.fail(err)
+				break
+			}
+			t.AddColumn(c)
+			continue
+		case nullsNone:
+		default:
+			d.fail(fmt.Errorf("column %q: corrupt nulls flag", name))
+		}
+		if d.err != nil {
+			break
 		}
 		switch typ {
 		case sdk.TypeInt64:
@@ -183,19 +236,27 @@ func DecodeTable(b []byte) (*sdk.Table, int, error) {
 			if d.err != nil {
 				break
 			}
-			t.AddColumn(sdk.Int64sFrom(name, decodeWords[int64](raw, nrows), nulls))
+			c := sdk.Int64sFrom(name, decodeWords[int64](raw, nrows), nulls)
+			if seen != nil && nulls == nil {
+				seen(i, c, d.off-len(raw))
+			}
+			t.AddColumn(c)
 		case sdk.TypeFloat64:
 			raw := d.bytes(8 * nrows)
 			if d.err != nil {
 				break
 			}
-			t.AddColumn(sdk.Float64sFrom(name, decodeWords[float64](raw, nrows), nulls))
+			c := sdk.Float64sFrom(name, decodeWords[float64](raw, nrows), nulls)
+			if seen != nil && nulls == nil {
+				seen(i, c, d.off-len(raw))
+			}
+			t.AddColumn(c)
 		case sdk.TypeTime, sdk.TypeDate, sdk.TypeTimestamp:
-			vals := make([]time.Time, nrows)
 			raw := d.bytes(8 * nrows)
 			if d.err != nil {
 				break
 			}
+			vals := make([]time.Time, nrows)
 			for j := range vals {
 				vals[j] = time.UnixMicro(int64(binary.LittleEndian.Uint64(raw[8*j:]))).UTC()
 			}
@@ -208,21 +269,21 @@ func DecodeTable(b []byte) (*sdk.Table, int, error) {
 				t.AddColumn(sdk.TimesFrom(name, vals, nulls))
 			}
 		case sdk.TypeUint64:
-			vals := make([]uint64, nrows)
 			raw := d.bytes(8 * nrows)
 			if d.err != nil {
 				break
 			}
+			vals := make([]uint64, nrows)
 			for j := range vals {
 				vals[j] = binary.LittleEndian.Uint64(raw[8*j:])
 			}
 			t.AddColumn(sdk.Uint64sFrom(name, vals, nulls))
 		case sdk.TypeInt128:
-			vals := make([]*big.Int, nrows)
 			raw := d.bytes(16 * nrows)
 			if d.err != nil {
 				break
 			}
+			vals := make([]*big.Int, nrows)
 			for j := range vals {
 				if nulls == nil || !nulls[j] {
 					vals[j] = int128Value(binary.LittleEndian.Uint64(raw[16*j:]), binary.LittleEndian.Uint64(raw[16*j+8:]))
@@ -316,10 +377,10 @@ func (d *decoder) u32() uint32 {
 
 func (d *decoder) bitmap(n int) []bool {
 	raw := d.bytes((n + 7) / 8)
-	out := make([]bool, n)
 	if raw == nil {
-		return out
+		return nil // d.err says why; nothing is allocated for a corrupt count
 	}
+	out := make([]bool, n)
 	for i := range out {
 		out[i] = raw[i/8]&(1<<(i%8)) != 0
 	}

@@ -25,7 +25,7 @@ func TestTableRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := encodedSize(in.Columns(), in.Len()); len(b) != want {
+	if want := encodedSize(in.Columns(), in.Len(), nil); len(b) != want {
 		t.Fatalf("encoded %d bytes, encodedSize said %d", len(b), want)
 	}
 	out, n, err := DecodeTable(b)
@@ -64,7 +64,7 @@ func TestExactTypesRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := encodedSize(in.Columns(), in.Len()); len(b) != want {
+	if want := encodedSize(in.Columns(), in.Len(), nil); len(b) != want {
 		t.Fatalf("encoded %d bytes, encodedSize said %d", len(b), want)
 	}
 	out, _, err := DecodeTable(b)

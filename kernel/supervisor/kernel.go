@@ -68,6 +68,7 @@ type Kernel struct {
 	pings   map[string]chan struct{}
 	dead    chan struct{}
 	exitErr error
+	readErr error // why the stream from the kernel could not be read, if it was not its end
 	seq     atomic.Int64
 	broken  bool // must be replaced before the next exec
 
@@ -80,6 +81,9 @@ type pending struct {
 	handler Handler
 	done    chan *protocol.Message
 	table   *sdk.Table
+	// inputs are the exec's tables: the result may use their columns
+	// (protocol.Reader.ResolveInputs).
+	inputs []*sdk.Table
 }
 
 // Start launches a kernel and waits for its ready message.
@@ -103,6 +107,7 @@ func Start(ctx context.Context, cfg Config) (*Kernel, error) {
 		pings: map[string]chan struct{}{}, dead: make(chan struct{})}
 	cmd.Stderr = k.stderr
 	r := protocol.NewReader(stdout)
+	r.ResolveInputs(k.callInputs)
 	// Large tables go through shared files rather than the pipe, when the
 	// kernel agrees (its ready message says so).
 	if dir, err := os.MkdirTemp(sharedRoot(), "strata-kernel-"); err == nil {
@@ -157,6 +162,15 @@ func (k *Kernel) readLoop(r *protocol.Reader, ready chan<- error) {
 		m, tables, err := r.Read()
 		if err != nil {
 			r.CloseShared()
+			if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, os.ErrClosed) {
+				// A frame this side cannot read (corrupt, or a table it
+				// cannot decode) leaves the stream out of step: end the
+				// kernel rather than let the run wait for its timeout.
+				k.mu.Lock()
+				k.readErr = err
+				k.mu.Unlock()
+				k.Kill()
+			}
 			k.exit() // first: describeExit waits for it
 			if first {
 				ready <- fmt.Errorf("kernel exited before ready: %s", k.describeExit())
@@ -211,6 +225,16 @@ func (k *Kernel) readLoop(r *protocol.Reader, ready chan<- error) {
 	}
 }
 
+// callInputs are the input tables of the running exec id.
+func (k *Kernel) callInputs(id string) []*sdk.Table {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.call == nil || k.call.id != id {
+		return nil
+	}
+	return k.call.inputs
+}
+
 func (k *Kernel) answer(c *pending, call *protocol.HostCall) {
 	t, err := c.handler.HostCall(context.Background(), call)
 	reply := &protocol.Message{Type: protocol.TypeHostReply, ID: c.id, Reply: &protocol.HostReply{Seq: call.Seq}}
@@ -258,8 +282,11 @@ func (k *Kernel) describeExit() string {
 		return "it was marked for replacement after a failed run"
 	}
 	k.mu.Lock()
-	err := k.exitErr
+	err, readErr := k.exitErr, k.readErr
 	k.mu.Unlock()
+	if readErr != nil {
+		return "its messages could not be read (" + readErr.Error() + "), so it was stopped"
+	}
 	s := "exited"
 	if err != nil {
 		s = err.Error()

@@ -28,7 +28,7 @@ func (k *Kernel) Exec(ctx context.Context, req *protocol.ExecRequest, inputs []*
 		return failed(protocol.ErrCrash, "kernel is not running: "+k.describeExit()), nil
 	}
 	rec := &recordingHandler{Handler: h}
-	c := &pending{id: "x" + strconv.FormatInt(k.seq.Add(1), 10), handler: rec, done: make(chan *protocol.Message, 1)}
+	c := &pending{id: "x" + strconv.FormatInt(k.seq.Add(1), 10), handler: rec, done: make(chan *protocol.Message, 1), inputs: inputs}
 	k.stderr.Reset()
 	k.mu.Lock()
 	k.call = c
@@ -39,7 +39,9 @@ func (k *Kernel) Exec(ctx context.Context, req *protocol.ExecRequest, inputs []*
 		k.mu.Unlock()
 	}()
 	start := time.Now()
-	if err := k.w.Write(&protocol.Message{Type: protocol.TypeExec, ID: c.id, Exec: req}, inputs...); err != nil {
+	// Refs: the result may send back unchanged input columns as references
+	// to inputs instead of their values (callInputs resolves them).
+	if err := k.w.Write(&protocol.Message{Type: protocol.TypeExec, ID: c.id, Exec: req, Refs: true}, inputs...); err != nil {
 		k.markBroken()
 		return failed(protocol.ErrCrash, "send to kernel: "+err.Error()), nil
 	}
@@ -120,9 +122,13 @@ var (
 func (k *Kernel) crashResult(rec *recordingHandler, start time.Time, file string) *protocol.Result {
 	<-k.dead
 	k.mu.Lock()
-	err := k.exitErr
+	err, readErr := k.exitErr, k.readErr
 	k.mu.Unlock()
 	res := &protocol.Result{Duration: time.Since(start), Stdout: rec.stdout()}
+	if readErr != nil {
+		res.Error = &protocol.RunError{Kind: protocol.ErrCrash, Message: "kernel's messages could not be read: " + readErr.Error() + " (the kernel was stopped)"}
+		return res
+	}
 	var ee *exec.ExitError
 	tail := k.stderr.String()
 	if errors.As(err, &ee) && ee.ExitCode() == child.ExitMemory && memoryLine.MatchString(tail) {

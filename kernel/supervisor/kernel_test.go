@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -172,5 +173,27 @@ func TestKernelDyingBeforeReadySaysWhy(t *testing.T) {
 	_, err := Start(ctx, Config{Command: []string{"sh", "-c", "echo cannot load the interpreter >&2; exit 7"}})
 	if err == nil || !strings.Contains(err.Error(), "kernel exited before ready: exit status 7: cannot load the interpreter") {
 		t.Fatalf("start of a kernel that exits at once: %v", err)
+	}
+}
+
+// A kernel whose result cannot be read (a corrupt frame) is stopped and
+// the run fails at once as a crash that says why; it used to wait for the
+// run's timeout, the stream out of step and the process still up.
+func TestUnreadableResultEndsTheRun(t *testing.T) {
+	t.Parallel()
+	k, err := Start(context.Background(), Config{Command: []string{os.Args[0]}, Env: []string{"STRATA_KERNEL_CHILD=garbled"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	start := time.Now()
+	res, _ := k.Exec(ctx, loadReq(`func Load(ctx *sdk.Context) (*sdk.Table, error) { return sdk.NewTable(), nil }`), nil, &collect{})
+	if res.Error == nil || res.Error.Kind != protocol.ErrCrash || !strings.Contains(res.Error.Message, "could not be read") {
+		t.Fatalf("after %v: %+v", time.Since(start), res.Error)
+	}
+	if k.Alive() {
+		t.Fatal("the kernel is still taken for alive")
 	}
 }

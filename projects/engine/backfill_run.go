@@ -44,10 +44,12 @@ type backfillRun struct {
 // version) and runs that snapshot to the end: edits on disk meanwhile apply
 // to later runs, not to this backfill.
 func (e *Engine) Launch(ctx context.Context, spec BackfillSpec) (*BackfillStatus, error) {
-	return e.launch(ctx, newBackfillID(e.now()), spec)
+	return e.launch(ctx, newBackfillID(e.now()), spec, !spec.AllowOverlap)
 }
 
-func (e *Engine) launch(ctx context.Context, id string, spec BackfillSpec) (*BackfillStatus, error) {
+// launch records and starts a backfill; with refuseOverlap, not while
+// another one of the pipeline runs over part of its range (backfill_overlap.go).
+func (e *Engine) launch(ctx context.Context, id string, spec BackfillSpec, refuseOverlap bool) (*BackfillStatus, error) {
 	pin, err := e.pin(spec.Pipeline)
 	if err != nil {
 		return nil, err
@@ -57,6 +59,13 @@ func (e *Engine) launch(ctx context.Context, id string, spec BackfillSpec) (*Bac
 		return nil, err
 	}
 	t.pin = pin
+	if refuseOverlap {
+		e.launchMu.Lock()
+		defer e.launchMu.Unlock()
+		if oe := e.overlapping(t); oe != nil {
+			return nil, oe
+		}
+	}
 	raw, _ := json.Marshal(t.spec)
 	if err := e.wh.Healthy(); err != nil {
 		return nil, fmt.Errorf("record backfill: %w", err)

@@ -40,6 +40,9 @@ type BackfillSpec struct {
 	Engine string `json:"engine,omitempty"`
 	// Origin is what launched the backfill, when not a person (a trigger).
 	Origin *Origin `json:"origin,omitempty"`
+	// AllowOverlap launches it even while another backfill of the
+	// pipeline runs over part of its range (backfill_overlap.go).
+	AllowOverlap bool `json:"allow_overlap,omitempty"`
 }
 
 // Reprocess policies and publish modes.

@@ -37,10 +37,13 @@ type Engine struct {
 
 	mu        sync.Mutex
 	backfills map[string]*backfillRun // running in this process
-	fresh     refreshes               // single flight of product refreshes (freshness)
-	pins      map[string]*pinned      // loaded snapshots by hash/pipeline
-	active    activeRuns              // runs computing in this process (CancelRun)
-	inUse     map[string]int          // snapshot hash -> runs and backfills in flight using it
+	// launchMu makes a user launch's overlap check and its registration
+	// one step, so that two launches at once cannot both pass it.
+	launchMu sync.Mutex
+	fresh    refreshes          // single flight of product refreshes (freshness)
+	pins     map[string]*pinned // loaded snapshots by hash/pipeline
+	active   activeRuns         // runs computing in this process (CancelRun)
+	inUse    map[string]int     // snapshot hash -> runs and backfills in flight using it
 
 	// snapMu orders taking and loading snapshots against collecting them
 	// (snapshot_gc.go).
@@ -83,7 +86,7 @@ func New(ctx context.Context, proj *project.Project, wh *warehouse.Warehouse, po
 			return nil, err
 		}
 		store.Guard(wh.Healthy)
-		store.CommitThrough(wh.WriteRaw)
+		store.RideAlong(wh)
 	}
 	now := opt.Now
 	if now == nil {

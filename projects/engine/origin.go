@@ -149,7 +149,7 @@ func (e *Engine) LaunchAs(ctx context.Context, id string, spec BackfillSpec) (*B
 		}
 		return st, false, nil
 	}
-	st, err := e.launch(ctx, id, spec)
+	st, err := e.launch(ctx, id, spec, false)
 	return st, err == nil, err
 }
 
