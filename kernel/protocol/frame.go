@@ -133,8 +133,13 @@ func (fr *Reader) ResolveInputs(inputs func(id string) []*sdk.Table) { fr.inputs
 
 // SharedInputs is what the last message read (one that asked for
 // references, Message.Refs) carried through the shared file, for
-// Writer.WriteAnswer; nil otherwise.
-func (fr *Reader) SharedInputs() *SharedInputs { return fr.last }
+// Writer.WriteAnswer; nil otherwise. The Reader lets go of it: it points at
+// the decoded tables, which must not outlive their run here.
+func (fr *Reader) SharedInputs() *SharedInputs {
+	s := fr.last
+	fr.last = nil
+	return s
+}
 
 // AcceptShared lets frames carry their tables in the file at path, the one
 // the peer's Writer shares (ShareTables). A frame that refers to a shared

@@ -86,7 +86,7 @@ func New(ctx context.Context, proj *project.Project, wh *warehouse.Warehouse, po
 			return nil, err
 		}
 		store.Guard(wh.Healthy)
-		store.CommitThrough(wh.WriteRaw)
+		store.RideAlong(wh)
 	}
 	now := opt.Now
 	if now == nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -146,6 +147,9 @@ type runner struct {
 	mu           sync.Mutex
 	readVersions map[string]map[string]int // product -> partition -> version read from the warehouse
 	reused       map[childKey]*sdk.Table   // outputs of children that succeeded in an earlier attempt
+	// final is the run's final event as its last publish wrote it (see
+	// foldFinal); nil until that publish committed.
+	final *Event
 }
 
 type childKey struct{ block, child string }
@@ -207,7 +211,7 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 	}
 	r.res.State = StateSucceeded
 	failed := false
-	for _, g := range groups {
+	for i, g := range groups {
 		if failed {
 			for _, b := range g.blocks {
 				o := &BlockOutcome{Block: b.ID, Partition: g.part.Key, State: StateSkipped, Error: "skipped: an earlier part of the run failed"}
@@ -249,7 +253,16 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 		if failed {
 			continue
 		}
-		versions, err := r.publish(ctx, g, outcomes)
+		var then warehouse.Then
+		if i == len(groups)-1 && r.e.store.riding() {
+			then = r.foldFinal(start)
+		}
+		versions, err := r.publish(ctx, g, outcomes, then)
+		if err != nil && warehouse.AsConflict(err) == nil {
+			r.mu.Lock()
+			r.final = nil // written in a transaction that did not commit
+			r.mu.Unlock()
+		}
 		if cs := warehouse.AsConflict(err); cs != nil {
 			// Not made current, kept: a user decides (promote anyway or
 			// keep the newer versions).
@@ -279,6 +292,18 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 		if errors.Is(context.Cause(ctx), ErrRunCancelled) {
 			r.res.Error = "cancelled by a user (" + r.res.Error + ")"
 		}
+	}
+	r.mu.Lock()
+	folded := r.final
+	r.mu.Unlock()
+	if folded != nil && !failed {
+		// The last publish wrote the final state with its versions: it is
+		// durable already, and is what the log says.
+		r.res.State, r.res.Error = folded.State, folded.Error
+		r.res.DurationMS = folded.DurationMS
+		r.res.Duration = time.Duration(folded.DurationMS * float64(time.Millisecond))
+		r.e.hub.Publish(Notice{Kind: "state", Event: folded})
+		return r.res, nil
 	}
 	r.res.Duration = time.Since(start)
 	r.res.DurationMS = ms(r.res.Duration)
@@ -445,8 +470,9 @@ func skipReason(ups []*node) string {
 	return ""
 }
 
-// publish writes the group's outputs in one transaction (or stages them).
-func (r *runner) publish(ctx context.Context, g *group, outcomes []*BlockOutcome) ([]warehouse.Version, error) {
+// publish writes the group's outputs in one transaction (or stages them);
+// then, when set, runs in that transaction (foldFinal).
+func (r *runner) publish(ctx context.Context, g *group, outcomes []*BlockOutcome, then warehouse.Then) ([]warehouse.Version, error) {
 	var outs []warehouse.Output
 	for _, b := range g.blocks {
 		t := r.res.outputs[b.ID]
@@ -465,9 +491,9 @@ func (r *runner) publish(ctx context.Context, g *group, outcomes []*BlockOutcome
 		return nil, nil
 	}
 	if r.opt.Stage {
-		return r.e.wh.Stage(ctx, outs)
+		return r.e.wh.StageThen(ctx, outs, then)
 	}
-	vs, err := r.e.wh.Publish(ctx, outs)
+	vs, err := r.e.wh.PublishThen(ctx, outs, then)
 	if err == nil {
 		refs := make([]warehouse.VersionRef, len(vs))
 		for i, v := range vs {
@@ -476,6 +502,31 @@ func (r *runner) publish(ctx context.Context, g *group, outcomes []*BlockOutcome
 		r.e.published(r.pl.ID, r.opt.RunID, r.opt.BackfillID, refs)
 	}
 	return vs, err
+}
+
+// foldFinal is the Then of a run's last publish: the run ends with it
+// (nothing failed before, or it would not publish), so its final event,
+// succeeded or conflict, is written in the publish's own transaction
+// instead of one of its own after it. A kill can then never leave a
+// publish committed without its run's final state, and the run waits for
+// one commit, not two. The event is numbered in the transaction, after
+// every block event of the run, which that same transaction commits too.
+func (r *runner) foldFinal(start time.Time) warehouse.Then {
+	return func(_ []warehouse.Version, conflict *warehouse.ConflictError) any {
+		ev := r.event(Event{State: StateSucceeded, DurationMS: ms(time.Since(start)), Engine: r.res.Engine})
+		cs := r.res.Conflicts
+		if conflict != nil {
+			cs = append(slices.Clone(cs), conflict.Conflicts...)
+		}
+		if len(cs) > 0 {
+			ev.State, ev.Error = StateConflict, (&warehouse.ConflictError{Conflicts: cs}).Error()
+		}
+		evs := r.e.store.number([]Event{ev})
+		r.mu.Lock()
+		r.final = &evs[0]
+		r.mu.Unlock()
+		return rideEvents(evs)
+	}
 }
 
 // lineage records what a block read: upstream product -> partition ->

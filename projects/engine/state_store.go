@@ -104,23 +104,26 @@ CREATE TABLE IF NOT EXISTS _strata.backfill_events (
 // ask for a commit of their own: they ride along with the next durable one
 // or, when none comes, are committed lazyDelay later. Batches commit in
 // sequence order, so once an event is durable every event queued before
-// it is too.
+// it is too. In an engine the batches are the warehouse's own write
+// transactions, publishes included (state_store_ridealong.go).
 type Store struct {
 	db    *sql.DB
 	guard func() error // refuses commits when the warehouse cannot keep them
-	// through, when set, runs a batch's appends inside a transaction of
-	// the warehouse's writer, shared with the publishes queued meanwhile.
-	through func(ctx context.Context, fn func(driver.Conn) error) error
+	// wh, when set, is the warehouse whose write transactions carry the
+	// events (state_store_ridealong.go): they ride along with publishes,
+	// and a flush only asks for a transaction when none came.
+	wh rideWarehouse
 
-	mu      sync.Mutex
-	pending []Event
-	waiters []chan error
-	seq     int64
-	stopped bool // the writer is gone: Append answers at once
-	kick    chan struct{}
-	lazy    chan struct{} // an event was queued without a waiter
-	closed  chan struct{}
-	done    chan struct{}
+	mu       sync.Mutex
+	pending  []Event
+	waiters  []waiter
+	inflight []waiter // taken by the warehouse transaction now committing
+	seq      int64
+	stopped  bool // the writer is gone: Append answers at once
+	kick     chan struct{}
+	lazy     chan struct{} // an event was queued without a waiter
+	closed   chan struct{}
+	done     chan struct{}
 }
 
 // OpenStore creates the state tables if needed and starts the writer.
@@ -177,13 +180,6 @@ func ReadOnlyStore(db *sql.DB) *Store {
 // file that was removed or replaced under the process.
 func (s *Store) Guard(check func() error) { s.guard = check }
 
-// CommitThrough makes every batch commit inside write, the warehouse's
-// grouped write (WriteRaw): run state and publishes that arrive together
-// share one transaction and one COMMIT instead of a COMMIT each.
-func (s *Store) CommitThrough(write func(ctx context.Context, fn func(driver.Conn) error) error) {
-	s.through = write
-}
-
 // Append queues events and asks for a commit; the channel receives the
 // commit's outcome.
 func (s *Store) Append(evs ...Event) <-chan error {
@@ -221,9 +217,9 @@ func (s *Store) Queue(evs ...Event) {
 // ride along with.
 const lazyDelay = 50 * time.Millisecond
 
-// enqueue numbers evs and adds them (and waiter, when not nil) to the next
-// batch; false when the writer is gone.
-func (s *Store) enqueue(evs []Event, waiter chan error) bool {
+// enqueue numbers evs and adds them (and the waiter ch, when not nil) to
+// the next batch; false when the writer is gone.
+func (s *Store) enqueue(evs []Event, ch chan error) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.stopped {
@@ -237,8 +233,8 @@ func (s *Store) enqueue(evs []Event, waiter chan error) bool {
 		}
 	}
 	s.pending = append(s.pending, evs...)
-	if waiter != nil {
-		s.waiters = append(s.waiters, waiter)
+	if ch != nil {
+		s.waiters = append(s.waiters, waiter{ch: ch, upTo: s.seq})
 	}
 	return true
 }
@@ -302,19 +298,23 @@ func (s *Store) loop() {
 }
 
 func (s *Store) flush() {
+	if s.wh != nil {
+		s.flushRiding()
+		return
+	}
 	s.mu.Lock()
 	evs, waiters := s.pending, s.waiters
 	s.pending, s.waiters = nil, nil
 	s.mu.Unlock()
 	if len(evs) == 0 {
 		for _, w := range waiters {
-			w <- nil
+			w.ch <- nil
 		}
 		return
 	}
 	err := s.commit(evs)
 	for _, w := range waiters {
-		w <- err
+		w.ch <- err
 	}
 }
 
@@ -327,12 +327,6 @@ func (s *Store) commit(evs []Event) error {
 		}
 	}
 	ctx := context.Background()
-	if s.through != nil {
-		if err := s.through(ctx, func(dc driver.Conn) error { return appendEvents(dc, evs) }); err != nil {
-			return fmt.Errorf("write run state: %w", err)
-		}
-		return nil
-	}
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return err

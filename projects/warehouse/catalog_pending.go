@@ -175,9 +175,12 @@ func (tx *writeTx) flush() error {
 	for _, t := range tables {
 		refs := b.rows[t]
 		var err error
-		if len(refs) <= maxListed {
+		switch r := refs[0]; {
+		case len(refs) == 1:
+			err = tx.exec(`DELETE FROM `+qualified(t)+` WHERE `+colPartition+` = ? AND `+colVersion+` = ?`, r.Partition, r.Version)
+		case len(refs) <= maxListed:
 			err = tx.exec(`DELETE FROM ` + qualified(t) + ` WHERE ` + refList(refs, false))
-		} else {
+		default:
 			err = tx.execRows(flushRowsSQL(t), refRows(refs, false))
 		}
 		if err != nil {
@@ -215,17 +218,21 @@ func (tx *writeTx) flush() error {
 
 // maxListed is the most rows a batch UPDATE or DELETE names in its WHERE
 // clause; more come through strata_rows and a join. Measured on a catalog
-// of 9,000 versions: a listed statement costs about a point statement for
-// one row and a third of the join's fixed cost for a few, but its text
-// must be parsed and each row it scans tests every term.
+// of 9,000 versions: a listed statement of a few rows costs about a third
+// of the join's fixed cost, but its text must be parsed and each row it
+// scans tests every term. A single row goes through a prepared statement.
 const maxListed = 64
 
 // deleteRefs deletes the rows of a catalog table (one with product,
-// partition and version columns) naming refs: listed, or through joinSQL.
+// partition and version columns) naming refs: one by a prepared statement,
+// a few listed, many through joinSQL.
 func (tx *writeTx) deleteRefs(table, joinSQL string, refs []VersionRef) error {
 	switch {
 	case len(refs) == 0:
 		return nil
+	case len(refs) == 1:
+		r := refs[0]
+		return tx.exec(`DELETE FROM `+table+` WHERE product = ? AND partition = ? AND version = ?`, r.Product, r.Partition, r.Version)
 	case len(refs) <= maxListed:
 		return tx.exec(`DELETE FROM ` + table + ` WHERE ` + refList(refs, true))
 	}
@@ -241,6 +248,11 @@ type flagChange struct {
 // writeFlags writes flags in one UPDATE: listed, each row's new flag
 // whether it is among those set, or through strata_rows for many.
 func (tx *writeTx) writeFlags(flags []flagChange) error {
+	if len(flags) == 1 {
+		f := flags[0]
+		return tx.exec(`UPDATE _strata.versions SET is_current = ? WHERE product = ? AND partition = ? AND version = ?`,
+			f.current, f.ref.Product, f.ref.Partition, f.ref.Version)
+	}
 	if len(flags) > maxListed {
 		var c batchColumns
 		for _, f := range flags {

@@ -71,7 +71,7 @@ func (r VersionRef) String() string {
 // becomes current, every output is staged instead (so that it can still be
 // promoted by someone who decides so), and the error is a *ConflictError.
 func (w *Warehouse) Publish(ctx context.Context, outs []Output) ([]Version, error) {
-	return w.writeOutputs(ctx, outs, true)
+	return w.writeOutputs(ctx, outs, true, nil)
 }
 
 // Stage writes every output as a new version without making it current, in
@@ -79,7 +79,7 @@ func (w *Warehouse) Publish(ctx context.Context, outs []Output) ([]Version, erro
 // Retention still applies: staging more versions than it keeps drops the
 // oldest ones that are not current.
 func (w *Warehouse) Stage(ctx context.Context, outs []Output) ([]Version, error) {
-	return w.writeOutputs(ctx, outs, false)
+	return w.writeOutputs(ctx, outs, false, nil)
 }
 
 // preparedOutput is a validated Output with its schema.
@@ -129,7 +129,7 @@ func prepareOutputs(outs []Output) ([]preparedOutput, error) {
 	return prepared, nil
 }
 
-func (w *Warehouse) writeOutputs(ctx context.Context, outs []Output, makeCurrent bool) ([]Version, error) {
+func (w *Warehouse) writeOutputs(ctx context.Context, outs []Output, makeCurrent bool, then Then) ([]Version, error) {
 	prepared, err := prepareOutputs(outs)
 	if err != nil {
 		return nil, err
@@ -158,6 +158,9 @@ func (w *Warehouse) writeOutputs(ctx context.Context, outs []Output, makeCurrent
 				return fmt.Errorf("output %d (%s, partition %s): %w", i, o.Product, o.Partition, err)
 			}
 			versions = append(versions, v)
+		}
+		if then != nil { // warehouse_commit_hook.go
+			tx.rideAlong = append(tx.rideAlong, then(versions, conflictVersions(conflict, versions)))
 		}
 		return nil
 	})

@@ -104,6 +104,7 @@ type Warehouse struct {
 	// guarded names the partitions that have pins or logged switches, whose
 	// retention must ask which versions are protected (version_switch.go).
 	guarded map[partKey]bool
+	hook    CommitHook // run state written in every write transaction (warehouse_commit_hook.go)
 
 	qmu     sync.Mutex
 	queue   []*writeReq  // publishes waiting for the next grouped write (warehouse_write.go)

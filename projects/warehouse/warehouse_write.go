@@ -23,6 +23,9 @@ type writeTx struct {
 	views   map[string]bool            // lower-cased products whose view is rebuilt
 	parts   map[partKey]*partState     // partitions read or changed by this transaction
 	batch   catalogBatch               // catalog changes not written yet (catalog_pending.go)
+	// rideAlong is what the transaction's publishes hand the CommitHook
+	// (warehouse_commit_hook.go).
+	rideAlong []any
 }
 
 // write runs fn in one transaction under the write lock: BEGIN, fn, view
@@ -166,6 +169,10 @@ func (w *Warehouse) commitGroup(reqs []*writeReq) error {
 	if err == nil {
 		err = tx.rebuildViews()
 	}
+	hooked := false
+	if err == nil {
+		hooked, err = tx.beforeCommit()
+	}
 	if err == nil {
 		// COMMIT is never interrupted: a cancelled commit would leave us not
 		// knowing whether it happened.
@@ -175,7 +182,13 @@ func (w *Warehouse) commitGroup(reqs []*writeReq) error {
 	}
 	if err != nil {
 		w.rollback(ctx)
+		if hooked {
+			w.hook.AfterCommit(err)
+		}
 		return ioHint(w.path, err)
+	}
+	if hooked {
+		w.hook.AfterCommit(nil)
 	}
 	w.commits.Add(1)
 	for key, ps := range tx.storage {
