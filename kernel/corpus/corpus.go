@@ -74,7 +74,8 @@ var NeedsCompiled = map[string]string{
 	"k9_enum_state_machine":   "%q of State, which has methods",
 	"k9_defer_loop_recover":   "defer inside a loop whose deferred calls may recover",
 	// Found by issue k9c (k9c_*).
-	"k9c_json_type_error":        "this encoding error names a type the block declares",
+	"k9c_json_type_error":        "this error (encoding or template) names a type the block declares",
+	"k9c_template_error":         "this error (encoding or template) names a type the block declares",
 	"k9c_json_named_field_error": "the error of json.Unmarshal over a type the block declares on a basic type",
 	"k9c_select_in_goroutines":   "a select statement that several goroutines may run at once",
 	"k9c_method_value_native":    "method value b.WriteString of *strings.Builder",

@@ -41,7 +41,8 @@
 //   - a shift by a signed non-constant count panics when it is negative
 //     (strata_rt.ShiftCount; yaegi gave 0);
 //   - clear of a map goes native (reflect's Clear), so NaN keys go too;
-//   - json/xml Unmarshal, Decode and Encode over the block's types: an
+//   - json/xml Unmarshal, Decode and Encode, and template Execute, over
+//     the block's types: an
 //     error that would name one of the block's structs ("Go struct field
 //     Person.age"; yaegi's say ".age") fails the run "needs compiled" at
 //     the call when it happens (CodecErr); others pass through;

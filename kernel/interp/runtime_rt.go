@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log"
 	"reflect"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -97,7 +98,7 @@ func (e *Executor) rtSymbols() map[string]map[string]reflect.Value {
 			// the run fails there as "needs compiled" instead.
 			"CodecErr": reflect.ValueOf(func(err error, line, col int) error {
 				if why := codecErrorDiffers(err); why != "" {
-					panic(routedFault{line: line, col: col, msg: fmt.Sprintf("this encoding error names a type the block declares, which the kernel's interpreter (yaegi) leaves unnamed, so its text would differ (%s: %v)", why, err)})
+					panic(routedFault{line: line, col: col, msg: fmt.Sprintf("this error (encoding or template) names a type the block declares, which the kernel's interpreter (yaegi) leaves unnamed, so its text would differ (%s: %v)", why, err)})
 				}
 				return err
 			}),
@@ -231,6 +232,11 @@ func codecErrorDiffers(err error) string {
 			return "a value of the block's struct type"
 		}
 		return ""
+	}
+	// A template's "can't evaluate field X in type Order" names the type:
+	// yaegi's is "struct { … }".
+	if strings.Contains(err.Error(), "in type struct {") {
+		return "a template error naming the block's struct"
 	}
 	var iue *json.InvalidUnmarshalError
 	var ust *json.UnsupportedTypeError

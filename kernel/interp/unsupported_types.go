@@ -799,8 +799,9 @@ func (a *analysis) holdsOwnNonStruct(t types.Type, seen map[types.Type]bool) boo
 }
 
 // codecErrorCalls returns the edits wrapping every json/xml Unmarshal,
-// Decode and Encode call over the block's types (they return only an
-// error) in strata_rt.CodecErr(call, line, col), on the same line.
+// Decode and Encode call and every template Execute over the block's types
+// (they return only an error) in strata_rt.CodecErr(call, line, col), on
+// the same line.
 func (a *analysis) codecErrorCalls(off func(token.Pos) int, line, col func(token.Pos) int) []edit {
 	var edits []edit
 	ast.Inspect(a.file, func(n ast.Node) bool {
@@ -809,11 +810,14 @@ func (a *analysis) codecErrorCalls(off func(token.Pos) int, line, col func(token
 			return true
 		}
 		fn := a.callee(call)
-		if fn == nil || fn.Pkg() == nil || (fn.Pkg().Path() != "encoding/json" && fn.Pkg().Path() != "encoding/xml") {
+		if fn == nil || fn.Pkg() == nil {
 			return true
 		}
-		switch fn.Name() {
-		case "Unmarshal", "Decode", "Encode":
+		switch fn.Pkg().Path() + "." + fn.Name() {
+		case "encoding/json.Unmarshal", "encoding/json.Decode", "encoding/json.Encode",
+			"encoding/xml.Unmarshal", "encoding/xml.Decode", "encoding/xml.Encode",
+			"text/template.Execute", "text/template.ExecuteTemplate",
+			"html/template.Execute", "html/template.ExecuteTemplate":
 		default:
 			return true
 		}
