@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"path"
 	"runtime"
 	"strings"
 	"time"
@@ -109,6 +110,7 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 		err      error
 		checkErr error
 		panicked any
+		file     string // where it panicked: the entry file or a helper beside it
 		line     int
 	}
 	done := make(chan outcome, 1)
@@ -117,7 +119,8 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 		var o outcome
 		defer func() {
 			if r := recover(); r != nil {
-				o.panicked, o.line = r, panicLine(req.Filename)
+				o.panicked = r
+				o.file, o.line = panicSite(req.Filename)
 			}
 			done <- o
 		}()
@@ -138,7 +141,7 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 		res.Restart = runtime.NumGoroutine() > before
 		switch {
 		case o.panicked != nil:
-			return finish(nil, &protocol.RunError{Kind: protocol.ErrPanic, File: req.Filename, Line: o.line, Message: "panic: " + fmt.Sprint(o.panicked)})
+			return finish(nil, &protocol.RunError{Kind: protocol.ErrPanic, File: o.file, Line: o.line, Message: "panic: " + fmt.Sprint(o.panicked)})
 		case o.err != nil && ctx.Err() != nil && errors.Is(o.err, ctx.Err()):
 			// The block honoured the interrupt or deadline before the
 			// select saw it: stopped, not failed.
@@ -201,21 +204,23 @@ func (e *Executor) names() []string {
 	return out
 }
 
-// panicLine is the line of the innermost frame in the block's file, read
-// from inside the deferred recover (the panicking frames are still on the
-// stack). The build's //line directives make frames carry the block's own
-// file name and lines.
-func panicLine(file string) int {
+// panicSite is the innermost frame of the panic in the block's own code:
+// its entry file or another file of its folder (a helper; the //line
+// directives of worker_build.go make frames name them as the project
+// does). It was only the entry file, so a panic in a helper was reported
+// at the entry's name with the helper's line, or at no line.
+func panicSite(entry string) (string, int) {
+	dir := path.Dir(entry)
 	pcs := make([]uintptr, 64)
 	n := runtime.Callers(3, pcs)
 	frames := runtime.CallersFrames(pcs[:n])
 	for {
 		f, more := frames.Next()
-		if f.File == file {
-			return f.Line
+		if f.File == entry || dir != "." && path.Dir(f.File) == dir {
+			return f.File, f.Line
 		}
 		if !more {
-			return 0
+			return entry, 0
 		}
 	}
 }
