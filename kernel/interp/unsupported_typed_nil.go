@@ -38,141 +38,19 @@ func (a *analysis) typedNilIfaces(report func(pos token.Pos, format string, args
 		report(e.Pos(), "%s (a %s that may be nil) becomes %s: the kernel's interpreter (yaegi) turns a nil value of the block's own type into a nil %s, so a comparison with nil would say nil where Go says it is not",
 			types.ExprString(e), types.TypeString(t, a.qualifier()), types.TypeString(target, a.qualifier()), types.TypeString(target, a.qualifier()))
 	}
-	var sigs []*types.Signature // enclosing functions, innermost last
-	var visit func(n ast.Node) bool
-	visit = func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncDecl:
-			if n.Body == nil {
-				return false
-			}
-			if obj, ok := a.info.Defs[n.Name].(*types.Func); ok {
-				sigs = append(sigs, obj.Type().(*types.Signature))
-				ast.Inspect(n.Body, visit)
-				sigs = sigs[:len(sigs)-1]
-			}
-			return false
-		case *ast.FuncLit:
-			if sig, ok := a.info.TypeOf(n).(*types.Signature); ok {
-				sigs = append(sigs, sig)
-				ast.Inspect(n.Body, visit)
-				sigs = sigs[:len(sigs)-1]
-			}
-			return false
-		case *ast.ReturnStmt:
-			if len(sigs) > 0 {
-				res := sigs[len(sigs)-1].Results()
-				if len(n.Results) == res.Len() {
-					for i, r := range n.Results {
-						check(r, res.At(i).Type())
-					}
-				}
-			}
-		case *ast.AssignStmt:
-			if n.Tok == token.ASSIGN && len(n.Lhs) == len(n.Rhs) {
-				for i, l := range n.Lhs {
-					check(n.Rhs[i], a.info.TypeOf(l))
-				}
-			}
-		case *ast.ValueSpec:
-			if n.Type != nil && len(n.Values) == len(n.Names) {
-				for _, v := range n.Values {
-					check(v, a.info.TypeOf(n.Type))
-				}
-			}
-		case *ast.CallExpr:
-			if tv, ok := a.info.Types[n.Fun]; ok && tv.IsType() { // a conversion error(p)
-				if len(n.Args) == 1 {
-					check(n.Args[0], tv.Type)
-				}
-				break
-			}
-			sig, ok := a.info.TypeOf(n.Fun).(*types.Signature)
-			if !ok {
-				break
-			}
-			for i, arg := range n.Args {
-				check(arg, paramType(sig, i, n.Ellipsis.IsValid()))
-			}
-		case *ast.CompositeLit:
-			a.compositeTargets(n, check)
-		case *ast.SendStmt:
-			if ch, ok := a.info.TypeOf(n.Chan).Underlying().(*types.Chan); ok {
-				check(n.Value, ch.Elem())
-			}
-		case *ast.BinaryExpr:
-			if n.Op == token.EQL || n.Op == token.NEQ {
-				check(n.X, a.info.TypeOf(n.Y))
-				check(n.Y, a.info.TypeOf(n.X))
-			}
+	// Every place a value becomes an interface (ifaceConversions, with
+	// sort's arguments too), and a comparison of one with an interface.
+	a.ifaceConversions(a.file, true, func(e ast.Expr, dst types.Type, _ bool, _ *types.Func) { check(e, dst) })
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BinaryExpr); ok && (b.Op == token.EQL || b.Op == token.NEQ) {
+			check(b.X, a.info.TypeOf(b.Y))
+			check(b.Y, a.info.TypeOf(b.X))
 		}
 		return true
-	}
-	ast.Inspect(a.file, visit)
+	})
 }
 
 var universeError = types.Universe.Lookup("error").Type()
-
-// paramType is the type argument i of a call to sig is converted to.
-func paramType(sig *types.Signature, i int, ellipsis bool) types.Type {
-	ps := sig.Params()
-	if ps.Len() == 0 {
-		return nil
-	}
-	if sig.Variadic() && i >= ps.Len()-1 {
-		last := ps.At(ps.Len() - 1).Type()
-		if ellipsis {
-			return last
-		}
-		return last.(*types.Slice).Elem()
-	}
-	if i < ps.Len() {
-		return ps.At(i).Type()
-	}
-	return nil
-}
-
-// compositeTargets calls check for each element of lit with the type it
-// is converted to.
-func (a *analysis) compositeTargets(lit *ast.CompositeLit, check func(ast.Expr, types.Type)) {
-	t := a.info.TypeOf(lit)
-	if t == nil {
-		return
-	}
-	for i, el := range lit.Elts {
-		kv, isKV := el.(*ast.KeyValueExpr)
-		switch u := deref(t).Underlying().(type) {
-		case *types.Struct:
-			if isKV {
-				if id, ok := kv.Key.(*ast.Ident); ok {
-					for f := range u.Fields() {
-						if f.Name() == id.Name {
-							check(kv.Value, f.Type())
-						}
-					}
-				}
-			} else if i < u.NumFields() {
-				check(el, u.Field(i).Type())
-			}
-		case *types.Slice:
-			check(elemValue(el, isKV, kv), u.Elem())
-		case *types.Array:
-			check(elemValue(el, isKV, kv), u.Elem())
-		case *types.Map:
-			if isKV {
-				check(kv.Key, u.Key())
-				check(kv.Value, u.Elem())
-			}
-		}
-	}
-}
-
-func elemValue(el ast.Expr, isKV bool, kv *ast.KeyValueExpr) ast.Expr {
-	if isKV {
-		return kv.Value
-	}
-	return el
-}
 
 // nativeMethodIface reports whether t is an interface with methods that
 // the block does not declare (error, io.Writer, …).
