@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/types"
 	"reflect"
+	"slices"
 
 	"github.com/traefik/yaegi/stdlib"
 )
@@ -18,23 +19,13 @@ import (
 // the two, in the order fmt itself tries them (Formatter, then error, then
 // Stringer), so a type with both Error and String prints its Error as in Go.
 func init() {
-	formatter := reflect.TypeOf((*fmt.Formatter)(nil)).Elem()
-	errType := reflect.TypeOf((*error)(nil)).Elem()
+	formatter, errType := printWrappers[0], printWrappers[1]
 	for fn, types := range stdlib.MapTypes {
-		if len(types) == 0 || types[0] != formatter || contains(types, errType) {
+		if len(types) == 0 || types[0] != formatter || slices.Contains(types, errType) {
 			continue
 		}
 		stdlib.MapTypes[fn] = append([]reflect.Type{formatter, errType}, types[1:]...)
 	}
-}
-
-func contains(ts []reflect.Type, t reflect.Type) bool {
-	for _, x := range ts {
-		if x == t {
-			return true
-		}
-	}
-	return false
 }
 
 // printWrappers are the interfaces, in fmt's order, a value of the block's

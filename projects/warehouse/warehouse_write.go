@@ -108,16 +108,6 @@ func (w *Warehouse) writeGrouped(ctx context.Context, fn func(tx *writeTx) error
 	return req.err
 }
 
-// WriteRaw runs fn on the writer's driver connection inside a grouped
-// write transaction (see writeGrouped), for appends of other tables in the
-// same file (the engine's run state): they share the COMMIT of publishes
-// queued at the same time. fn must not commit or roll back.
-func (w *Warehouse) WriteRaw(ctx context.Context, fn func(conn driver.Conn) error) error {
-	return w.writeGrouped(ctx, func(tx *writeTx) error {
-		return tx.conn.Raw(func(dc any) error { return fn(dc.(driver.Conn)) })
-	})
-}
-
 // writable is what a write checks under the lock before it begins.
 func (w *Warehouse) writable(ctx context.Context) error {
 	if err := w.checkOpen(); err != nil {
