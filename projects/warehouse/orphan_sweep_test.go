@@ -98,10 +98,7 @@ func TestOpenDeletesRowsNoVersionOwns(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "w.duckdb")
-	wh, err := Open(ctx, path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	wh := openAt(t, path, Options{})
 	publish(t, wh, "facts", "2024-03-01", ids(t, 1, 2))
 	publish(t, wh, "facts", "2024-03-02", ids(t, 3))
 	table := qualified(storageTableName("facts", ids(t).Schema()))
@@ -113,10 +110,7 @@ func TestOpenDeletesRowsNoVersionOwns(t *testing.T) {
 	if err := wh.Close(); err != nil {
 		t.Fatal(err)
 	}
-	wh, err = Open(ctx, path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	wh = openAt(t, path, Options{})
 	defer wh.Close()
 	assertRows(t, query(t, wh, `SELECT _partition, _version::BIGINT, id FROM `+table+` ORDER BY ALL`),
 		row("2024-03-01", int64(1), int64(1)), row("2024-03-01", int64(1), int64(2)), row("2024-03-02", int64(1), int64(3)))
@@ -126,12 +120,8 @@ func TestOpenDeletesRowsNoVersionOwns(t *testing.T) {
 // Close deletes the rows still waiting, so a clean stop leaves none.
 func TestCloseSweepsDroppedVersions(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "w.duckdb")
-	wh, err := Open(ctx, path, Options{Retention: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	wh := openAt(t, path, Options{Retention: 1})
 	for i := range 4 {
 		publish(t, wh, "facts", "2024-03-01", ids(t, int64(i)))
 	}
@@ -141,10 +131,7 @@ func TestCloseSweepsDroppedVersions(t *testing.T) {
 	if err := wh.Close(); err != nil {
 		t.Fatal(err)
 	}
-	wh, err = Open(ctx, path, Options{Retention: 1, ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	wh = openAt(t, path, Options{Retention: 1, ReadOnly: true})
 	defer wh.Close()
 	table := qualified(storageTableName("facts", ids(t).Schema()))
 	if got := fmt.Sprint(query(t, wh, `SELECT list(DISTINCT _version ORDER BY _version) FROM `+table).Row(0)[0]); got != "[4]" {
