@@ -213,7 +213,7 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 				}
 			}
 		case *ast.RangeStmt:
-			edits = append(edits, a.lowerRangeInt(n, off, src)...)
+			edits = append(edits, a.lowerRange(n, off, src)...)
 			if n.Tok == token.DEFINE {
 				edits = append(edits, a.copyLoopVars([]ast.Expr{n.Key, n.Value}, n.Body, off, true)...)
 			}
