@@ -88,6 +88,43 @@ func plainOperand(e ast.Expr) bool {
 	return false
 }
 
+// stringRangeByIndex reports whether n ranges over a string with both a
+// byte index and a rune: yaegi v0.16 advances the index by the decoded
+// rune's length, so after an invalid byte (decoded as U+FFFD, 3 bytes
+// long, but 1 byte wide) every later index is off (corpus
+// adv2_strings_invalid_utf8: Go 0:97 1:65533 2:98, yaegi 0:97 1:65533
+// 4:98). The runes themselves, and a range with only one of the two, are right.
+func (a *analysis) stringRangeByIndex(n *ast.RangeStmt) bool {
+	if isBlank(n.Key) || isBlank(n.Value) {
+		return false
+	}
+	b, ok := a.info.TypeOf(n.X).Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+// lowerStringRange turns `for i, r := range s {` into a loop that decodes
+// each rune natively: `for strata_s, strata_j, strata_w := s, 0, 0; strata_j
+// < len(strata_s); strata_j += strata_w { var strata_r rune; strata_r,
+// strata_w = strata_rt.DecodeRune(…); i, r := strata_j, strata_r;` (s
+// evaluated once; i and r declared in the body, so each iteration has its
+// own and the body changing them does not move the loop). An assigning
+// range declares strata_k, strata_v there and assigns lhs from them.
+func (a *analysis) lowerStringRange(n *ast.RangeStmt, off func(token.Pos) int, lhs, rhs []string) []edit {
+	k, v := "strata_k", "strata_v"
+	if n.Tok == token.DEFINE {
+		k, v = n.Key.(*ast.Ident).Name, n.Value.(*ast.Ident).Name
+	}
+	body := fmt.Sprintf(" var strata_r rune; strata_r, strata_w = %s.DecodeRune(string(strata_s[strata_j:])); %s, %s := strata_j, strata_r;", rtAlias, k, v)
+	if len(lhs) > 0 {
+		body += " " + strings.Join(lhs, ", ") + " = " + strings.Join(rhs, ", ") + ";"
+	}
+	return []edit{
+		{off: off(n.For), del: off(n.X.Pos()) - off(n.For), text: "for strata_s, strata_j, strata_w := "},
+		{off: off(n.X.End()), del: off(n.Body.Lbrace) - off(n.X.End()), text: ", 0, 0; strata_j < len(strata_s); strata_j += strata_w "},
+		{off: off(n.Body.Lbrace) + 1, text: body},
+	}
+}
+
 // lowerRange returns the edits for a range statement of a form yaegi gets
 // wrong (see above), or none.
 func (a *analysis) lowerRange(n *ast.RangeStmt, off func(token.Pos) int, src string) []edit {
@@ -118,6 +155,9 @@ func (a *analysis) lowerRange(n *ast.RangeStmt, off func(token.Pos) int, src str
 		}
 	}
 	b, isBasic := tv.Type.Underlying().(*types.Basic)
+	if a.stringRangeByIndex(n) {
+		return a.lowerStringRange(n, off, lhs, rhs)
+	}
 	countOnly := isBasic && b.Info()&types.IsInteger != 0 || ptrToArray(tv.Type) && isBlank(n.Value)
 	switch {
 	case countOnly:
