@@ -59,6 +59,11 @@ func (w *Warehouse) RunSQLInputs(ctx context.Context, query string, inputs []SQL
 		args = append(args, sql.Named(name, v))
 	}
 	read := make([][]VersionRef, len(inputs))
+	if cteReady(query, inputs) {
+		if t, err := w.runWithCTEs(ctx, query, inputs, args); err == nil {
+			return t, read, nil
+		}
+	}
 	var out *sdk.Table
 	run := w.scratchTx
 	if !readsInPlace(inputs) {

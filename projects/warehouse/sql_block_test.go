@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"testing"
 	"time"
 
@@ -172,4 +173,45 @@ func TestRunSQLInPlaceSaysWhichVersionItRead(t *testing.T) {
 	if _, _, err := wh.RunSQLInputs(ctx, `SELECT * FROM up`, []SQLInput{{Name: "up", Read: []VersionRef{{Product: "up", Partition: "2024-03-09", Version: 1}}}}, nil); !errors.Is(err, ErrNotFound) {
 		t.Errorf("a partition without versions: %v, want ErrNotFound", err)
 	}
+}
+
+// A query that starts with SELECT or FROM reads its inputs in memory as
+// CTEs over strata_rows, one statement; one that starts with WITH, as
+// temporary tables. Both see the same relation: every type, NULLs, order.
+// A query the CTEs do not suit (temp.<input>) or that fails runs the
+// temporary-table way, so it still runs and its error reads as before.
+func TestRunSQLInputsInMemorySameEitherWay(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	wh := openTemp(t) // nothing published: strata_rows is registered on demand
+	at := time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
+	h := new(big.Int).Lsh(big.NewInt(1), 100)
+	up := table(t, cols(sdk.Int64("id"), sdk.Float64("amount"), sdk.String("channel"), sdk.Bool("sub"), sdk.Time("at"),
+		sdk.Date("d"), sdk.Timestamp("ts"), sdk.Uint64("u"), sdk.Int128("h"), sdk.Decimal("price", 10, 2)),
+		row(int64(3), 2.5, "web", true, at, at, at, uint64(7), h, "1.25"),
+		row(int64(1), nil, nil, nil, nil, nil, nil, nil, nil, nil),
+		row(int64(2), 4.0, "app", false, at.Add(time.Hour), at, at, uint64(9), big.NewInt(-4), "2.50"))
+	const sel = `SELECT *, typeof(id) || typeof(amount) || typeof(channel) || typeof(sub) || typeof("at") || typeof(d) || typeof(ts) ||
+		typeof(u) || typeof(h) || typeof(price) AS types, (SELECT count(*) FROM nothing) AS none FROM up`
+	in := map[string]*sdk.Table{"up": up, "nothing": sdk.NewTable()}
+	viaCTE, err := wh.RunSQL(ctx, "-- a comment first\n"+sel, in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	viaTemp, err := wh.RunSQL(ctx, "WITH unused AS (SELECT 1) "+sel, in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := fmt.Sprint(viaCTE.Schema(), rowsOf(viaCTE)), fmt.Sprint(viaTemp.Schema(), rowsOf(viaTemp)); g != w {
+		t.Errorf("as CTEs %s\n  as temporary tables %s", g, w)
+	}
+	if viaCTE.Len() != 3 {
+		t.Errorf("%d rows, want 3", viaCTE.Len())
+	}
+	got, err := wh.RunSQL(ctx, `SELECT count(*) AS n FROM temp.up`, in, nil)
+	if err != nil || got.Column("n").Value(0) != int64(3) {
+		t.Errorf("temp.up: %v %v, want 3 rows", got, err)
+	}
+	_, err = wh.RunSQL(ctx, "SELECT nope FROM up", in, nil)
+	assertErrContains(t, err, `LINE 1: SELECT nope FROM up`)
 }
