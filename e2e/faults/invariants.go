@@ -199,6 +199,27 @@ func (w *warehouse) checkEnd(t Trial, projectDir, id string, st status, ref cont
 			v.addf("status counts %s = %d, want %d (counts %v; skipped: %s)", k, st.Counts[k], n, st.Counts, w.skippedRuns(id))
 		}
 	}
+	// Every stored row belongs to a version once the processes have
+	// stopped: the rows of versions retention dropped, which the writer
+	// deletes in batches, are gone after a clean stop, and after a kill the
+	// next open deleted them.
+	tables, err := w.db.Query(`SELECT table_name FROM _strata.storage ORDER BY 1`)
+	if err != nil {
+		v.addf("list storage tables: %v", err)
+	} else {
+		var names []string
+		for tables.Next() {
+			var n string
+			if err := tables.Scan(&n); err == nil {
+				names = append(names, n)
+			}
+		}
+		tables.Close()
+		for _, n := range names {
+			v.zero(w, "rows of "+n+" that belong to no version", fmt.Sprintf(`SELECT count(*) FROM _strata.%q s ANTI JOIN _strata.versions v
+				ON v.storage_table = ? AND v.partition = s._partition AND v.version = s._version`, n), n)
+		}
+	}
 	// Never overwrite newer work: a version of the backfill is current
 	// only over versions it planned against, never over one another run
 	// published after its launch (that is a conflict, settled only by

@@ -376,6 +376,10 @@ func (b *backfillRun) countPrior(s State) {
 func (b *backfillRun) finish(err error) error {
 	e := b.e
 	ctx := context.Background()
+	// A rewrite dropped a version of every partition it replaced; their
+	// rows go once the backfill has ended (warehouse/orphan_sweep.go). A
+	// failed sweep loses nothing: the next one, or Open, deletes them.
+	defer func() { _ = e.wh.Sweep(ctx) }()
 	if err := e.store.Write(ctx); err != nil {
 		return err
 	}

@@ -448,3 +448,23 @@ func TestBackfillRefusesFuturePartitions(t *testing.T) {
 		t.Fatal("launched a backfill into the future")
 	}
 }
+
+// A rewrite pass drops a version of every partition it replaces; when the
+// backfill has ended, their rows are gone from the storage tables too, not
+// only from the catalog (the warehouse deletes them in batches).
+func TestRewriteBackfillLeavesNoDroppedRows(t *testing.T) {
+	t.Parallel()
+	files := dailyFiles("")
+	files["strata.yaml"] = "name: rewrite\nretention: 1\n"
+	e := newEnv(t, false, files)
+	s := BackfillSpec{Pipeline: "p", From: "2024-01-01", To: "2024-01-10", Concurrency: 2}
+	for _, reprocess := range []string{ReprocessMissing, ReprocessAll, ReprocessAll} {
+		s.Reprocess = reprocess
+		if st := e.backfill(s); st.State != StateSucceeded {
+			t.Fatalf("%s pass: %s %q", reprocess, st.State, st.Message)
+		}
+		if n := e.wh.Orphans(); n != 0 {
+			t.Fatalf("%s pass ended with the rows of %d dropped versions still stored", reprocess, n)
+		}
+	}
+}

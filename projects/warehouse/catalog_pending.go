@@ -17,8 +17,9 @@ import (
 // Instead the transaction records them here as it goes and flush writes them
 // just before COMMIT, inside the same transaction, in a fixed handful of
 // statements: one INSERT of every new version row, one UPDATE of every
-// flag that changed, one DELETE of the rows retention or a discard drops per
-// storage table, one on the catalog, and one each for pins. Readers see
+// flag that changed, one DELETE on the catalog, and one each for pins (the
+// rows of the versions retention or a discard drops are deleted later, in
+// batches: orphan_sweep.go). Readers see
 // exactly what they saw before (nothing until COMMIT, everything after), and
 // a crash before COMMIT still leaves nothing.
 //
@@ -32,8 +33,7 @@ import (
 // flush), so that flush writes only the flags that differ.
 type catalogBatch struct {
 	inserts []pendingVersion
-	deletes []VersionRef            // committed versions whose catalog rows go
-	rows    map[string][]VersionRef // storage table -> versions whose rows go
+	deletes []VersionRef // committed versions whose catalog rows go
 	pins    []pinRow
 	unpins  []VersionRef               // deleted versions of guarded partitions: their pins go
 	drop    map[string]map[string]bool // product -> storage tables that may be empty now
@@ -75,14 +75,12 @@ func (b *catalogBatch) pendingInsert(r VersionRef) int {
 	})
 }
 
-// deleteVersion records that a kept version of a partition goes: its rows,
-// its catalog row (or its pending insert), its pins.
+// deleteVersion records that a kept version of a partition goes: its
+// catalog row (or its pending insert) and its pins when the transaction
+// flushes, its rows when the table is swept (orphan_sweep.go).
 func (tx *writeTx) deleteVersion(r VersionRef, table string) {
 	b := &tx.batch
-	if b.rows == nil {
-		b.rows = map[string][]VersionRef{}
-	}
-	b.rows[table] = append(b.rows[table], r) // inserted at once (insertTable), deleted here
+	tx.orphan(table, r) // its rows were inserted at once (insertTable), even in this transaction
 	if i := b.pendingInsert(r); i >= 0 {
 		b.inserts = slices.Delete(b.inserts, i, i+1)
 	} else {
@@ -140,12 +138,6 @@ const (
 		WHERE p.product = s.s_product AND p.partition = s.s_partition AND p.version = s.s_version`
 )
 
-// flushRowsSQL deletes rows of a storage table by (partition, version).
-func flushRowsSQL(table string) string {
-	return fmt.Sprintf(`DELETE FROM %s AS t USING %s($1) AS s WHERE t.%s = s.s_partition AND t.%s = s.s_version`,
-		qualified(table), tableSourceFunc, colPartition, colVersion)
-}
-
 // flush writes every pending catalog change in the transaction. It may run
 // more than once (before an error message reads the catalog, say); what it
 // wrote is no longer pending.
@@ -165,26 +157,6 @@ func (tx *writeTx) flush() error {
 	if flags := tx.flagChanges(); len(flags) > 0 {
 		if err := tx.writeFlags(flags); err != nil {
 			return fmt.Errorf("switch %d current flags: %w", len(flags), err)
-		}
-	}
-	tables := make([]string, 0, len(b.rows))
-	for t := range b.rows {
-		tables = append(tables, t)
-	}
-	sort.Strings(tables)
-	for _, t := range tables {
-		refs := b.rows[t]
-		var err error
-		switch r := refs[0]; {
-		case len(refs) == 1:
-			err = tx.exec(`DELETE FROM `+qualified(t)+` WHERE `+colPartition+` = ? AND `+colVersion+` = ?`, r.Partition, r.Version)
-		case len(refs) <= maxListed:
-			err = tx.exec(`DELETE FROM ` + qualified(t) + ` WHERE ` + refList(refs, false))
-		default:
-			err = tx.execRows(flushRowsSQL(t), refRows(refs, false))
-		}
-		if err != nil {
-			return fmt.Errorf("delete rows of %d versions from %s: %w", len(refs), t, err)
 		}
 	}
 	if err := tx.deleteRefs(`_strata.versions`, flushDeleteSQL, b.deletes); err != nil {
@@ -213,7 +185,7 @@ func (tx *writeTx) flush() error {
 			return err
 		}
 	}
-	return nil
+	return tx.sweep()
 }
 
 // maxListed is the most rows a batch UPDATE or DELETE names in its WHERE

@@ -103,8 +103,11 @@ type side struct {
 	// them selects the table's rows by version number alone, which DuckDB
 	// prunes by row group, instead of joining every row against the list of
 	// (partition, version) pairs: a backfill's staged versions of five years
-	// are typically all the version 2s of their table.
-	whole map[tableVersion]int
+	// are typically all the version 2s of their table. The table may still
+	// hold rows of dropped versions of that number (orphan_sweep.go), so
+	// the partitions are the catalog's: product names them.
+	whole   map[tableVersion]int
+	product string
 }
 
 type tableVersion struct {
@@ -189,7 +192,8 @@ func sideSQL(s side, cols []unionColumn) string {
 					b.WriteString(" UNION ALL ")
 				}
 				n++
-				fmt.Fprintf(&b, "SELECT %s FROM %s AS t WHERE t.%s = %d", selectList(t, cols), qualified(t.name), colVersion, v)
+				fmt.Fprintf(&b, "SELECT %s FROM %s AS t WHERE t.%s = %d AND t.%s IN (SELECT partition FROM _strata.versions WHERE product = %s AND storage_table = %s AND version = %d)",
+					selectList(t, cols), qualified(t.name), colVersion, v, colPartition, quoteLiteral(s.product), quoteLiteral(t.name), v)
 			}
 			if ms = rest; len(ms) == 0 {
 				continue

@@ -49,9 +49,10 @@
 //   - Rows carry (_partition, _version) so that publishing is an append and
 //     switching, rolling back or promoting a version is an update of two
 //     catalog flags; nothing is copied. A new version is inserted already
-//     current, so publishing a new partition writes one catalog row. Retention deletes the rows of versions
-//     that fall out of the window and drops a storage table once no version
-//     lives in it.
+//     current, so publishing a new partition writes one catalog row. Retention deletes the catalog rows of
+//     versions that fall out of the window at once and their rows in
+//     batches (no read finds rows but through the catalog: orphan_sweep.go),
+//     and drops a storage table once no version lives in it.
 //   - The catalog lives in the same file and the same transactions as the
 //     rows, so a version is visible exactly when its catalog row, its rows and
 //     its current flag are: Publish writes every output of a pipeline run

@@ -38,11 +38,18 @@ func openTemp(t testing.TB, opts ...Options) *Warehouse {
 	if len(opts) > 0 {
 		o = opts[0]
 	}
-	wh, err := Open(context.Background(), filepath.Join(t.TempDir(), "warehouse.duckdb"), o)
+	wh := openAt(t, filepath.Join(t.TempDir(), "warehouse.duckdb"), o)
+	t.Cleanup(func() { wh.Close() })
+	return wh
+}
+
+// openAt opens the warehouse at path; the test closes it.
+func openAt(t testing.TB, path string, o Options) *Warehouse {
+	t.Helper()
+	wh, err := Open(context.Background(), path, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { wh.Close() })
 	return wh
 }
 

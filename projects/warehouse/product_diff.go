@@ -236,8 +236,8 @@ func diffSet(ctx context.Context, q querier, product string, pairs []VersionPair
 	if err != nil {
 		return nil, err
 	}
-	before, after := side{whole: whole}, side{whole: whole} // the partitions that differ
-	var allBefore, allAfter side                            // every partition, for the schema change
+	before, after := side{whole: whole, product: product}, side{whole: whole, product: product} // the partitions that differ
+	var allBefore, allAfter side                                                                // every partition, for the schema change
 	for _, p := range pairs {
 		to := metas[partVersion{p.Partition, p.To}]
 		if to == nil {

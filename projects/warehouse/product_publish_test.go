@@ -64,9 +64,16 @@ func TestRetentionKeepsNewestAndCurrent(t *testing.T) {
 	if versions, current := versionsOf(t, wh, "p", "2024-03-10"); !reflect.DeepEqual(versions, []int{4, 5}) || current != 5 {
 		t.Fatalf("after 5 publishes: versions %v current %d, want [4 5] current 5", versions, current)
 	}
-	// The rows of removed versions are gone, not just their catalog rows.
+	// The rows of removed versions wait for the sweep, unseen, and then
+	// are gone, not just their catalog rows.
+	if n := scalar(t, wh, `SELECT count(*) FROM p`); n != 1 {
+		t.Fatalf("view rows %d, want the current version's 1", n)
+	}
+	if err := wh.Sweep(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	if n := scalar(t, wh, `SELECT count(*) FROM `+qualified(storageTableName("p", ids(t).Schema()))); n != 2 {
-		t.Fatalf("storage rows %d, want 2", n)
+		t.Fatalf("storage rows %d after the sweep, want 2", n)
 	}
 	// Roll back to 4, publish twice more: 4 stays because it is current.
 	if err := wh.Rollback(context.Background(), "p", "2024-03-10", 4); err != nil {

@@ -1,10 +1,13 @@
 package warehouse
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -144,9 +147,35 @@ func checkIntegrity(t *testing.T, wh *Warehouse) {
 			WHERE v.storage_table = ? AND coalesce(s.n, 0) <> v.row_count`, name); n != 0 {
 			t.Fatalf("%s: %d versions whose row count does not match the catalog", name, n)
 		}
-		if n := scalar(t, wh, `SELECT count(*) FROM `+q+` s ANTI JOIN _strata.versions v
+		// Rows no version owns are exactly those of the dropped versions
+		// the writer will sweep (orphan_sweep.go).
+		stray := query(t, wh, `SELECT DISTINCT s._partition, s._version FROM `+q+` s ANTI JOIN _strata.versions v
+			ON v.storage_table = ? AND v.partition = s._partition AND v.version = s._version ORDER BY ALL`, name)
+		var got, want []VersionRef
+		for i := range stray.Len() {
+			r := stray.Row(i)
+			got = append(got, VersionRef{Partition: r[0].(string), Version: int(r[1].(int64))})
+		}
+		wh.mu.Lock()
+		for _, r := range wh.orphans[name] {
+			want = append(want, VersionRef{Partition: r.Partition, Version: r.Version})
+		}
+		wh.mu.Unlock()
+		slices.SortFunc(want, func(a, b VersionRef) int {
+			return cmp.Or(strings.Compare(a.Partition, b.Partition), a.Version-b.Version)
+		})
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: rows of %v belong to no version, the writer will sweep %v", name, got, want)
+		}
+	}
+	if err := wh.Sweep(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for i := range tables.Len() {
+		name := tables.Row(i)[0].(string)
+		if n := scalar(t, wh, `SELECT count(*) FROM `+qualified(name)+` s ANTI JOIN _strata.versions v
 			ON v.storage_table = ? AND v.partition = s._partition AND v.version = s._version`, name); n != 0 {
-			t.Fatalf("%s: %d rows belong to no version", name, n)
+			t.Fatalf("%s: %d rows belong to no version after the sweep", name, n)
 		}
 	}
 	if n := scalar(t, wh, `SELECT count(*) FROM (SELECT product, partition FROM _strata.current GROUP BY ALL HAVING count(*) > 1)`); n != 0 {

@@ -105,6 +105,9 @@ type Warehouse struct {
 	// retention must ask which versions are protected (version_switch.go).
 	guarded map[partKey]bool
 	hook    CommitHook // run state written in every write transaction (warehouse_commit_hook.go)
+	// orphans are, per storage table, the dropped versions whose rows are
+	// not deleted yet (orphan_sweep.go).
+	orphans map[string][]VersionRef
 
 	qmu     sync.Mutex
 	queue   []*writeReq  // publishes waiting for the next grouped write (warehouse_write.go)
@@ -168,6 +171,7 @@ func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) 
 	w := &Warehouse{
 		path: path, retention: opts.Retention, lock: lock, db: db,
 		stmts: map[string]*sql.Stmt{}, parts: map[partKey]*partState{}, complete: map[string]bool{}, uncached: map[string]bool{},
+		orphans: map[string][]VersionRef{},
 	}
 	if err := checkWhole(ctx, db, path, walErr == nil); err != nil {
 		db.Close()
@@ -199,6 +203,13 @@ func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) 
 		db.Close()
 		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
 	}
+	if !opts.ReadOnly {
+		if err := w.sweepAtOpen(ctx); err != nil {
+			w.dropWriter()
+			db.Close()
+			return nil, fmt.Errorf("open warehouse %s: %w", path, err)
+		}
+	}
 	return w, nil
 }
 
@@ -207,9 +218,13 @@ func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) 
 func (w *Warehouse) Close() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.closed.Swap(true) {
+	if w.closed.Load() {
 		return nil
 	}
+	// The dropped versions' rows still there would otherwise be found and
+	// deleted at the next Open; a failure here loses nothing.
+	_ = w.sweepAllLocked(context.Background())
+	w.closed.Store(true)
 	var errs []error
 	if w.writer != nil {
 		w.forgetStmts("")

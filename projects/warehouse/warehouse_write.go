@@ -23,6 +23,10 @@ type writeTx struct {
 	views   map[string]bool            // lower-cased products whose view is rebuilt
 	parts   map[partKey]*partState     // partitions read or changed by this transaction
 	batch   catalogBatch               // catalog changes not written yet (catalog_pending.go)
+	// orphans are the storage tables' rows of dropped versions, as this
+	// transaction sees them; sweepAll deletes all of them (orphan_sweep.go).
+	orphans  map[string][]VersionRef
+	sweepAll bool
 	// rideAlong is what the transaction's publishes hand the CommitHook
 	// (warehouse_commit_hook.go).
 	rideAlong []any
@@ -181,6 +185,7 @@ func (w *Warehouse) commitGroup(reqs []*writeReq) error {
 		w.hook.AfterCommit(nil)
 	}
 	w.commits.Add(1)
+	w.keepOrphans(tx)
 	for key, ps := range tx.storage {
 		if ps == nil {
 			delete(w.storage, key)
@@ -367,6 +372,7 @@ func (tx *writeTx) dropEmptyTables(product string, candidates map[string]bool) e
 		if err := tx.exec(`DROP TABLE ` + qualified(name)); err != nil {
 			return fmt.Errorf("drop empty storage table %s: %w", name, err)
 		}
+		tx.forgetOrphans(name)
 		if err := tx.exec(`DELETE FROM _strata.storage WHERE table_name = ?`, name); err != nil {
 			return fmt.Errorf("unregister storage table %s: %w", name, err)
 		}
