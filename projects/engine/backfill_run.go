@@ -123,6 +123,8 @@ func (e *Engine) startBackfill(id string, t *target, retry bool) *backfillRun {
 	go func() {
 		defer close(b.done)
 		defer unadvertise(dir, b.instance)
+		// Its partitions' statements share the cores (warehouse_threads.go).
+		defer e.wh.ShareCores(t.spec.Concurrency)()
 		_ = b.run() // its outcome is in the event log
 		e.mu.Lock()
 		delete(e.backfills, id)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -467,4 +468,47 @@ func TestRewriteBackfillLeavesNoDroppedRows(t *testing.T) {
 			t.Fatalf("%s pass ended with the rows of %d dropped versions still stored", reprocess, n)
 		}
 	}
+}
+
+// While a backfill runs, DuckDB gives each statement the cores divided by
+// the backfill's concurrency (many small statements at once gain nothing
+// from parallelism inside each); after it ends, DuckDB's default again.
+func TestBackfillSharesTheCores(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := newEnv(t, false, dailyFiles(""))
+	def, err := e.wh.Threads(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := spec("2024-01-01", "2024-03-31")
+	s.Concurrency, s.RatePerMin = 2, 600
+	st, err := e.eng.Launch(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.eng.Pause(ctx, st.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := mustThreads(t, e), max(1, runtime.NumCPU()/2); got != want {
+		t.Fatalf("during a backfill of concurrency 2: %d threads, want %d", got, want)
+	}
+	if err := e.eng.Cancel(ctx, st.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.eng.Wait(ctx, st.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustThreads(t, e); got != def {
+		t.Fatalf("after the backfill: %d threads, want DuckDB's default %d", got, def)
+	}
+}
+
+func mustThreads(t *testing.T, e *env) int {
+	t.Helper()
+	n, err := e.wh.Threads(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

@@ -21,10 +21,15 @@ import (
 // writes them, aggregates them in DuckDB as daily_customer_metrics does,
 // computes clv, the segments and their stats and report in Go, and writes
 // each, in one transaction per partition; each finished week gets its
-// rollup. No versions, catalog, run state or kernels.
-func baselineBackfill(tb testing.TB, dir string, days int) {
+// rollup. No versions, catalog, run state or kernels. threads > 0 sets
+// DuckDB's threads (0: its default, one per core).
+func baselineBackfill(tb testing.TB, dir string, days, threads int) {
 	ctx := context.Background()
-	connector, err := duckdb.NewConnector(filepath.Join(dir, "baseline.duckdb"), nil)
+	dsn := filepath.Join(dir, "baseline.duckdb")
+	if threads > 0 {
+		dsn += fmt.Sprintf("?threads=%d", threads)
+	}
+	connector, err := duckdb.NewConnector(dsn, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}

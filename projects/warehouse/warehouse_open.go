@@ -109,6 +109,11 @@ type Warehouse struct {
 	// not deleted yet (orphan_sweep.go).
 	orphans map[string][]VersionRef
 
+	// tmu guards sharing: how many partitions run statements concurrently
+	// (warehouse_threads.go).
+	tmu     sync.Mutex
+	sharing int
+
 	qmu     sync.Mutex
 	queue   []*writeReq  // publishes waiting for the next grouped write (warehouse_write.go)
 	commits atomic.Int64 // write transactions committed since Open

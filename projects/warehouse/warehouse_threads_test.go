@@ -1,0 +1,44 @@
+package warehouse
+
+import (
+	"context"
+	"runtime"
+	"testing"
+)
+
+// While partitions run concurrently, a statement gets its share of the
+// cores; the shares add up across callers, a release counts once, and
+// DuckDB is back to its default when the last one releases.
+func TestShareCoresSplitsTheThreads(t *testing.T) {
+	t.Parallel()
+	wh := openTemp(t)
+	threads := func() int {
+		t.Helper()
+		n, err := wh.Threads(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	def := threads()
+	if def != runtime.NumCPU() {
+		t.Logf("DuckDB's default is %d threads on %d CPUs", def, runtime.NumCPU())
+	}
+	a := wh.ShareCores(4)
+	if got, want := threads(), max(1, runtime.NumCPU()/4); got != want {
+		t.Fatalf("sharing 4 ways: %d threads, want %d", got, want)
+	}
+	b := wh.ShareCores(1)
+	if got, want := threads(), max(1, runtime.NumCPU()/5); got != want {
+		t.Fatalf("sharing 5 ways: %d threads, want %d", got, want)
+	}
+	a()
+	a() // counts once
+	if got, want := threads(), runtime.NumCPU(); got != want {
+		t.Fatalf("sharing 1 way: %d threads, want %d", got, want)
+	}
+	b()
+	if got := threads(); got != def {
+		t.Fatalf("after the last release: %d threads, want the default %d", got, def)
+	}
+}
