@@ -128,3 +128,64 @@ func (a *analysis) movableDest(e ast.Expr) bool {
 	}
 	return false
 }
+
+// yaegi v0.16 also writes the result of an operator (x + 1, -x, !ok, s +
+// "b") straight into its destination, and when that is a field of
+// interface type of a standard-library struct (ring.Ring's and
+// list.Element's Value, also promoted into a block's struct) the write
+// fails inside yaegi: with a bool it reports "reflect.Value.SetBool on
+// interface Value"; with an int or a string the function just stops
+// there, silently, and the run succeeds with the rest of its output
+// missing (corpus adv2_native_any_field). Parenthesized, the operation is
+// computed first and then assigned: `e.Value = (x + 1)`. == and != are
+// assigned right (and may be rewritten by interfaceEqual), so they are
+// left alone.
+
+// nativeFieldAssigns returns the opening and the closing parentheses
+// separately: rewrite puts the closing ones first and the opening ones
+// last in its list of edits, so they enclose every other edit at the
+// same offsets (a shift count's ShiftCount(…), a wrapped call at the end).
+func (a *analysis) nativeFieldAssigns(off func(token.Pos) int) (open, shut []edit) {
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
+			return true
+		}
+		for i, l := range as.Lhs {
+			if !a.nativeIfaceField(l) {
+				continue
+			}
+			switch r := as.Rhs[i].(type) {
+			case *ast.BinaryExpr:
+				if r.Op == token.EQL || r.Op == token.NEQ {
+					continue
+				}
+			case *ast.UnaryExpr:
+				if r.Op == token.ARROW { // parenthesized by lowerRecvAssigns
+					continue
+				}
+			default:
+				continue
+			}
+			open = append(open, edit{off: off(as.Rhs[i].Pos()), text: "("})
+			shut = append(shut, edit{off: off(as.Rhs[i].End()), text: ")"})
+		}
+		return true
+	})
+	return open, shut
+}
+
+// nativeIfaceField reports whether e selects a field of interface type
+// that a standard-library package declares.
+func (a *analysis) nativeIfaceField(e ast.Expr) bool {
+	se, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	sel := a.info.Selections[se]
+	if sel == nil || sel.Kind() != types.FieldVal {
+		return false
+	}
+	pkg := sel.Obj().Pkg()
+	return pkg != nil && pkg != a.pkg && !a.sourcePkg(pkg.Path()) && types.IsInterface(sel.Obj().Type())
+}
