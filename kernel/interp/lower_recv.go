@@ -94,35 +94,37 @@ func (a *analysis) lowerRecvCase(cc *ast.CommClause, src string, off func(token.
 }
 
 // recvCaseLowerable reports whether every destination of a select case's
-// assignment is built only of names (not packages), fields, *p, and
-// indexes by arithmetic on names or literals: text no other rewrite edits, so it can be
-// moved after the case's colon as written.
+// assignment can be moved after the case's colon as written (movableDest).
 func (a *analysis) recvCaseLowerable(as *ast.AssignStmt) bool {
-	var plain func(e ast.Expr) bool
-	plain = func(e ast.Expr) bool {
-		switch e := e.(type) {
-		case *ast.Ident:
-			_, pkg := a.info.Uses[e].(*types.PkgName)
-			return !pkg
-		case *ast.BasicLit:
-			return true
-		case *ast.ParenExpr:
-			return plain(e.X)
-		case *ast.StarExpr:
-			return plain(e.X)
-		case *ast.SelectorExpr:
-			return plain(e.X)
-		case *ast.IndexExpr:
-			return plain(e.X) && plain(e.Index)
-		case *ast.BinaryExpr: // == and != may be rewritten (interfaceEqual)
-			return e.Op != token.EQL && e.Op != token.NEQ && plain(e.X) && plain(e.Y)
-		}
-		return false
-	}
 	for _, l := range as.Lhs {
-		if !plain(l) {
+		if !a.movableDest(l) {
 			return false
 		}
 	}
 	return true
+}
+
+// movableDest reports whether an assignment's destination is built only of
+// names (not packages), fields, *p, and indexes by arithmetic on names or
+// literals: text no other rewrite edits, so a lowering can move it
+// elsewhere on its line as written.
+func (a *analysis) movableDest(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.Ident:
+		_, pkg := a.info.Uses[e].(*types.PkgName)
+		return !pkg
+	case *ast.BasicLit:
+		return true
+	case *ast.ParenExpr:
+		return a.movableDest(e.X)
+	case *ast.StarExpr:
+		return a.movableDest(e.X)
+	case *ast.SelectorExpr:
+		return a.movableDest(e.X)
+	case *ast.IndexExpr:
+		return a.movableDest(e.X) && a.movableDest(e.Index)
+	case *ast.BinaryExpr: // == and != may be rewritten (interfaceEqual)
+		return e.Op != token.EQL && e.Op != token.NEQ && a.movableDest(e.X) && a.movableDest(e.Y)
+	}
+	return false
 }

@@ -213,8 +213,9 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 				}
 			}
 		case *ast.RangeStmt:
-			edits = append(edits, a.lowerRangeInt(n, off, src)...)
-			if n.Tok == token.DEFINE {
+			edits = append(edits, a.lowerRange(n, off, src)...)
+			// A lowered string range declares its variables in the body.
+			if n.Tok == token.DEFINE && !a.stringRangeByIndex(n) {
 				edits = append(edits, a.copyLoopVars([]ast.Expr{n.Key, n.Value}, n.Body, off, true)...)
 			}
 		}
