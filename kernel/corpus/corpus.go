@@ -76,7 +76,7 @@ var NeedsCompiled = map[string]string{
 	// Found by issue k9c (k9c_*).
 	"k9c_json_type_error":        "this error (encoding or template) names a type the block declares",
 	"k9c_template_error":         "this error (encoding or template) names a type the block declares",
-	"k9c_json_named_field_error": "the error of json.Unmarshal over a type the block declares on a basic type",
+	"k9c_json_named_field_error": "which holds a type the block declares that is not a struct",
 	"k9c_select_in_goroutines":   "a select statement that several goroutines may run at once",
 	"k9c_method_value_native":    "method value b.WriteString of *strings.Builder",
 	"k9c_recover_yaegi_fault":    "the block recovers a panic that the kernel's interpreter (yaegi) raised inside itself",

@@ -129,23 +129,41 @@ func (a *analysis) movableDest(e ast.Expr) bool {
 	return false
 }
 
-// yaegi v0.16 also writes the result of an operator (x + 1, -x, !ok, s +
-// "b") straight into its destination, and when that is a field of
-// interface type of a standard-library struct (ring.Ring's and
-// list.Element's Value, also promoted into a block's struct) the write
-// fails inside yaegi: with a bool it reports "reflect.Value.SetBool on
-// interface Value"; with an int or a string the function just stops
-// there, silently, and the run succeeds with the rest of its output
-// missing (corpus adv2_native_any_field). Parenthesized, the operation is
-// computed first and then assigned: `e.Value = (x + 1)`. == and != are
-// assigned right (and may be rewritten by interfaceEqual), so they are
-// left alone.
+// yaegi v0.16 also writes the result of an operator straight into its
+// destination, and when that is an interface the write fails inside yaegi:
+// with a bool it reports "reflect.Value.SetBool on interface Value"; with a
+// number or a string the function just stops there, silently, and the run
+// succeeds with the rest of its output missing (corpus
+// adv2_native_any_field, adv2_unary_into_any). It happens for a unary -, ^
+// or ! that becomes an interface anywhere (v = -x with v an any, m[k] =
+// -x, return -x from a func returning any), and for any operator assigned
+// to a field of interface type of a standard-library struct (list.Element's
+// and ring.Ring's Value: e.Value = e.Value.(int) + 1), also promoted into
+// a block's struct. Parenthesized, the operation is computed first and
+// then converted: `e.Value = (x + 1)`. == and != are assigned right (and
+// may be rewritten by interfaceEqual), so they are left alone.
 
-// nativeFieldAssigns returns the opening and the closing parentheses
+// operatorParens returns the opening and the closing parentheses
 // separately: rewrite puts the closing ones first and the opening ones
 // last in its list of edits, so they enclose every other edit at the
 // same offsets (a shift count's ShiftCount(…), a wrapped call at the end).
-func (a *analysis) nativeFieldAssigns(off func(token.Pos) int) (open, shut []edit) {
+func (a *analysis) operatorParens(off func(token.Pos) int) (open, shut []edit) {
+	done := map[ast.Expr]bool{}
+	paren := func(e ast.Expr) {
+		if !done[e] {
+			done[e] = true
+			open = append(open, edit{off: off(e.Pos()), text: "("})
+			shut = append(shut, edit{off: off(e.End()), text: ")"})
+		}
+	}
+	a.ifaceConversions(a.file, true, func(e ast.Expr, _ types.Type, _ bool, _ *types.Func) {
+		if u, ok := e.(*ast.UnaryExpr); ok && a.info.Types[e].Value == nil {
+			switch u.Op {
+			case token.SUB, token.XOR, token.NOT, token.ADD:
+				paren(e)
+			}
+		}
+	})
 	ast.Inspect(a.file, func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
 		if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
@@ -157,18 +175,14 @@ func (a *analysis) nativeFieldAssigns(off func(token.Pos) int) (open, shut []edi
 			}
 			switch r := as.Rhs[i].(type) {
 			case *ast.BinaryExpr:
-				if r.Op == token.EQL || r.Op == token.NEQ {
-					continue
+				if r.Op != token.EQL && r.Op != token.NEQ {
+					paren(r)
 				}
 			case *ast.UnaryExpr:
-				if r.Op == token.ARROW { // parenthesized by lowerRecvAssigns
-					continue
+				if r.Op != token.ARROW && r.Op != token.AND { // a receive is parenthesized by lowerRecvAssigns
+					paren(r)
 				}
-			default:
-				continue
 			}
-			open = append(open, edit{off: off(as.Rhs[i].Pos()), text: "("})
-			shut = append(shut, edit{off: off(as.Rhs[i].End()), text: ")"})
 		}
 		return true
 	})

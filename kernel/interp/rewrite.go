@@ -53,8 +53,8 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 	}
 	col := func(p token.Pos) int { return a.fset.Position(p).Column | fileBits }
 
-	openParens, closeParens := a.nativeFieldAssigns(off)
-	edits = append(edits, closeParens...) // first: see nativeFieldAssigns
+	openParens, closeParens := a.operatorParens(off)
+	edits = append(edits, closeParens...) // first: see operatorParens
 
 	// The runtime import goes on the package clause's line.
 	edits = append(edits, edit{off: off(a.file.Name.End()), text: fmt.Sprintf("; import %s %q", rtAlias, rtPath)})
@@ -225,7 +225,7 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 		return true
 	})
 
-	edits = append(edits, openParens...) // last: see nativeFieldAssigns
+	edits = append(edits, openParens...) // last: see operatorParens
 
 	// Last offset first; at one offset, replacements before insertions, so
 	// an inserted marker lands in front of the replaced text.

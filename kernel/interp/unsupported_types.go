@@ -725,7 +725,13 @@ func (a *analysis) decodeErrors(at func(token.Pos, string, ...any)) {
 	}
 	report := func(call *ast.CallExpr) {
 		fn := a.callee(call)
-		at(call.Pos(), "the error of %s.%s over a type the block declares on a basic type (type Status string) is printed: its text names the Go type (\"of type main.Status\"), which the kernel's interpreter (yaegi) names by its underlying type", fn.Pkg().Name(), fn.Name())
+		held := ""
+		for _, arg := range call.Args {
+			if t := a.info.TypeOf(arg); held == "" && a.holdsOwnNonStruct(t, map[types.Type]bool{}) {
+				held = types.TypeString(t, a.qualifier())
+			}
+		}
+		at(call.Pos(), "the error of %s.%s over %s, which holds a type the block declares that is not a struct (as type Status string), is printed: its text names the Go type (\"of type main.Status\"), which the kernel's interpreter (yaegi) names by its underlying type", fn.Pkg().Name(), fn.Name(), held)
 	}
 	ast.Inspect(a.file, func(n ast.Node) bool {
 		switch n := n.(type) {
