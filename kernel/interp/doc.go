@@ -35,6 +35,13 @@
 //     after the goroutine started (another iteration's value, or "call of
 //     nil function"); an ordinary call in the caller evaluates them and the
 //     go statement passes its parameters on (lower_go_args.go);
+//   - a range with assigned loop variables (`for i = range s`; yaegi
+//     never wrote them, so after the loop they kept their old values)
+//     declares its own and assigns them first thing in the body; a range
+//     over a pointer to an array (yaegi overwrote a neighbouring variable
+//     with the array) becomes a count loop or a range over (*p)[:]; a
+//     range over a string with index and rune decodes natively (yaegi's
+//     index went wrong after an invalid byte) (lower.go);
 //   - (*log.Logger).SetPrefix, which yaegi's wrapped log.Logger lacks;
 //   - == between interfaces holding the block's own types, and between an
 //     interface and a concrete value (yaegi said false for iface == Sq{1});
@@ -69,8 +76,8 @@
 //   - packages and API newer than Go 1.22 (yaegi v0.16's tables): iter,
 //     unique, slices.Collect, sync.OnceValue, errors.AsType, …
 //     (std_api.go, generated from $GOROOT/api);
-//   - range over a function, new(expr), range over an integer with an
-//     assigned loop variable;
+//   - range over a function, new(expr), a range assigning to a
+//     destination with a call in it (m[key()]);
 //   - errors.Is/As/Unwrap/Join in a block that declares an error type (yaegi
 //     hides the type's methods from the errors package);
 //   - type assertions and type switches to interfaces with methods (yaegi

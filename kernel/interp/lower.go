@@ -11,42 +11,206 @@ import (
 )
 
 // Lowering rewrites Go newer than yaegi's (range over an integer, min, max,
-// clear) into Go 1.22 it runs, within the same lines (see rewrite.go), so
+// clear), and forms of range yaegi runs wrongly, into Go 1.22 it runs, within the same lines (see rewrite.go), so
 // every position stays the block's own.
 
-// canLowerRangeInt reports whether `for ... range n` over an integer can be
-// rewritten: a declared loop variable or none.
-func (a *analysis) canLowerRangeInt(n *ast.RangeStmt) bool {
-	return n.Value == nil && (n.Key == nil || n.Tok == token.DEFINE)
+// Three forms of range are lowered (lowerRange), all within the header's
+// line and the body's first line:
+//
+//   - over an integer: yaegi (Go 1.22) lacks it;
+//   - over a pointer to an array: yaegi v0.16 writes the array into a
+//     neighbouring frame slot, so after `for i := range p` the variable p
+//     holds the array itself (fmt prints [a b], not &[a b], and p[i] fails
+//     "reflect: call of reflect.Value.Elem on array Value"), and with `=`
+//     the key variable gets the array (corpus adv2_range_ptr_array). Without
+//     a value it is a range over len(p), which Go does not evaluate
+//     further either (a nil p loops len times); with one, over (*p)[:],
+//     which reads the same array as it goes and panics on a nil p as Go
+//     does;
+//   - with assigned loop variables (`for i = range s`, `for k, v = range
+//     m`): yaegi never writes the outer variables, so after the loop they
+//     keep their values from before it, where Go leaves the last
+//     iteration's (or the one a break left). The loop declares
+//     strata_k/strata_v instead and the body's first statement assigns
+//     them, as Go does at each iteration's start (corpus
+//     adv2_range_assigned). The destinations are moved as text, so only
+//     movableDest ones are lowered; unsupported.go routes the others.
+
+// rangeAssigns reports whether a range statement assigns to variables that
+// exist before it (`=` with a destination other than _).
+func rangeAssigns(n *ast.RangeStmt) bool {
+	return n.Tok == token.ASSIGN && (!isBlank(n.Key) || !isBlank(n.Value))
 }
 
-// lowerRangeInt turns `for i := range n {` into
-// `for i, strata_n := T(0), T(n); i < strata_n; i++ {` (n evaluated once, i of
-// n's type as Go says), and `for range n` into the same with a hidden i.
-func (a *analysis) lowerRangeInt(n *ast.RangeStmt, off func(token.Pos) int, src string) []edit {
+// rangeDestsMovable reports whether an assigning range's destinations can
+// be moved into its body (see movableDest).
+func (a *analysis) rangeDestsMovable(n *ast.RangeStmt) bool {
+	for _, e := range []ast.Expr{n.Key, n.Value} {
+		if !isBlank(e) && !a.movableDest(e) {
+			return false
+		}
+	}
+	return true
+}
+
+// isBlank reports whether e is absent or the blank identifier.
+func isBlank(e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	return e == nil || ok && id.Name == "_"
+}
+
+// ptrToArray reports whether t is a pointer to an array.
+func ptrToArray(t types.Type) bool {
+	p, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	_, ok = p.Elem().Underlying().(*types.Array)
+	return ok
+}
+
+// plainOperand reports whether e is a name, a field of one (x.p, x.y.p),
+// or such an operand parenthesized, dereferenced or addressed: an
+// expression without calls or receives that no other rewrite edits.
+func plainOperand(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return true
+	case *ast.SelectorExpr:
+		return plainOperand(e.X)
+	case *ast.ParenExpr:
+		return plainOperand(e.X)
+	case *ast.StarExpr:
+		return plainOperand(e.X)
+	case *ast.UnaryExpr:
+		return e.Op == token.AND && plainOperand(e.X)
+	}
+	return false
+}
+
+// stringRangeByIndex reports whether n ranges over a string with both a
+// byte index and a rune: yaegi v0.16 advances the index by the decoded
+// rune's length, so after an invalid byte (decoded as U+FFFD, 3 bytes
+// long, but 1 byte wide) every later index is off (corpus
+// adv2_strings_invalid_utf8: Go 0:97 1:65533 2:98, yaegi 0:97 1:65533
+// 4:98). The runes themselves, and a range with only one of the two, are right.
+func (a *analysis) stringRangeByIndex(n *ast.RangeStmt) bool {
+	if isBlank(n.Key) || isBlank(n.Value) {
+		return false
+	}
+	b, ok := a.info.TypeOf(n.X).Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+// lowerStringRange turns `for i, r := range s {` into a loop that decodes
+// each rune natively: `for strata_s, strata_j, strata_w := s, 0, 0; strata_j
+// < len(strata_s); strata_j += strata_w { var strata_r rune; strata_r,
+// strata_w = strata_rt.DecodeRune(…); i, r := strata_j, strata_r;` (s
+// evaluated once; i and r declared in the body, so each iteration has its
+// own and the body changing them does not move the loop). An assigning
+// range declares strata_k, strata_v there and assigns lhs from them.
+func (a *analysis) lowerStringRange(n *ast.RangeStmt, off func(token.Pos) int, lhs, rhs []string) []edit {
+	k, v := "strata_k", "strata_v"
+	if n.Tok == token.DEFINE {
+		k, v = n.Key.(*ast.Ident).Name, n.Value.(*ast.Ident).Name
+	}
+	body := fmt.Sprintf(" var strata_r rune; strata_r, strata_w = %s.DecodeRune(string(strata_s[strata_j:])); %s, %s := strata_j, strata_r;", rtAlias, k, v)
+	if len(lhs) > 0 {
+		body += " " + strings.Join(lhs, ", ") + " = " + strings.Join(rhs, ", ") + ";"
+	}
+	return []edit{
+		{off: off(n.For), del: off(n.X.Pos()) - off(n.For), text: "for strata_s, strata_j, strata_w := "},
+		{off: off(n.X.End()), del: off(n.Body.Lbrace) - off(n.X.End()), text: ", 0, 0; strata_j < len(strata_s); strata_j += strata_w "},
+		{off: off(n.Body.Lbrace) + 1, text: body},
+	}
+}
+
+// lowerRange returns the edits for a range statement of a form yaegi gets
+// wrong (see above), or none.
+func (a *analysis) lowerRange(n *ast.RangeStmt, off func(token.Pos) int, src string) []edit {
 	tv, ok := a.info.Types[n.X]
 	if !ok || tv.Type == nil {
 		return nil
 	}
-	b, ok := tv.Type.Underlying().(*types.Basic)
-	if !ok || b.Info()&types.IsInteger == 0 || !a.canLowerRangeInt(n) {
-		return nil
+	assigns := rangeAssigns(n)
+	if assigns && !a.rangeDestsMovable(n) {
+		return nil // routed to compiled mode by unsupported
 	}
-	t := types.Default(tv.Type)
-	ts := types.TypeString(t, a.qualifier())
-	if typeNeedsMissingImport(ts) {
-		return nil
-	}
-	key := "strata_i"
-	if n.Key != nil {
-		key = n.Key.(*ast.Ident).Name
-		if key == "_" {
-			key = "strata_i"
+	var edits []edit
+	// The names the loop declares, for the destinations it assigns.
+	var decl, lhs, rhs []string
+	if assigns {
+		for i, e := range []ast.Expr{n.Key, n.Value} {
+			if isBlank(e) {
+				decl = append(decl, "_")
+				continue
+			}
+			name := []string{"strata_k", "strata_v"}[i]
+			decl = append(decl, name)
+			lhs = append(lhs, src[off(e.Pos()):off(e.End())])
+			rhs = append(rhs, name)
+		}
+		if decl[len(decl)-1] == "_" {
+			decl = decl[:len(decl)-1] // `strata_k, _ :=` needs no blank
 		}
 	}
-	x := src[off(n.X.Pos()):off(n.X.End())]
-	head := fmt.Sprintf("for %s, strata_n := %s(0), %s(%s); %s < strata_n; %s++ ", key, ts, ts, x, key, key)
-	return []edit{{off: off(n.For), del: off(n.Body.Lbrace) - off(n.For), text: head}}
+	b, isBasic := tv.Type.Underlying().(*types.Basic)
+	if a.stringRangeByIndex(n) {
+		return a.lowerStringRange(n, off, lhs, rhs)
+	}
+	countOnly := isBasic && b.Info()&types.IsInteger != 0 || ptrToArray(tv.Type) && isBlank(n.Value)
+	switch {
+	case countOnly:
+		// `for i := range n {` becomes `for i, strata_n := T(0), T(n); i <
+		// strata_n; i++ {` (n evaluated once, i of n's type as Go says);
+		// over a pointer to an array, n is len(p). n keeps its own edits.
+		var t types.Type = types.Typ[types.Int]
+		count, constLen := "(", false
+		switch {
+		case isBasic:
+			t = types.Default(tv.Type)
+		case plainOperand(n.X):
+			// len(p) is a constant Go never evaluates p for, and yaegi
+			// fails on a nil p ("reflect: call of reflect.Value.Len on zero
+			// Value"): the array's length replaces p, whose text no
+			// other edit touches.
+			arr := tv.Type.Underlying().(*types.Pointer).Elem().Underlying().(*types.Array)
+			count = fmt.Sprintf("(%d", arr.Len())
+			constLen = true
+		default:
+			count = "(len("
+		}
+		ts := types.TypeString(t, a.qualifier())
+		if typeNeedsMissingImport(ts) {
+			return nil
+		}
+		key := "strata_i"
+		switch {
+		case assigns && !isBlank(n.Key):
+			key = "strata_k"
+		case n.Tok == token.DEFINE && !isBlank(n.Key):
+			key = n.Key.(*ast.Ident).Name
+		}
+		head, tail := fmt.Sprintf("for %s, strata_n := %s(0), %s%s", key, ts, ts, count), fmt.Sprintf("%s; %s < strata_n; %s++ ", strings.Repeat(")", strings.Count(count, "(")), key, key)
+		if constLen {
+			edits = append(edits, edit{off: off(n.For), del: off(n.Body.Lbrace) - off(n.For), text: head + tail})
+		} else {
+			edits = append(edits,
+				edit{off: off(n.For), del: off(n.X.Pos()) - off(n.For), text: head},
+				edit{off: off(n.X.End()), del: off(n.Body.Lbrace) - off(n.X.End()), text: tail})
+		}
+	case ptrToArray(tv.Type):
+		edits = append(edits, edit{off: off(n.X.Pos()), text: "(*("}, edit{off: off(n.X.End()), text: "))[:]"})
+		fallthrough
+	default:
+		if assigns {
+			edits = append(edits, edit{off: off(n.Key.Pos()), del: off(n.TokPos) + len(n.Tok.String()) - off(n.Key.Pos()), text: strings.Join(decl, ", ") + " :="})
+		}
+	}
+	if len(lhs) > 0 {
+		edits = append(edits, edit{off: off(n.Body.Lbrace) + 1, text: " " + strings.Join(lhs, ", ") + " = " + strings.Join(rhs, ", ") + ";"})
+	}
+	return edits
 }
 
 // lowerBuiltin rewrites min, max and clear into function literals of the

@@ -94,35 +94,98 @@ func (a *analysis) lowerRecvCase(cc *ast.CommClause, src string, off func(token.
 }
 
 // recvCaseLowerable reports whether every destination of a select case's
-// assignment is built only of names (not packages), fields, *p, and
-// indexes by arithmetic on names or literals: text no other rewrite edits, so it can be
-// moved after the case's colon as written.
+// assignment can be moved after the case's colon as written (movableDest).
 func (a *analysis) recvCaseLowerable(as *ast.AssignStmt) bool {
-	var plain func(e ast.Expr) bool
-	plain = func(e ast.Expr) bool {
-		switch e := e.(type) {
-		case *ast.Ident:
-			_, pkg := a.info.Uses[e].(*types.PkgName)
-			return !pkg
-		case *ast.BasicLit:
-			return true
-		case *ast.ParenExpr:
-			return plain(e.X)
-		case *ast.StarExpr:
-			return plain(e.X)
-		case *ast.SelectorExpr:
-			return plain(e.X)
-		case *ast.IndexExpr:
-			return plain(e.X) && plain(e.Index)
-		case *ast.BinaryExpr: // == and != may be rewritten (interfaceEqual)
-			return e.Op != token.EQL && e.Op != token.NEQ && plain(e.X) && plain(e.Y)
-		}
-		return false
-	}
 	for _, l := range as.Lhs {
-		if !plain(l) {
+		if !a.movableDest(l) {
 			return false
 		}
 	}
 	return true
+}
+
+// movableDest reports whether an assignment's destination is built only of
+// names (not packages), fields, *p, and indexes by arithmetic on names or
+// literals: text no other rewrite edits, so a lowering can move it
+// elsewhere on its line as written.
+func (a *analysis) movableDest(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.Ident:
+		_, pkg := a.info.Uses[e].(*types.PkgName)
+		return !pkg
+	case *ast.BasicLit:
+		return true
+	case *ast.ParenExpr:
+		return a.movableDest(e.X)
+	case *ast.StarExpr:
+		return a.movableDest(e.X)
+	case *ast.SelectorExpr:
+		return a.movableDest(e.X)
+	case *ast.IndexExpr:
+		return a.movableDest(e.X) && a.movableDest(e.Index)
+	case *ast.BinaryExpr: // == and != may be rewritten (interfaceEqual)
+		return e.Op != token.EQL && e.Op != token.NEQ && a.movableDest(e.X) && a.movableDest(e.Y)
+	}
+	return false
+}
+
+// yaegi v0.16 also writes the result of an operator (x + 1, -x, !ok, s +
+// "b") straight into its destination, and when that is a field of
+// interface type of a standard-library struct (ring.Ring's and
+// list.Element's Value, also promoted into a block's struct) the write
+// fails inside yaegi: with a bool it reports "reflect.Value.SetBool on
+// interface Value"; with an int or a string the function just stops
+// there, silently, and the run succeeds with the rest of its output
+// missing (corpus adv2_native_any_field). Parenthesized, the operation is
+// computed first and then assigned: `e.Value = (x + 1)`. == and != are
+// assigned right (and may be rewritten by interfaceEqual), so they are
+// left alone.
+
+// nativeFieldAssigns returns the opening and the closing parentheses
+// separately: rewrite puts the closing ones first and the opening ones
+// last in its list of edits, so they enclose every other edit at the
+// same offsets (a shift count's ShiftCount(…), a wrapped call at the end).
+func (a *analysis) nativeFieldAssigns(off func(token.Pos) int) (open, shut []edit) {
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
+			return true
+		}
+		for i, l := range as.Lhs {
+			if !a.nativeIfaceField(l) {
+				continue
+			}
+			switch r := as.Rhs[i].(type) {
+			case *ast.BinaryExpr:
+				if r.Op == token.EQL || r.Op == token.NEQ {
+					continue
+				}
+			case *ast.UnaryExpr:
+				if r.Op == token.ARROW { // parenthesized by lowerRecvAssigns
+					continue
+				}
+			default:
+				continue
+			}
+			open = append(open, edit{off: off(as.Rhs[i].Pos()), text: "("})
+			shut = append(shut, edit{off: off(as.Rhs[i].End()), text: ")"})
+		}
+		return true
+	})
+	return open, shut
+}
+
+// nativeIfaceField reports whether e selects a field of interface type
+// that a standard-library package declares.
+func (a *analysis) nativeIfaceField(e ast.Expr) bool {
+	se, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	sel := a.info.Selections[se]
+	if sel == nil || sel.Kind() != types.FieldVal {
+		return false
+	}
+	pkg := sel.Obj().Pkg()
+	return pkg != nil && pkg != a.pkg && !a.sourcePkg(pkg.Path()) && types.IsInterface(sel.Obj().Type())
 }

@@ -14,6 +14,9 @@ func TestNeedsCompiled(t *testing.T) {
 	}{
 		{"range over func", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tfor range func(yield func() bool) {} {\n\t}\n\treturn nil, nil\n}\n", "needs compiled: range over a function", 6},
 		{"runs interpreted", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tfor i := range 3 {\n\t\t_ = min(i, 2)\n\t}\n\treturn nil, nil\n}\n", "", 0},
+		// The destination has a call, so it cannot be moved into the body.
+		{"range assigning through a call", head + "func key() string { return \"k\" }\n\nfunc Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tm := map[string]int{}\n\tfor m[key()] = range []int{1} {\n\t}\n\treturn nil, nil\n}\n", "needs compiled: a range that assigns to m[key()]", 9},
+		{"range assigning names runs interpreted", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tvar i int\n\tfor i = range 3 {\n\t}\n\t_ = i\n\treturn nil, nil\n}\n", "", 0},
 		{"typo is not needs compiled", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\treturn nil, nill\n}\n", "", 0},
 	}
 	for _, c := range cases {

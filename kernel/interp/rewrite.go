@@ -53,6 +53,9 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 	}
 	col := func(p token.Pos) int { return a.fset.Position(p).Column | fileBits }
 
+	openParens, closeParens := a.nativeFieldAssigns(off)
+	edits = append(edits, closeParens...) // first: see nativeFieldAssigns
+
 	// The runtime import goes on the package clause's line.
 	edits = append(edits, edit{off: off(a.file.Name.End()), text: fmt.Sprintf("; import %s %q", rtAlias, rtPath)})
 
@@ -213,13 +216,16 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 				}
 			}
 		case *ast.RangeStmt:
-			edits = append(edits, a.lowerRangeInt(n, off, src)...)
-			if n.Tok == token.DEFINE {
+			edits = append(edits, a.lowerRange(n, off, src)...)
+			// A lowered string range declares its variables in the body.
+			if n.Tok == token.DEFINE && !a.stringRangeByIndex(n) {
 				edits = append(edits, a.copyLoopVars([]ast.Expr{n.Key, n.Value}, n.Body, off, true)...)
 			}
 		}
 		return true
 	})
+
+	edits = append(edits, openParens...) // last: see nativeFieldAssigns
 
 	// Last offset first; at one offset, replacements before insertions, so
 	// an inserted marker lands in front of the replaced text.

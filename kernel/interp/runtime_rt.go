@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 )
 
 // runState is what the rewritten block reports back through strata_rt while
@@ -111,6 +112,8 @@ func (e *Executor) rtSymbols() map[string]map[string]reflect.Value {
 				}
 				v.Clear()
 			}),
+			// DecodeRune steps a lowered range over a string (lower.go).
+			"DecodeRune": reflect.ValueOf(utf8.DecodeRuneInString),
 			// ShiftCount is a signed shift count: Go panics on a negative
 			// one (yaegi shifted by it as a huge count and gave 0).
 			"ShiftCount": reflect.ValueOf(func(n int64) uint64 {

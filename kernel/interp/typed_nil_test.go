@@ -25,6 +25,8 @@ func TestTypedNilRouting(t *testing.T) {
 		{"variable only ever non-nil", load("\tp := &E{}\n\tvar err error = p\n\t_ = err\n"), ""},
 		{"guarded by a nil check", "func f(p *E) error {\n\tif p == nil {\n\t\treturn nil\n\t}\n\treturn p\n}\n" + load(""), ""},
 		{"guard then reassigned", "func f(p *E) error {\n\tif p == nil {\n\t\treturn nil\n\t}\n\tp = nil\n\treturn p\n}\n" + load(""), routed},
+		// Only container/heap and sort take a receiver without a route.
+		{"receiver returned as error", "func (p *E) self() error {\n\treturn p\n}\n" + load(""), routed},
 		{"any keeps the type", load("\tvar p *E\n\tvar x any = p\n\t_ = x\n"), ""},
 	}
 	for _, c := range cases {

@@ -87,16 +87,14 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 			if n.Value != nil && chanElems(a.info.TypeOf(n.X)) {
 				at(n.X.Pos(), "range over a slice of channels with a value variable: the kernel's interpreter (yaegi) fails at run time (reflect: Value.Len on int); `for i := range cs { c := cs[i] … }` runs interpreted")
 			}
+			if rangeAssigns(n) && !a.rangeDestsMovable(n) {
+				at(n.Key.Pos(), "a range that assigns to %s: the kernel's interpreter (yaegi) never writes a range's assigned (not declared) loop variables, so after the loop they would keep their values from before it; only destinations made of names, fields, indexes and *p are rewritten for it (`for i, v := range x { dst = v … }` runs interpreted)", types.ExprString(n.Key))
+			}
 			tv, ok := a.info.Types[n.X]
 			if !ok || tv.Type == nil {
 				break
 			}
-			switch u := tv.Type.Underlying().(type) {
-			case *types.Basic:
-				if u.Info()&types.IsInteger != 0 && !a.canLowerRangeInt(n) {
-					at(n.X.Pos(), "range over an integer with an assigned (not declared) loop variable: the kernel's interpreter (yaegi, Go 1.22) lacks it, and only `for i := range n` and `for range n` are rewritten for it")
-				}
-			case *types.Signature:
+			if _, ok := tv.Type.Underlying().(*types.Signature); ok {
 				at(n.X.Pos(), "range over a function (an iterator, Go 1.23): the kernel's interpreter (yaegi, Go 1.22) does not implement it")
 			}
 		case *ast.CallExpr:

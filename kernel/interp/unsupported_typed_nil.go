@@ -19,8 +19,16 @@ import (
 func (a *analysis) typedNilIfaces(report func(pos token.Pos, format string, args ...any)) {
 	nonNil := a.nonNilVars()
 	guards := a.nilGuards()
-	check := func(e ast.Expr, target types.Type) {
+	receivers := a.pointerReceivers()
+	check := func(e ast.Expr, target types.Type, native *types.Func) {
 		if e == nil || target == nil || !a.nativeMethodIface(target) {
+			return
+		}
+		// A method handing its own receiver to container/heap or sort
+		// (`heap.Fix(pq, i)` in a PriorityQueue's update, as in heap's
+		// documentation): those only call the interface's methods, never
+		// compare it with nil, and a receiver is not nil in ordinary code.
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok && receivers[a.info.Uses[id]] && native != nil && native.Pkg() != nil && (native.Pkg().Path() == "container/heap" || native.Pkg().Path() == "sort") {
 			return
 		}
 		t := a.info.TypeOf(e)
@@ -40,14 +48,32 @@ func (a *analysis) typedNilIfaces(report func(pos token.Pos, format string, args
 	}
 	// Every place a value becomes an interface (ifaceConversions, with
 	// sort's arguments too), and a comparison of one with an interface.
-	a.ifaceConversions(a.file, true, func(e ast.Expr, dst types.Type, _ bool, _ *types.Func) { check(e, dst) })
+	a.ifaceConversions(a.file, true, func(e ast.Expr, dst types.Type, _ bool, native *types.Func) { check(e, dst, native) })
 	ast.Inspect(a.file, func(n ast.Node) bool {
 		if b, ok := n.(*ast.BinaryExpr); ok && (b.Op == token.EQL || b.Op == token.NEQ) {
-			check(b.X, a.info.TypeOf(b.Y))
-			check(b.Y, a.info.TypeOf(b.X))
+			check(b.X, a.info.TypeOf(b.Y), nil)
+			check(b.Y, a.info.TypeOf(b.X), nil)
 		}
 		return true
 	})
+}
+
+// pointerReceivers are the receivers of the block's pointer methods.
+func (a *analysis) pointerReceivers() map[types.Object]bool {
+	out := map[types.Object]bool{}
+	for _, d := range a.file.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Recv == nil || len(fd.Recv.List) != 1 {
+			continue
+		}
+		if _, ptr := fd.Recv.List[0].Type.(*ast.StarExpr); !ptr {
+			continue
+		}
+		for _, name := range fd.Recv.List[0].Names {
+			out[a.info.Defs[name]] = true
+		}
+	}
+	return out
 }
 
 var universeError = types.Universe.Lookup("error").Type()

@@ -44,7 +44,7 @@ func (r *runner) execute(ctx context.Context, g *group, b *project.Block, item *
 		child = item.Key
 	}
 	o := &BlockOutcome{Block: b.ID, Child: child, Partition: g.part.Key}
-	inputs, names, err := r.inputs(ctx, g, b, local)
+	inputs, err := r.inputs(ctx, g, b, local)
 	if err != nil {
 		o.State, o.Error = StateFailed, err.Error()
 		r.emitBlock(Event{Partition: g.part.Key, Block: b.ID, Child: child, State: StateFailed, Error: o.Error})
@@ -61,7 +61,7 @@ func (r *runner) execute(ctx context.Context, g *group, b *project.Block, item *
 		r.emitBlock(Event{Partition: g.part.Key, Block: b.ID, Child: child, State: StateRunning, Attempt: attempt})
 		var rerr *protocol.RunError
 		var log string
-		out, rerr, log, o.Worker, o.Engine = r.attempt(ctx, g, b, item, inputs, names)
+		out, rerr, log, o.Worker, o.Engine = r.attempt(ctx, g, b, item, inputs)
 		o.Log = log
 		if rerr == nil {
 			o.State = StateSucceeded
@@ -113,15 +113,11 @@ func retryable(k protocol.ErrorKind) bool {
 
 // attempt runs the block once; worker names where, when it ran on one, and
 // engine how, when the worker said.
-func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *sdk.Item, inputs []*sdk.Table, names []string) (out *sdk.Table, rerr *protocol.RunError, log, worker, engine string) {
+func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *sdk.Item, in *upstreams) (out *sdk.Table, rerr *protocol.RunError, log, worker, engine string) {
 	src := r.srcs[b.ID].text
 	h := &blockHandler{r: r, b: b, part: g.part.Key, item: item}
 	if b.Kind == project.KindSQL {
-		rels := map[string]*sdk.Table{}
-		for i, n := range names {
-			rels[n] = inputs[i]
-		}
-		t, err := r.e.wh.RunSQL(ctx, src, rels, sqlParams(g.part))
+		t, err := r.runSQL(ctx, g, src, in)
 		if err != nil {
 			return nil, &protocol.RunError{Kind: protocol.ErrRuntime, File: b.File, Message: err.Error()}, "", "", ""
 		}
@@ -135,13 +131,13 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 		Partition: protocol.PartitionWire{Key: g.part.Key, Start: g.part.Start, End: g.part.End, Interval: string(g.spec.Interval), Zone: g.spec.Zone.String()},
 		Item:      item,
 		Vars:      r.pl.Variables,
-		Inputs:    names,
+		Inputs:    in.names,
 		Timeout:   b.Timeout,
 		Allow:     r.pin.proj.Kernel.Allow,
 		Task:      taskLabel(r.opt.RunID, b.ID, item),
 		Snapshot:  r.pin.hash,
 	}
-	res, out, err := r.exec.Exec(ctx, req, inputs, h)
+	res, out, err := r.exec.Exec(ctx, req, in.tables, h)
 	if err != nil {
 		return nil, &protocol.RunError{Kind: protocol.ErrCrash, Message: "no kernel: " + err.Error()}, h.text(), "", ""
 	}
@@ -168,71 +164,6 @@ func taskLabel(runID, block string, item *sdk.Item) string {
 
 func sqlParams(p partitions.Partition) map[string]any {
 	return map[string]any{"partition_key": p.Key, "partition_start": p.Start, "partition_end": p.End}
-}
-
-// inputs gathers a block's upstream tables in parameter order: from this
-// run when the upstream ran here, else from the warehouse (the upstream's
-// current partitions that cover this block's partition).
-func (r *runner) inputs(ctx context.Context, g *group, b *project.Block, local func(string) *sdk.Table) ([]*sdk.Table, []string, error) {
-	var tables []*sdk.Table
-	for _, u := range b.Upstream {
-		if t := local(u); t != nil {
-			tables = append(tables, t)
-			continue
-		}
-		ub := r.pl.Block(u)
-		t, err := r.readUpstream(ctx, g, ub)
-		if err != nil {
-			return nil, nil, err
-		}
-		tables = append(tables, t)
-	}
-	return tables, b.Upstream, nil
-}
-
-func (r *runner) readUpstream(ctx context.Context, g *group, ub *project.Block) (*sdk.Table, error) {
-	us, err := SpecOf(ub.Partitions)
-	if err != nil {
-		return nil, err
-	}
-	var want []string
-	if us.Interval == g.spec.Interval {
-		want = []string{g.part.Key}
-	} else {
-		for _, p := range g.spec.Covering(g.part, us) {
-			want = append(want, p.Key)
-		}
-	}
-	product := ProductName(r.pl, ub)
-	have, err := r.e.currentVersions(ctx, product, want)
-	if err != nil {
-		return nil, err
-	}
-	if r.opt.PreferRun != "" {
-		staged, err := r.e.versionsByRun(ctx, product, want, r.opt.PreferRun)
-		if err != nil {
-			return nil, err
-		}
-		if len(staged) > 0 {
-			for k, v := range staged {
-				have[k] = v
-			}
-			return blockInput(r.readVersionsOf(ctx, product, want, have))
-		}
-	}
-	if len(have) == 0 {
-		return nil, fmt.Errorf("upstream %s has no data for %s %s (it needs partitions %s..%s of %s)", ub.ID, g.spec.Interval, g.part.Key, want[0], want[len(want)-1], product)
-	}
-	keys := make([]string, 0, len(have))
-	for _, k := range want {
-		if _, ok := have[k]; ok {
-			keys = append(keys, k)
-		}
-	}
-	r.mu.Lock()
-	r.readVersions[product] = have
-	r.mu.Unlock()
-	return blockInput(r.e.wh.Read(ctx, product, warehouse.Selection{Partitions: keys}, -1))
 }
 
 // blockInput drops the warehouse's own _partition column from a read: it is

@@ -6,7 +6,6 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/duckdb/duckdb-go/v2"
@@ -14,50 +13,143 @@ import (
 	"github.com/stratahq/strata/blocks/sdk"
 )
 
-// RunSQL runs a SQL block: the inputs become temporary tables named by
-// upstream block id (they shadow product views of the same name), the
-// partition's bounds bind to $partition_key, $partition_start and
-// $partition_end where the query uses them, and the result comes back as a
-// table. It runs on a connection of its own, concurrently with other reads;
-// it never writes the database.
+// RunSQL runs a SQL block over tables in memory: the inputs become
+// temporary tables named by upstream block id (they shadow product views of
+// the same name), the partition's bounds bind to $partition_key,
+// $partition_start and $partition_end where the query uses them, and the
+// result comes back as a table. It runs on a connection of its own,
+// concurrently with other reads; it never writes the database.
 func (w *Warehouse) RunSQL(ctx context.Context, query string, inputs map[string]*sdk.Table, params map[string]any) (*sdk.Table, error) {
+	ins := make([]SQLInput, 0, len(inputs))
+	for n, t := range inputs {
+		ins = append(ins, SQLInput{Name: n, Table: t})
+	}
+	t, _, err := w.RunSQLInputs(ctx, query, ins, params)
+	return t, err
+}
+
+// SQLInput is one relation of a SQL block, named by its upstream block's id:
+// a table in memory (an upstream that ran in the same run), or, when Read is
+// set, those versions of one product's partitions, read in place from the
+// storage tables rather than copied into Go and back.
+type SQLInput struct {
+	Name  string
+	Table *sdk.Table
+	Read  []VersionRef // in read order, all of one product
+}
+
+// RunSQLInputs is RunSQL over inputs of either kind. It returns, per input
+// read in place, the versions the query saw: those asked for, except that a
+// version retention removed since the caller chose it is replaced by its
+// partition's current one (the caller records what was read, not what it
+// asked for). With an input read in place, the catalog lookup, the rows and
+// the query share one read-only transaction, so what it returns is what the
+// query read; inputs all in memory need no snapshot, and their temporary
+// tables are dropped instead (one statement fewer than BEGIN and ROLLBACK).
+func (w *Warehouse) RunSQLInputs(ctx context.Context, query string, inputs []SQLInput, params map[string]any) (*sdk.Table, [][]VersionRef, error) {
 	if err := checkReadOnly(query); err != nil {
-		return nil, fmt.Errorf("a SQL block is one SELECT: %w", err)
-	}
-	conn, err := w.db.Conn(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
-	names := make([]string, 0, len(inputs))
-	for n := range inputs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	defer func() {
-		for _, n := range names {
-			_, _ = conn.ExecContext(context.Background(), "DROP TABLE IF EXISTS temp."+quoteIdent(n))
-		}
-	}()
-	for _, n := range names {
-		if err := createTempTable(ctx, conn, n, inputs[n]); err != nil {
-			return nil, fmt.Errorf("upstream %s: %w", n, err)
-		}
+		return nil, nil, fmt.Errorf("a SQL block is one SELECT: %w", err)
 	}
 	var args []any
 	for _, name := range usedParams(query) {
 		v, ok := params[name]
 		if !ok {
-			return nil, fmt.Errorf("unknown parameter $%s (parameters: $partition_key, $partition_start, $partition_end)", name)
+			return nil, nil, fmt.Errorf("unknown parameter $%s (parameters: $partition_key, $partition_start, $partition_end)", name)
 		}
 		args = append(args, sql.Named(name, v))
 	}
-	rows, err := conn.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
+	read := make([][]VersionRef, len(inputs))
+	if cteReady(query, inputs) {
+		if t, err := w.runWithCTEs(ctx, query, inputs, args); err == nil {
+			return t, read, nil
+		}
 	}
-	defer rows.Close()
-	return scanTable(rows)
+	var out *sdk.Table
+	run := w.scratchTx
+	if !readsInPlace(inputs) {
+		run = w.droppingConn(inputs)
+	}
+	err := run(ctx, func(conn *sql.Conn) error {
+		for i, in := range inputs {
+			var err error
+			if in.Read != nil {
+				read[i], err = bindVersions(ctx, conn, in.Name, in.Read)
+			} else {
+				err = createTempTable(ctx, conn, in.Name, in.Table)
+			}
+			if err != nil {
+				return fmt.Errorf("upstream %s: %w", in.Name, err)
+			}
+		}
+		rows, err := conn.QueryContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		out, err = scanTable(rows)
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, read, nil
+}
+
+func readsInPlace(inputs []SQLInput) bool {
+	for _, in := range inputs {
+		if in.Read != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// droppingConn runs fn on a pooled connection and then drops the inputs'
+// temporary tables, so the next block on the connection sees none of them.
+func (w *Warehouse) droppingConn(inputs []SQLInput) func(ctx context.Context, fn func(conn *sql.Conn) error) error {
+	return func(ctx context.Context, fn func(conn *sql.Conn) error) error {
+		if err := w.checkOpen(); err != nil {
+			return err
+		}
+		conn, err := w.db.Conn(ctx)
+		if err != nil {
+			return err
+		}
+		defer conn.Close()
+		defer func() {
+			for _, in := range inputs {
+				_, _ = conn.ExecContext(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS temp."+quoteIdent(in.Name))
+			}
+		}()
+		return fn(conn)
+	}
+}
+
+// scratchTx runs fn on a pooled connection inside a read-only transaction
+// that is always rolled back: the temporary tables and views fn creates
+// (which DuckDB allows there) vanish with it, so the next block on the
+// connection sees none of them and nothing is dropped one by one.
+func (w *Warehouse) scratchTx(ctx context.Context, fn func(conn *sql.Conn) error) error {
+	if err := w.checkOpen(); err != nil {
+		return err
+	}
+	conn, err := w.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN TRANSACTION READ ONLY"); err != nil {
+		return err
+	}
+	ferr := fn(conn)
+	if _, err := conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK"); err != nil {
+		// Its temporary objects may still be there: keep it out of the pool.
+		_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+		if ferr == nil {
+			ferr = fmt.Errorf("end the SQL block's transaction: %w", err)
+		}
+	}
+	return ferr
 }
 
 var paramRef = regexp.MustCompile(`\$([A-Za-z_][A-Za-z0-9_]*)`)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -119,6 +120,9 @@ func (r *tableRows) FillChunk(chunk duckdb.DataChunk) error {
 	}
 	lo := r.next
 	for j, c := range r.t.Columns() {
+		if !projected(chunk, j) {
+			continue
+		}
 		var err error
 		switch c.Type {
 		case sdk.TypeInt64:
@@ -144,6 +148,16 @@ func (r *tableRows) FillChunk(chunk duckdb.DataChunk) error {
 	}
 	r.next += n
 	return nil
+}
+
+// projected reports whether DuckDB asked for column j (strata_rows supports
+// projection pushdown: a query reading two columns of a CTE over it asks for
+// two). An unprojected column must be skipped here, not written: the driver
+// accepts and drops each value, but builds an error with fmt.Errorf for
+// every one, which made a count(*) over 300 rows cost two milliseconds.
+func projected(chunk duckdb.DataChunk, j int) bool {
+	_, err := chunk.GetVector(j)
+	return err == nil || !strings.Contains(err.Error(), "unprojected")
 }
 
 // fillColumn writes vals (rows lo.. of column c) into one chunk column.

@@ -1,0 +1,162 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/warehouse"
+)
+
+// upstreams are a block's inputs in parameter order: tables in memory, or,
+// for a SQL block, the published versions it reads in place (tables[i] is
+// nil where pinned[i] is set). A SQL block's query reads the warehouse's
+// rows where they are; copying them into Go and back into a temporary
+// table was most of what a weekly rollup over seven days cost.
+type upstreams struct {
+	names  []string
+	tables []*sdk.Table
+	pinned [][]warehouse.VersionRef
+}
+
+// inputs gathers a block's upstreams: from this run when the upstream ran
+// here, else from the warehouse (the upstream's current partitions that
+// cover this block's partition). The versions are chosen here, for a SQL
+// block too, so a missing upstream fails the block before any attempt.
+func (r *runner) inputs(ctx context.Context, g *group, b *project.Block, local func(string) *sdk.Table) (*upstreams, error) {
+	in := &upstreams{names: b.Upstream}
+	for _, u := range b.Upstream {
+		if t := local(u); t != nil {
+			in.tables = append(in.tables, t)
+			in.pinned = append(in.pinned, nil)
+			continue
+		}
+		pin, err := r.pinUpstream(ctx, g, r.pl.Block(u))
+		if err != nil {
+			return nil, err
+		}
+		if b.Kind == project.KindSQL && !pin.staged {
+			in.tables = append(in.tables, nil)
+			in.pinned = append(in.pinned, pin.refs())
+			continue
+		}
+		t, err := r.readPinned(ctx, pin)
+		if err != nil {
+			return nil, err
+		}
+		in.tables = append(in.tables, t)
+		in.pinned = append(in.pinned, nil)
+	}
+	return in, nil
+}
+
+// runSQL runs a SQL block over its upstreams and records the versions it
+// read in place as what it read (the warehouse says which, in the query's
+// own snapshot).
+func (r *runner) runSQL(ctx context.Context, g *group, src string, in *upstreams) (*sdk.Table, error) {
+	ins := make([]warehouse.SQLInput, len(in.names))
+	for i, n := range in.names {
+		ins[i] = warehouse.SQLInput{Name: n, Table: in.tables[i], Read: in.pinned[i]}
+	}
+	t, read, err := r.e.wh.RunSQLInputs(ctx, src, ins, sqlParams(g.part))
+	if err != nil {
+		return nil, err
+	}
+	for _, refs := range read {
+		if len(refs) == 0 {
+			continue
+		}
+		have := make(map[string]int, len(refs))
+		for _, ref := range refs {
+			have[ref.Partition] = ref.Version
+		}
+		r.mu.Lock()
+		r.readVersions[refs[0].Product] = have
+		r.mu.Unlock()
+	}
+	return t, nil
+}
+
+// upstreamPin is which versions of an upstream's product a block reads.
+type upstreamPin struct {
+	product string
+	want    []string       // the partitions that cover the block's, in order
+	have    map[string]int // partition -> version, of those that exist
+	staged  bool           // have includes versions of the run PreferRun names
+}
+
+// refs are the pinned versions in read order.
+func (p *upstreamPin) refs() []warehouse.VersionRef {
+	var out []warehouse.VersionRef
+	for _, k := range p.want {
+		if v, ok := p.have[k]; ok {
+			out = append(out, warehouse.VersionRef{Product: p.product, Partition: k, Version: v})
+		}
+	}
+	return out
+}
+
+// pinUpstream chooses the versions of ub's product that cover g's
+// partition, and records them as read.
+func (r *runner) pinUpstream(ctx context.Context, g *group, ub *project.Block) (*upstreamPin, error) {
+	us, err := SpecOf(ub.Partitions)
+	if err != nil {
+		return nil, err
+	}
+	var want []string
+	if us.Interval == g.spec.Interval {
+		want = []string{g.part.Key}
+	} else {
+		for _, p := range g.spec.Covering(g.part, us) {
+			want = append(want, p.Key)
+		}
+	}
+	pin := &upstreamPin{product: ProductName(r.pl, ub), want: want}
+	if pin.have, err = r.e.currentVersions(ctx, pin.product, want); err != nil {
+		return nil, err
+	}
+	if r.opt.PreferRun != "" {
+		staged, err := r.e.versionsByRun(ctx, pin.product, want, r.opt.PreferRun)
+		if err != nil {
+			return nil, err
+		}
+		if len(staged) > 0 {
+			for k, v := range staged {
+				pin.have[k] = v
+			}
+			pin.staged = true
+			return pin, nil
+		}
+	}
+	if len(pin.have) == 0 {
+		return nil, fmt.Errorf("upstream %s has no data for %s %s (it needs partitions %s..%s of %s)", ub.ID, g.spec.Interval, g.part.Key, want[0], want[len(want)-1], pin.product)
+	}
+	r.mu.Lock()
+	r.readVersions[pin.product] = pin.have
+	r.mu.Unlock()
+	return pin, nil
+}
+
+// readUpstream reads the versions pinUpstream chooses into a table.
+func (r *runner) readUpstream(ctx context.Context, g *group, ub *project.Block) (*sdk.Table, error) {
+	pin, err := r.pinUpstream(ctx, g, ub)
+	if err != nil {
+		return nil, err
+	}
+	return r.readPinned(ctx, pin)
+}
+
+// readPinned reads pinned versions into a table.
+func (r *runner) readPinned(ctx context.Context, pin *upstreamPin) (*sdk.Table, error) {
+	if pin.staged {
+		return blockInput(r.readVersionsOf(ctx, pin.product, pin.want, pin.have))
+	}
+	keys := make([]string, 0, len(pin.have))
+	for _, k := range pin.want {
+		if _, ok := pin.have[k]; ok {
+			keys = append(keys, k)
+		}
+	}
+	return blockInput(r.e.wh.Read(ctx, pin.product, warehouse.Selection{Partitions: keys}, -1))
+}
