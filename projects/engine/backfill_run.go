@@ -120,11 +120,13 @@ func (e *Engine) startBackfill(id string, t *target, retry bool) *backfillRun {
 		// that process will say "not running" rather than hang.
 		fmt.Fprintf(os.Stderr, "strata: backfill %s: cannot advertise it for cancel/pause from other processes: %v\n", id, err)
 	}
+	// Its partitions' statements share the cores (warehouse_threads.go)
+	// from the moment it is launched, not once its goroutine gets going.
+	unshare := e.wh.ShareCores(t.spec.Concurrency)
 	go func() {
 		defer close(b.done)
 		defer unadvertise(dir, b.instance)
-		// Its partitions' statements share the cores (warehouse_threads.go).
-		defer e.wh.ShareCores(t.spec.Concurrency)()
+		defer unshare()
 		_ = b.run() // its outcome is in the event log
 		e.mu.Lock()
 		delete(e.backfills, id)

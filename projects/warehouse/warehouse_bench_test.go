@@ -55,8 +55,11 @@ func BenchmarkCreateTableAsBaseline(b *testing.B) {
 // already has versions: new version, current switched, retention deleting
 // the oldest version, one transaction.
 func BenchmarkPublishSmall(b *testing.B) {
-	republish := func(b *testing.B, cas bool) {
+	republish := func(b *testing.B, cas bool, share int) {
 		wh := openTemp(b)
+		if share > 0 {
+			defer wh.ShareCores(share)()
+		}
 		ctx := context.Background()
 		o := out("small", "2024-03-10", bigTable(300, 1, false))
 		o.Upstream = map[string]map[string]int{"orders": {"2024-03-10": 4}, "customers": {"2024-03-10": 2}}
@@ -85,10 +88,13 @@ func BenchmarkPublishSmall(b *testing.B) {
 	}
 	// Replace and retain: a new version, the current one switched, the
 	// oldest deleted, in one transaction (the target: p50 ≤ 5 ms).
-	b.Run("republish", func(b *testing.B) { republish(b, false) })
+	b.Run("republish", func(b *testing.B) { republish(b, false, 0) })
 	// The same, as a backfill publishes: compare-and-set on the current
 	// version (it must cost nothing more).
-	b.Run("republish_cas", func(b *testing.B) { republish(b, true) })
+	b.Run("republish_cas", func(b *testing.B) { republish(b, true, 0) })
+	// And with the threads a backfill of concurrency 4 gives each
+	// statement (warehouse_threads.go).
+	b.Run("republish_cas_in_backfill", func(b *testing.B) { republish(b, true, 4) })
 	// A backfill's common case: the first version of a new partition.
 	b.Run("new_partition", func(b *testing.B) {
 		wh := openTemp(b)
