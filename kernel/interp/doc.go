@@ -42,6 +42,13 @@
 //     with the array) becomes a count loop or a range over (*p)[:]; a
 //     range over a string with index and rune decodes natively (yaegi's
 //     index went wrong after an invalid byte) (lower.go);
+//   - yaegi writing a value straight into its destination (lower_recv.go):
+//     a call or composite literal among several assigned values (`a, b =
+//     x, f()`: yaegi lost a) is parenthesized; a nil among them becomes
+//     (T)(nil); an interface value into an any among them is split into
+//     one assignment per name; a unary -, ^, ! becoming an interface, and
+//     any operator into a standard struct's interface field (e.Value =
+//     n + 1), is parenthesized (yaegi stopped the function silently);
 //   - (*log.Logger).SetPrefix, which yaegi's wrapped log.Logger lacks;
 //   - == between interfaces holding the block's own types, and between an
 //     interface and a concrete value (yaegi said false for iface == Sq{1});

@@ -116,13 +116,35 @@ func (a *analysis) lowerStringRange(n *ast.RangeStmt, off func(token.Pos) int, l
 	}
 	body := fmt.Sprintf(" var strata_r rune; strata_r, strata_w = %s.DecodeRune(string(strata_s[strata_j:])); %s, %s := strata_j, strata_r;", rtAlias, k, v)
 	if len(lhs) > 0 {
-		body += " " + strings.Join(lhs, ", ") + " = " + strings.Join(rhs, ", ") + ";"
+		body += " " + rangeAssignText(n, lhs, rhs)
 	}
 	return []edit{
 		{off: off(n.For), del: off(n.X.Pos()) - off(n.For), text: "for strata_s, strata_j, strata_w := "},
 		{off: off(n.X.End()), del: off(n.Body.Lbrace) - off(n.X.End()), text: ", 0, 0; strata_j < len(strata_s); strata_j += strata_w "},
 		{off: off(n.Body.Lbrace) + 1, text: body},
 	}
+}
+
+// rangeAssignText is the statement that gives an assigning range's
+// destinations their values: one assignment per destination when all are
+// names (yaegi stops at `k, v = strata_k, strata_v` when v is an any; see
+// splitAnyAssigns), else one assignment of them all, which keeps Go's
+// order for destinations with indexes.
+func rangeAssignText(n *ast.RangeStmt, lhs, rhs []string) string {
+	names := true
+	for _, e := range []ast.Expr{n.Key, n.Value} {
+		if _, ok := e.(*ast.Ident); e != nil && !ok {
+			names = false
+		}
+	}
+	if !names {
+		return strings.Join(lhs, ", ") + " = " + strings.Join(rhs, ", ") + ";"
+	}
+	var b strings.Builder
+	for i := range lhs {
+		fmt.Fprintf(&b, "%s = %s; ", lhs[i], rhs[i])
+	}
+	return strings.TrimSuffix(b.String(), " ")
 }
 
 // lowerRange returns the edits for a range statement of a form yaegi gets
@@ -208,7 +230,7 @@ func (a *analysis) lowerRange(n *ast.RangeStmt, off func(token.Pos) int, src str
 		}
 	}
 	if len(lhs) > 0 {
-		edits = append(edits, edit{off: off(n.Body.Lbrace) + 1, text: " " + strings.Join(lhs, ", ") + " = " + strings.Join(rhs, ", ") + ";"})
+		edits = append(edits, edit{off: off(n.Body.Lbrace) + 1, text: " " + rangeAssignText(n, lhs, rhs)})
 	}
 	return edits
 }

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -143,6 +144,15 @@ func (a *analysis) movableDest(e ast.Expr) bool {
 // then converted: `e.Value = (x + 1)`. == and != are assigned right (and
 // may be rewritten by interfaceEqual), so they are left alone.
 
+// A third case: in an assignment or declaration of several values with a
+// composite literal or a call among them, yaegi v0.16 loses every other
+// value: after `n, seen := 0, map[string]bool{}` (or `a, b = 1, []int{4}`,
+// `var x, ys = 1, []int{}`, an if's or switch's init, `n, err = -1,
+// errors.New("empty")`, `a, b = x, g()`) n is 0, or whatever it held
+// before, instead of its value (corpus adv2_multi_assign_literal). A
+// parenthesized literal or call is assigned right: `n, seen := 0,
+// (map[string]bool{})`.
+
 // operatorParens returns the opening and the closing parentheses
 // separately: rewrite puts the closing ones first and the opening ones
 // last in its list of edits, so they enclose every other edit at the
@@ -164,8 +174,25 @@ func (a *analysis) operatorParens(off func(token.Pos) int) (open, shut []edit) {
 			}
 		}
 	})
+	literals := func(values []ast.Expr) {
+		if len(values) < 2 {
+			return
+		}
+		for _, v := range values {
+			switch v.(type) {
+			case *ast.CompositeLit, *ast.CallExpr:
+				paren(v)
+			}
+		}
+	}
 	ast.Inspect(a.file, func(n ast.Node) bool {
+		if vs, ok := n.(*ast.ValueSpec); ok {
+			literals(vs.Values)
+		}
 		as, ok := n.(*ast.AssignStmt)
+		if ok && len(as.Lhs) == len(as.Rhs) {
+			literals(as.Rhs)
+		}
 		if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
 			return true
 		}
@@ -202,4 +229,124 @@ func (a *analysis) nativeIfaceField(e ast.Expr) bool {
 	}
 	pkg := sel.Obj().Pkg()
 	return pkg != nil && pkg != a.pkg && !a.sourcePkg(pkg.Path()) && types.IsInterface(sel.Obj().Type())
+}
+
+// multiAssignNils returns the edits for an assignment of several values
+// with a nil among them (`x, err = 4, nil`): yaegi v0.16 stops the
+// function there, silently (the run succeeds with the rest of its output
+// missing; corpus adv2_multi_assign_literal). A nil converted to its
+// destination's type is assigned right: `x, err = 4, (error)(nil)`. When
+// that type cannot be written in the block's terms, unsupported routes the
+// statement to compiled mode (unwritableNils).
+func (a *analysis) multiAssignNils(off func(token.Pos) int) []edit {
+	var edits []edit
+	a.eachMultiAssignNil(func(id *ast.Ident, ts string) {
+		if !typeNeedsMissingImport(ts) {
+			edits = append(edits, edit{off: off(id.Pos()), del: len(id.Name), text: "(" + ts + ")(nil)"})
+		}
+	})
+	return edits
+}
+
+// eachMultiAssignNil calls f with each nil assigned by a multi-value
+// assignment and its destination's type as the block writes it.
+func (a *analysis) eachMultiAssignNil(f func(id *ast.Ident, ts string)) {
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || as.Tok != token.ASSIGN || len(as.Lhs) < 2 || len(as.Lhs) != len(as.Rhs) {
+			return true
+		}
+		for i, r := range as.Rhs {
+			id, ok := ast.Unparen(r).(*ast.Ident)
+			if !ok {
+				continue
+			}
+			if _, isNil := a.info.Uses[id].(*types.Nil); !isNil {
+				continue
+			}
+			if t := a.info.TypeOf(as.Lhs[i]); t != nil {
+				f(id, types.TypeString(t, a.qualifier()))
+			}
+		}
+		return true
+	})
+}
+
+// And an interface value (or nil) assigned with other values to an empty
+// interface (`x, v = 4, z` with v and z of type any, even `v, w = z, z`)
+// stops the function the same way, silently. A nil for another type is
+// rewritten above; this case is split, when every destination is a plain
+// name (so Go evaluates nothing on the left first): `{ strata_m0,
+// strata_m1 := 4, z; x = strata_m0; v = strata_m1 }`, which declares the
+// values as yaegi handles right, then assigns them one by one. Other
+// destinations, and such assignments where only a simple statement fits
+// (a for, if or switch header), are routed (unwritableNils).
+
+// anyMultiAssign reports whether as is an `=` of several values that
+// gives an interface value or nil to an empty interface.
+func (a *analysis) anyMultiAssign(as *ast.AssignStmt) bool {
+	if as.Tok != token.ASSIGN || len(as.Lhs) < 2 || len(as.Lhs) != len(as.Rhs) {
+		return false
+	}
+	for i, l := range as.Lhs {
+		dst, ok := under(a.info.TypeOf(l)).(*types.Interface)
+		if !ok || dst.NumMethods() != 0 {
+			continue
+		}
+		if tv, ok := a.info.Types[as.Rhs[i]]; ok && (tv.IsNil() || tv.Type != nil && types.IsInterface(tv.Type)) {
+			return true
+		}
+	}
+	return false
+}
+
+// splittableAssign reports whether every destination of as is a name.
+func splittableAssign(as *ast.AssignStmt) bool {
+	for _, l := range as.Lhs {
+		if _, ok := l.(*ast.Ident); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// splitAnyAssigns returns the edits that split the anyMultiAssign
+// statements of statement lists, and reports the ones it split.
+func (a *analysis) splitAnyAssigns(off func(token.Pos) int) ([]edit, map[*ast.AssignStmt]bool) {
+	var edits []edit
+	split := map[*ast.AssignStmt]bool{}
+	list := func(stmts []ast.Stmt) {
+		for _, st := range stmts {
+			as, ok := st.(*ast.AssignStmt)
+			if !ok || !a.anyMultiAssign(as) || !splittableAssign(as) {
+				continue
+			}
+			split[as] = true
+			var tmps, assigns []string
+			for i, l := range as.Lhs {
+				if id := l.(*ast.Ident); id.Name == "_" {
+					tmps = append(tmps, "_")
+				} else {
+					name := fmt.Sprintf("strata_m%d", i)
+					tmps = append(tmps, name)
+					assigns = append(assigns, fmt.Sprintf("%s = %s; ", id.Name, name))
+				}
+			}
+			edits = append(edits,
+				edit{off: off(as.Pos()), del: off(as.Rhs[0].Pos()) - off(as.Pos()), text: "{ " + strings.Join(tmps, ", ") + " := "},
+				edit{off: off(as.End()), text: "; " + strings.Join(assigns, "") + "}"})
+		}
+	}
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			list(n.List)
+		case *ast.CaseClause:
+			list(n.Body)
+		case *ast.CommClause:
+			list(n.Body)
+		}
+		return true
+	})
+	return edits, split
 }

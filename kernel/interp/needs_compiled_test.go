@@ -17,6 +17,10 @@ func TestNeedsCompiled(t *testing.T) {
 		// The destination has a call, so it cannot be moved into the body.
 		{"range assigning through a call", head + "func key() string { return \"k\" }\n\nfunc Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tm := map[string]int{}\n\tfor m[key()] = range []int{1} {\n\t}\n\treturn nil, nil\n}\n", "needs compiled: a range that assigns to m[key()]", 9},
 		{"range assigning names runs interpreted", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tvar i int\n\tfor i = range 3 {\n\t}\n\t_ = i\n\treturn nil, nil\n}\n", "", 0},
+		// An interface value into an any with other values: split only
+		// when every destination is a name.
+		{"any assigned with an element", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tm := map[string]any{}\n\tvar z any\n\tx := 0\n\tx, m[\"k\"] = 4, z\n\t_ = x\n\treturn nil, nil\n}\n", "needs compiled: an interface value assigned with other values to an empty interface", 9},
+		{"any assigned to names runs interpreted", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tvar z, v any\n\tx := 0\n\tx, v = 4, z\n\t_, _ = x, v\n\treturn nil, nil\n}\n", "", 0},
 		{"typo is not needs compiled", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\treturn nil, nill\n}\n", "", 0},
 	}
 	for _, c := range cases {

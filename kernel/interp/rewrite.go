@@ -89,6 +89,9 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 	edits = append(edits, a.explicitTypeArgs(off)...)
 	edits = append(edits, a.lowerSelectBreaks(off)...)
 	edits = append(edits, a.lowerRecvAssigns(src, off)...)
+	edits = append(edits, a.multiAssignNils(off)...)
+	splitEdits, _ := a.splitAnyAssigns(off)
+	edits = append(edits, splitEdits...)
 	bound := map[*ast.SelectorExpr]bool{}
 	edits = append(edits, a.bindMethodValues(src, off, bound)...)
 	deferEdits, deferCovered := a.lowerLoopDefers(src, off, bound)
