@@ -26,7 +26,7 @@
 //     the loop, on its closing line (lower_break.go);
 //   - `dst = <-c` where dst is an element, a field, *p or a variable of an
 //     enclosing function (yaegi wrote the value into a temporary and lost
-//     it, silently) becomes `dst = (<-c)` (lower_recv.go); a select case
+//     it, silently) becomes `dst = (<-c)` (lower_assign.go); a select case
 //     `case x, ok = <-c:` (yaegi lost x and then failed "reflect.Select:
 //     invalid Dir") becomes `case strata_recv, strata_ok := <-c: x, ok =
 //     strata_recv, strata_ok;` on the case's line (destinations with calls
@@ -42,7 +42,7 @@
 //     with the array) becomes a count loop or a range over (*p)[:]; a
 //     range over a string with index and rune decodes natively (yaegi's
 //     index went wrong after an invalid byte) (lower.go);
-//   - yaegi writing a value straight into its destination (lower_recv.go):
+//   - yaegi writing a value straight into its destination (lower_assign.go):
 //     a call or composite literal among several assigned values (`a, b =
 //     x, f()`: yaegi lost a) is parenthesized; a nil among them becomes
 //     (T)(nil); an interface value into an any among them is split into
