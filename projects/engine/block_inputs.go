@@ -147,16 +147,24 @@ func (r *runner) readUpstream(ctx context.Context, g *group, ub *project.Block) 
 	return r.readPinned(ctx, pin)
 }
 
-// readPinned reads pinned versions into a table.
+// readPinned reads pinned versions into a table, and records the versions
+// it read as what the block read: the pinned ones, in one snapshot (reading
+// "the current ones" instead let a publish between the choice and the read
+// make the lineage name a version other than the rows the block got).
 func (r *runner) readPinned(ctx context.Context, pin *upstreamPin) (*sdk.Table, error) {
 	if pin.staged {
 		return blockInput(r.readVersionsOf(ctx, pin.product, pin.want, pin.have))
 	}
-	keys := make([]string, 0, len(pin.have))
-	for _, k := range pin.want {
-		if _, ok := pin.have[k]; ok {
-			keys = append(keys, k)
-		}
+	t, read, err := r.e.wh.ReadVersions(ctx, pin.refs())
+	if err != nil {
+		return nil, err
 	}
-	return blockInput(r.e.wh.Read(ctx, pin.product, warehouse.Selection{Partitions: keys}, -1))
+	have := make(map[string]int, len(read))
+	for _, ref := range read {
+		have[ref.Partition] = ref.Version
+	}
+	r.mu.Lock()
+	r.readVersions[pin.product] = have
+	r.mu.Unlock()
+	return blockInput(t, nil)
 }

@@ -105,6 +105,42 @@ func (w *Warehouse) ReadCounted(ctx context.Context, product string, sel Selecti
 	return out, total, nil
 }
 
+// ReadVersions reads the given versions of one product (refs, in read
+// order) in one snapshot, as Read reads partitions, and returns the
+// versions it read: exactly refs, unless retention removed one since the
+// caller chose it, which then gives way to its partition's current version
+// (the caller records what was read, not what it had chosen).
+func (w *Warehouse) ReadVersions(ctx context.Context, refs []VersionRef) (*sdk.Table, []VersionRef, error) {
+	if len(refs) == 0 {
+		return nil, nil, fmt.Errorf("read versions: none given")
+	}
+	product := refs[0].Product
+	var out *sdk.Table
+	var read []VersionRef
+	err := w.readTx(ctx, func(conn *sql.Conn) error {
+		parts, _, got, err := pinnedParts(ctx, conn, product, refs)
+		if err != nil {
+			return err
+		}
+		storage, err := productTables(ctx, conn, product)
+		if err != nil {
+			return err
+		}
+		rows, err := conn.QueryContext(ctx, readSQL(parts, storage, -1))
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		read = got
+		out, err = scanTable(rows)
+		return err
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("read %s: %w", product, err)
+	}
+	return out, read, nil
+}
+
 // readTx runs fn on a pooled connection inside a read-only transaction, so
 // the catalog lookups and the row query see one snapshot (a publish or
 // retention committing in between cannot tear a read) and DuckDB refuses any

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"testing"
 	"time"
 
@@ -194,4 +195,34 @@ func TestViewShowsCurrentRowsOnly(t *testing.T) {
 	}
 	assertRows(t, query(t, wh, `SELECT _partition, id FROM daily_customer_metrics ORDER BY _partition`),
 		row("2024-03-10", int64(1)), row("2024-03-11", int64(3)))
+}
+
+// ReadVersions reads the versions it is given, not the current ones, in
+// read order; one that retention removed since gives way to the current
+// version, and it says which it read.
+func TestReadVersionsReadsWhatItNames(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	wh := openTemp(t, Options{Retention: 1})
+	a1 := publish(t, wh, "p", "2024-03-01", ids(t, 1))
+	b1 := publish(t, wh, "p", "2024-03-02", ids(t, 2))
+	stage(t, wh, "p", "2024-03-01", ids(t, 3)) // newer, not current: a1 stays
+	got, read, err := wh.ReadVersions(ctx, []VersionRef{b1.Ref(), a1.Ref()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertRows(t, got, row("2024-03-02", int64(2)), row("2024-03-01", int64(1)))
+	if !reflect.DeepEqual(read, []VersionRef{b1.Ref(), a1.Ref()}) {
+		t.Fatalf("read %v, want %v", read, []VersionRef{b1.Ref(), a1.Ref()})
+	}
+	// A newer publish current over b1, then retention drops b1.
+	b2 := publish(t, wh, "p", "2024-03-02", ids(t, 4))
+	got, read, err = wh.ReadVersions(ctx, []VersionRef{b1.Ref()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertRows(t, got, row("2024-03-02", int64(4)))
+	if !reflect.DeepEqual(read, []VersionRef{b2.Ref()}) {
+		t.Fatalf("read %v after retention removed %v, want %v", read, b1.Ref(), b2.Ref())
+	}
 }
