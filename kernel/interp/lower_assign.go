@@ -299,6 +299,16 @@ func (a *analysis) movedExprs() []ast.Expr {
 	return out
 }
 
+// inAny reports whether n lies within one of the expressions.
+func inAny(n ast.Node, exprs []ast.Expr) bool {
+	for _, e := range exprs {
+		if e.Pos() <= n.Pos() && n.End() <= e.End() {
+			return true
+		}
+	}
+	return false
+}
+
 // nativeIfaceField reports whether e selects a field of interface type
 // that a standard-library package declares.
 func (a *analysis) nativeIfaceField(e ast.Expr) bool {
@@ -319,12 +329,14 @@ func (a *analysis) nativeIfaceField(e ast.Expr) bool {
 // function there, silently (the run succeeds with the rest of its output
 // missing; corpus adv2_multi_assign_literal). A nil converted to its
 // destination's type is assigned right: `x, err = 4, (error)(nil)`. When
-// that type cannot be written in the block's terms, unsupported routes the
-// statement to compiled mode (unwritableNils).
+// that type cannot be written in the block's terms, or the statement is in
+// text another lowering copies (movedExprs), unsupported routes it to
+// compiled mode.
 func (a *analysis) multiAssignNils(off func(token.Pos) int) []edit {
 	var edits []edit
+	moved := a.movedExprs()
 	a.eachMultiAssignNil(func(id *ast.Ident, ts string) {
-		if !typeNeedsMissingImport(ts) {
+		if !typeNeedsMissingImport(ts) && !inAny(id, moved) {
 			edits = append(edits, edit{off: off(id.Pos()), del: len(id.Name), text: "(" + ts + ")(nil)"})
 		}
 	})
@@ -362,8 +374,9 @@ func (a *analysis) eachMultiAssignNil(f func(id *ast.Ident, ts string)) {
 // name (so Go evaluates nothing on the left first): `{ strata_m0,
 // strata_m1 := 4, z; x = strata_m0; v = strata_m1 }`, which declares the
 // values as yaegi handles right, then assigns them one by one. Other
-// destinations, and such assignments where only a simple statement fits
-// (a for, if or switch header), are routed (unwritableNils).
+// destinations, such assignments where only a simple statement fits (a
+// for, if or switch header) and those in text another lowering copies are
+// routed (unsupported.go).
 
 // anyMultiAssign reports whether as is an `=` of several values that
 // gives an interface value or nil to an empty interface.
@@ -398,10 +411,11 @@ func splittableAssign(as *ast.AssignStmt) bool {
 func (a *analysis) splitAnyAssigns(off func(token.Pos) int) ([]edit, map[*ast.AssignStmt]bool) {
 	var edits []edit
 	split := map[*ast.AssignStmt]bool{}
+	moved := a.movedExprs()
 	list := func(stmts []ast.Stmt) {
 		for _, st := range stmts {
 			as, ok := st.(*ast.AssignStmt)
-			if !ok || !a.anyMultiAssign(as) || !splittableAssign(as) {
+			if !ok || !a.anyMultiAssign(as) || !splittableAssign(as) || inAny(as, moved) {
 				continue
 			}
 			split[as] = true

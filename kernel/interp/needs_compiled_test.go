@@ -23,6 +23,7 @@ func TestNeedsCompiled(t *testing.T) {
 		{"any assigned to names runs interpreted", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tvar z, v any\n\tx := 0\n\tx, v = 4, z\n\t_, _ = x, v\n\treturn nil, nil\n}\n", "", 0},
 		// Copied as text by the defer rewrite: not parenthesized, so routed.
 		{"operator into any in a deferred literal", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tdefer func(n int) {\n\t\tvar v any\n\t\tv = -n\n\t\t_ = v\n\t}(3)\n\treturn nil, nil\n}\n", "needs compiled: -n inside a deferred function literal", 8},
+		{"nil with other values in a deferred literal", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tdefer func(n int) {\n\t\tvar e error\n\t\tx := 0\n\t\tx, e = n, nil\n\t\t_, _ = x, e\n\t}(3)\n\treturn nil, nil\n}\n", "needs compiled: nil assigned with other values inside a deferred function literal", 9},
 		{"typo is not needs compiled", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\treturn nil, nill\n}\n", "", 0},
 	}
 	for _, c := range cases {

@@ -28,9 +28,13 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 	a.nativeVariadicIfaces(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.typeChecks(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.goroutineSelects(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
+	moved := a.movedExprs()
 	a.eachMultiAssignNil(func(id *ast.Ident, ts string) {
-		if typeNeedsMissingImport(ts) {
+		switch {
+		case typeNeedsMissingImport(ts):
 			at(id.Pos(), "nil assigned with other values to a destination whose type this block cannot name: the kernel's interpreter (yaegi) stops the function at such an assignment, and rewriting it needs the type written out")
+		case inAny(id, moved):
+			at(id.Pos(), "nil assigned with other values inside a deferred function literal: the kernel's interpreter (yaegi) stops the function at such an assignment, and the kernel cannot rewrite code inside a deferred call")
 		}
 	})
 	_, _, stuck := a.operatorParens(func(token.Pos) int { return 0 })
@@ -40,7 +44,7 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 	_, split := a.splitAnyAssigns(func(token.Pos) int { return 0 })
 	ast.Inspect(a.file, func(n ast.Node) bool {
 		if as, ok := n.(*ast.AssignStmt); ok && a.anyMultiAssign(as) && !split[as] {
-			at(as.Pos(), "an interface value assigned with other values to an empty interface (%s): the kernel's interpreter (yaegi) stops the function at such an assignment; it is rewritten into one assignment per name only where the destinations are names and a block can hold it (not in a for, if or switch header)", types.ExprString(as.Lhs[0])+", …")
+			at(as.Pos(), "an interface value assigned with other values to an empty interface (%s): the kernel's interpreter (yaegi) stops the function at such an assignment; it is rewritten into one assignment per name only where the destinations are names and a block can hold it (not in a for, if or switch header, nor inside a deferred call)", types.ExprString(as.Lhs[0])+", …")
 		}
 		return true
 	})
