@@ -136,8 +136,10 @@ func (a *analysis) movableDest(e ast.Expr) bool {
 // number or a string the function just stops there, silently, and the run
 // succeeds with the rest of its output missing (corpus
 // adv2_native_any_field, adv2_unary_into_any). It happens for a unary -, ^
-// or ! that becomes an interface anywhere (v = -x with v an any, m[k] =
-// -x, return -x from a func returning any), and for any operator assigned
+// or !, and for %, << and >>, that become an interface anywhere (v = -x
+// with v an any, m[k] = n % 10, return -x from a func returning any;
+// other binary operators are parenthesized too, as they cost nothing),
+// and for any operator assigned
 // to a field of interface type of a standard-library struct (list.Element's
 // and ring.Ring's Value: e.Value = e.Value.(int) + 1), also promoted into
 // a block's struct. Parenthesized, the operation is computed first and
@@ -157,19 +159,63 @@ func (a *analysis) movableDest(e ast.Expr) bool {
 // separately: rewrite puts the closing ones first and the opening ones
 // last in its list of edits, so they enclose every other edit at the
 // same offsets (a shift count's ShiftCount(…), a wrapped call at the end).
-func (a *analysis) operatorParens(off func(token.Pos) int) (open, shut []edit) {
+//
+// stuck are those it would parenthesize inside a function literal that
+// another lowering copies as text (a deferred call's): unsupported routes
+// them to compiled mode.
+func (a *analysis) operatorParens(off func(token.Pos) int) (open, shut []edit, stuck []ast.Expr) {
 	done := map[ast.Expr]bool{}
+	moved := a.movedExprs()
+	var movedLits []*ast.FuncLit
+	for _, m := range moved {
+		ast.Inspect(m, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.FuncLit); ok {
+				movedLits = append(movedLits, lit)
+			}
+			return true
+		})
+	}
+	args := map[ast.Expr]bool{} // a call's arguments are passed right
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			for _, arg := range c.Args {
+				args[arg] = true
+			}
+		}
+		return true
+	})
+	within := func(e ast.Expr, n ast.Node) bool { return n.Pos() <= e.Pos() && e.End() <= n.End() }
 	paren := func(e ast.Expr) {
-		if !done[e] {
+		inMoved := false
+		for _, m := range moved {
+			inMoved = inMoved || within(e, m)
+		}
+		if inMoved && !done[e] && !args[e] {
+			for _, lit := range movedLits {
+				if within(e, lit.Body) {
+					stuck = append(stuck, e)
+					break
+				}
+			}
+		}
+		if !done[e] && !inMoved {
 			done[e] = true
 			open = append(open, edit{off: off(e.Pos()), text: "("})
 			shut = append(shut, edit{off: off(e.End()), text: ")"})
 		}
 	}
 	a.ifaceConversions(a.file, true, func(e ast.Expr, _ types.Type, _ bool, _ *types.Func) {
-		if u, ok := e.(*ast.UnaryExpr); ok && a.info.Types[e].Value == nil {
-			switch u.Op {
+		if a.info.Types[e].Value != nil {
+			return // a constant is converted, not computed
+		}
+		switch x := e.(type) {
+		case *ast.UnaryExpr:
+			switch x.Op {
 			case token.SUB, token.XOR, token.NOT, token.ADD:
+				paren(e)
+			}
+		case *ast.BinaryExpr:
+			if x.Op != token.EQL && x.Op != token.NEQ {
 				paren(e)
 			}
 		}
@@ -213,7 +259,44 @@ func (a *analysis) operatorParens(off func(token.Pos) int) (open, shut []edit) {
 		}
 		return true
 	})
-	return open, shut
+	return open, shut, stuck
+}
+
+// movedExprs are the expressions other lowerings copy as text into code
+// they write (a deferred call, a go call's function and arguments, the
+// arguments of min, max and clear): an edit inside one would be lost or
+// misplaced, so operatorParens leaves them alone (yaegi evaluates those
+// through its call path, which does not write into an interface).
+func (a *analysis) movedExprs() []ast.Expr {
+	var out []ast.Expr
+	call := func(c *ast.CallExpr) {
+		if _, lit := c.Fun.(*ast.FuncLit); !lit {
+			out = append(out, c.Fun)
+		}
+		out = append(out, c.Args...)
+	}
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.DeferStmt:
+			// A function literal too, when wrapDeferCall or lowerLoopDefers
+			// copy it (it has arguments, or it is in a loop).
+			if len(n.Call.Args) > 0 || a.inLoop(n) {
+				out = append(out, n.Call)
+			} else if _, lit := n.Call.Fun.(*ast.FuncLit); !lit {
+				out = append(out, n.Call)
+			}
+		case *ast.GoStmt:
+			call(n.Call)
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok {
+				if b, ok := a.info.Uses[id].(*types.Builtin); ok && (b.Name() == "min" || b.Name() == "max" || b.Name() == "clear") {
+					out = append(out, n.Args...)
+				}
+			}
+		}
+		return true
+	})
+	return out
 }
 
 // nativeIfaceField reports whether e selects a field of interface type

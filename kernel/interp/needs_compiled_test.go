@@ -21,6 +21,8 @@ func TestNeedsCompiled(t *testing.T) {
 		// when every destination is a name.
 		{"any assigned with an element", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tm := map[string]any{}\n\tvar z any\n\tx := 0\n\tx, m[\"k\"] = 4, z\n\t_ = x\n\treturn nil, nil\n}\n", "needs compiled: an interface value assigned with other values to an empty interface", 9},
 		{"any assigned to names runs interpreted", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tvar z, v any\n\tx := 0\n\tx, v = 4, z\n\t_, _ = x, v\n\treturn nil, nil\n}\n", "", 0},
+		// Copied as text by the defer rewrite: not parenthesized, so routed.
+		{"operator into any in a deferred literal", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tdefer func(n int) {\n\t\tvar v any\n\t\tv = -n\n\t\t_ = v\n\t}(3)\n\treturn nil, nil\n}\n", "needs compiled: -n inside a deferred function literal", 8},
 		{"typo is not needs compiled", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\treturn nil, nill\n}\n", "", 0},
 	}
 	for _, c := range cases {

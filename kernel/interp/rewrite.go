@@ -53,7 +53,7 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 	}
 	col := func(p token.Pos) int { return a.fset.Position(p).Column | fileBits }
 
-	openParens, closeParens := a.operatorParens(off)
+	openParens, closeParens, _ := a.operatorParens(off)
 	edits = append(edits, closeParens...) // first: see operatorParens
 
 	// The runtime import goes on the package clause's line.

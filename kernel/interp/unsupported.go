@@ -33,6 +33,10 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 			at(id.Pos(), "nil assigned with other values to a destination whose type this block cannot name: the kernel's interpreter (yaegi) stops the function at such an assignment, and rewriting it needs the type written out")
 		}
 	})
+	_, _, stuck := a.operatorParens(func(token.Pos) int { return 0 })
+	for _, e := range stuck {
+		at(e.Pos(), "%s inside a deferred function literal: the kernel's interpreter (yaegi) stops the function when it writes such a value (an operator's result into an interface, or one of several values assigned at once), and the kernel cannot rewrite code inside a deferred call", types.ExprString(e))
+	}
 	_, split := a.splitAnyAssigns(func(token.Pos) int { return 0 })
 	ast.Inspect(a.file, func(n ast.Node) bool {
 		if as, ok := n.(*ast.AssignStmt); ok && a.anyMultiAssign(as) && !split[as] {

@@ -40,6 +40,9 @@ func main() {
 	row["enabled"] = !enabled
 	row["mask"] = ^0x0f
 	row["delta"] = delta(10, 4)
+	id, shift := 1234, 3
+	row["bucket"] = id % 10
+	row["page"] = id >> shift
 
 	keys := make([]string, 0, len(row))
 	for k := range row {
