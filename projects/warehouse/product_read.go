@@ -91,12 +91,7 @@ func (w *Warehouse) ReadCounted(ctx context.Context, product string, sel Selecti
 			out = emptyRead(storage)
 			return nil
 		}
-		rows, err := conn.QueryContext(ctx, readSQL(parts, storage, limit))
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		out, err = scanTable(rows)
+		out, err = queryTable(ctx, conn, readSQL(parts, storage, limit))
 		return err
 	})
 	if err != nil {
@@ -126,13 +121,8 @@ func (w *Warehouse) ReadVersions(ctx context.Context, refs []VersionRef) (*sdk.T
 		if err != nil {
 			return err
 		}
-		rows, err := conn.QueryContext(ctx, readSQL(parts, storage, -1))
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
 		read = got
-		out, err = scanTable(rows)
+		out, err = queryTable(ctx, conn, readSQL(parts, storage, -1))
 		return err
 	})
 	if err != nil {
@@ -146,6 +136,23 @@ func (w *Warehouse) ReadVersions(ctx context.Context, refs []VersionRef) (*sdk.T
 // retention committing in between cannot tear a read) and DuckDB refuses any
 // write.
 func (w *Warehouse) readTx(ctx context.Context, fn func(conn *sql.Conn) error) error {
+	return w.onConn(ctx, func(conn *sql.Conn) error {
+		if _, err := conn.ExecContext(ctx, "BEGIN TRANSACTION READ ONLY"); err != nil {
+			return err
+		}
+		if err := fn(conn); err != nil {
+			if _, rerr := conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK"); rerr != nil {
+				_ = conn.Raw(func(any) error { return driver.ErrBadConn }) // do not return it to the pool
+			}
+			return err
+		}
+		_, err := conn.ExecContext(context.WithoutCancel(ctx), "COMMIT")
+		return err
+	})
+}
+
+// onConn runs fn on a pooled connection of the open warehouse.
+func (w *Warehouse) onConn(ctx context.Context, fn func(conn *sql.Conn) error) error {
 	if err := w.checkOpen(); err != nil {
 		return err
 	}
@@ -154,17 +161,7 @@ func (w *Warehouse) readTx(ctx context.Context, fn func(conn *sql.Conn) error) e
 		return err
 	}
 	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "BEGIN TRANSACTION READ ONLY"); err != nil {
-		return err
-	}
-	if err := fn(conn); err != nil {
-		if _, rerr := conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK"); rerr != nil {
-			_ = conn.Raw(func(any) error { return driver.ErrBadConn }) // do not return it to the pool
-		}
-		return err
-	}
-	_, err = conn.ExecContext(context.WithoutCancel(ctx), "COMMIT")
-	return err
+	return fn(conn)
 }
 
 // resolveSelection turns a selection into (partition, version, table) in

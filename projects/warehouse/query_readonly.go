@@ -36,12 +36,8 @@ func (w *Warehouse) Query(ctx context.Context, query string, args ...any) (*sdk.
 	}
 	var out *sdk.Table
 	err := w.readTx(ctx, func(conn *sql.Conn) error {
-		rows, err := conn.QueryContext(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		out, err = scanTable(rows)
+		var err error
+		out, err = queryTable(ctx, conn, query, args...)
 		return err
 	})
 	if err != nil {

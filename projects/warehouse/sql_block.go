@@ -81,12 +81,8 @@ func (w *Warehouse) RunSQLInputs(ctx context.Context, query string, inputs []SQL
 				return fmt.Errorf("upstream %s: %w", in.Name, err)
 			}
 		}
-		rows, err := conn.QueryContext(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		out, err = scanTable(rows)
+		var err error
+		out, err = queryTable(ctx, conn, query, args...)
 		return err
 	})
 	if err != nil {
@@ -108,20 +104,14 @@ func readsInPlace(inputs []SQLInput) bool {
 // temporary tables, so the next block on the connection sees none of them.
 func (w *Warehouse) droppingConn(inputs []SQLInput) func(ctx context.Context, fn func(conn *sql.Conn) error) error {
 	return func(ctx context.Context, fn func(conn *sql.Conn) error) error {
-		if err := w.checkOpen(); err != nil {
-			return err
-		}
-		conn, err := w.db.Conn(ctx)
-		if err != nil {
-			return err
-		}
-		defer conn.Close()
-		defer func() {
-			for _, in := range inputs {
-				_, _ = conn.ExecContext(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS temp."+quoteIdent(in.Name))
-			}
-		}()
-		return fn(conn)
+		return w.onConn(ctx, func(conn *sql.Conn) error {
+			defer func() {
+				for _, in := range inputs {
+					_, _ = conn.ExecContext(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS temp."+quoteIdent(in.Name))
+				}
+			}()
+			return fn(conn)
+		})
 	}
 }
 
@@ -130,26 +120,20 @@ func (w *Warehouse) droppingConn(inputs []SQLInput) func(ctx context.Context, fn
 // (which DuckDB allows there) vanish with it, so the next block on the
 // connection sees none of them and nothing is dropped one by one.
 func (w *Warehouse) scratchTx(ctx context.Context, fn func(conn *sql.Conn) error) error {
-	if err := w.checkOpen(); err != nil {
-		return err
-	}
-	conn, err := w.db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "BEGIN TRANSACTION READ ONLY"); err != nil {
-		return err
-	}
-	ferr := fn(conn)
-	if _, err := conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK"); err != nil {
-		// Its temporary objects may still be there: keep it out of the pool.
-		_ = conn.Raw(func(any) error { return driver.ErrBadConn })
-		if ferr == nil {
-			ferr = fmt.Errorf("end the SQL block's transaction: %w", err)
+	return w.onConn(ctx, func(conn *sql.Conn) error {
+		if _, err := conn.ExecContext(ctx, "BEGIN TRANSACTION READ ONLY"); err != nil {
+			return err
 		}
-	}
-	return ferr
+		ferr := fn(conn)
+		if _, err := conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK"); err != nil {
+			// Its temporary objects may still be there: keep it out of the pool.
+			_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+			if ferr == nil {
+				ferr = fmt.Errorf("end the SQL block's transaction: %w", err)
+			}
+		}
+		return ferr
+	})
 }
 
 var paramRef = regexp.MustCompile(`\$([A-Za-z_][A-Za-z0-9_]*)`)

@@ -1,6 +1,7 @@
 package warehouse
 
 import (
+	"context"
 	"database/sql"
 	"database/sql/driver"
 	"fmt"
@@ -185,6 +186,16 @@ func kindOf(dbType string) (scanKind, sdk.Type) {
 		return scanBool, sdk.TypeBool
 	}
 	return scanString, sdk.TypeString
+}
+
+// queryTable runs a query and scans its rows into a table.
+func queryTable(ctx context.Context, conn *sql.Conn, query string, args ...any) (*sdk.Table, error) {
+	rows, err := conn.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	return scanTable(rows)
 }
 
 // scanTable reads rows into a table. Duplicate result names (SELECT 1 a, 2 a)
