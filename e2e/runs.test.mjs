@@ -113,7 +113,12 @@ test("a running run is cancelled from its page", async () => {
   after(() => server.api("PUT", "/pipelines/clv/blocks/raw_orders", { source: b.source }).catch(() => {}));
   const started = await server.api("POST", "/pipelines/clv/runs", { partition: "2024-01-07" });
   await page.goto(server.base + "/runs/" + started.run_id);
-  await runPage().waitFor();
+  // CI once timed out here with no clue: say what the page showed instead.
+  await runPage()
+    .waitFor()
+    .catch(async (e) => {
+      throw new Error(`${e.message}\nthe page showed: ${await page.locator("main").first().innerText().catch(() => "?")}`);
+    });
   await eventually(async () => /raw_orders\s+running/.test(await page.locator('[data-testid="block-runs"]').innerText()), 60_000, "raw_orders running");
   await page.locator('[data-testid="cancel-run"]').click();
   await eventually(async () => (await page.locator('[data-testid="run-state"]').innerText()) === "cancelled", 30_000, "the run cancelled");

@@ -4,7 +4,7 @@
 // While the run is live the page follows its events over the websocket.
 
 import { html, nothing, type TemplateResult } from "lit-html";
-import { api, errorText } from "../api";
+import { api, ApiError, errorText } from "../api";
 import { app, type Page } from "../app";
 import { failures, runsHref } from "../runs";
 import { formatDuration, formatInstant } from "../time";
@@ -24,6 +24,7 @@ export class RunPage implements Page {
   private off?: () => void;
   private refresh?: ReturnType<typeof setTimeout>;
   private destroyed = false;
+  private misses = 0;
 
   constructor(
     readonly id: string,
@@ -69,6 +70,14 @@ export class RunPage implements Page {
       }
     } catch (e) {
       this.error = errorText(e);
+      // A run just started is not recorded until its first event (a build
+      // may come first), and that event may come before this page listens:
+      // ask again for a while rather than say "no such run" for good.
+      if (e instanceof ApiError && e.status === 404 && this.misses < 60 && !this.destroyed) {
+        this.misses++;
+        clearTimeout(this.refresh);
+        this.refresh = setTimeout(() => ((this.refresh = undefined), void this.load()), 500);
+      }
     }
     app.update();
   }
