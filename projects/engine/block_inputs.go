@@ -64,18 +64,24 @@ func (r *runner) runSQL(ctx context.Context, g *group, src string, in *upstreams
 		return nil, err
 	}
 	for _, refs := range read {
-		if len(refs) == 0 {
-			continue
-		}
-		have := make(map[string]int, len(refs))
-		for _, ref := range refs {
-			have[ref.Partition] = ref.Version
-		}
-		r.mu.Lock()
-		r.readVersions[refs[0].Product] = have
-		r.mu.Unlock()
+		r.recordRead(refs)
 	}
 	return t, nil
+}
+
+// recordRead records versions of one product as what the run read of it
+// (its lineage).
+func (r *runner) recordRead(refs []warehouse.VersionRef) {
+	if len(refs) == 0 {
+		return
+	}
+	have := make(map[string]int, len(refs))
+	for _, ref := range refs {
+		have[ref.Partition] = ref.Version
+	}
+	r.mu.Lock()
+	r.readVersions[refs[0].Product] = have
+	r.mu.Unlock()
 }
 
 // upstreamPin is which versions of an upstream's product a block reads.
@@ -159,12 +165,6 @@ func (r *runner) readPinned(ctx context.Context, pin *upstreamPin) (*sdk.Table, 
 	if err != nil {
 		return nil, err
 	}
-	have := make(map[string]int, len(read))
-	for _, ref := range read {
-		have[ref.Partition] = ref.Version
-	}
-	r.mu.Lock()
-	r.readVersions[pin.product] = have
-	r.mu.Unlock()
+	r.recordRead(read)
 	return blockInput(t, nil)
 }

@@ -159,7 +159,7 @@ func (tx *writeTx) flush() error {
 			return fmt.Errorf("switch %d current flags: %w", len(flags), err)
 		}
 	}
-	if err := tx.deleteRefs(`_strata.versions`, flushDeleteSQL, b.deletes); err != nil {
+	if err := tx.deleteRefs(`_strata.versions`, flushDeleteSQL, b.deletes, true); err != nil {
 		return fmt.Errorf("delete catalog rows of %d versions: %w", len(b.deletes), err)
 	}
 	if len(b.pins) > 0 {
@@ -167,7 +167,7 @@ func (tx *writeTx) flush() error {
 			return fmt.Errorf("pin %d versions: %w", len(b.pins), err)
 		}
 	}
-	if err := tx.deleteRefs(`_strata.pins`, flushUnpinSQL, b.unpins); err != nil {
+	if err := tx.deleteRefs(`_strata.pins`, flushUnpinSQL, b.unpins, true); err != nil {
 		return fmt.Errorf("delete pins of %d versions: %w", len(b.unpins), err)
 	}
 	drop := b.drop
@@ -196,19 +196,23 @@ func (tx *writeTx) flush() error {
 const maxListed = 64
 
 // deleteRefs deletes the rows of a catalog table (one with product,
-// partition and version columns) naming refs: one by a prepared statement,
-// a few listed, many through joinSQL.
-func (tx *writeTx) deleteRefs(table, joinSQL string, refs []VersionRef) error {
+// partition and version columns; !catalog: a storage table's _partition and
+// _version) naming refs: one by a prepared statement, a few listed, many
+// through joinSQL.
+func (tx *writeTx) deleteRefs(table, joinSQL string, refs []VersionRef, catalog bool) error {
 	switch {
 	case len(refs) == 0:
 		return nil
-	case len(refs) == 1:
+	case len(refs) == 1 && catalog:
 		r := refs[0]
 		return tx.exec(`DELETE FROM `+table+` WHERE product = ? AND partition = ? AND version = ?`, r.Product, r.Partition, r.Version)
+	case len(refs) == 1:
+		r := refs[0]
+		return tx.exec(`DELETE FROM `+table+` WHERE `+colPartition+` = ? AND `+colVersion+` = ?`, r.Partition, r.Version)
 	case len(refs) <= maxListed:
-		return tx.exec(`DELETE FROM ` + table + ` WHERE ` + refList(refs, true))
+		return tx.exec(`DELETE FROM ` + table + ` WHERE ` + refList(refs, catalog))
 	}
-	return tx.execRows(joinSQL, refRows(refs, true))
+	return tx.execRows(joinSQL, refRows(refs, catalog))
 }
 
 // flagChange is one is_current flag to write.
@@ -270,9 +274,8 @@ func refList(refs []VersionRef, catalog bool) string {
 // execRows runs a batch statement over rows, handed over through
 // strata_rows.
 func (tx *writeTx) execRows(query string, rows *sdk.Table) error {
-	h := nextHandle.Add(1)
-	pendingTables.Store(h, rows)
-	defer pendingTables.Delete(h)
+	h, release := handOver(rows)
+	defer release()
 	return tx.exec(query, h)
 }
 

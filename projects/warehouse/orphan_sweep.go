@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // When retention or a discard drops a version, its catalog row goes in the
@@ -79,16 +80,7 @@ func (tx *writeTx) sweep() error {
 			continue
 		}
 		refs := tx.orphansOf(t)
-		var err error
-		switch r := refs[0]; {
-		case len(refs) == 1:
-			err = tx.exec(`DELETE FROM `+qualified(t)+` WHERE `+colPartition+` = ? AND `+colVersion+` = ?`, r.Partition, r.Version)
-		case len(refs) <= maxListed:
-			err = tx.exec(`DELETE FROM ` + qualified(t) + ` WHERE ` + refList(refs, false))
-		default:
-			err = tx.execRows(flushRowsSQL(t), refRows(refs, false))
-		}
-		if err != nil {
+		if err := tx.deleteRefs(qualified(t), flushRowsSQL(t), refs, false); err != nil {
 			return fmt.Errorf("delete rows of %d dropped versions from %s: %w", len(refs), t, err)
 		}
 		tx.orphans[t] = nil
@@ -157,43 +149,36 @@ func (w *Warehouse) sweepAllLocked(ctx context.Context) error {
 
 // sweepAtOpen deletes the orphans a crash left (the writer's list died with
 // it): a storage table holding more rows than its versions' row counts add
-// up to has rows no version owns. Counting is cheap; the anti-join DELETE
-// runs only for such a table.
+// up to has rows no version owns. Counting every table is one query; the
+// anti-join DELETE runs only for such a table.
 func (w *Warehouse) sweepAtOpen(ctx context.Context) error {
-	rows, err := w.db.QueryContext(ctx, `SELECT storage_table, sum(row_count) FROM _strata.versions GROUP BY ALL`)
-	if err != nil {
-		return fmt.Errorf("count rows of versions: %w", err)
+	var counts []string
+	for _, ps := range w.storage {
+		for _, t := range ps.tables {
+			counts = append(counts, fmt.Sprintf(`SELECT %[1]s AS t, (SELECT count(*) FROM %[2]s) -
+				coalesce((SELECT sum(row_count) FROM _strata.versions WHERE storage_table = %[1]s), 0) AS stray`, quoteLiteral(t.name), qualified(t.name)))
+		}
 	}
-	owned := map[string]int64{}
+	if len(counts) == 0 {
+		return nil
+	}
+	rows, err := w.db.QueryContext(ctx, `SELECT t FROM (`+strings.Join(counts, "\nUNION ALL\n")+`) WHERE stray <> 0 ORDER BY t`)
+	if err != nil {
+		return fmt.Errorf("count the storage tables' rows: %w", err)
+	}
+	var stray []string
 	for rows.Next() {
 		var t string
-		var n int64
-		if err := rows.Scan(&t, &n); err != nil {
+		if err := rows.Scan(&t); err != nil {
 			rows.Close()
 			return err
 		}
-		owned[t] = n
+		stray = append(stray, t)
 	}
 	rows.Close()
-	if err := rows.Err(); err != nil {
+	if err := rows.Err(); err != nil || len(stray) == 0 {
 		return err
 	}
-	var stray []string
-	for _, ps := range w.storage {
-		for _, t := range ps.tables {
-			var n int64
-			if err := w.db.QueryRowContext(ctx, `SELECT count(*) FROM `+qualified(t.name)).Scan(&n); err != nil {
-				return fmt.Errorf("count rows of %s: %w", t.name, err)
-			}
-			if n != owned[t.name] {
-				stray = append(stray, t.name)
-			}
-		}
-	}
-	if len(stray) == 0 {
-		return nil
-	}
-	sort.Strings(stray)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.commitGroup([]*writeReq{{ctx: ctx, fn: func(tx *writeTx) error {

@@ -113,11 +113,9 @@ func (w *Warehouse) ReadVersions(ctx context.Context, refs []VersionRef) (*sdk.T
 	var out *sdk.Table
 	var read []VersionRef
 	err := w.readTx(ctx, func(conn *sql.Conn) error {
-		parts, _, got, err := pinnedParts(ctx, conn, product, refs)
-		if err != nil {
-			return err
-		}
-		storage, err := productTables(ctx, conn, product)
+		// The read unions only the storage tables its versions live in,
+		// which pinnedParts looks up with them.
+		parts, storage, got, err := pinnedParts(ctx, conn, product, refs)
 		if err != nil {
 			return err
 		}

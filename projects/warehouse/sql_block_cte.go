@@ -2,6 +2,7 @@ package warehouse
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 
@@ -64,9 +65,6 @@ func firstWord(q string) string {
 // input named twice (names match case-insensitively, as in DuckDB) is the
 // last one, as CREATE OR REPLACE made it.
 func (w *Warehouse) runWithCTEs(ctx context.Context, query string, inputs []SQLInput, args []any) (*sdk.Table, error) {
-	if err := w.checkOpen(); err != nil {
-		return nil, err
-	}
 	last := map[string]int{}
 	for i, in := range inputs {
 		if err := in.Table.Validate(); err != nil {
@@ -81,9 +79,8 @@ func (w *Warehouse) runWithCTEs(ctx context.Context, query string, inputs []SQLI
 		}
 		body := `SELECT CAST(NULL AS BOOLEAN) AS "_empty" WHERE false` // no columns: still a relation
 		if len(in.Table.Columns()) > 0 {
-			h := nextHandle.Add(1)
-			pendingTables.Store(h, in.Table)
-			defer pendingTables.Delete(h)
+			h, release := handOver(in.Table)
+			defer release()
 			body = fmt.Sprintf("SELECT * FROM %s(%d)", tableSourceFunc, h)
 		}
 		ctes = append(ctes, quoteIdent(in.Name)+" AS ("+body+")")
@@ -91,22 +88,18 @@ func (w *Warehouse) runWithCTEs(ctx context.Context, query string, inputs []SQLI
 	if len(ctes) > 0 {
 		query = "WITH " + strings.Join(ctes, ", ") + "\n" + query
 	}
-	conn, err := w.db.Conn(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
-	rows, err := conn.QueryContext(ctx, query, args...)
-	if err != nil && strings.Contains(err.Error(), tableSourceFunc+" does not exist") {
-		// Nothing was published since Open, so no writer registered it yet.
-		if rerr := registerTableSource(conn); rerr != nil {
-			return nil, fmt.Errorf("register %s: %w", tableSourceFunc, rerr)
+	var out *sdk.Table
+	err := w.onConn(ctx, func(conn *sql.Conn) error {
+		var err error
+		out, err = queryTable(ctx, conn, query, args...)
+		if err != nil && strings.Contains(err.Error(), tableSourceFunc+" does not exist") {
+			// Nothing was published since Open, so no writer registered it yet.
+			if rerr := registerTableSource(conn); rerr != nil {
+				return fmt.Errorf("register %s: %w", tableSourceFunc, rerr)
+			}
+			out, err = queryTable(ctx, conn, query, args...)
 		}
-		rows, err = conn.QueryContext(ctx, query, args...)
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	return scanTable(rows)
+		return err
+	})
+	return out, err
 }

@@ -35,12 +35,7 @@ func bindVersions(ctx context.Context, conn *sql.Conn, name string, refs []Versi
 		viaGo = viaGo || c.typ == sdk.TypeInt128
 	}
 	if viaGo {
-		rows, err := conn.QueryContext(ctx, readSQL(parts, storage, -1))
-		if err != nil {
-			return nil, err
-		}
-		t, err := scanTable(rows)
-		rows.Close()
+		t, err := queryTable(ctx, conn, readSQL(parts, storage, -1))
 		if err != nil {
 			return nil, err
 		}

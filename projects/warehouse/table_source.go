@@ -49,11 +49,17 @@ func mustTypeInfo(t duckdb.Type) duckdb.TypeInfo {
 	return ti
 }
 
+// handOver makes t what strata_rows(h) reads until release is called.
+func handOver(t *sdk.Table) (h int64, release func()) {
+	h = nextHandle.Add(1)
+	pendingTables.Store(h, t)
+	return h, func() { pendingTables.Delete(h) }
+}
+
 // insertTable appends t as rows of (partition, version) into table.
 func insertTable(ctx context.Context, conn *sql.Conn, table, partition string, version int, t *sdk.Table) error {
-	h := nextHandle.Add(1)
-	pendingTables.Store(h, t)
-	defer pendingTables.Delete(h)
+	h, release := handOver(t)
+	defer release()
 	if _, err := conn.ExecContext(ctx, insertSQL(table), partition, version, h); err != nil {
 		return fmt.Errorf("append to %s: %w", table, err)
 	}
@@ -74,9 +80,8 @@ func (tx *writeTx) insertTable(table, partition string, version int, t *sdk.Tabl
 	if t.Len() == 0 {
 		return nil
 	}
-	h := nextHandle.Add(1)
-	pendingTables.Store(h, t)
-	defer pendingTables.Delete(h)
+	h, release := handOver(t)
+	defer release()
 	if err := tx.exec(insertSQL(table), partition, version, h); err != nil {
 		return fmt.Errorf("append to %s: %w", table, err)
 	}
