@@ -43,7 +43,7 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 	}
 	_, divs := a.constIntDivisions(func(token.Pos) int { return 0 })
 	for _, e := range divs {
-		at(e.expr.Pos(), "%s, a division of untyped integer constants %s: Go divides them as integers whatever type the result takes, the kernel's interpreter (yaegi) divides them in the result's type (7 / 2 as a float64 is 3.5, not 3), and the kernel cannot rewrite it there", types.ExprString(e.expr), e.where)
+		at(e.expr.Pos(), "%s, a division of untyped constants %s: Go divides them exactly (integers as integers) whatever type the result takes, the kernel's interpreter (yaegi) divides them in the result's type (7 / 2 as a float64 is 3.5, not 3), and the kernel cannot rewrite it there", types.ExprString(e.expr), e.where)
 	}
 	_, split := a.splitAnyAssigns(func(token.Pos) int { return 0 })
 	ast.Inspect(a.file, func(n ast.Node) bool {

@@ -1,6 +1,7 @@
 // Untyped integer constants divide as integers whatever type the result
 // takes: `var d float64 = 7 / 2` is 3. yaegi divided them in the result's
-// type (3.5) before the kernel lowered each such division to its value.
+// type (3.5) before the kernel lowered each such division to its value;
+// `var n int = 7.0 / 2 * 2` (7) gave 0.
 package main
 
 import (
@@ -13,6 +14,10 @@ const half = 1 / 2
 const seven = 7
 
 type Ratio float64
+
+type Money int64
+
+const Dollar Money = 100
 
 type Point struct{ X float64 }
 
@@ -64,4 +69,14 @@ func main() {
 	fmt.Println(ff)
 	var b float64 = (7 / 2) + 0.5
 	fmt.Println(b, 2.0*(5/2))
+
+	// A floating-point constant divided in an integer context.
+	var n1 int = 7.0 / 2 * 2
+	var n4 int = 10 / 4.0 * 2
+	var n5 int = -7.0 / 2 * 2
+	fmt.Println(n1, n4, n5)
+	var m Money = 7 / 2 * Dollar
+	fmt.Println(m, Dollar*3/2)
+	var third float64 = 1.0 / 3
+	fmt.Println(third, float32(1.0/3))
 }
