@@ -179,9 +179,10 @@ func (a *analysis) unexportedForReflection(at func(token.Pos, string, ...any)) {
 // instead of promoting its fields ({"Meta":{"created":…}} for
 // {"created":…}), Unmarshal left them empty, an embedded sync.Mutex
 // became "Mutex":{}, and reflect's StructField.Anonymous was false
-// (corpus adv3_json_embedded_plain).
+// (corpus adv3_json_embedded_plain); text/template could not find a
+// promoted field ({{.Name}} of an Employee embedding Person).
 func (a *analysis) embeddedForReflection(at func(token.Pos, string, ...any)) {
-	if !a.importsAny(reflectingImports...) {
+	if !a.importsAny(append(reflectingImports, "text/template", "html/template")...) {
 		return
 	}
 	ast.Inspect(a.file, func(n ast.Node) bool {
@@ -191,7 +192,7 @@ func (a *analysis) embeddedForReflection(at func(token.Pos, string, ...any)) {
 		}
 		for _, f := range st.Fields.List {
 			if len(f.Names) == 0 && a.embedsStruct(f.Type) {
-				at(f.Pos(), "embedded field %s in a block that uses encoding or reflect: the kernel's interpreter (yaegi) builds the struct without marking the field embedded, so encoding/json would nest its fields under %q instead of promoting them, and reflect would not see it as embedded", types.ExprString(f.Type), embeddedName(f.Type))
+				at(f.Pos(), "embedded field %s in a block that uses encoding, reflect or templates: the kernel's interpreter (yaegi) builds the struct without marking the field embedded, so encoding/json would nest its fields under %q instead of promoting them, and reflect and templates would not see them promoted", types.ExprString(f.Type), embeddedName(f.Type))
 				return false
 			}
 		}
