@@ -58,6 +58,8 @@ var NeedsCompiled = map[string]string{
 	"adv_multiwriter_own_type": "passed to io.MultiWriter's variadic io.Writer",
 	"adv_io_pipe":              "passed to io.MultiWriter's variadic io.Writer",
 	"adv_generic_tilde":        "a slice holding Pair, with a method String",
+	// Found by adversarial round 3 (adv3_*).
+	"adv3_const_div_iota": "a division of untyped constants repeated with iota in a const group",
 	// A nil pointer of the block's type in a standard interface (Go's
 	// typed-nil gotcha): yaegi said `err == nil`.
 	"typed_nil_error": "p (a *myErr that may be nil) becomes error",

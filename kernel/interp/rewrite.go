@@ -87,6 +87,8 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 		}
 	}
 	edits = append(edits, a.explicitTypeArgs(off)...)
+	divEdits, _ := a.constIntDivisions(off)
+	edits = append(edits, divEdits...)
 	edits = append(edits, a.lowerSelectBreaks(off)...)
 	edits = append(edits, a.lowerRecvAssigns(src, off)...)
 	edits = append(edits, a.multiAssignNils(off)...)

@@ -41,6 +41,10 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 	for _, e := range stuck {
 		at(e.Pos(), "%s inside a deferred function literal: the kernel's interpreter (yaegi) stops the function when it writes such a value (an operator's result into an interface, or one of several values assigned at once), and the kernel cannot rewrite code inside a deferred call", types.ExprString(e))
 	}
+	_, divs := a.constIntDivisions(func(token.Pos) int { return 0 })
+	for _, e := range divs {
+		at(e.expr.Pos(), "%s, a division of untyped constants %s: Go divides them exactly (integers as integers) whatever type the result takes, the kernel's interpreter (yaegi) divides them in the result's type (7 / 2 as a float64 is 3.5, not 3), and the kernel cannot rewrite it there", types.ExprString(e.expr), e.where)
+	}
 	_, split := a.splitAnyAssigns(func(token.Pos) int { return 0 })
 	ast.Inspect(a.file, func(n ast.Node) bool {
 		if as, ok := n.(*ast.AssignStmt); ok && a.anyMultiAssign(as) && !split[as] {
