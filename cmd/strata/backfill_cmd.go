@@ -335,12 +335,20 @@ func backfillStatus(args []string) error {
 	}
 	fmt.Printf("backfill %s (%s %s..%s): %s %s\n", st.ID, st.Pipeline, st.Spec.From, st.Spec.To, st.State, st.Message)
 	fmt.Printf("pipeline version %s%s\n", shortVersion(st.Snapshot), map[bool]string{true: "; the files have changed since", false: ""}[st.FilesChanged])
+	if ran := st.RanString(); ran != "" {
+		fmt.Println(ran)
+	}
 	fmt.Println(progressLine(&st.Progress))
 	if st.Problem != "" {
 		fmt.Printf("problem: %s\n", st.Problem)
 	}
 	printConflicts(st.Conflicts)
 	for _, p := range list {
+		if st.RanString() != "" && p.Snapshot != "" {
+			// Which version computed it matters only when several did.
+			fmt.Printf("  %-12s %-9s %-7s %s\n", p.Key, p.State, shortVersion(p.Snapshot), p.Error)
+			continue
+		}
 		fmt.Printf("  %-12s %-9s %s\n", p.Key, p.State, p.Error)
 	}
 	return nil

@@ -3,6 +3,9 @@ package engine
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 )
 
 // RetryPlan is the dry run of a retry: which pipeline version it would run
@@ -113,7 +116,7 @@ func (e *Engine) staleChildren(ctx context.Context, id, snapshot string) (int, e
 
 // String is the retry plan as the CLI prints it.
 func (rp *RetryPlan) String() string {
-	s := fmt.Sprintf("retry of %s: %d partitions to run %v; pipeline version %s", rp.BackfillID, rp.ToRun, rp.ByState, shortHash(rp.Snapshot))
+	s := fmt.Sprintf("retry of %s: %d partitions to run%s; pipeline version %s", rp.BackfillID, rp.ToRun, byStateString(rp.ByState), shortHash(rp.Snapshot))
 	switch {
 	case rp.CodeChange:
 		s += fmt.Sprintf(" (CHANGE: the backfill ran version %s; the retried partitions run the current code)", shortHash(rp.Was))
@@ -127,4 +130,20 @@ func (rp *RetryPlan) String() string {
 		s += fmt.Sprintf("; %d dynamic children that succeeded under the old version run again (CHANGED code)", rp.RerunChildren)
 	}
 	return s
+}
+
+// byStateString is " (2 failed, 3 cancelled)" for a plan's states, in a
+// fixed order: a Go map printed as is read "map[failed:2]".
+func byStateString(by map[string]int) string {
+	keys := slices.Sorted(maps.Keys(by))
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		if by[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", by[k], k))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }

@@ -26,7 +26,11 @@ type BackfillStatus struct {
 	Snapshot        string `json:"snapshot"`
 	CurrentSnapshot string `json:"current_snapshot,omitempty"`
 	FilesChanged    bool   `json:"files_changed"`
-	Problem         string `json:"problem,omitempty"` // why its pipeline version cannot be loaded
+	// Ran is each pipeline version that computed published partitions of
+	// the backfill (published, staged or kept aside), from the catalog: more than one after a retry with the
+	// current code (RanString says it for people).
+	Ran     []VersionShare `json:"ran,omitempty"`
+	Problem string         `json:"problem,omitempty"` // why its pipeline version cannot be loaded
 	// Conflicts lists (at most maxConflicts of) the product partitions not
 	// made current because newer work was; resolve them with
 	// Resolve (promote anyway or keep newer).
@@ -70,6 +74,11 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 		// changed too (the backfill still runs its own version).
 		st.FilesChanged = true
 	}
+	lineage, err := e.backfillLineage(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	st.Ran = shares(lineage)
 	if b := e.running(id); b != nil {
 		st.InProcess = true
 		st.Progress = *b.progress()
@@ -217,6 +226,9 @@ type PartitionStatus struct {
 	RunID    string  `json:"run_id,omitempty"`
 	Error    string  `json:"error,omitempty"`
 	Duration float64 `json:"duration_ms,omitempty"`
+	// Snapshot is the pipeline version that computed the partition's
+	// published versions (the catalog's lineage); "" before it published.
+	Snapshot string `json:"snapshot,omitempty"`
 }
 
 // BackfillPartitions pages through a backfill's partitions in order
@@ -255,6 +267,10 @@ func (e *Engine) BackfillPartitions(ctx context.Context, id, state string, offse
 		info[r] = last{State(s), msg, d}
 	}
 	rows.Close()
+	lineage, err := e.backfillLineage(ctx, id)
+	if err != nil {
+		return nil, 0, err
+	}
 	var out []PartitionStatus
 	n := 0
 	// A cancelled backfill's partitions that never started are cancelled,
@@ -268,6 +284,7 @@ func (e *Engine) BackfillPartitions(ctx context.Context, id, state string, offse
 		if l, ok := info[runID]; ok {
 			ps.State, ps.Error, ps.Duration, ps.RunID = l.state, l.err, l.dur, runID
 		}
+		ps.Snapshot = lineage[runID]
 		if state != "" && string(ps.State) != state {
 			return
 		}

@@ -8,11 +8,14 @@ import (
 	"math"
 	"math/rand"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"testing"
 	"time"
 
 	"github.com/duckdb/duckdb-go/v2"
+
+	"github.com/stratahq/strata/projects/warehouse"
 )
 
 // baselineBackfill is the demo pipeline's work written as one plain Go
@@ -21,13 +24,16 @@ import (
 // writes them, aggregates them in DuckDB as daily_customer_metrics does,
 // computes clv, the segments and their stats and report in Go, and writes
 // each, in one transaction per partition; each finished week gets its
-// rollup. No versions, catalog, run state or kernels. threads > 0 sets
-// DuckDB's threads (0: its default, one per core).
-func baselineBackfill(tb testing.TB, dir string, days, threads int) {
+// rollup. No versions, catalog, run state or kernels. With strataSettings
+// DuckDB runs as Strata's backfills run it (the threads a partition gets,
+// warehouse.ShareCores, and warehouse.CheckpointThreshold); without, with
+// DuckDB's defaults, as a plain program would. Closing the database (and
+// its checkpoint) is part of the run.
+func baselineBackfill(tb testing.TB, dir string, days int, strataSettings bool) {
 	ctx := context.Background()
 	dsn := filepath.Join(dir, "baseline.duckdb")
-	if threads > 0 {
-		dsn += fmt.Sprintf("?threads=%d", threads)
+	if strataSettings {
+		dsn += fmt.Sprintf("?threads=%d&checkpoint_threshold=%s", max(1, runtime.NumCPU()/demoConcurrency), warehouse.CheckpointThreshold)
 	}
 	connector, err := duckdb.NewConnector(dsn, nil)
 	if err != nil {

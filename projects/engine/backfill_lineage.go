@@ -1,0 +1,70 @@
+package engine
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// VersionShare is one pipeline version that computed partitions of a
+// backfill, and how many (rollups included). A backfill computes with one
+// version, unless `retry --use-current-code` moved it to the current code
+// part way: then the partitions that had succeeded keep the versions the
+// old code computed, and the status must say so rather than name only the
+// new one.
+type VersionShare struct {
+	Snapshot   string `json:"snapshot"`
+	Partitions int    `json:"partitions"`
+}
+
+// backfillLineage reads, from the catalog, the pipeline version that
+// computed each run of the backfill (its latest version's, when a run
+// published more than once); runs that published nothing are absent.
+func (e *Engine) backfillLineage(ctx context.Context, id string) (map[string]string, error) {
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT run_id, arg_max(snapshot, created_at) FROM _strata.versions
+		WHERE starts_with(run_id, ?) AND snapshot <> '' GROUP BY run_id`, id+":")
+	if err != nil {
+		return nil, fmt.Errorf("backfill %s: lineage: %w", id, err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var r, s string
+		if err := rows.Scan(&r, &s); err != nil {
+			return nil, err
+		}
+		out[r] = s
+	}
+	return out, rows.Err()
+}
+
+// shares counts the runs of each pipeline version, most partitions first.
+func shares(lineage map[string]string) []VersionShare {
+	n := map[string]int{}
+	for _, s := range lineage {
+		n[s]++
+	}
+	out := make([]VersionShare, 0, len(n))
+	for s, c := range n {
+		out = append(out, VersionShare{Snapshot: s, Partitions: c})
+	}
+	slices.SortFunc(out, func(a, b VersionShare) int {
+		return cmp.Or(b.Partitions-a.Partitions, strings.Compare(a.Snapshot, b.Snapshot))
+	})
+	return out
+}
+
+// RanString says which pipeline versions computed the backfill's
+// partitions when that is not just the one it runs: "" otherwise.
+func (st *BackfillStatus) RanString() string {
+	if len(st.Ran) == 0 || (len(st.Ran) == 1 && st.Ran[0].Snapshot == st.Snapshot) {
+		return ""
+	}
+	parts := make([]string, len(st.Ran))
+	for i, r := range st.Ran {
+		parts[i] = fmt.Sprintf("%s (%d partitions)", shortHash(r.Snapshot), r.Partitions)
+	}
+	return fmt.Sprintf("its partitions were computed by %d pipeline versions: %s", len(st.Ran), strings.Join(parts, ", "))
+}
