@@ -59,7 +59,9 @@ var NeedsCompiled = map[string]string{
 	"adv_io_pipe":              "passed to io.MultiWriter's variadic io.Writer",
 	"adv_generic_tilde":        "a slice holding Pair, with a method String",
 	// Found by adversarial round 3 (adv3_*).
-	"adv3_const_div_iota": "a division of untyped constants repeated with iota in a const group",
+	"adv3_json_embedded_plain": "embedded field Meta in a block that uses encoding, reflect or templates",
+	"adv3_template_embedded":   "embedded field Person in a block that uses encoding, reflect or templates",
+	"adv3_const_div_iota":      "a division of untyped constants repeated with iota in a const group",
 	// A nil pointer of the block's type in a standard interface (Go's
 	// typed-nil gotcha): yaegi said `err == nil`.
 	"typed_nil_error": "p (a *myErr that may be nil) becomes error",

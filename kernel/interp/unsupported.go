@@ -23,6 +23,7 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 	}
 	ownErrors := a.declaresErrorType()
 	a.unexportedForReflection(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
+	a.embeddedForReflection(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.templateMethods(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.logFileFlags(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.nativeVariadicIfaces(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })

@@ -173,6 +173,66 @@ func (a *analysis) unexportedForReflection(at func(token.Pos, string, ...any)) {
 	})
 }
 
+// embeddedForReflection finds embedded fields in a block that uses a
+// reflecting package: yaegi v0.16 builds a block's struct type without
+// marking them embedded, so encoding/json nested `Meta` under "Meta"
+// instead of promoting its fields ({"Meta":{"created":…}} for
+// {"created":…}), Unmarshal left them empty, an embedded sync.Mutex
+// became "Mutex":{}, and reflect's StructField.Anonymous was false
+// (corpus adv3_json_embedded_plain); text/template could not find a
+// promoted field ({{.Name}} of an Employee embedding Person).
+func (a *analysis) embeddedForReflection(at func(token.Pos, string, ...any)) {
+	if !a.importsAny(append(reflectingImports, "text/template", "html/template")...) {
+		return
+	}
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		st, ok := n.(*ast.StructType)
+		if !ok {
+			return true
+		}
+		for _, f := range st.Fields.List {
+			if len(f.Names) == 0 && a.embedsStruct(f.Type) {
+				at(f.Pos(), "embedded field %s in a block that uses encoding, reflect or templates: the kernel's interpreter (yaegi) builds the struct without marking the field embedded, so encoding/json would nest its fields under %q instead of promoting them, and reflect and templates would not see them promoted", types.ExprString(f.Type), embeddedName(f.Type))
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// embedsStruct reports whether an embedded field's type is a struct or a
+// pointer to one: only those are promoted (an embedded []string or
+// io.Reader is a field named by its type in Go too).
+func (a *analysis) embedsStruct(e ast.Expr) bool {
+	t := a.info.Types[e].Type
+	if t == nil {
+		return false
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	_, ok := t.Underlying().(*types.Struct)
+	return ok
+}
+
+// embeddedName is the field name an embedded type gets: T for T, *T,
+// pkg.T and T[int].
+func embeddedName(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.StarExpr:
+		return embeddedName(x.X)
+	case *ast.SelectorExpr:
+		return x.Sel.Name
+	case *ast.IndexExpr:
+		return embeddedName(x.X)
+	case *ast.IndexListExpr:
+		return embeddedName(x.X)
+	case *ast.Ident:
+		return x.Name
+	}
+	return types.ExprString(e)
+}
+
 // interfaceTarget reports whether a type assertion or type switch case
 // targets an interface with methods, which yaegi matches wrongly for values
 // of standard-library types (a *errors.errorString missed `case error`).
