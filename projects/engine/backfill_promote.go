@@ -245,6 +245,12 @@ func (e *Engine) DiscardBackfill(ctx context.Context, id string) (int, error) {
 // partition with a newer version since refuses the whole rollback, with
 // the list (a *warehouse.SwitchConflictError).
 func (e *Engine) RollbackBackfill(ctx context.Context, id string) (int, error) {
+	if spec, err := e.backfillSpec(ctx, id); err == nil && spec.Publish != PublishReview {
+		// Only a review's promotes are recorded as one switch to undo; a
+		// backfill that published as it ran is undone partition by
+		// partition, and the refusal says how.
+		return 0, fmt.Errorf("backfill %s published with --publish %s, and a whole backfill can be rolled back only when it was launched with --publish review (its promotes are recorded as one switch); roll back a partition with `strata rollback DIR PRODUCT --partition KEY --to-version N` (`strata diff DIR PRODUCT --partition KEY --from-version A --to-version B` compares two kept versions first)", id, spec.Publish)
+	}
 	if _, _, err := e.reviewable(ctx, id); err != nil {
 		return 0, err
 	}

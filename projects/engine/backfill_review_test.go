@@ -235,3 +235,27 @@ func TestReviewPartialPromoteDiffRollbackConflictDiscard(t *testing.T) {
 		t.Fatalf("%d staged versions of 2024-01-03 left after discard", n)
 	}
 }
+
+// `strata backfill rollback` of a backfill that published as it ran says
+// what to do instead, not "nothing staged to review" (which reads as though
+// the backfill had published nothing).
+func TestRollbackOfAPartitionBackfillSaysWhatToDo(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, dailyFiles(""))
+	st := e.backfill(spec("2024-01-01", "2024-01-02"))
+	if st.State != StateSucceeded {
+		t.Fatalf("backfill: %s", st.Message)
+	}
+	_, err := e.eng.RollbackBackfill(context.Background(), st.ID)
+	if err == nil {
+		t.Fatal("a partition backfill was rolled back as a review one")
+	}
+	for _, want := range []string{"--publish review", "strata rollback", "--to-version"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("rollback refusal %q does not say %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "nothing staged") {
+		t.Errorf("rollback refusal %q", err)
+	}
+}

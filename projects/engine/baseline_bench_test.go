@@ -14,8 +14,6 @@ import (
 	"time"
 
 	"github.com/duckdb/duckdb-go/v2"
-
-	"github.com/stratahq/strata/projects/warehouse"
 )
 
 // baselineBackfill is the demo pipeline's work written as one plain Go
@@ -26,14 +24,14 @@ import (
 // each, in one transaction per partition; each finished week gets its
 // rollup. No versions, catalog, run state or kernels. With strataSettings
 // DuckDB runs as Strata's backfills run it (the threads a partition gets,
-// warehouse.ShareCores, and warehouse.CheckpointThreshold); without, with
+// warehouse.ShareCores); without, with
 // DuckDB's defaults, as a plain program would. Closing the database (and
 // its checkpoint) is part of the run.
 func baselineBackfill(tb testing.TB, dir string, days int, strataSettings bool) {
 	ctx := context.Background()
 	dsn := filepath.Join(dir, "baseline.duckdb")
 	if strataSettings {
-		dsn += fmt.Sprintf("?threads=%d&checkpoint_threshold=%s", max(1, runtime.NumCPU()/demoConcurrency), warehouse.CheckpointThreshold)
+		dsn += fmt.Sprintf("?threads=%d", max(1, runtime.NumCPU()/demoConcurrency))
 	}
 	connector, err := duckdb.NewConnector(dsn, nil)
 	if err != nil {

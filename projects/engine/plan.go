@@ -40,6 +40,15 @@ type PlannedPartition struct {
 	Action   string            `json:"action"`
 	Reason   string            `json:"reason,omitempty"`
 	Products map[string]string `json:"products"` // product -> its state
+	// stale is the block whose fingerprint made the partition stale, for
+	// Plan to say whether its code or a variable it reads changed.
+	stale *staleCode
+}
+
+type staleCode struct {
+	block   *project.Block
+	product string
+	vi      versionInfo
 }
 
 // Plan computes the dry run of spec; offset and limit page the partitions
@@ -70,6 +79,7 @@ func (e *Engine) Plan(ctx context.Context, spec BackfillSpec, offset, limit int)
 		return nil, err
 	}
 	rollups := newRollupTracker(t, pd)
+	reasons := &staleReasons{e: e, pl: t.pl, pd: pd, memo: map[string]string{}}
 	i := 0
 	for p := range it {
 		pp := pd.classify(t.pl, p, string(t.pspec.Interval), pd.fine, t.spec.Reprocess)
@@ -90,12 +100,14 @@ func (e *Engine) Plan(ctx context.Context, spec BackfillSpec, offset, limit int)
 		}
 		rollups.add(p, pp.Action == "run")
 		if i >= offset && (limit < 0 || i < offset+limit) {
+			reasons.refine(ctx, &pp)
 			plan.Partitions = append(plan.Partitions, pp)
 		}
 		i++
 	}
 	for _, r := range rollups.all() {
 		pp := pd.classify(t.pl, r.part, r.interval, r.blocks, t.spec.Reprocess)
+		reasons.refine(ctx, &pp)
 		if r.anyRun && pp.Action != "run" {
 			pp.Action, pp.Reason = "run", "some of its "+string(t.pspec.Interval)+" partitions will be rewritten"
 		}
@@ -128,6 +140,7 @@ type planData struct {
 	hashes  map[string]string                 // block id -> code hash
 	lastRun map[string]State                  // partition key -> last run's final state
 	fine    []*project.Block                  // blocks partitioned like the pipeline (with outputs)
+	starts  map[string][]partStart            // product -> its current partitions by start (rollup_unread.go)
 	coarse  map[string][]*project.Block       // interval -> blocks
 }
 
@@ -137,6 +150,9 @@ type versionInfo struct {
 	runID     string
 	codeHash  string
 	upstream  map[string]map[string]int
+	// start and end bound the version's partition: a rollup's range, in
+	// which every current upstream partition should be one it read.
+	start, end time.Time
 }
 
 // loadPlanData reads what classifying pl's partitions needs; dir is the
@@ -155,7 +171,8 @@ func (e *Engine) loadPlanData(ctx context.Context, dir string, pl *project.Pipel
 		}
 	}
 	ph := strings.TrimSuffix(strings.Repeat("?,", len(products)), ",")
-	rows, err := e.wh.DB().QueryContext(ctx, `SELECT v.product, v.partition, v.version, v.created_at, v.run_id, v.code_hash, CAST(v.upstream AS VARCHAR)
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT v.product, v.partition, v.version, v.created_at, v.run_id, v.code_hash, CAST(v.upstream AS VARCHAR),
+		v.partition_start, v.partition_end
 		FROM _strata.current c JOIN _strata.versions v ON v.product = c.product AND v.partition = c.partition AND v.version = c.version
 		WHERE c.product IN (`+ph+`)`, products...)
 	if err != nil {
@@ -165,7 +182,7 @@ func (e *Engine) loadPlanData(ctx context.Context, dir string, pl *project.Pipel
 	for rows.Next() {
 		var prod, part, up string
 		var vi versionInfo
-		if err := rows.Scan(&prod, &part, &vi.version, &vi.createdAt, &vi.runID, &vi.codeHash, &up); err != nil {
+		if err := rows.Scan(&prod, &part, &vi.version, &vi.createdAt, &vi.runID, &vi.codeHash, &up, &vi.start, &vi.end); err != nil {
 			return nil, err
 		}
 		_ = json.Unmarshal([]byte(up), &vi.upstream)
@@ -177,6 +194,7 @@ func (e *Engine) loadPlanData(ctx context.Context, dir string, pl *project.Pipel
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	pd.starts = indexStarts(pd.current)
 	runs, err := e.wh.DB().QueryContext(ctx, `SELECT partition_key, arg_max(state, seq) FROM _strata.run_events
 		WHERE pipeline = ? AND block_id = '' AND state IN ('succeeded', 'failed', 'cancelled') GROUP BY partition_key`, pl.ID)
 	if err != nil {
@@ -224,6 +242,7 @@ func (pd *planData) classify(pl *project.Pipeline, p partitions.Partition, inter
 			pp.Products[prod] = fmt.Sprintf("stale v%d", vi.version)
 			if stale == "" {
 				stale = "the code of " + b.ID + " changed"
+				pp.stale = &staleCode{b, prod, vi}
 			}
 		default:
 			if why := pd.staleUpstream(vi); why != "" {
@@ -283,7 +302,7 @@ func (pd *planData) staleUpstream(vi versionInfo) string {
 			}
 		}
 	}
-	return ""
+	return pd.unreadUpstream(vi)
 }
 
 // rollupTracker follows the coarse partitions (weeks of a daily pipeline)
