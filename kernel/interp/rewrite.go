@@ -89,6 +89,8 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 	edits = append(edits, a.explicitTypeArgs(off)...)
 	divEdits, _ := a.constIntDivisions(off)
 	edits = append(edits, divEdits...)
+	okEdits, _ := a.commaOkZeros(src, off)
+	edits = append(edits, okEdits...)
 	edits = append(edits, a.lowerSelectBreaks(off)...)
 	edits = append(edits, a.lowerRecvAssigns(src, off)...)
 	edits = append(edits, a.multiAssignNils(off)...)

@@ -46,6 +46,11 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 	for _, e := range divs {
 		at(e.expr.Pos(), "%s, a division of untyped constants %s: Go divides them exactly (integers as integers) whatever type the result takes, the kernel's interpreter (yaegi) divides them in the result's type (7 / 2 as a float64 is 3.5, not 3), and the kernel cannot rewrite it there", types.ExprString(e.expr), e.where)
 	}
+	_, oks := a.commaOkZeros("", func(token.Pos) int { return 0 })
+	for _, n := range oks {
+		as := n.(*ast.AssignStmt)
+		at(n.Pos(), "%s, a comma-ok that may fail, in a for, if or switch header that runs again and reads the value, inside a deferred call, or with a call or its own destination among the operands: Go sets the value to its zero value when it fails, the kernel's interpreter (yaegi) leaves the previous value, and the kernel rewrites it only as a statement of its own with plain operands", types.ExprString(as.Lhs[0])+", "+types.ExprString(as.Lhs[1])+" "+as.Tok.String()+" "+types.ExprString(as.Rhs[0]))
+	}
 	_, split := a.splitAnyAssigns(func(token.Pos) int { return 0 })
 	ast.Inspect(a.file, func(n ast.Node) bool {
 		if as, ok := n.(*ast.AssignStmt); ok && a.anyMultiAssign(as) && !split[as] {
