@@ -92,6 +92,9 @@ test("fix the block, retry only what failed", async () => {
   await page.locator('[data-testid="bf-retry-current"]').click();
   await eventually(async () => (await state()) === "succeeded", 60_000, "the retried backfill to succeed");
   assert.doesNotMatch(await page.locator('[data-testid="bf-version"]').innerText(), /changed since/);
+  // The partitions that had succeeded keep what the old version computed:
+  // the line names both versions, not only the new one.
+  await eventually(async () => /computed by 2 pipeline versions: [0-9a-f]{7} \(\d+ partitions\), [0-9a-f]{7} \(\d+ partitions\)/.test(await page.locator('[data-testid="bf-version"]').innerText()), 10_000, "both versions named");
   await eventually(async () => (await legend("failed")) === 0 && (await legend("succeeded")) >= 4, 10_000, "all green");
   await screenshot(page, "backfill-retried");
 });

@@ -239,8 +239,17 @@ export interface BackfillStatus {
   snapshot: string; // the pipeline version the backfill runs
   current_snapshot?: string; // the version the files make now
   files_changed: boolean;
+  // each pipeline version that computed its partitions, from the catalog:
+  // more than one after a retry with the current code
+  ran?: VersionShare[];
   problem?: string;
   conflicts?: BackfillConflict[]; // not made current: newer work was
+}
+
+/** One pipeline version that computed partitions of a backfill. */
+export interface VersionShare {
+  snapshot: string;
+  partitions: number;
 }
 
 /** A product partition a backfill did not make current because newer work was. */

@@ -9,6 +9,7 @@ import { api, errorText, type BackfillAction } from "../api";
 import { app, type Page } from "../app";
 import { STATES } from "../grid";
 import { describeSpec } from "../plan";
+import { versionLine } from "../backfill_version";
 import { formatDuration, formatInstant, nsToMs } from "../time";
 import { FINAL_STATES, type BackfillStatus, type Notice, type PartitionStatus, type RunDetail } from "../types";
 import { CalendarCanvas } from "../views/calendar_canvas";
@@ -330,15 +331,6 @@ export class BackfillPage implements Page {
         : nothing}
     </section>`;
   }
-}
-
-// versionLine says which pipeline version the backfill runs, and whether
-// the files have changed since (the backfill keeps running its version).
-export function versionLine(st: BackfillStatus): string {
-  if (st.problem) return st.problem;
-  if (!st.snapshot) return "";
-  const verb = FINAL_STATES.has(st.state) ? "ran" : "running";
-  return `${verb} version ${st.snapshot.slice(0, 7)}${st.files_changed ? "; the files have changed since" : ""}`;
 }
 
 // conflictsView lists what the backfill did not make current because newer
