@@ -46,6 +46,15 @@ func (a *analysis) constIntDivisions(off func(token.Pos) int) (edits []edit, stu
 		return true
 	})
 	var inRepeated ast.Expr
+	where := func(e ast.Expr) string {
+		if inAny(e, moved) {
+			return "inside a deferred call or a go statement's or min/max/clear's arguments, which the kernel copies as written"
+		}
+		if inRepeated != nil && inRepeated.Pos() <= e.Pos() && e.End() <= inRepeated.End() && usesIota(a, e) {
+			return "repeated with iota in a const group, so it has one value per constant"
+		}
+		return ""
+	}
 	ast.Inspect(a.file, func(n ast.Node) bool {
 		e, ok := n.(ast.Expr)
 		if !ok {
@@ -53,6 +62,14 @@ func (a *analysis) constIntDivisions(off func(token.Pos) int) (edits []edit, stu
 		}
 		if repeated[e] {
 			inRepeated = e
+		}
+		if text, whole := a.inexactInInteger(e); whole {
+			if why := where(e); why != "" {
+				stuck = append(stuck, stuckDivision{e, why})
+			} else {
+				edits = append(edits, edit{off: off(e.Pos()), del: off(e.End()) - off(e.Pos()), text: text})
+			}
+			return false
 		}
 		bin, ok := e.(*ast.BinaryExpr)
 		if !ok || bin.Op != token.QUO || !a.untypedConst(bin.X, true) || !a.untypedConst(bin.Y, true) {
@@ -62,12 +79,8 @@ func (a *analysis) constIntDivisions(off func(token.Pos) int) (edits []edit, stu
 		if !exact {
 			return true // 1.0 / 3: no literal holds it; left where yaegi divides right
 		}
-		if inAny(bin, moved) {
-			stuck = append(stuck, stuckDivision{bin, "inside a deferred call or a go statement's or min/max/clear's arguments, which the kernel copies as written"})
-			return false
-		}
-		if inRepeated != nil && inRepeated.Pos() <= bin.Pos() && bin.End() <= inRepeated.End() && usesIota(a, bin) {
-			stuck = append(stuck, stuckDivision{bin, "repeated with iota in a const group, so it has one value per constant"})
+		if why := where(bin); why != "" {
+			stuck = append(stuck, stuckDivision{bin, why})
 			return false
 		}
 		edits = append(edits, edit{off: off(bin.Pos()), del: off(bin.End()) - off(bin.Pos()), text: text})
@@ -76,10 +89,41 @@ func (a *analysis) constIntDivisions(off func(token.Pos) int) (edits []edit, stu
 	return edits, stuck
 }
 
+// inexactInInteger reports whether e is an untyped constant expression
+// of an integer type holding a division no literal holds (`var n int =
+// 1.0 / 3 * 3`, 1 in Go, 0 under yaegi), and returns its integer value:
+// the whole expression is written as that value.
+func (a *analysis) inexactInInteger(e ast.Expr) (string, bool) {
+	switch e.(type) {
+	case *ast.BinaryExpr, *ast.ParenExpr, *ast.UnaryExpr:
+	default:
+		return "", false
+	}
+	tv := a.info.Types[e]
+	b, ok := tv.Type.(*types.Basic)
+	if !ok || tv.Value == nil || b.Info()&types.IsInteger == 0 || b.Info()&types.IsUntyped != 0 || !a.untypedConst(e, true) {
+		return "", false
+	}
+	inexact := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if bin, ok := n.(*ast.BinaryExpr); ok && bin.Op == token.QUO {
+			if _, exact := a.quotientText(bin); !exact {
+				inexact = true
+			}
+		}
+		return !inexact
+	})
+	v := constant.ToInt(tv.Value)
+	if !inexact || v.Kind() != constant.Int {
+		return "", false
+	}
+	return "(" + v.ExactString() + ")", true
+}
+
 // stuckDivision is a division constIntDivisions cannot rewrite, and where
 // it is.
 type stuckDivision struct {
-	expr  *ast.BinaryExpr
+	expr  ast.Expr
 	where string
 }
 

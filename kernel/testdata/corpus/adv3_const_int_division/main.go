@@ -77,6 +77,8 @@ func main() {
 	fmt.Println(n1, n4, n5)
 	var m Money = 7 / 2 * Dollar
 	fmt.Println(m, Dollar*3/2)
+	var whole int = 1.0 / 3 * 3
+	fmt.Println(whole, Dollar*(1.0/3*3))
 	var third float64 = 1.0 / 3
 	fmt.Println(third, float32(1.0/3))
 }
