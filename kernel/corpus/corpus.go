@@ -62,6 +62,7 @@ var NeedsCompiled = map[string]string{
 	"adv3_json_embedded_plain": "embedded field Meta in a block that uses encoding, reflect or templates",
 	"adv3_template_embedded":   "embedded field Person in a block that uses encoding, reflect or templates",
 	"adv3_comma_ok_header":     "a comma-ok that may fail, in a for, if or switch header",
+	"adv3_iface_switch_case":   "switch on an interface value (v) with a case of type int",
 	"adv3_const_div_iota":      "a division of untyped constants repeated with iota in a const group",
 	// A nil pointer of the block's type in a standard interface (Go's
 	// typed-nil gotcha): yaegi said `err == nil`.

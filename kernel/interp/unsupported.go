@@ -46,6 +46,7 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 	for _, e := range divs {
 		at(e.expr.Pos(), "%s, a division of untyped constants %s: Go divides them exactly (integers as integers) whatever type the result takes, the kernel's interpreter (yaegi) divides them in the result's type (7 / 2 as a float64 is 3.5, not 3), and the kernel cannot rewrite it there", types.ExprString(e.expr), e.where)
 	}
+	a.ifaceSwitchCases(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	_, oks := a.commaOkZeros("", func(token.Pos) int { return 0 })
 	for _, n := range oks {
 		as := n.(*ast.AssignStmt)
@@ -239,4 +240,30 @@ func chanElems(t types.Type) bool {
 	}
 	_, ok := elem.Underlying().(*types.Chan)
 	return ok
+}
+
+// ifaceSwitchCases finds an expression switch on an interface value with a
+// case of a concrete type (switch v { case 0: … } with v an any): yaegi
+// v0.16 converts the value to the case's type and, when it holds another
+// type or nil, fails at run time with "reflect.Value.Convert: value of type
+// interface {} cannot be converted to type int" and no line, after part of
+// the output (found by adversarial round 3).
+func (a *analysis) ifaceSwitchCases(at func(token.Pos, string, ...any)) {
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		sw, ok := n.(*ast.SwitchStmt)
+		if !ok || sw.Tag == nil || !a.isInterface(sw.Tag) {
+			return true
+		}
+		for _, st := range sw.Body.List {
+			for _, e := range st.(*ast.CaseClause).List {
+				tv := a.info.Types[e]
+				if tv.Type == nil || tv.IsNil() || types.IsInterface(tv.Type) {
+					continue
+				}
+				at(e.Pos(), "switch on an interface value (%s) with a case of type %s: the kernel's interpreter (yaegi) converts the value to the case's type and fails at run time when it holds another type", types.ExprString(sw.Tag), types.TypeString(tv.Type, a.qualifier()))
+				return true
+			}
+		}
+		return true
+	})
 }
