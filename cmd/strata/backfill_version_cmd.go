@@ -92,6 +92,11 @@ func backfillResolve(action string, args []string) error {
 			what = "kept the newer versions and discarded the backfill's"
 		}
 		fmt.Printf("backfill %s: %d partitions resolved (%s); now %s\n", pos[1], n, what, st.State)
+		if action == "keep-newer" && strings.Contains(st.Message, "--reprocess stale") {
+			// The kept work can be stale next to what the backfill made
+			// current; the engine's message says which and what to run.
+			fmt.Println("  " + st.Message)
+		}
 		return nil
 	})
 }

@@ -286,7 +286,45 @@ func (e *Engine) Resolve(ctx context.Context, id string, keepNewer bool, partiti
 	if err := e.store.Write(ctx, evs...); err != nil {
 		return 0, err
 	}
-	return len(evs) + settled, e.resolved(ctx, id, len(evs), strings.TrimPrefix(verb, "skipped: "))
+	what := strings.TrimPrefix(verb, "skipped: ")
+	if keepNewer {
+		what += e.staleAfterKeep(ctx, id)
+	}
+	return len(evs) + settled, e.resolved(ctx, id, len(evs), what)
+}
+
+// staleAfterKeep says what in the backfill's range is stale once the newer
+// work was kept: that work was computed before the backfill made the other
+// partitions current (a week a plain run made from one day, say), so its
+// rollups can be missing days or its inputs be older than what is current.
+// Saying only "succeeded" would leave it for nobody to find. "" when
+// nothing is stale (or the plan cannot be made: the resolve itself stands).
+func (e *Engine) staleAfterKeep(ctx context.Context, id string) string {
+	spec, err := e.backfillSpec(ctx, id)
+	if err != nil {
+		return ""
+	}
+	spec.Reprocess = ReprocessStale
+	plan, err := e.Plan(ctx, spec, 0, -1)
+	if err != nil {
+		return ""
+	}
+	var keys []string
+	for _, p := range append(plan.Partitions, plan.Rollups...) {
+		if p.State == "stale" {
+			keys = append(keys, p.Key)
+		}
+	}
+	if len(keys) == 0 {
+		return ""
+	}
+	shown := keys
+	if len(shown) > 5 {
+		shown = append(shown[:5:5], fmt.Sprintf("and %d more", len(keys)-5))
+	}
+	return fmt.Sprintf("; %d partitions are stale now (%s): the newer work kept was computed without what this backfill made current; "+
+		"bring them up to date with `strata backfill %s %s --from %s --to %s --reprocess stale`",
+		len(keys), strings.Join(shown, ", "), e.project().Dir, spec.Pipeline, spec.From, spec.To)
 }
 
 // resolved ends the backfill succeeded once no conflict (nor anything that

@@ -56,3 +56,28 @@ func TestRollupMissingDaysThatAreCurrentIsStale(t *testing.T) {
 		t.Fatalf("after the stale pass: %d to run, week %+v", plan.ToRun, plan.Rollups[0])
 	}
 }
+
+// keep-newer keeps work that can be stale once the backfill's other
+// partitions are current (the week above); the resolve says so, and how to
+// catch it up, rather than a bare "succeeded".
+func TestKeepNewerSaysWhatIsStaleNow(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, dailyFiles(""))
+	ctx := context.Background()
+	st := e.launchPaused(BackfillSpec{Pipeline: "p", From: "2024-01-01", To: "2024-01-07", Concurrency: 1, Publish: PublishAtomic})
+	e.mustSucceed(e.run("p", "2024-01-05"))
+	if done := e.resumeAndWait(st.ID); done.State != StateNeedsAttention {
+		t.Fatalf("promote over the plain run: %s %q", done.State, done.Message)
+	}
+	if _, err := e.eng.Resolve(ctx, st.ID, true, nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := e.eng.Backfill(ctx, st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.State != StateSucceeded || !strings.Contains(got.Message, "stale") || !strings.Contains(got.Message, "2024-W01") ||
+		!strings.Contains(got.Message, "--reprocess stale") {
+		t.Fatalf("after keep-newer: %s %q; want it to name the stale week and the command", got.State, got.Message)
+	}
+}
