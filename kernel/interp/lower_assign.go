@@ -435,13 +435,8 @@ func (a *analysis) splitAnyAssigns(off func(token.Pos) int) ([]edit, map[*ast.As
 		}
 	}
 	ast.Inspect(a.file, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.BlockStmt:
-			list(n.List)
-		case *ast.CaseClause:
-			list(n.Body)
-		case *ast.CommClause:
-			list(n.Body)
+		if stmts, ok := stmtList(n); ok {
+			list(stmts)
 		}
 		return true
 	})

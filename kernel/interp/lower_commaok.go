@@ -112,13 +112,10 @@ func (a *analysis) commaOkZeros(src string, off func(token.Pos) int) (edits []ed
 		}
 	}
 	ast.Inspect(a.file, func(n ast.Node) bool {
+		if stmts, ok := stmtList(n); ok {
+			list(stmts)
+		}
 		switch n := n.(type) {
-		case *ast.BlockStmt:
-			list(n.List)
-		case *ast.CaseClause:
-			list(n.Body)
-		case *ast.CommClause:
-			list(n.Body)
 		case *ast.IfStmt:
 			ifHeader(n)
 		case *ast.SwitchStmt:

@@ -113,15 +113,8 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 		}
 	}
 	ast.Inspect(a.file, func(n ast.Node) bool {
-		if lines {
-			switch n := n.(type) {
-			case *ast.BlockStmt:
-				mark(n.List)
-			case *ast.CaseClause:
-				mark(n.Body)
-			case *ast.CommClause:
-				mark(n.Body)
-			}
+		if stmts, ok := stmtList(n); ok && lines {
+			mark(stmts)
 		}
 		switch n := n.(type) {
 		case *ast.AssignStmt:
@@ -708,4 +701,18 @@ func (a *analysis) isLoggerSetPrefix(se *ast.SelectorExpr) bool {
 	}
 	fn, ok := sel.Obj().(*types.Func)
 	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "log" && fn.Name() == "SetPrefix"
+}
+
+// stmtList is the statement list n holds: a block's, or a case or select
+// clause's body. Lowerings that add a statement beside another look there.
+func stmtList(n ast.Node) ([]ast.Stmt, bool) {
+	switch n := n.(type) {
+	case *ast.BlockStmt:
+		return n.List, true
+	case *ast.CaseClause:
+		return n.Body, true
+	case *ast.CommClause:
+		return n.Body, true
+	}
+	return nil, false
 }
