@@ -49,7 +49,7 @@ func runBackfill(args []string) error {
 	fs.StringVar(&spec.Zone, "tz", "", "read --from/--to in this zone (default: the pipeline's)")
 	fs.StringVar(&spec.Reprocess, "reprocess", "missing", "missing, failed, stale or all")
 	fs.IntVar(&spec.Concurrency, "concurrency", 0, "partitions at once (default: the pipeline's)")
-	rate := fs.String("rate", "", "partitions started per minute: 600/m, 10/s, 1000/h")
+	rate := fs.String("rate", "", "partitions started per minute: 600/m, 10/s, 1000/h (the pipeline's own; a rollup starts when its partitions are done)")
 	fs.StringVar(&spec.Publish, "publish", "partition", "partition, atomic, or review (stage everything; promote after `strata backfill diff`)")
 	fs.StringVar(&spec.Engine, "engine", "", "run Go blocks with interp or compiled (default: compiled when a Go toolchain is found)")
 	dry := fs.Bool("dry-run", false, "print the plan; run nothing")

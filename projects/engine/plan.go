@@ -110,6 +110,11 @@ func (e *Engine) Plan(ctx context.Context, spec BackfillSpec, offset, limit int)
 		reasons.refine(ctx, &pp)
 		if r.anyRun && pp.Action != "run" {
 			pp.Action, pp.Reason = "run", "some of its "+string(t.pspec.Interval)+" partitions will be rewritten"
+			// and so will the rollup: it is not current once they are.
+			pp.State = staleOnceRewritten(pp.State)
+			for prod, st := range pp.Products {
+				pp.Products[prod] = staleOnceRewritten(st)
+			}
 		}
 		for prod := range pp.Products {
 			c := plan.ByProduct[prod]
@@ -123,6 +128,14 @@ func (e *Engine) Plan(ctx context.Context, spec BackfillSpec, offset, limit int)
 		plan.Rollups = append(plan.Rollups, pp)
 	}
 	return plan, nil
+}
+
+// staleOnceRewritten turns "current vN" into "stale vN".
+func staleOnceRewritten(s string) string {
+	if v, ok := strings.CutPrefix(s, "current"); ok {
+		return "stale" + v
+	}
+	return s
 }
 
 func stateBucket(s string) string {
@@ -212,10 +225,11 @@ func (e *Engine) loadPlanData(ctx context.Context, dir string, pl *project.Pipel
 }
 
 // splitBlocks separates the blocks with outputs partitioned like the
-// pipeline from the coarser ones, by interval.
+// pipeline from the coarser ones, by interval, each upstream first
+// (classify carries a change down the DAG in that order).
 func splitBlocks(pl *project.Pipeline) (fine []*project.Block, coarse map[string][]*project.Block) {
 	coarse = map[string][]*project.Block{}
-	for _, b := range pl.Blocks {
+	for _, b := range pl.Order() {
 		switch {
 		case b.Entry == project.EntryExport:
 		case b.Partitions.Interval == pl.Partitions.Interval:
@@ -231,14 +245,28 @@ func splitBlocks(pl *project.Pipeline) (fine []*project.Block, coarse map[string
 func (pd *planData) classify(pl *project.Pipeline, p partitions.Partition, interval string, blocks []*project.Block, policy string) PlannedPartition {
 	pp := PlannedPartition{Key: p.Key, Interval: interval, Start: p.Start, Products: map[string]string{}}
 	missing, stale, maxV := false, "", 0
+	// changes holds the blocks of this partition whose output a run will
+	// change (missing or stale): a block that reads one is stale too,
+	// though its own version still matches what it read. Shown "current",
+	// it read as if the run would leave it alone (issue 10).
+	changes := map[string]bool{}
 	for _, b := range blocks {
 		prod := ProductName(pl, b)
 		vi, ok := pd.current[prod][p.Key]
+		up := changedUpstream(b, changes)
 		switch {
 		case !ok:
 			missing = true
+			changes[b.ID] = true
 			pp.Products[prod] = "missing"
+		case up != "":
+			changes[b.ID] = true
+			pp.Products[prod] = fmt.Sprintf("stale v%d", vi.version)
+			if stale == "" {
+				stale = "its upstream " + up + " changes"
+			}
 		case vi.codeHash != pd.hashes[b.ID]:
+			changes[b.ID] = true
 			pp.Products[prod] = fmt.Sprintf("stale v%d", vi.version)
 			if stale == "" {
 				stale = "the code of " + b.ID + " changed"
@@ -246,6 +274,7 @@ func (pd *planData) classify(pl *project.Pipeline, p partitions.Partition, inter
 			}
 		default:
 			if why := pd.staleUpstream(vi); why != "" {
+				changes[b.ID] = true
 				pp.Products[prod] = fmt.Sprintf("stale v%d", vi.version)
 				if stale == "" {
 					stale = why
@@ -285,6 +314,16 @@ func (pd *planData) classify(pl *project.Pipeline, p partitions.Partition, inter
 		pp.Action = "run"
 	}
 	return pp
+}
+
+// changedUpstream names the first of b's upstream blocks in changes.
+func changedUpstream(b *project.Block, changes map[string]bool) string {
+	for _, id := range b.Upstream {
+		if changes[id] {
+			return id
+		}
+	}
+	return ""
 }
 
 // staleUpstream says why a version no longer matches the data it read.

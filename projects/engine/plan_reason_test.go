@@ -27,6 +27,23 @@ func TestPlanSaysAVariableChangedNotTheCode(t *testing.T) {
 		if p.State != "stale" || !strings.Contains(p.Reason, `fail_on "" → "2030-01-01"`) || strings.Contains(p.Reason, "code") {
 			t.Fatalf("partition %s after a variable change: %s, %q", p.Key, p.State, p.Reason)
 		}
+		// agg reads src, which the variable changes: it is rewritten too,
+		// and was shown "current v1".
+		for prod, st := range p.Products {
+			if !strings.HasPrefix(st, "stale") {
+				t.Fatalf("partition %s: product %s is %q after its upstream's variable changed; want stale", p.Key, prod, st)
+			}
+		}
+	}
+	for _, r := range plan.Rollups {
+		if r.Action != "run" || !strings.HasPrefix(r.State, "stale") {
+			t.Fatalf("rollup %s of rewritten days: %s %s %v", r.Key, r.Action, r.State, r.Products)
+		}
+		for prod, st := range r.Products {
+			if !strings.HasPrefix(st, "stale") {
+				t.Fatalf("rollup %s: product %s is %q although its days are rewritten", r.Key, prod, st)
+			}
+		}
 	}
 	// A code change still says code.
 	files := dailyFiles("2030-01-01")

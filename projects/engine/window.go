@@ -38,12 +38,17 @@ func (w *window) Go(ctx context.Context, paced bool, item, then func()) bool {
 		if !w.waitUnpaused(ctx) {
 			return false
 		}
-		if paced && !w.pace.wait(ctx) {
-			return false
-		}
 		select {
 		case w.slots <- struct{}{}:
 		case <-ctx.Done():
+			return false
+		}
+		// The pace is waited for with the slot held, so that its clock
+		// starts when the item does: waited for first, an item that then
+		// waited for a slot let the next one start with it, two at once
+		// under a rate that allows one.
+		if paced && !w.pace.wait(ctx) {
+			<-w.slots
 			return false
 		}
 		if !w.Paused() {
