@@ -58,6 +58,8 @@ var NeedsCompiled = map[string]string{
 	"adv_multiwriter_own_type": "passed to io.MultiWriter's variadic io.Writer",
 	"adv_io_pipe":              "passed to io.MultiWriter's variadic io.Writer",
 	"adv_generic_tilde":        "a slice holding Pair, with a method String",
+	"adv_sort_embed_iface":     "a value of desc, which embeds the interface sort.Interface",
+	"adv_embed_iface_own_func": "a value of desc, which embeds the interface sort.Interface",
 	// Found by adversarial round 3 (adv3_*).
 	"adv3_json_embedded_plain": "embedded field Meta in a block that uses encoding, reflect or templates",
 	"adv3_template_embedded":   "embedded field Person in a block that uses encoding, reflect or templates",
