@@ -45,6 +45,19 @@ func (a *analysis) constIntDivisions(off func(token.Pos) int) (edits []edit, stu
 		}
 		return true
 	})
+	// Array lengths given by an untyped floating-point constant (`const
+	// n = 2.5 * 2` then `[n]int`, 5 elements in Go): yaegi refused them
+	// with "undefined: a" at the variable's use. Each becomes its integer
+	// value, like a division.
+	floatLens := map[ast.Expr]bool{}
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		if at, ok := n.(*ast.ArrayType); ok && at.Len != nil {
+			if b, ok := a.info.TypeOf(at.Len).(*types.Basic); ok && b.Info()&types.IsInteger == 0 && a.info.Types[at.Len].Value != nil {
+				floatLens[at.Len] = true
+			}
+		}
+		return true
+	})
 	var inRepeated ast.Expr
 	where := func(e ast.Expr) string {
 		if inAny(e, moved) {
@@ -62,6 +75,16 @@ func (a *analysis) constIntDivisions(off func(token.Pos) int) (edits []edit, stu
 		}
 		if repeated[e] {
 			inRepeated = e
+		}
+		if floatLens[e] {
+			v := constant.ToInt(a.info.Types[e].Value)
+			if v.Kind() != constant.Int {
+				return false // not a valid length: the type checker said so
+			}
+			if where(e) == "" { // else yaegi refuses it, and the block runs compiled
+				edits = append(edits, edit{off: off(e.Pos()), del: off(e.End()) - off(e.Pos()), text: "(" + v.ExactString() + ")"})
+			}
+			return false
 		}
 		if text, whole := a.inexactInInteger(e); whole {
 			if why := where(e); why != "" {
