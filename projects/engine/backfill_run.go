@@ -380,9 +380,13 @@ func (b *backfillRun) countPrior(s State) {
 func (b *backfillRun) finish(err error) error {
 	e := b.e
 	ctx := context.Background()
-	// A rewrite dropped a version of every partition it replaced; their
-	// rows go once the backfill has ended (warehouse/orphan_sweep.go). A
-	// failed sweep loses nothing: the next one, or Open, deletes them.
+	// A rewrite left the retention of every partition it replaced to its
+	// end (warehouse/retention_late.go), and the rows of the versions
+	// retention dropped (orphan_sweep.go): both are done before the end is
+	// told, so that what it reports is what the catalog holds; what a
+	// discard below drops goes after. A failed sweep loses nothing: the
+	// next write of the partition, the next sweep, or Open, does it.
+	_ = e.wh.Sweep(ctx)
 	defer func() { _ = e.wh.Sweep(ctx) }()
 	if err := e.store.Write(ctx); err != nil {
 		return err

@@ -482,6 +482,8 @@ func (r *runner) publish(ctx context.Context, g *group, outcomes []*BlockOutcome
 		outs = append(outs, warehouse.Output{
 			Product: ProductName(r.pl, b), Partition: g.part.Key, PartitionStart: g.part.Start, PartitionEnd: g.part.End,
 			Table: t, RunID: r.opt.RunID, CodeHash: r.srcs[b.ID].hash, Upstream: r.lineage(g, b), Snapshot: r.pin.hash, Pin: r.opt.Pin,
+			// A backfill's end applies it, for every partition at once.
+			LateRetention: r.opt.BackfillID != "",
 		})
 		if v, ok := r.opt.BasedOn[outs[len(outs)-1].Product]; ok {
 			outs[len(outs)-1].BasedOn, outs[len(outs)-1].IfCurrent = v, true

@@ -117,8 +117,9 @@ func (w *Warehouse) Orphans() int {
 	return n
 }
 
-// Sweep deletes the rows of every version retention or a discard dropped
-// that are still in their storage tables, in one transaction. A backfill
+// Sweep applies the retention that waits (retention_late.go) and deletes
+// the rows of every version retention or a discard dropped that are still
+// in their storage tables, in one transaction. A backfill
 // calls it when it ends, so that a rewrite leaves no more data behind than
 // it keeps; it costs nothing when there are none.
 func (w *Warehouse) Sweep(ctx context.Context) error {
@@ -132,7 +133,7 @@ func (w *Warehouse) Sweep(ctx context.Context) error {
 
 // sweepAllLocked is Sweep with w.mu held.
 func (w *Warehouse) sweepAllLocked(ctx context.Context) error {
-	if len(w.orphans) == 0 {
+	if len(w.orphans) == 0 && len(w.late) == 0 {
 		return nil
 	}
 	if err := w.writable(ctx); err != nil {

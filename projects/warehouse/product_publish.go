@@ -33,6 +33,10 @@ type Output struct {
 	// Pin, when set, keeps the new version from retention on behalf of this
 	// owner (a staged backfill) until released (version_switch.go).
 	Pin string
+	// LateRetention lets the partition's retention wait for a later
+	// transaction, with others (retention_late.go): a backfill's outputs,
+	// whose end applies it (Sweep).
+	LateRetention bool
 }
 
 // Version is a version written by Publish or Stage.
@@ -212,7 +216,9 @@ func (tx *writeTx) writeOutput(o *preparedOutput, makeCurrent bool, created time
 	if makeCurrent {
 		tx.setCurrent(st, version)
 	}
-	if err := tx.retain(o.Product, o.Partition, st); err != nil {
+	if o.LateRetention {
+		tx.retainLate(o.Product, o.Partition)
+	} else if err := tx.retain(o.Product, o.Partition, st); err != nil {
 		return Version{}, err
 	}
 	return Version{

@@ -114,6 +114,8 @@ type Warehouse struct {
 	// orphans are, per storage table, the dropped versions whose rows are
 	// not deleted yet (orphan_sweep.go).
 	orphans map[string][]VersionRef
+	// late are the partitions whose retention waits (retention_late.go).
+	late map[partKey]bool
 
 	// tmu guards sharing: how many partitions run statements concurrently
 	// (warehouse_threads.go).
@@ -182,7 +184,7 @@ func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) 
 	w := &Warehouse{
 		path: path, retention: opts.Retention, lock: lock, db: db,
 		stmts: map[string]*sql.Stmt{}, parts: map[partKey]*partState{}, complete: map[string]bool{}, uncached: map[string]bool{},
-		orphans: map[string][]VersionRef{},
+		orphans: map[string][]VersionRef{}, late: map[partKey]bool{},
 	}
 	if err := checkWhole(ctx, db, path, walErr == nil); err != nil {
 		db.Close()

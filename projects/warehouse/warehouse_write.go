@@ -27,6 +27,11 @@ type writeTx struct {
 	// transaction sees them; sweepAll deletes all of them (orphan_sweep.go).
 	orphans  map[string][]VersionRef
 	sweepAll bool
+	// late are the partitions this transaction's publishes left waiting for
+	// retention; lateDone says it applied retention to all that waited
+	// (retention_late.go).
+	late     map[partKey]bool
+	lateDone bool
 	// rideAlong is what the transaction's publishes hand the CommitHook
 	// (warehouse_commit_hook.go).
 	rideAlong []any
@@ -158,6 +163,9 @@ func (w *Warehouse) commitGroup(reqs []*writeReq) error {
 		}
 	}
 	if err == nil {
+		err = tx.applyLate()
+	}
+	if err == nil {
 		err = tx.flush()
 	}
 	if err == nil {
@@ -186,6 +194,7 @@ func (w *Warehouse) commitGroup(reqs []*writeReq) error {
 	}
 	w.commits.Add(1)
 	w.keepOrphans(tx)
+	w.keepLate(tx)
 	for key, ps := range tx.storage {
 		if ps == nil {
 			delete(w.storage, key)
