@@ -49,6 +49,10 @@
 //     one assignment per name; a unary -, ^, ! becoming an interface, and
 //     any operator into a standard struct's interface field (e.Value =
 //     n + 1), is parenthesized (yaegi stopped the function silently);
+//   - named results are zeroed at the function's entry (yaegi kept the
+//     previous call's values at the same call site, as in a loop), and a
+//     function that may recover names its unnamed results to zero them too
+//     (lower_results.go);
 //   - (*log.Logger).SetPrefix, which yaegi's wrapped log.Logger lacks;
 //   - == between interfaces holding the block's own types, and between an
 //     interface and a concrete value (yaegi said false for iface == Sq{1});

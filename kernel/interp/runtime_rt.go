@@ -112,6 +112,9 @@ func (e *Executor) rtSymbols() map[string]map[string]reflect.Value {
 				}
 				v.Clear()
 			}),
+			// Zero sets a named result to its zero value at the function's
+			// entry where its type cannot be written there (lower_results.go).
+			"Zero": reflect.ValueOf(func(p any) { reflect.ValueOf(p).Elem().SetZero() }),
 			// DecodeRune steps a lowered range over a string (lower.go).
 			"DecodeRune": reflect.ValueOf(utf8.DecodeRuneInString),
 			// ShiftCount is a signed shift count: Go panics on a negative
