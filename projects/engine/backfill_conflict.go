@@ -112,7 +112,7 @@ func (e *Engine) promoteStaged(ctx context.Context, id string) (promoted, held i
 		if len(switches) == 0 {
 			break
 		}
-		err := e.wh.SwitchBatch(ctx, id, switches, "")
+		err := e.wh.SwitchBatch(ctx, id, switches, id) // releases what the staging held
 		var sce *warehouse.SwitchConflictError
 		if !errors.As(err, &sce) {
 			if err != nil {
@@ -267,7 +267,7 @@ func (e *Engine) Resolve(ctx context.Context, id string, keepNewer bool, partiti
 		state, verb = StateSkipped, "skipped: kept the newer version; the backfill's was discarded"
 		err = e.wh.Discard(ctx, refs)
 	} else {
-		err = e.wh.Promote(ctx, refs)
+		err = e.wh.Promote(ctx, refs, id)
 	}
 	if err != nil {
 		return 0, err

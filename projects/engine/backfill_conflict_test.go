@@ -292,7 +292,7 @@ func TestResolveInterruptedByACrashIsSettled(t *testing.T) {
 		if keepNewer {
 			err = e.wh.Discard(ctx, refs)
 		} else {
-			err = e.wh.Promote(ctx, refs)
+			err = e.wh.Promote(ctx, refs, st.ID)
 		}
 		if err != nil {
 			t.Fatal(err)

@@ -482,6 +482,9 @@ func (r *runner) publish(ctx context.Context, g *group, outcomes []*BlockOutcome
 		outs = append(outs, warehouse.Output{
 			Product: ProductName(r.pl, b), Partition: g.part.Key, PartitionStart: g.part.Start, PartitionEnd: g.part.End,
 			Table: t, RunID: r.opt.RunID, CodeHash: r.srcs[b.ID].hash, Upstream: r.lineage(g, b), Snapshot: r.pin.hash, Pin: r.opt.Pin,
+			// What a backfill stages or a conflict keeps aside waits for its
+			// promote or resolve, however often the partition is rewritten.
+			Hold: r.opt.BackfillID,
 			// A backfill's end applies it, for every partition at once.
 			LateRetention: r.opt.BackfillID != "",
 		})

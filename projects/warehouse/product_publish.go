@@ -33,6 +33,13 @@ type Output struct {
 	// Pin, when set, keeps the new version from retention on behalf of this
 	// owner (a staged backfill) until released (version_switch.go).
 	Pin string
+	// Hold keeps the new version from retention on behalf of this owner
+	// when it is written not current: staged (an atomic backfill's, until
+	// its promote) or kept aside by a conflict (until promote-anyway or
+	// keep-newer). Retention counts versions, and a partition other runs
+	// keep rewriting would otherwise drop the very version the owner is
+	// still to promote, while its partition counts done (version_pins.go).
+	Hold string
 	// LateRetention lets the partition's retention wait for a later
 	// transaction, with others (retention_late.go): a backfill's outputs,
 	// whose end applies it (Sweep).
@@ -212,6 +219,8 @@ func (tx *writeTx) writeOutput(o *preparedOutput, makeCurrent bool, created time
 	st.last = version
 	if o.Pin != "" {
 		tx.pin(o.Pin, VersionRef{Product: o.Product, Partition: o.Partition, Version: version})
+	} else if o.Hold != "" && !makeCurrent {
+		tx.pin(o.Hold, VersionRef{Product: o.Product, Partition: o.Partition, Version: version})
 	}
 	if makeCurrent {
 		tx.setCurrent(st, version)
@@ -248,13 +257,21 @@ func (tx *writeTx) keptState(r VersionRef) (*partState, error) {
 }
 
 // Promote makes the given (staged) versions current, all in one transaction,
-// and applies retention to their partitions. It is how an atomic backfill
-// switches every partition at once.
-func (w *Warehouse) Promote(ctx context.Context, refs []VersionRef) error {
+// releases the pins release holds in their partitions ("" keeps them: the
+// versions it held are current now or older than what is) and applies
+// retention to them. It is how conflicts are promoted anyway.
+func (w *Warehouse) Promote(ctx context.Context, refs []VersionRef, release string) error {
 	if err := checkRefs(refs, true); err != nil {
 		return fmt.Errorf("promote: %w", err)
 	}
 	err := w.write(ctx, func(tx *writeTx) error {
+		parts := make([]partKey, len(refs))
+		for i, r := range refs {
+			parts[i] = partKey{r.Product, r.Partition}
+		}
+		if err := tx.releasePins(release, parts); err != nil {
+			return err
+		}
 		for _, r := range refs {
 			st, err := tx.keptState(r)
 			if err != nil {

@@ -256,14 +256,14 @@ func TestStagePromoteDiscard(t *testing.T) {
 	assertRows(t, query(t, wh, `SELECT * FROM p ORDER BY _partition`), row("2024-03-10", int64(1)))
 	_, err := wh.Read(ctx, "p", Selection{Partitions: []string{"2024-03-11"}}, 0)
 	assertErrContains(t, err, `product "p" partition 2024-03-11 has no current version (staged versions: 1)`)
-	if err := wh.Promote(ctx, []VersionRef{a.Ref(), b.Ref()}); err != nil {
+	if err := wh.Promote(ctx, []VersionRef{a.Ref(), b.Ref()}, ""); err != nil {
 		t.Fatal(err)
 	}
 	assertRows(t, query(t, wh, `SELECT * FROM p ORDER BY _partition`), row("2024-03-10", int64(2)), row("2024-03-11", int64(3)))
 
 	// Promote is all or nothing too.
 	c := stage(t, wh, "p", "2024-03-10", ids(t, 4))
-	err = wh.Promote(ctx, []VersionRef{c.Ref(), {Product: "p", Partition: "2024-03-11", Version: 9}})
+	err = wh.Promote(ctx, []VersionRef{c.Ref(), {Product: "p", Partition: "2024-03-11", Version: 9}}, "")
 	assertErrContains(t, err, `product "p" has no version 9 of partition 2024-03-11`)
 	assertRows(t, query(t, wh, `SELECT * FROM p WHERE _partition = '2024-03-10'`), row("2024-03-10", int64(2)))
 

@@ -1,5 +1,7 @@
 package warehouse
 
+import "maps"
+
 // A backfill's rewrite replaces a version of every partition it writes, and
 // retention then drops the oldest: one more catalog DELETE in each of its
 // write transactions, most of what a rewrite pass cost over a first pass
@@ -35,32 +37,19 @@ func (tx *writeTx) retainLate(product, partition string) {
 // this transaction's) when there are lateBatch of them or the transaction
 // sweeps all; it runs before the transaction flushes.
 func (tx *writeTx) applyLate() error {
-	n := len(tx.w.late)
-	for k := range tx.late {
-		if !tx.w.late[k] {
-			n++
-		}
-	}
-	if n == 0 || (n < lateBatch && !tx.sweepAll) {
+	waiting := make(map[partKey]bool, len(tx.w.late)+len(tx.late))
+	maps.Copy(waiting, tx.w.late)
+	maps.Copy(waiting, tx.late)
+	if len(waiting) == 0 || (len(waiting) < lateBatch && !tx.sweepAll) {
 		return nil
 	}
-	apply := func(k partKey) error {
+	for k := range waiting {
 		st, err := tx.state(k.product, k.partition)
 		if err != nil {
 			return err
 		}
-		return tx.retain(k.product, k.partition, st)
-	}
-	for k := range tx.w.late {
-		if err := apply(k); err != nil {
+		if err := tx.retain(k.product, k.partition, st); err != nil {
 			return err
-		}
-	}
-	for k := range tx.late {
-		if !tx.w.late[k] {
-			if err := apply(k); err != nil {
-				return err
-			}
 		}
 	}
 	tx.lateDone = true

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -38,6 +39,28 @@ func (w *Warehouse) Unpin(ctx context.Context, owner string) error {
 	})
 	if err != nil {
 		return fmt.Errorf("unpin %s: %w", owner, err)
+	}
+	return nil
+}
+
+// releasePins deletes the pins owner holds in parts, in one statement;
+// nothing when owner is "".
+func (tx *writeTx) releasePins(owner string, parts []partKey) error {
+	if owner == "" || len(parts) == 0 {
+		return nil
+	}
+	var list strings.Builder
+	for i, k := range parts {
+		if i > 0 {
+			list.WriteString(", ")
+		}
+		fmt.Fprintf(&list, "(%s, %s)", quoteLiteral(k.product), quoteLiteral(k.partition))
+	}
+	// A join, not IN over a list of tuples (compared pairwise).
+	err := tx.exec(`DELETE FROM _strata.pins USING (VALUES ` + list.String() + `) AS s(p, q)
+		WHERE owner = ` + quoteLiteral(owner) + ` AND product = s.p AND partition = s.q`)
+	if err != nil {
+		return fmt.Errorf("release pins of %s: %w", owner, err)
 	}
 	return nil
 }

@@ -119,26 +119,21 @@ func (w *Warehouse) SwitchBatch(ctx context.Context, batch string, switches []Sw
 		// One statement for the log and one for the pins, whatever the
 		// number of partitions.
 		now := time.Now().UTC().Format(time.RFC3339Nano)
-		var log, parts strings.Builder
+		var log strings.Builder
+		parts := make([]partKey, len(switches))
 		for i, s := range switches {
 			if i > 0 {
 				log.WriteString(", ")
-				parts.WriteString(", ")
 			}
 			fmt.Fprintf(&log, "(%s, %s, %s, %d, %d, TIMESTAMPTZ %s, NULL)", quoteLiteral(batch), quoteLiteral(s.Product), quoteLiteral(s.Partition), froms[i], s.To, quoteLiteral(now))
-			fmt.Fprintf(&parts, "(%s, %s)", quoteLiteral(s.Product), quoteLiteral(s.Partition))
-			tx.w.guarded[partKey{s.Product, s.Partition}] = true
+			parts[i] = partKey{s.Product, s.Partition}
+			tx.w.guarded[parts[i]] = true
 		}
 		if err := tx.exec(`INSERT INTO _strata.switch_log VALUES ` + log.String()); err != nil {
 			return fmt.Errorf("log switches: %w", err)
 		}
-		if unpin != "" {
-			// A join, not IN over a list of tuples (compared pairwise).
-			err := tx.exec(`DELETE FROM _strata.pins USING (VALUES ` + parts.String() + `) AS s(p, q)
-				WHERE owner = ` + quoteLiteral(unpin) + ` AND product = s.p AND partition = s.q`)
-			if err != nil {
-				return fmt.Errorf("release pins of %s: %w", unpin, err)
-			}
+		if err := tx.releasePins(unpin, parts); err != nil {
+			return err
 		}
 		return tx.retainSwitched(switches)
 	})
