@@ -74,6 +74,9 @@ var NeedsCompiled = map[string]string{
 	"adv4_json_tags":                   "%T of a value that can be of the block's own type",
 	"adv4_generic_stack_queue":         "CFG post-order panic",
 	"adv4_generic_constraints_methods": "CFG post-order panic",
+	// yaegi's own error for a failed type assertion, with its position,
+	// reached the block's recover (it printed "19:9: interface conversion").
+	"adv4_recover_type_assert": "raises as an error of its own, with its position (19:9: interface conversion",
 	// A nil pointer of the block's type in a standard interface (Go's
 	// typed-nil gotcha): yaegi said `err == nil`.
 	"typed_nil_error": "p (a *myErr that may be nil) becomes error",

@@ -65,8 +65,9 @@
 //     Person.age"; yaegi's say ".age") fails the run "needs compiled" at
 //     the call when it happens (CodecErr); others pass through;
 //   - recover(): a panic that is yaegi's own (a reflect misuse where Go
-//     raises a runtime error) is not handed to the block, which would see
-//     another value; the run fails "needs compiled" at the recover;
+//     raises a runtime error, or its positioned error for a failed type
+//     assertion) is not handed to the block, which would see another
+//     value; the run fails "needs compiled" at the recover;
 //   - slices and maps are the kernel's own source (overlay/), with the API
 //     of Go 1.21+ except the iterator functions;
 //   - a block's process (block_process.go): os.Args is [block], flag parses

@@ -90,6 +90,9 @@ func (e *Executor) rtSymbols() map[string]map[string]reflect.Value {
 				if v != nil && interpreterFault(v) {
 					panic(routedFault{line: line, col: col, msg: fmt.Sprintf("the block recovers a panic that the kernel's interpreter (yaegi) raised inside itself (%v) where Go raises a runtime error, so the recovered value would differ", v)})
 				}
+				if v != nil && yaegiRunError(v) {
+					panic(routedFault{line: line, col: col, msg: fmt.Sprintf("the block recovers a panic that the kernel's interpreter (yaegi) raises as an error of its own, with its position (%v), where Go raises a runtime error (a failed type assertion's *runtime.TypeAssertionError), so the recovered value would differ", v)})
+				}
 				return v
 			}),
 			// CodecErr wraps a json/xml Unmarshal, Decode or Encode over
