@@ -66,6 +66,17 @@ var NeedsCompiled = map[string]string{
 	"adv3_comma_ok_header":     "a comma-ok that may fail, in a for, if or switch header",
 	"adv3_iface_switch_case":   "switch on an interface value (v) with a case of type int",
 	"adv3_const_div_iota":      "a division of untyped constants repeated with iota in a const group",
+	// Found by adversarial round 4 (adv4_*).
+	"adv4_runtime_panics_recovered":    "type assertion to an interface with methods",
+	"adv4_runtime_panics_plain":        "raised inside itself (reflect: slice index out of range)",
+	"adv4_embed_ptr_promotion":         "raised inside itself (reflect: call of reflect.Value.Field on zero Value)",
+	"adv4_math_numeric":                "complex128 is not constant.Value",
+	"adv4_json_tags":                   "%T of a value that can be of the block's own type",
+	"adv4_generic_stack_queue":         "CFG post-order panic",
+	"adv4_generic_constraints_methods": "CFG post-order panic",
+	// yaegi's own error for a failed type assertion, with its position,
+	// reached the block's recover (it printed "19:9: interface conversion").
+	"adv4_recover_type_assert": "raises as an error of its own, with its position (19:9: interface conversion",
 	// A nil pointer of the block's type in a standard interface (Go's
 	// typed-nil gotcha): yaegi said `err == nil`.
 	"typed_nil_error": "p (a *myErr that may be nil) becomes error",

@@ -49,6 +49,10 @@
 //     one assignment per name; a unary -, ^, ! becoming an interface, and
 //     any operator into a standard struct's interface field (e.Value =
 //     n + 1), is parenthesized (yaegi stopped the function silently);
+//   - named results are zeroed at the function's entry (yaegi kept the
+//     previous call's values at the same call site, as in a loop), and a
+//     function that may recover names its unnamed results to zero them too
+//     (lower_results.go);
 //   - (*log.Logger).SetPrefix, which yaegi's wrapped log.Logger lacks;
 //   - == between interfaces holding the block's own types, and between an
 //     interface and a concrete value (yaegi said false for iface == Sq{1});
@@ -61,8 +65,9 @@
 //     Person.age"; yaegi's say ".age") fails the run "needs compiled" at
 //     the call when it happens (CodecErr); others pass through;
 //   - recover(): a panic that is yaegi's own (a reflect misuse where Go
-//     raises a runtime error) is not handed to the block, which would see
-//     another value; the run fails "needs compiled" at the recover;
+//     raises a runtime error, or its positioned error for a failed type
+//     assertion) is not handed to the block, which would see another
+//     value; the run fails "needs compiled" at the recover;
 //   - slices and maps are the kernel's own source (overlay/), with the API
 //     of Go 1.21+ except the iterator functions;
 //   - a block's process (block_process.go): os.Args is [block], flag parses

@@ -517,6 +517,15 @@ func interpreterFault(v any) bool {
 	return strings.HasPrefix(fmt.Sprint(v), "reflect: ") || strings.HasPrefix(fmt.Sprint(v), "reflect.")
 }
 
+// yaegiRunError reports whether a panic is one yaegi raises itself at run
+// time as its *interp.cfgError ("19:9: interface conversion: interface {}
+// is string, not int"): Go's value for a failed type assertion is a
+// *runtime.TypeAssertionError, whose message has no position.
+func yaegiRunError(v any) bool {
+	t := reflect.TypeOf(v)
+	return t != nil && t.Kind() == reflect.Pointer && t.Elem().PkgPath() == "github.com/traefik/yaegi/interp" && t.Elem().Name() == "cfgError"
+}
+
 type checkError struct{ err error }
 
 func (c checkError) Error() string { return c.err.Error() }

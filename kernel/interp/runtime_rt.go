@@ -90,6 +90,9 @@ func (e *Executor) rtSymbols() map[string]map[string]reflect.Value {
 				if v != nil && interpreterFault(v) {
 					panic(routedFault{line: line, col: col, msg: fmt.Sprintf("the block recovers a panic that the kernel's interpreter (yaegi) raised inside itself (%v) where Go raises a runtime error, so the recovered value would differ", v)})
 				}
+				if v != nil && yaegiRunError(v) {
+					panic(routedFault{line: line, col: col, msg: fmt.Sprintf("the block recovers a panic that the kernel's interpreter (yaegi) raises as an error of its own, with its position (%v), where Go raises a runtime error (a failed type assertion's *runtime.TypeAssertionError), so the recovered value would differ", v)})
+				}
 				return v
 			}),
 			// CodecErr wraps a json/xml Unmarshal, Decode or Encode over
@@ -112,6 +115,9 @@ func (e *Executor) rtSymbols() map[string]map[string]reflect.Value {
 				}
 				v.Clear()
 			}),
+			// Zero sets a named result to its zero value at the function's
+			// entry where its type cannot be written there (lower_results.go).
+			"Zero": reflect.ValueOf(func(p any) { reflect.ValueOf(p).Elem().SetZero() }),
 			// DecodeRune steps a lowered range over a string (lower.go).
 			"DecodeRune": reflect.ValueOf(utf8.DecodeRuneInString),
 			// ShiftCount is a signed shift count: Go panics on a negative
