@@ -337,6 +337,11 @@ func (e *Engine) resolved(ctx context.Context, id string, n int, what string) er
 	if counts[StateConflict] == 0 && counts[StateFailed]+counts[StateCancelled]+counts[StateRunning] == 0 {
 		return e.backfillEvent(ctx, id, StateSucceeded, fmt.Sprintf("conflicts resolved (last: %d partitions %s)", n, what))
 	}
+	if left := counts[StateConflict]; left > 0 && n > 0 {
+		// The message the backfill ended with counted the conflicts then;
+		// after a resolve of some it would still say all of them wait.
+		return e.backfillEvent(ctx, id, StateNeedsAttention, fmt.Sprintf("%d partitions %s; ", n, what)+e.needsAttention(id, left))
+	}
 	return nil
 }
 

@@ -336,3 +336,25 @@ func TestKeptAsideThenSupersededStaysAConflict(t *testing.T) {
 		t.Fatalf("resume: %s %q %+v", done.State, done.Message, done.Progress)
 	}
 }
+
+// A resolve of some conflicts says how many are left: the message the
+// backfill ended with still said "2 partitions were not made current"
+// once one was settled.
+func TestPartialResolveSaysWhatIsLeft(t *testing.T) {
+	t.Parallel()
+	e, st := newerWork(t, PublishPartition)
+	if done := e.resumeAndWait(st.ID); done.State != StateNeedsAttention || !strings.Contains(done.Message, "2 partitions were not made current") {
+		t.Fatalf("backfill over newer work: %s %q", done.State, done.Message)
+	}
+	if _, err := e.eng.Resolve(context.Background(), st.ID, true, []string{"2024-01-05"}); err != nil {
+		t.Fatal(err)
+	}
+	mid, err := e.eng.Backfill(context.Background(), st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mid.State != StateNeedsAttention || mid.Progress.Conflicts != 1 || !strings.Contains(mid.Message, "1 partitions were not made current") ||
+		!strings.Contains(mid.Message, "promote-anyway") {
+		t.Fatalf("after keeping day 5's newer work: %s %q %+v", mid.State, mid.Message, mid.Progress)
+	}
+}

@@ -18,7 +18,7 @@ type RetryPlan struct {
 	// backfill's version, so the retried partitions run other code than
 	// the ones that succeeded.
 	CodeChange bool `json:"code_change"`
-	ToRun      int  `json:"to_run"` // partitions that did not succeed (nor were skipped)
+	ToRun      int  `json:"to_run"` // partitions that did not succeed (nor were skipped), and rollups skipped for their failed days
 	// RerunChildren counts the dynamic children of those partitions that
 	// succeeded under another pipeline version: they run again rather than
 	// being reused (a retry of the same version reuses them).
@@ -85,6 +85,16 @@ func (e *Engine) PlanRetry(ctx context.Context, id string, useCurrentCode bool) 
 			rp.ToRun++
 		}
 	}
+	// A rollup skipped because some of its days failed is decided again
+	// once the retry reruns them (backfill_run.go finishRollup), and runs
+	// unless they fail again: the dry run said "1 partition to run" and
+	// then ran it and its week.
+	if n, err := e.skippedForFailures(ctx, id); err != nil {
+		return nil, err
+	} else if n > 0 {
+		rp.ByState["skipped rollup"] = n
+		rp.ToRun += n
+	}
 	if left := t.total + t.rollups - seen; left > 0 {
 		rp.ByState["not started"] = left
 		rp.ToRun += left
@@ -93,6 +103,23 @@ func (e *Engine) PlanRetry(ctx context.Context, id string, useCurrentCode bool) 
 		return nil, err
 	}
 	return rp, nil
+}
+
+// skippedForFailures is why a rollup was skipped when some of its
+// partitions failed.
+const skippedForFailures = "skipped: some of its partitions failed"
+
+// skippedForFailures counts the rollups of backfill id whose latest state
+// is skipped because some of their partitions failed.
+func (e *Engine) skippedForFailures(ctx context.Context, id string) (int, error) {
+	var n int
+	err := e.wh.DB().QueryRowContext(ctx, `SELECT count(*) FROM (SELECT arg_max(state, seq) AS state, arg_max(error, seq) AS error
+		FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' GROUP BY run_id) WHERE state = 'skipped' AND error = ?`,
+		id, skippedForFailures).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count the rollups a retry of %s decides again: %w", id, err)
+	}
+	return n, nil
 }
 
 // staleChildren counts the dynamic children that succeeded in the runs a

@@ -261,7 +261,7 @@ func (b *backfillRun) run() error {
 			b.countPrior(st)
 			return
 		case r.anyFailed:
-			b.skip(runID, r.part.Key, "skipped: some of its partitions failed")
+			b.skip(runID, r.part.Key, skippedForFailures)
 			return
 		}
 		pp := pd.classify(t.pl, r.part, r.interval, r.blocks, t.spec.Reprocess)

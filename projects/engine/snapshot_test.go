@@ -182,8 +182,10 @@ func TestRetryWithCurrentCode(t *testing.T) {
 	writeFiles(t, e.dir, dailyFiles(""))
 	e.reload()
 	ctx := context.Background()
+	// Day 3, and its week, skipped for it, which the retry decides again
+	// and runs.
 	same, err := e.eng.PlanRetry(ctx, st.ID, false)
-	if err != nil || same.CodeChange || same.Snapshot != st.Snapshot || same.ToRun != 1 {
+	if err != nil || same.CodeChange || same.Snapshot != st.Snapshot || same.ToRun != 2 || same.ByState["skipped rollup"] != 1 {
 		t.Fatalf("retry plan: %+v %v", same, err)
 	}
 	if _, err := e.eng.Retry(ctx, st.ID, false); err != nil {
@@ -200,12 +202,17 @@ func TestRetryWithCurrentCode(t *testing.T) {
 	if !strings.Contains(changed.String(), "CHANGE") {
 		t.Fatalf("the dry run does not show the change: %s", changed)
 	}
+	before := e.count(`SELECT max(seq) FROM _strata.run_events`)
 	if _, err := e.eng.Retry(ctx, st.ID, true); err != nil {
 		t.Fatal(err)
 	}
 	fixed, _ := e.eng.Wait(ctx, st.ID)
 	if fixed.State != StateSucceeded || fixed.Snapshot != changed.Snapshot || fixed.FilesChanged {
 		t.Fatalf("retry with the current code: %s %q version %s", fixed.State, fixed.Message, fixed.Snapshot)
+	}
+	if ran := e.count(`SELECT count(DISTINCT run_id) FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' AND state = 'running' AND seq > ?`,
+		st.ID, before); ran != changed.ToRun {
+		t.Fatalf("the retry ran %d partitions, its dry run said %d", ran, changed.ToRun)
 	}
 }
 
