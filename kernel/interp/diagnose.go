@@ -56,6 +56,9 @@ type analysis struct {
 	tables int
 	// hasVars: package-level variables make a cached interpreter unsafe to reuse.
 	hasVars bool
+	// hasInit: init functions run when the block loads, so each run loads
+	// it again (a cached interpreter would skip them).
+	hasInit bool
 }
 
 // analyze parses and type-checks src and verifies the block contract. Every
@@ -179,6 +182,9 @@ func (e *Executor) analyze(filename, src, wantEntry string, allow map[string]boo
 		decls = append(decls, af.Decls...)
 	}
 	for _, d := range decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "init" {
+			a.hasInit = true
+		}
 		g, ok := d.(*ast.GenDecl)
 		if !ok || g.Tok != token.VAR {
 			continue

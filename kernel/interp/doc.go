@@ -70,6 +70,10 @@
 //     value; the run fails "needs compiled" at the recover;
 //   - slices and maps are the kernel's own source (overlay/), with the API
 //     of Go 1.21+ except the iterator functions;
+//   - what the block prints while it loads (package variables'
+//     initializers, init functions, which yaegi runs then) reaches the run
+//     before the entry's output, and a block with init functions is loaded
+//     again for every run, as a program runs its init once per run;
 //   - a block's process (block_process.go): os.Args is [block], flag parses
 //     no arguments, the environment is a per-run copy, the standard logger
 //     is per run, stdin is empty, os.Stdout and os.Stderr are real *os.File

@@ -143,7 +143,7 @@ func (e *Executor) program(req *protocol.ExecRequest) (*program, *protocol.RunEr
 	if rerr != nil {
 		return nil, rerr
 	}
-	p = &program{a: a, reuse: !a.hasVars}
+	p = &program{a: a, reuse: !a.hasVars && !a.hasInit}
 	p.rewrote = a.rewrite(req.Source)
 	if a.multiFile() {
 		p.fsys = a.packageFS(false)
@@ -291,6 +291,15 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 		res.Duration = time.Since(start)
 		return t, res
 	}
+	if e.out != nil && !req.CheckOnly {
+		// Connected before the block loads: yaegi runs package variables'
+		// initializers and init functions then, and what they print comes
+		// first in the run's stdout, as in Go (it went nowhere, or, left in
+		// the pipe, reached the run only by chance).
+		e.out.set(env.Stdout)
+		defer e.out.set(nil)
+		defer e.out.flush() // runs first: what the block wrote reaches this run
+	}
 	p, rerr := e.program(req)
 	if rerr != nil {
 		return finish(nil, rerr)
@@ -327,11 +336,6 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 	var trace bytes.Buffer
 	p.proc.reset()
 	p.stdout.set(env.Stdout)
-	if e.out != nil {
-		e.out.set(env.Stdout)
-		defer e.out.set(nil)
-		defer e.out.flush() // runs first: what the block wrote reaches this run
-	}
 	// Each stream flushes the captured files before it writes, so that
 	// stdout, os.Stderr and the log keep the order the block wrote them in.
 	stderr, logStderr := env.Stderr, env.Stderr
