@@ -275,7 +275,11 @@ func backfillList(args []string) error {
 	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tPIPELINE\tRANGE\tSTATE\tSUCCEEDED\tSKIPPED\tFAILED\tCREATED")
 	for _, b := range bs {
-		fmt.Fprintf(tw, "%s\t%s\t%s..%s\t%s\t%d\t%d\t%d\t%s\n", b.ID, b.Pipeline, b.Spec.From, b.Spec.To, b.State,
+		state := string(b.State)
+		if b.Interrupted {
+			state += " (interrupted)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s..%s\t%s\t%d\t%d\t%d\t%s\n", b.ID, b.Pipeline, b.Spec.From, b.Spec.To, state,
 			b.Progress.Succeeded, b.Progress.Skipped, b.Progress.Failed, b.CreatedAt.Local().Format(time.DateTime))
 	}
 	return tw.Flush()

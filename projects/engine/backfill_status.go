@@ -35,6 +35,10 @@ type BackfillStatus struct {
 	// made current because newer work was; resolve them with
 	// Resolve (promote anyway or keep newer).
 	Conflicts []BackfillConflict `json:"conflicts,omitempty"`
+	// Interrupted: the log says running but no process runs it (read
+	// with no process holding the project: a kill or crash stopped it
+	// before it ended); Message says how to continue it.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // maxConflicts bounds the conflicts a status lists; Conflicts has them all.
@@ -85,6 +89,14 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 		st.Progress.State = st.State
 		st.Progress.Total = st.Total
 		return st, nil
+	}
+	if st.State == StateRunning && e.readOnly {
+		// Nothing runs it: answering "running" would have a reader wait
+		// for a backfill that stopped with a kill -9 or a crash.
+		dir := e.project().Dir
+		st.Interrupted = true
+		st.Message = fmt.Sprintf("interrupted: no strata process is running it (it stopped before it ended: a kill or a crash); "+
+			"what succeeded is kept: `strata backfill resume %s %s` continues it (`strata start` resumes it by itself)", dir, id)
 	}
 	counts, err := e.backfillCounts(ctx, id)
 	if err != nil {

@@ -1,0 +1,59 @@
+package engine
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stratahq/strata/kernel/supervisor"
+	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/warehouse"
+)
+
+// A backfill a kill -9 stopped is "running" in the log. Read with no
+// process holding the project (strata backfill status/list), nothing runs
+// it: the status says it was interrupted and how to continue it, rather
+// than "running" with nothing running.
+func TestStatusSaysAKilledBackfillIsInterrupted(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, dailyFiles(""))
+	ctx := context.Background()
+	st := e.backfill(spec("2024-01-01", "2024-01-03"))
+	if st.State != StateSucceeded {
+		t.Fatal(st.Message)
+	}
+	// What a kill -9 in a later pass leaves: its last state, running.
+	if err := e.eng.backfillEvent(ctx, st.ID, StateRunning, "retrying"); err != nil {
+		t.Fatal(err)
+	}
+	if live, err := e.eng.Backfill(ctx, st.ID); err != nil || live.Interrupted {
+		t.Fatalf("the holder reads its own log: %+v %v", live, err)
+	}
+	dir := e.dir
+	e.close()
+
+	proj, err := project.Load(dir)
+	if proj == nil {
+		t.Fatal(err)
+	}
+	wh, err := warehouse.Open(ctx, filepath.Join(dir, ".strata", "warehouse.duckdb"), warehouse.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wh.Close()
+	pool := supervisor.NewPool(kernelConfig(), 1)
+	defer pool.Close()
+	ro, err := New(ctx, proj, wh, pool, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	got, err := ro.Backfill(ctx, st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Interrupted || !strings.Contains(got.Message, "interrupted") || !strings.Contains(got.Message, "strata backfill resume") {
+		t.Fatalf("read-only status of a killed backfill: %s %q interrupted=%v", got.State, got.Message, got.Interrupted)
+	}
+}
