@@ -40,8 +40,9 @@
 //     declares its own and assigns them first thing in the body; a range
 //     over a pointer to an array (yaegi overwrote a neighbouring variable
 //     with the array) becomes a count loop or a range over (*p)[:]; a
-//     range over a string with index and rune decodes natively (yaegi's
-//     index went wrong after an invalid byte) (lower.go);
+//     range over a string with an index, alone or with the rune, decodes
+//     natively (yaegi's index went wrong after an invalid byte, and alone
+//     it counted runes, not bytes) (lower.go);
 //   - yaegi writing a value straight into its destination (lower_assign.go):
 //     a call or composite literal among several assigned values (`a, b =
 //     x, f()`: yaegi lost a) is parenthesized; a nil among them becomes

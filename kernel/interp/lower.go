@@ -88,14 +88,16 @@ func plainOperand(e ast.Expr) bool {
 	return false
 }
 
-// stringRangeByIndex reports whether n ranges over a string with both a
-// byte index and a rune: yaegi v0.16 advances the index by the decoded
+// stringRangeByIndex reports whether n ranges over a string with a byte
+// index: with a rune too, yaegi v0.16 advances the index by the decoded
 // rune's length, so after an invalid byte (decoded as U+FFFD, 3 bytes
 // long, but 1 byte wide) every later index is off (corpus
 // adv2_strings_invalid_utf8: Go 0:97 1:65533 2:98, yaegi 0:97 1:65533
-// 4:98). The runes themselves, and a range with only one of the two, are right.
+// 4:98); with the index alone, it counts runes (`for i := range "héllo"`
+// gave 0 1 2 3 4 for Go's 0 1 3 4 5; corpus adv4_string_range_key). The
+// runes alone are right.
 func (a *analysis) stringRangeByIndex(n *ast.RangeStmt) bool {
-	if isBlank(n.Key) || isBlank(n.Value) {
+	if isBlank(n.Key) {
 		return false
 	}
 	b, ok := a.info.TypeOf(n.X).Underlying().(*types.Basic)
@@ -112,7 +114,13 @@ func (a *analysis) stringRangeByIndex(n *ast.RangeStmt) bool {
 func (a *analysis) lowerStringRange(n *ast.RangeStmt, off func(token.Pos) int, lhs, rhs []string) []edit {
 	k, v := "strata_k", "strata_v"
 	if n.Tok == token.DEFINE {
-		k, v = n.Key.(*ast.Ident).Name, n.Value.(*ast.Ident).Name
+		k = n.Key.(*ast.Ident).Name
+		if !isBlank(n.Value) {
+			v = n.Value.(*ast.Ident).Name
+		}
+	}
+	if isBlank(n.Value) {
+		v = "_"
 	}
 	body := fmt.Sprintf(" var strata_r rune; strata_r, strata_w = %s.DecodeRune(string(strata_s[strata_j:])); %s, %s := strata_j, strata_r;", rtAlias, k, v)
 	if len(lhs) > 0 {
