@@ -158,7 +158,10 @@ func backfillDiscard(args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Printf("backfill %s: discarded %d staged versions; nothing was made current\n", args[1], n)
+		fmt.Printf("backfill %s: discarded %d staged versions; none of them was made current\n", args[1], n)
+		if st, err := ws.eng.Backfill(ctx, args[1]); err == nil && st.Progress.Succeeded > 0 {
+			fmt.Printf("the %d partitions promoted before stay current\n", st.Progress.Succeeded)
+		}
 		return nil
 	})
 }

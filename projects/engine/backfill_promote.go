@@ -233,11 +233,17 @@ func (e *Engine) DiscardBackfill(ctx context.Context, id string) (int, error) {
 	if err := e.wh.Unpin(ctx, id); err != nil {
 		return 0, err
 	}
-	if err := e.markDiscarded(ctx, id); err != nil {
+	if err := e.markDiscarded(ctx, id, "cancelled: its staged versions were discarded (strata backfill discard); a retry runs it again"); err != nil {
 		return 0, err
 	}
 	defer e.pushReview(id)
-	return len(refs), e.backfillEvent(ctx, id, StateCancelled, fmt.Sprintf("discarded %d staged versions", len(refs)))
+	msg := fmt.Sprintf("discarded %d staged versions", len(refs))
+	if counts, err := e.backfillCounts(ctx, id); err == nil && counts[StateSucceeded] > 0 {
+		// A promote of a part came first: that part stays current, and
+		// reading "cancelled" alone one would think nothing of it is.
+		msg += fmt.Sprintf("; the %d partitions promoted before stay current", counts[StateSucceeded])
+	}
+	return len(refs), e.backfillEvent(ctx, id, StateCancelled, msg)
 }
 
 // RollbackBackfill switches every partition a backfill's promotes made

@@ -259,3 +259,37 @@ func TestRollbackOfAPartitionBackfillSaysWhatToDo(t *testing.T) {
 		t.Errorf("rollback refusal %q", err)
 	}
 }
+
+// A discard after a promote of a part drops what is still staged, and only
+// that: the promoted partitions stay succeeded (their versions are
+// current), and a retry runs the discarded ones alone. The discard marked
+// every partition cancelled, so the backfill read "cancelled, 0
+// succeeded" with half of it current, and a retry would have run it all.
+func TestDiscardAfterAPartialPromoteKeepsThePromoted(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := newEnv(t, false, reviewFiles("1", "", ""))
+	e.backfill(spec("2024-01-01", "2024-01-04"))
+	e.rewrite(reviewFiles("2", "", ""))
+	st := e.backfill(reviewSpec("2024-01-01", "2024-01-04"))
+	if st.State != StateReview {
+		t.Fatalf("%s %s", st.State, st.Message)
+	}
+	if _, err := e.eng.PromoteBackfill(ctx, st.ID, PromoteOptions{Only: "2024-01-01..2024-01-02"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.eng.DiscardBackfill(ctx, st.ID); err != nil {
+		t.Fatal(err)
+	}
+	after, err := e.eng.Backfill(ctx, st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.State != StateCancelled || after.Progress.Succeeded != 2 || after.Progress.Cancelled != 2 || !strings.Contains(after.Message, "2 partitions promoted before stay current") {
+		t.Fatalf("after promoting two days and discarding the rest: %s %q %+v", after.State, after.Message, after.Progress)
+	}
+	rp, err := e.eng.PlanRetry(ctx, st.ID, false)
+	if err != nil || rp.ToRun != 2 {
+		t.Fatalf("retry plan after the discard: %+v %v", rp, err)
+	}
+}

@@ -496,22 +496,27 @@ func (e *Engine) discardStaged(ctx context.Context, id string) error {
 	if err := e.wh.Unpin(ctx, id); err != nil { // a review backfill's pins
 		return err
 	}
-	return e.markDiscarded(ctx, id)
+	return e.markDiscarded(ctx, id, "cancelled: the atomic backfill was cancelled before its versions were made current, and they were discarded")
 }
 
 // markDiscarded records every partition run of the backfill whose latest
-// state is succeeded as cancelled. It is called right after an atomic
-// backfill's staged versions were discarded, when succeeded runs are exactly
-// those whose work is gone: a retry must run them again, not count them done.
-func (e *Engine) markDiscarded(ctx context.Context, id string) error {
+// state is succeeded, and that no promote of the backfill switched in, as
+// cancelled, with why. It is called right after the backfill's staged
+// versions were discarded, when those runs are exactly the ones whose work
+// is gone: a retry must run them again, not count them done. A review
+// backfill promoted in part keeps its promoted partitions succeeded: their
+// versions are current (or were, until newer work), and a retry must not
+// run them again.
+func (e *Engine) markDiscarded(ctx context.Context, id, why string) error {
 	rows, err := e.wh.DB().QueryContext(ctx, `SELECT run_id, any_value(pipeline), any_value(partition_key) FROM _strata.run_events
-		WHERE backfill_id = ? AND block_id = '' GROUP BY run_id HAVING arg_max(state, seq) = 'succeeded'`, id)
+		WHERE backfill_id = ? AND block_id = '' GROUP BY run_id
+		HAVING arg_max(state, seq) = 'succeeded' AND any_value(partition_key) NOT IN (SELECT partition FROM _strata.switch_log WHERE batch = ?)`, id, id)
 	if err != nil {
 		return err
 	}
 	var evs []Event
 	for rows.Next() {
-		ev := Event{BackfillID: id, State: StateCancelled, Error: "cancelled: the atomic backfill was cancelled before its versions were made current, and they were discarded"}
+		ev := Event{BackfillID: id, State: StateCancelled, Error: why}
 		if err := rows.Scan(&ev.RunID, &ev.Pipeline, &ev.Partition); err != nil {
 			rows.Close()
 			return err

@@ -36,7 +36,7 @@ type BackfillStatus struct {
 	// Resolve (promote anyway or keep newer).
 	Conflicts []BackfillConflict `json:"conflicts,omitempty"`
 	// Interrupted: the log says running but no process runs it (read
-	// with no process holding the project: a kill or crash stopped it
+	// with no process holding the project: a shutdown, kill or crash stopped it
 	// before it ended); Message says how to continue it.
 	Interrupted bool `json:"interrupted,omitempty"`
 }
@@ -95,7 +95,7 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 		// for a backfill that stopped with a kill -9 or a crash.
 		dir := e.project().Dir
 		st.Interrupted = true
-		st.Message = fmt.Sprintf("interrupted: no strata process is running it (it stopped before it ended: a kill or a crash); "+
+		st.Message = fmt.Sprintf("interrupted: no strata process is running it (its process stopped before it ended: a shutdown, a kill or a crash); "+
 			"what succeeded is kept: `strata backfill resume %s %s` continues it (`strata start` resumes it by itself)", dir, id)
 	}
 	counts, err := e.backfillCounts(ctx, id)
