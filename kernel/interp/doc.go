@@ -50,6 +50,11 @@
 //     one assignment per name; a unary -, ^, ! becoming an interface, and
 //     any operator into a standard struct's interface field (e.Value =
 //     n + 1), is parenthesized (yaegi stopped the function silently);
+//   - a value of the block's type with methods that becomes an interface
+//     (outside native calls) is copied into a fresh variable first: yaegi's
+//     interface aliased the variable, range variable, element or call
+//     result slot it came from, and in an any printed as yaegi's wrapper
+//     (lower_iface_copy.go);
 //   - named results are zeroed at the function's entry (yaegi kept the
 //     previous call's values at the same call site, as in a loop), and a
 //     function that may recover names its unnamed results to zero them too

@@ -226,6 +226,10 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 		return true
 	})
 
+	// After every other edit, so a copy is left out where another edit
+	// replaces text across it; before the opening parens, which then
+	// enclose it (see operatorParens).
+	edits = append(edits, ifaceCopyEdits(a.ifaceCopies(), edits, off)...)
 	edits = append(edits, openParens...) // last: see operatorParens
 
 	// Last offset first; at one offset, replacements before insertions, so
