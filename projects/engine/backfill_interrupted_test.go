@@ -57,3 +57,23 @@ func TestStatusSaysAKilledBackfillIsInterrupted(t *testing.T) {
 		t.Fatalf("read-only status of a killed backfill: %s %q interrupted=%v", got.State, got.Message, got.Interrupted)
 	}
 }
+
+// A promote of a review backfill a kill stopped before it was fully staged
+// says so and how to finish it, not "is running" (nothing runs it: this
+// process holds the project).
+func TestPromoteOfAnInterruptedReviewSaysResume(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, reviewFiles("1", "", ""))
+	ctx := context.Background()
+	st := e.backfill(reviewSpec("2024-01-01", "2024-01-02"))
+	if st.State != StateReview {
+		t.Fatalf("%s %s", st.State, st.Message)
+	}
+	if err := e.eng.backfillEvent(ctx, st.ID, StateRunning, "retrying"); err != nil { // what a kill mid-retry leaves
+		t.Fatal(err)
+	}
+	_, err := e.eng.PromoteBackfill(ctx, st.ID, PromoteOptions{})
+	if err == nil || !strings.Contains(err.Error(), "interrupted") || !strings.Contains(err.Error(), "strata backfill resume") {
+		t.Fatalf("promote of an interrupted review backfill: %v", err)
+	}
+}

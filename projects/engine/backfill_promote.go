@@ -73,6 +73,13 @@ func (e *Engine) PromoteBackfill(ctx context.Context, id string, opt PromoteOpti
 		return nil, err
 	}
 	if st.State != StateReview {
+		if st.State == StateRunning && e.running(id) == nil {
+			// "is running" would have the reader wait for a backfill that
+			// nothing runs: a kill, crash or shutdown stopped it (this
+			// process holds the project, so no other one runs it).
+			return nil, fmt.Errorf("backfill %s is not ready for review: it was interrupted before it was fully staged, and no process runs it; "+
+				"finish staging it with `strata backfill resume %s %s`, then promote", id, e.project().Dir, id)
+		}
 		return nil, fmt.Errorf("backfill %s is %s, not ready for review: only a fully staged backfill can be promoted", id, st.State)
 	}
 	// The gates decide; only the products they total or count are diffed.
