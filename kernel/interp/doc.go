@@ -55,6 +55,9 @@
 //     interface aliased the variable, range variable, element or call
 //     result slot it came from, and in an any printed as yaegi's wrapper
 //     (lower_iface_copy.go);
+//   - a call of a method promoted from an embedded interface field (s.Log
+//     for s.Logger.Log; yaegi failed it at run time, "invalid interface
+//     value") names the embedded fields (lower_promoted.go);
 //   - named results are zeroed at the function's entry (yaegi kept the
 //     previous call's values at the same call site, as in a loop), and a
 //     function that may recover names its unnamed results to zero them too

@@ -230,6 +230,7 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 	// replaces text across it; before the opening parens, which then
 	// enclose it (see operatorParens).
 	edits = append(edits, ifaceCopyEdits(a.ifaceCopies(), edits, off)...)
+	edits = append(edits, a.promotedIfaceCalls(edits, off)...)
 	edits = append(edits, openParens...) // last: see operatorParens
 
 	// Last offset first; at one offset, replacements before insertions, so
