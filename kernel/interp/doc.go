@@ -50,11 +50,11 @@
 //     one assignment per name; a unary -, ^, ! becoming an interface, and
 //     any operator into a standard struct's interface field (e.Value =
 //     n + 1), is parenthesized (yaegi stopped the function silently);
-//   - a value of the block's type with methods that becomes an interface
-//     (outside native calls) is copied into a fresh variable first: yaegi's
-//     interface aliased the variable, range variable, element or call
-//     result slot it came from, and in an any printed as yaegi's wrapper
-//     (lower_iface_copy.go);
+//   - a value of the block's type with methods (or a pointer to one) that
+//     becomes an interface (outside native calls) is copied into a fresh
+//     variable first: yaegi's interface aliased the variable, range
+//     variable, element, &-expression or call result slot it came from,
+//     and in an any printed as yaegi's wrapper (lower_iface_copy.go);
 //   - a call of a method promoted from an embedded interface field (s.Log
 //     for s.Logger.Log; yaegi failed it at run time, "invalid interface
 //     value") names the embedded fields (lower_promoted.go);

@@ -12,8 +12,11 @@ import (
 // range variable or the slice element afterwards showed through it, and
 // the slot a call's result lands in is reused by the next call at that
 // site, so `shapes = append(shapes, mk(w))` in a loop left every element the
-// last one (corpus adv4_iface_copy). Such a value stored in an `any` also
-// reached fmt as yaegi's wrapper, printed as {0xc… {…}}.
+// last one (corpus adv4_iface_copy). A pointer too: `accs = append(accs,
+// &counters[i])` in a loop left every element pointing at the last counter,
+// the &-expression's slot holding the last pointer (corpus
+// adv4_iface_copy_ptr). Such a value stored in an `any` also reached fmt as
+// yaegi's wrapper, printed as {0xc… {…}}.
 //
 // The kernel makes the copy itself: at each place such a value becomes an
 // interface (an assignment, a declaration, an element of a composite
@@ -32,8 +35,8 @@ type ifaceWrap struct {
 	iface    string
 }
 
-// ifaceCopies returns the values of the block's types with methods that
-// become interfaces outside native calls.
+// ifaceCopies returns the values of the block's types with methods (and
+// pointers to them) that become interfaces outside native calls.
 func (a *analysis) ifaceCopies() []ifaceWrap {
 	if a.pkg == nil {
 		return nil
@@ -48,9 +51,6 @@ func (a *analysis) ifaceCopies() []ifaceWrap {
 		t := a.info.TypeOf(e)
 		if t == nil {
 			return
-		}
-		if _, ptr := t.Underlying().(*types.Pointer); ptr {
-			return // a pointer in an interface aliases its target in Go too
 		}
 		n, own := a.ownNamed(t)
 		if !own || !hasMethods(n) {
