@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/stratahq/strata/projects/snapshot"
+	"github.com/stratahq/strata/projects/warehouse"
 )
 
 // Wait blocks until a backfill running in this process ends.
@@ -136,11 +137,41 @@ func (e *Engine) restart(ctx context.Context, id string, retry, useCurrentCode b
 		return nil, err
 	}
 	t.pin = pin
+	if err := e.retainWhatItWrote(ctx, id); err != nil {
+		return nil, err
+	}
 	if err := e.backfillEvent(ctx, id, StateRunning, msg); err != nil {
 		return nil, err
 	}
 	e.startBackfill(id, t, retry)
 	return e.Backfill(ctx, id)
+}
+
+// retainWhatItWrote puts every partition the backfill's runs wrote on the
+// warehouse's list that waits for retention, which its end applies. Its
+// publishes left their retention to its end (warehouse/retention_late.go);
+// after a kill the list is gone, and the partitions published before it,
+// which this pass does not write again, kept a version more than retention
+// allows after the resumed backfill said it had ended.
+func (e *Engine) retainWhatItWrote(ctx context.Context, id string) error {
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT DISTINCT product, partition FROM _strata.versions WHERE starts_with(run_id, ?)`, id+":")
+	if err != nil {
+		return fmt.Errorf("partitions backfill %s wrote: %w", id, err)
+	}
+	defer rows.Close()
+	var parts []warehouse.VersionRef
+	for rows.Next() {
+		var r warehouse.VersionRef
+		if err := rows.Scan(&r.Product, &r.Partition); err != nil {
+			return err
+		}
+		parts = append(parts, r)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	e.wh.RetainLate(parts)
+	return nil
 }
 
 // RecoverBackfills resumes the backfills that were running when this

@@ -2,9 +2,11 @@ package engine
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stratahq/strata/kernel/supervisor"
 	"github.com/stratahq/strata/projects/project"
@@ -75,5 +77,58 @@ func TestPromoteOfAnInterruptedReviewSaysResume(t *testing.T) {
 	_, err := e.eng.PromoteBackfill(ctx, st.ID, PromoteOptions{})
 	if err == nil || !strings.Contains(err.Error(), "interrupted") || !strings.Contains(err.Error(), "strata backfill resume") {
 		t.Fatalf("promote of an interrupted review backfill: %v", err)
+	}
+}
+
+// A backfill resumed after a kill applies retention at its end to the
+// partitions it published before the kill too: their publishes had left
+// it to the end, and the kill lost that list, so they kept a version more
+// than retention allows after the resumed backfill said it had ended.
+func TestResumedRewriteEndsAtRetention(t *testing.T) {
+	t.Parallel()
+	files := dailyFiles("")
+	files["strata.yaml"] = "name: late\nretention: 2\n"
+	e := newEnv(t, false, files)
+	ctx := context.Background()
+	for pass := range 2 {
+		s := spec("2024-01-01", "2024-01-03")
+		if pass > 0 {
+			s.Reprocess = ReprocessAll
+		}
+		if st := e.backfill(s); st.State != StateSucceeded {
+			t.Fatalf("pass %d: %s", pass, st.Message)
+		}
+	}
+	st := e.launchPaused(BackfillSpec{Pipeline: "p", From: "2024-01-01", To: "2024-01-03", Concurrency: 1, Reprocess: ReprocessAll})
+	// Its last day, run as the backfill runs it: published, succeeded,
+	// retention left to the backfill's end.
+	res, err := e.eng.Run(ctx, "p", "2024-01-03", RunOptions{RunID: runIDFor(st.ID, "2024-01-03"), BackfillID: st.ID, FineOnly: true, Snapshot: st.Snapshot})
+	if err != nil || res.State != StateSucceeded {
+		t.Fatalf("day 3 as the backfill: %v %+v", err, res)
+	}
+	// A kill now: the files as they are, without the process's memory
+	// (once no partition the pause let start is still writing).
+	for {
+		live, err := e.eng.Backfill(ctx, st.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if live.Progress.Running == 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	killed := filepath.Join(t.TempDir(), "proj")
+	if err := os.CopyFS(killed, os.DirFS(e.dir)); err != nil {
+		t.Fatal(err)
+	}
+	_ = os.Remove(filepath.Join(killed, ".strata", "warehouse.duckdb.lock"))
+	e.close()
+	k := openEnv(t, killed)
+	if done := k.resumeAndWait(st.ID); done.State != StateSucceeded {
+		t.Fatalf("resume: %s %s", done.State, done.Message)
+	}
+	if n := k.count(`SELECT count(*) FROM (SELECT product, partition FROM _strata.versions GROUP BY ALL HAVING count(*) > 2)`); n != 0 {
+		t.Fatalf("%d partitions keep more than the 2 versions retention keeps after the resumed backfill ended", n)
 	}
 }

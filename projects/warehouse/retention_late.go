@@ -18,8 +18,9 @@ import "maps"
 // victim is an old, non-current version either way. Retention is decided
 // when it runs, from the partition's state then, so a version pinned or
 // made current meanwhile is kept as it would have been. A crash forgets
-// the list, not the versions: the next write of the partition applies
-// retention to it as usual.
+// the list, not the versions: the backfill's resume puts its partitions
+// back (RetainLate), and the next write of a partition applies retention
+// to it as usual.
 
 // lateBatch is how many partitions wait for retention before a write
 // transaction applies it to them.
@@ -64,6 +65,18 @@ func (w *Warehouse) keepLate(tx *writeTx) {
 	}
 	for k := range tx.late {
 		w.late[k] = true
+	}
+}
+
+// RetainLate puts partitions on the list that waits for retention: a
+// backfill resumed or retried after a kill names those it wrote before,
+// whose place on the list the kill lost, so that its end applies retention
+// to them as to the ones it writes now.
+func (w *Warehouse) RetainLate(parts []VersionRef) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, r := range parts {
+		w.late[partKey{r.Product, r.Partition}] = true
 	}
 }
 
