@@ -74,6 +74,8 @@ var NeedsCompiled = map[string]string{
 	"adv4_json_tags":                   "%T of a value that can be of the block's own type",
 	"adv4_generic_stack_queue":         "CFG post-order panic",
 	"adv4_generic_constraints_methods": "CFG post-order panic",
+	"adv4_print_nested_iface":          "a slice holding the interface Shape the block declares, printed",
+	"adv4_invoice_money":               "%d of Money, which has methods",
 	// yaegi's own error for a failed type assertion, with its position,
 	// reached the block's recover (it printed "19:9: interface conversion").
 	"adv4_recover_type_assert": "raises as an error of its own, with its position (19:9: interface conversion",

@@ -117,6 +117,9 @@
 //     fields of an interface or method type in printed structs (Go prints
 //     them raw); MarshalJSON/UnmarshalJSON (and Text) in a block using
 //     encoding/json;
+//   - a slice, map, struct or pointer holding an interface the block
+//     declares, printed (yaegi's wrappers of the values inside reach fmt;
+//     unsupported_nested_iface.go);
 //   - %T and %#v of values that can be of the block's types, other verbs than
 //     %v/%s on the block's types with methods, %+v or encoding/json/reflect
 //     over structs with unexported fields (yaegi's types have no names and

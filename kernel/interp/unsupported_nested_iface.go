@@ -1,0 +1,79 @@
+package interp
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// nestedOwnIfacePrints reports each value handed to fmt's or log's
+// printing functions whose type holds, inside a slice, array, map, struct
+// or pointer, an interface with methods the block declares ([]Shape,
+// map[string]Shape, a struct with a Shape field). yaegi keeps the values
+// in such an interface as its own wrappers, and fmt printed those:
+// [{0xc… {0xc… 0xc… 409}}] for [{1 2}] (corpus adv4_print_nested_iface). A
+// value of the interface itself prints right, and is left to the
+// interpreter.
+func (a *analysis) nestedOwnIfacePrints(at func(token.Pos, string, ...any)) {
+	if a.pkg == nil {
+		return
+	}
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || !a.nativeCallee(call) {
+			return true
+		}
+		fn := a.callee(call)
+		if fn == nil || fn.Pkg() == nil || !printing(fn) {
+			return true
+		}
+		for _, arg := range call.Args {
+			t := a.info.TypeOf(arg)
+			if t == nil {
+				continue
+			}
+			if it := a.nestedOwnIface(t, map[types.Type]bool{}, true); it != nil {
+				at(arg.Pos(), "a %s holding the interface %s the block declares, printed: the kernel's interpreter (yaegi) keeps the values in such an interface as its own wrappers, and fmt would print those ({0xc… {…}}) instead of the values", typeKindWord(t), it.Obj().Name())
+				return true
+			}
+		}
+		return true
+	})
+}
+
+// nestedOwnIface returns an interface with methods declared by the block
+// that t holds below its top level, or nil.
+func (a *analysis) nestedOwnIface(t types.Type, seen map[types.Type]bool, top bool) *types.Named {
+	if t == nil || seen[t] {
+		return nil
+	}
+	seen[t] = true
+	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() == a.pkg {
+		if it, ok := n.Underlying().(*types.Interface); ok {
+			if !top && it.NumMethods() > 0 {
+				return n
+			}
+			return nil
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		return a.nestedOwnIface(u.Elem(), seen, false)
+	case *types.Array:
+		return a.nestedOwnIface(u.Elem(), seen, false)
+	case *types.Pointer:
+		return a.nestedOwnIface(u.Elem(), seen, false)
+	case *types.Map:
+		if n := a.nestedOwnIface(u.Key(), seen, false); n != nil {
+			return n
+		}
+		return a.nestedOwnIface(u.Elem(), seen, false)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if n := a.nestedOwnIface(u.Field(i).Type(), seen, false); n != nil {
+				return n
+			}
+		}
+	}
+	return nil
+}
