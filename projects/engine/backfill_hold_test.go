@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -102,5 +103,35 @@ func TestAtomicStagedVersionOutlivesRetention(t *testing.T) {
 	// week's held-back version is still held.
 	if n := e.count(`SELECT count(*) FROM _strata.pins`); n != 1 {
 		t.Fatalf("%d pins left, want the week's one", n)
+	}
+}
+
+// A failed atomic backfill's staged versions, held for its retry, can be
+// discarded instead: then nothing of it is kept, and its partitions count
+// cancelled (a retry runs them again).
+func TestFailedAtomicBackfillCanBeDiscarded(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, retainOne(dailyFiles("2024-01-03")))
+	ctx := context.Background()
+	st := e.backfill(BackfillSpec{Pipeline: "p", From: "2024-01-01", To: "2024-01-05", Concurrency: 1, Publish: PublishAtomic})
+	if st.State != StateFailed {
+		t.Fatalf("atomic backfill with day 3 failing: %s %q", st.State, st.Message)
+	}
+	if n := e.count(`SELECT count(*) FROM _strata.pins WHERE owner = ?`, st.ID); n != 8 {
+		t.Fatalf("%d versions held for the retry, want the 4 days' 2 products", n)
+	}
+	n, err := e.eng.DiscardBackfill(ctx, st.ID)
+	if err != nil || n != 8 {
+		t.Fatalf("discard of a failed atomic backfill: %d %v", n, err)
+	}
+	if left := e.count(`SELECT count(*) FROM _strata.versions WHERE starts_with(run_id, ?)`, st.ID+":") + e.count(`SELECT count(*) FROM _strata.pins`); left != 0 {
+		t.Fatalf("%d versions or pins left after the discard", left)
+	}
+	after, err := e.eng.Backfill(ctx, st.ID)
+	if err != nil || after.State != StateCancelled || after.Progress.Succeeded != 0 {
+		t.Fatalf("after the discard: %+v %v", after, err)
+	}
+	if _, err := e.eng.DiscardBackfill(ctx, e.backfill(spec("2024-01-06", "2024-01-06")).ID); err == nil || !strings.Contains(err.Error(), "nothing staged") {
+		t.Fatalf("discard of a backfill that published as it ran: %v", err)
 	}
 }

@@ -213,9 +213,12 @@ func (e *Engine) onlyRange(pipeline, only string, staged []stagedVersion) ([]sta
 	return out, nil
 }
 
-// DiscardBackfill drops every version a review backfill still has staged.
+// DiscardBackfill drops every version a review backfill still has staged,
+// or a failed atomic one: its staged versions are held from retention for
+// the retry that would promote them (Output.Hold), so without a discard
+// they would be kept for as long as the backfill is not retried.
 func (e *Engine) DiscardBackfill(ctx context.Context, id string) (int, error) {
-	st, _, err := e.reviewable(ctx, id)
+	st, err := e.discardable(ctx, id)
 	if err != nil {
 		return 0, err
 	}
@@ -251,6 +254,19 @@ func (e *Engine) DiscardBackfill(ctx context.Context, id string) (int, error) {
 		msg += fmt.Sprintf("; the %d partitions promoted before stay current", counts[StateSucceeded])
 	}
 	return len(refs), e.backfillEvent(ctx, id, StateCancelled, msg)
+}
+
+// discardable is the status of a backfill that stages its versions (review
+// or atomic); one that published as it ran has nothing staged to discard.
+func (e *Engine) discardable(ctx context.Context, id string) (*BackfillStatus, error) {
+	st, err := e.Backfill(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if st.Spec.Publish != PublishReview && st.Spec.Publish != PublishAtomic {
+		return nil, fmt.Errorf("backfill %s was published %s: it made its versions current as it ran and has nothing staged to discard", id, st.Spec.Publish)
+	}
+	return st, nil
 }
 
 // RollbackBackfill switches every partition a backfill's promotes made
