@@ -431,7 +431,7 @@ func (b *backfillRun) finish(err error) error {
 			msg += fmt.Sprintf(", %d in conflict with newer work", counts[StateConflict])
 		}
 		if atomicMode {
-			msg += "; " + b.t.spec.Publish + ": nothing was made current (retry to finish)"
+			msg += "; " + b.t.spec.Publish + ": nothing was made current (retry to finish, or discard to drop what it staged)"
 		}
 		return e.backfillEvent(ctx, b.id, StateFailed, msg)
 	}
