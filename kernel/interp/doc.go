@@ -119,7 +119,8 @@
 //     encoding/json;
 //   - a slice, map, struct or pointer holding an interface the block
 //     declares, printed (yaegi's wrappers of the values inside reach fmt;
-//     unsupported_nested_iface.go);
+//     unsupported_nested_iface.go), and a value of such an interface
+//     stored into an any (yaegi's wrapper stays inside);
 //   - %T and %#v of values that can be of the block's types, other verbs than
 //     %v/%s on the block's types with methods, %+v or encoding/json/reflect
 //     over structs with unexported fields (yaegi's types have no names and

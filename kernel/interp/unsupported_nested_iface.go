@@ -77,3 +77,31 @@ func (a *analysis) nestedOwnIface(t types.Type, seen map[types.Type]bool, top bo
 	}
 	return nil
 }
+
+// ownIfaceIntoAny reports each place a value of an interface with methods
+// that the block declares is stored into an empty interface (var a any =
+// s, []any{s}, a call of the block's func(v any)), outside fmt's and log's
+// functions, which unwrap it. yaegi keeps yaegi's wrapper of the value
+// inside the any, and fmt printed the wrapper ({0xc… {…}} for {2 2};
+// corpus adv4_own_iface_into_any).
+func (a *analysis) ownIfaceIntoAny(at func(token.Pos, string, ...any)) {
+	if a.pkg == nil {
+		return
+	}
+	a.ifaceAssignments(a.file, true, true, func(e ast.Expr, dst types.Type, _ bool, native *types.Func) {
+		if native != nil && printing(native) {
+			return
+		}
+		it, ok := dst.Underlying().(*types.Interface)
+		if !ok || it.NumMethods() > 0 {
+			return
+		}
+		n, ok := a.info.TypeOf(e).(*types.Named)
+		if !ok || n.Obj().Pkg() != a.pkg {
+			return
+		}
+		if src, ok := n.Underlying().(*types.Interface); ok && src.NumMethods() > 0 {
+			at(e.Pos(), "a value of the interface %s the block declares made an empty interface (%s): the kernel's interpreter (yaegi) keeps its own wrapper of the value inside, so printing it would show {0xc… {…}} instead of the value", n.Obj().Name(), types.TypeString(dst, a.qualifier()))
+		}
+	})
+}

@@ -360,13 +360,19 @@ func (a *analysis) ifaceHeld(own []*types.Named) []*types.Named {
 // Arguments of package sort's functions are left out unless all is set
 // (sort only reorders).
 func (a *analysis) ifaceConversions(f *ast.File, all bool, visit func(e ast.Expr, dst types.Type, nested bool, native *types.Func)) {
+	a.ifaceAssignments(f, all, false, visit)
+}
+
+// ifaceAssignments is ifaceConversions, with the places an interface value
+// is stored into another interface type too when fromIface is set.
+func (a *analysis) ifaceAssignments(f *ast.File, all, fromIface bool, visit func(e ast.Expr, dst types.Type, nested bool, native *types.Func)) {
 	var native *types.Func
 	check := func(e ast.Expr, dst types.Type, nested bool) {
 		if e == nil || dst == nil || !types.IsInterface(dst) {
 			return
 		}
 		tv, ok := a.info.Types[e]
-		if !ok || tv.Type == nil || tv.IsNil() || types.IsInterface(tv.Type) {
+		if !ok || tv.Type == nil || tv.IsNil() || types.IsInterface(tv.Type) != fromIface {
 			return
 		}
 		if _, isParam := tv.Type.(*types.TypeParam); isParam {
