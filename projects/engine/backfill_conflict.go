@@ -335,6 +335,14 @@ func (e *Engine) resolved(ctx context.Context, id string, n int, what string) er
 		return err
 	}
 	if counts[StateConflict] == 0 && counts[StateFailed]+counts[StateCancelled]+counts[StateRunning] == 0 {
+		// Nothing is left for it to promote: what it still holds from
+		// retention (a version a rollback made current before the resolve,
+		// say) would otherwise be held for good.
+		if spec, err := e.backfillSpec(ctx, id); err == nil && spec.Publish != PublishReview {
+			if err := e.wh.Unpin(ctx, id); err != nil {
+				return err
+			}
+		}
 		return e.backfillEvent(ctx, id, StateSucceeded, fmt.Sprintf("conflicts resolved (last: %d partitions %s)", n, what))
 	}
 	if left := counts[StateConflict]; left > 0 && n > 0 {

@@ -135,3 +135,39 @@ func TestFailedAtomicBackfillCanBeDiscarded(t *testing.T) {
 		t.Fatalf("discard of a backfill that published as it ran: %v", err)
 	}
 }
+
+// A conflict settled outside a resolve (the partition rolled back to the
+// backfill's kept-aside version) releases what the backfill held once its
+// resolve finds nothing left: the pin would have kept that version from
+// retention for good.
+func TestSettledConflictReleasesItsHold(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, retainOne(dailyFiles("")))
+	ctx := context.Background()
+	if st := e.backfill(spec("2024-01-01", "2024-01-05")); st.State != StateSucceeded {
+		t.Fatalf("first pass: %s", st.Message)
+	}
+	st := e.launchPaused(BackfillSpec{Pipeline: "p", From: "2024-01-01", To: "2024-01-05", Concurrency: 1, Reprocess: ReprocessAll})
+	e.mustSucceed(e.run("p", "2024-01-05"))
+	if done := e.resumeAndWait(st.ID); done.State != StateNeedsAttention {
+		t.Fatalf("backfill over newer work: %s %q", done.State, done.Message)
+	}
+	cs, err := e.eng.Conflicts(ctx, st.ID)
+	if err != nil || len(cs) == 0 {
+		t.Fatalf("conflicts %v %v", cs, err)
+	}
+	for _, c := range cs {
+		if err := e.wh.Rollback(ctx, c.Product, c.Partition, c.Version); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := e.eng.Resolve(ctx, st.ID, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := e.eng.Backfill(ctx, st.ID); after.State != StateSucceeded {
+		t.Fatalf("after the rollbacks and the resolve: %s %q", after.State, after.Message)
+	}
+	if n := e.count(`SELECT count(*) FROM _strata.pins`); n != 0 {
+		t.Fatalf("%d pins left after every conflict was settled", n)
+	}
+}
