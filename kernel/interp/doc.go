@@ -58,6 +58,10 @@
 //   - a call of a method promoted from an embedded interface field (s.Log
 //     for s.Logger.Log; yaegi failed it at run time, "invalid interface
 //     value") names the embedded fields (lower_promoted.go);
+//   - `m[k], err = f()` (a call's results into a map element and more;
+//     yaegi never wrote the element) receives the results into fresh
+//     variables first, in a block on the statement's line
+//     (lower_map_multi.go);
 //   - named results are zeroed at the function's entry (yaegi kept the
 //     previous call's values at the same call site, as in a loop), and a
 //     function that may recover names its unnamed results to zero them too

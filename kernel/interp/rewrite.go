@@ -231,6 +231,7 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 	// enclose it (see operatorParens).
 	edits = append(edits, ifaceCopyEdits(a.ifaceCopies(), edits, off)...)
 	edits = append(edits, a.promotedIfaceCalls(edits, off)...)
+	edits = append(edits, a.mapMultiAssigns(src, edits, off)...)
 	edits = append(edits, openParens...) // last: see operatorParens
 
 	// Last offset first; at one offset, replacements before insertions, so

@@ -1,0 +1,89 @@
+package interp
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// yaegi v0.16 never writes a map element that a call's several results
+// are assigned to: after `m[k], err = parse(s)` the map was unchanged
+// (corpus adv4_map_multi_assign). Results received into fresh variables
+// first, and then assigned, are written: the statement becomes
+// `{ strata_m0, strata_m1 := parse(s); m[k], err = strata_m0, strata_m1 }`
+// on its own line. The destinations' text moves after the call, so they
+// must have no calls or receives (movableDest): Go evaluates the index
+// operands before the assignments either way, and nothing else between.
+
+// mapMultiAssigns returns the edits for such statements of a statement
+// list; a statement another edit touches inside its destinations is left.
+func (a *analysis) mapMultiAssigns(src string, others []edit, off func(token.Pos) int) []edit {
+	var out []edit
+	line := func(p token.Pos) int { return a.fset.Position(p).Line }
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		stmts, ok := stmtList(n)
+		if !ok {
+			return true
+		}
+		for _, st := range stmts {
+			as, ok := st.(*ast.AssignStmt)
+			if !ok || as.Tok != token.ASSIGN || len(as.Lhs) < 2 || len(as.Rhs) != 1 {
+				continue
+			}
+			if _, call := ast.Unparen(as.Rhs[0]).(*ast.CallExpr); !call || !a.assignsMapElem(as.Lhs) {
+				continue
+			}
+			movable := true
+			for _, l := range as.Lhs {
+				movable = movable && (isBlank(l) || a.movableDest(l))
+			}
+			if !movable || line(as.Lhs[0].Pos()) != line(as.Rhs[0].Pos()) {
+				continue
+			}
+			from, to := off(as.Lhs[0].Pos()), off(as.Rhs[0].Pos())
+			clash := false
+			for _, o := range others {
+				// An insertion at the statement's start (a line mark) lands
+				// in front of the replacement; anything else inside is lost.
+				if o.off > from && o.off < to || o.del > 0 && o.off < to && o.off+o.del > from {
+					clash = true
+				}
+			}
+			if clash {
+				continue
+			}
+			var tmps, lhs, rhs []string
+			for i, l := range as.Lhs {
+				if isBlank(l) {
+					tmps = append(tmps, "_")
+					continue
+				}
+				t := fmt.Sprintf("strata_m%d", i)
+				tmps = append(tmps, t)
+				lhs = append(lhs, src[off(l.Pos()):off(l.End())])
+				rhs = append(rhs, t)
+			}
+			out = append(out,
+				edit{off: from, del: to - from, text: "{ " + strings.Join(tmps, ", ") + " := "},
+				edit{off: off(as.Rhs[0].End()), text: "; " + strings.Join(lhs, ", ") + " = " + strings.Join(rhs, ", ") + " }"})
+		}
+		return true
+	})
+	return out
+}
+
+// assignsMapElem reports whether one of lhs is an element of a map.
+func (a *analysis) assignsMapElem(lhs []ast.Expr) bool {
+	for _, l := range lhs {
+		ix, ok := ast.Unparen(l).(*ast.IndexExpr)
+		if !ok {
+			continue
+		}
+		if _, isMap := under(a.info.TypeOf(ix.X)).(*types.Map); isMap {
+			return true
+		}
+	}
+	return false
+}
