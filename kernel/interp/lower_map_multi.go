@@ -21,7 +21,6 @@ import (
 // list; a statement another edit touches inside its destinations is left.
 func (a *analysis) mapMultiAssigns(src string, others []edit, off func(token.Pos) int) []edit {
 	var out []edit
-	line := func(p token.Pos) int { return a.fset.Position(p).Line }
 	ast.Inspect(a.file, func(n ast.Node) bool {
 		stmts, ok := stmtList(n)
 		if !ok {
@@ -29,17 +28,7 @@ func (a *analysis) mapMultiAssigns(src string, others []edit, off func(token.Pos
 		}
 		for _, st := range stmts {
 			as, ok := st.(*ast.AssignStmt)
-			if !ok || as.Tok != token.ASSIGN || len(as.Lhs) < 2 || len(as.Rhs) != 1 {
-				continue
-			}
-			if _, call := ast.Unparen(as.Rhs[0]).(*ast.CallExpr); !call || !a.assignsMapElem(as.Lhs) {
-				continue
-			}
-			movable := true
-			for _, l := range as.Lhs {
-				movable = movable && (isBlank(l) || a.movableDest(l))
-			}
-			if !movable || line(as.Lhs[0].Pos()) != line(as.Rhs[0].Pos()) {
+			if !ok || !a.mapMultiAssign(as) || !a.mapMultiLowerable(as) {
 				continue
 			}
 			from, to := off(as.Lhs[0].Pos()), off(as.Rhs[0].Pos())
@@ -86,4 +75,48 @@ func (a *analysis) assignsMapElem(lhs []ast.Expr) bool {
 		}
 	}
 	return false
+}
+
+// mapMultiAssign reports whether as assigns a call's results to a map
+// element among several destinations.
+func (a *analysis) mapMultiAssign(as *ast.AssignStmt) bool {
+	if as.Tok != token.ASSIGN || len(as.Lhs) < 2 || len(as.Rhs) != 1 {
+		return false
+	}
+	_, call := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+	return call && a.assignsMapElem(as.Lhs)
+}
+
+// mapMultiLowerable reports whether mapMultiAssigns can move as's
+// destinations after its call: none has a call or receive, and the call
+// starts on the destinations' line.
+func (a *analysis) mapMultiLowerable(as *ast.AssignStmt) bool {
+	for _, l := range as.Lhs {
+		if !isBlank(l) && !a.movableDest(l) {
+			return false
+		}
+	}
+	return a.fset.Position(as.Lhs[0].Pos()).Line == a.fset.Position(as.Rhs[0].Pos()).Line
+}
+
+// mapMultiAssignsLeft reports the statements of that shape the kernel
+// cannot rewrite: in an if, for or switch header, or with destinations it
+// cannot move.
+func (a *analysis) mapMultiAssignsLeft(at func(token.Pos, string, ...any)) {
+	inList := map[ast.Stmt]bool{}
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		if stmts, ok := stmtList(n); ok {
+			for _, st := range stmts {
+				inList[st] = true
+			}
+		}
+		return true
+	})
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if ok && a.mapMultiAssign(as) && (!inList[as] || !a.mapMultiLowerable(as)) {
+			at(as.Pos(), "a call's results assigned to a map element among several destinations, in a header or with a destination the kernel cannot move: the kernel's interpreter (yaegi) never writes the map element")
+		}
+		return true
+	})
 }

@@ -31,6 +31,7 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 	a.embeddedForeignIfaces(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.nestedOwnIfacePrints(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.ownIfaceIntoAny(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
+	a.mapMultiAssignsLeft(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.goroutineSelects(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	moved := a.movedExprs()
 	a.eachMultiAssignNil(func(id *ast.Ident, ts string) {
