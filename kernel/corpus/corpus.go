@@ -77,6 +77,7 @@ var NeedsCompiled = map[string]string{
 	"adv4_print_nested_iface":          "a slice holding the interface Shape the block declares, printed",
 	"adv4_own_iface_into_any":          "a value of the interface Shape the block declares made an empty interface (any)",
 	"adv4_map_multi_header":            "a call's results assigned to a map element among several destinations, in a header",
+	"adv4_map_commaok_dest":            "a comma-ok map index, type assertion or receive assigned to a map element",
 	"adv4_invoice_money":               "%d of Money, which has methods",
 	// yaegi's own error for a failed type assertion, with its position,
 	// reached the block's recover (it printed "19:9: interface conversion").

@@ -114,9 +114,27 @@ func (a *analysis) mapMultiAssignsLeft(at func(token.Pos, string, ...any)) {
 	})
 	ast.Inspect(a.file, func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
-		if ok && a.mapMultiAssign(as) && (!inList[as] || !a.mapMultiLowerable(as)) {
+		if !ok {
+			return true
+		}
+		switch {
+		case a.mapMultiAssign(as) && (!inList[as] || !a.mapMultiLowerable(as)):
 			at(as.Pos(), "a call's results assigned to a map element among several destinations, in a header or with a destination the kernel cannot move: the kernel's interpreter (yaegi) never writes the map element")
+		case as.Tok == token.ASSIGN && len(as.Lhs) == 2 && len(as.Rhs) == 1 && a.assignsMapElem(as.Lhs) && commaOkForm(as.Rhs[0]):
+			at(as.Pos(), "a comma-ok map index, type assertion or receive assigned to a map element (m[k], ok = …): the kernel's interpreter (yaegi) never writes the map element")
 		}
 		return true
 	})
+}
+
+// commaOkForm reports whether e is a map index, type assertion or receive:
+// the right-hand sides that give a second, ok value.
+func commaOkForm(e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.IndexExpr, *ast.TypeAssertExpr:
+		return true
+	case *ast.UnaryExpr:
+		return e.Op == token.ARROW
+	}
+	return false
 }
