@@ -80,7 +80,15 @@ func (l *fileLock) release() error {
 	if !l.shared {
 		_ = l.f.Truncate(0)
 	}
-	err := l.f.Close() // closing the last descriptor releases the flock
+	// Unlocked explicitly, not by the close: a process another goroutine
+	// is forking holds a copy of every descriptor until it execs, and the
+	// flock stays while any copy is open. A reopen in that window was
+	// refused "in use by another process" with no pid (a flaky
+	// TestNewerWorkOnAPlannedSkipStaysSkipped, kernels forking beside it).
+	err := flock(l.f, syscall.LOCK_UN)
+	if cerr := l.f.Close(); err == nil {
+		err = cerr
+	}
 	l.f = nil
 	return err
 }
