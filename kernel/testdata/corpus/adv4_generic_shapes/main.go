@@ -38,7 +38,7 @@ func Largest[T Shape](xs ...T) T {
 
 type List[T any] struct{ items []T }
 
-func (l *List[T]) Add(v T)            { l.items = append(l.items, v) }
+func (l *List[T]) Add(v T) { l.items = append(l.items, v) }
 func (l *List[T]) Each(f func(int, T)) {
 	for i, v := range l.items {
 		f(i, v)

@@ -31,8 +31,11 @@ func (f filterMin) Name() string                  { return fmt.Sprintf("min(%.0f
 
 type upperRegion struct{}
 
-func (upperRegion) Apply(r Record) (Record, bool) { r.Region = strings.ToUpper(r.Region); return r, true }
-func (upperRegion) Name() string                  { return "upper" }
+func (upperRegion) Apply(r Record) (Record, bool) {
+	r.Region = strings.ToUpper(r.Region)
+	return r, true
+}
+func (upperRegion) Name() string { return "upper" }
 
 type Pipeline struct {
 	stages []Transform
