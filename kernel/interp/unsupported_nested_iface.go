@@ -56,23 +56,9 @@ func (a *analysis) nestedOwnIface(t types.Type, seen map[types.Type]bool, top bo
 			return nil
 		}
 	}
-	switch u := t.Underlying().(type) {
-	case *types.Slice:
-		return a.nestedOwnIface(u.Elem(), seen, false)
-	case *types.Array:
-		return a.nestedOwnIface(u.Elem(), seen, false)
-	case *types.Pointer:
-		return a.nestedOwnIface(u.Elem(), seen, false)
-	case *types.Map:
-		if n := a.nestedOwnIface(u.Key(), seen, false); n != nil {
+	for _, c := range componentTypes(t) {
+		if n := a.nestedOwnIface(c, seen, false); n != nil {
 			return n
-		}
-		return a.nestedOwnIface(u.Elem(), seen, false)
-	case *types.Struct:
-		for i := 0; i < u.NumFields(); i++ {
-			if n := a.nestedOwnIface(u.Field(i).Type(), seen, false); n != nil {
-				return n
-			}
 		}
 	}
 	return nil

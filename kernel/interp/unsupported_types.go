@@ -666,23 +666,35 @@ func (a *analysis) holdsOwn(t types.Type, seen map[types.Type]bool) bool {
 			return false // a standard type
 		}
 	}
-	switch u := t.Underlying().(type) {
-	case *types.Pointer:
-		return a.holdsOwn(u.Elem(), seen)
-	case *types.Slice:
-		return a.holdsOwn(u.Elem(), seen)
-	case *types.Array:
-		return a.holdsOwn(u.Elem(), seen)
-	case *types.Map:
-		return a.holdsOwn(u.Key(), seen) || a.holdsOwn(u.Elem(), seen)
-	case *types.Struct:
-		for i := 0; i < u.NumFields(); i++ {
-			if a.holdsOwn(u.Field(i).Type(), seen) {
-				return true
-			}
+	for _, c := range componentTypes(t) {
+		if a.holdsOwn(c, seen) {
+			return true
 		}
 	}
 	return false
+}
+
+// componentTypes are the types a value of t holds one level down: what a
+// pointer points to, a slice's or array's element, a map's key and value,
+// a struct's fields. The checks that look inside a type walk them.
+func componentTypes(t types.Type) []types.Type {
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return []types.Type{u.Elem()}
+	case *types.Slice:
+		return []types.Type{u.Elem()}
+	case *types.Array:
+		return []types.Type{u.Elem()}
+	case *types.Map:
+		return []types.Type{u.Key(), u.Elem()}
+	case *types.Struct:
+		out := make([]types.Type, u.NumFields())
+		for i := range out {
+			out[i] = u.Field(i).Type()
+		}
+		return out
+	}
+	return nil
 }
 
 // codecCalls are the encoding calls whose errors name the Go types
