@@ -88,6 +88,7 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 	}
 	edits = append(edits, a.explicitTypeArgs(off)...)
 	edits = append(edits, a.zeroResults(off)...)
+	edits = append(edits, a.unnamedMethodParams(off)...)
 	divEdits, _ := a.constIntDivisions(off)
 	edits = append(edits, divEdits...)
 	okEdits, _ := a.commaOkZeros(src, off)
