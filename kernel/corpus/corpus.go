@@ -120,6 +120,10 @@ var NeedsCompiled = map[string]string{
 	"k9c_types_stringer_nested":   "a slice holding Point, with a method String, made an interface value",
 	"k9c_types_unexported_field":  "a struct with the unexported field timeout of type time.Duration",
 	"k9c_types_switch_named":      "type switch case float64: the kernel's interpreter (yaegi) keeps Celsius as its underlying type float64",
+	// Found by adversarial round 5 (adv5_*): valid Go the interpreter
+	// refused as a type error, failed on at no line, or killed the kernel
+	// on; now refused at its line.
+	"adv5_binsearch_cmp": "explicit type arguments to slices.Compare",
 }
 
 // ExitCodes are the programs that end with os.Exit or log.Fatal: `go run`
