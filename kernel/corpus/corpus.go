@@ -123,7 +123,9 @@ var NeedsCompiled = map[string]string{
 	// Found by adversarial round 5 (adv5_*): valid Go the interpreter
 	// refused as a type error, failed on at no line, or killed the kernel
 	// on; now refused at its line.
-	"adv5_binsearch_cmp": "explicit type arguments to slices.Compare",
+	"adv5_binsearch_cmp":        "explicit type arguments to slices.Compare",
+	"adv5_lexer_statefn":        "type stateFn refers to itself through a function type",
+	"adv5_recursive_func_types": "type Handler refers to itself through a function type",
 }
 
 // ExitCodes are the programs that end with os.Exit or log.Fatal: `go run`
