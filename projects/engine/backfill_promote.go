@@ -145,9 +145,14 @@ func (e *Engine) PromoteBackfill(ctx context.Context, id string, opt PromoteOpti
 			return nil, e.reviewConflict(sce, id, "promote") // nothing left to promote
 		}
 	}
-	for _, s := range switches {
+	refs := make([]warehouse.VersionRef, len(switches))
+	for i, s := range switches {
 		res.Partitions[s.Product]++
+		refs[i] = warehouse.VersionRef{Product: s.Product, Partition: s.Partition, Version: s.To}
 	}
+	// The promote is what makes a review backfill's versions current: event
+	// triggers downstream follow it as they follow any publish.
+	e.published(pl.ID, "", id, refs)
 	res.At, res.Only, res.Versions = e.now().UTC(), opt.Only, len(switches)
 	for _, g := range failed {
 		res.Overridden = append(res.Overridden, g.Name)

@@ -340,6 +340,12 @@ func (s *Store) commit(evs []Event) error {
 		_, _ = conn.ExecContext(ctx, "ROLLBACK")
 		return fmt.Errorf("write run state: %w", err)
 	}
+	if s.guard != nil { // again: the file may have changed meanwhile
+		if err := s.guard(); err != nil {
+			_, _ = conn.ExecContext(ctx, "ROLLBACK")
+			return fmt.Errorf("write run state: %w", err)
+		}
+	}
 	_, err = conn.ExecContext(ctx, "COMMIT")
 	return err
 }

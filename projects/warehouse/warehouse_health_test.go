@@ -145,3 +145,25 @@ func TestCutShort(t *testing.T) {
 		}
 	}
 }
+
+// A write that began before the file was replaced does not commit into the
+// orphaned file: the check before it began passed, so the one before COMMIT
+// must refuse it. It used to commit and answer nil, and a run's `running`
+// event riding along with such a write (a lazy flush of block events) was
+// reported durable; the run then ran its blocks and only its publish failed
+// (the flaky server TestRemovedWarehouseFailsLoud/replaced).
+func TestWriteBegunBeforeTheReplaceIsRefusedAtCommit(t *testing.T) {
+	t.Parallel()
+	wh := openTemp(t)
+	publish(t, wh, "p", "2024-01-01", ids(t, 1))
+	path := wh.Path()
+	err := wh.write(context.Background(), func(tx *writeTx) error {
+		if err := os.Rename(path, path+".old"); err != nil {
+			return err
+		}
+		return os.WriteFile(path, nil, 0o644)
+	})
+	if !errors.Is(err, ErrFileChanged) {
+		t.Fatalf("write across the replace: %v, want ErrFileChanged", err)
+	}
+}

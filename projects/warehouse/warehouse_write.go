@@ -176,6 +176,13 @@ func (w *Warehouse) commitGroup(reqs []*writeReq) error {
 		hooked, err = tx.beforeCommit()
 	}
 	if err == nil {
+		// Checked again at the end: the file may have been replaced or
+		// removed while the transaction ran (writable checked it before it
+		// began), and a COMMIT into the orphaned file would be answered
+		// success for work a restart loses, with every event riding along.
+		err = w.Healthy()
+	}
+	if err == nil {
 		// COMMIT is never interrupted: a cancelled commit would leave us not
 		// knowing whether it happened.
 		if cerr := w.execPrepared(context.WithoutCancel(ctx), "COMMIT"); cerr != nil {
