@@ -13,7 +13,7 @@ import (
 )
 
 // ownTypeNames are the programs that print their own types' names.
-var ownTypeNames = map[string]bool{"fmt_verbs": true, "structs_methods": true, "adv_generic_infer": true, "k9c_types_reflect_name": true, "k9c_json_type_error": true, "k9c_json_named_field_error": true, "k9c_template_error": true}
+var ownTypeNames = map[string]bool{"fmt_verbs": true, "structs_methods": true, "adv_generic_infer": true, "k9c_types_reflect_name": true, "k9c_json_type_error": true, "k9c_json_named_field_error": true, "k9c_template_error": true, "adv5_template_pipeline": true}
 
 // startupOutput are the programs that print while their package
 // initializes (package variables' initializers, init functions): a

@@ -42,7 +42,10 @@ func Main(ex protocol.Executor, opt Options) error {
 	if opt.MemoryLimit > 0 {
 		// The soft limit makes the GC work hard before the watchdog must act.
 		debug.SetMemoryLimit(opt.MemoryLimit * 9 / 10)
-		go watchMemory(opt.MemoryLimit)
+		// The process's stderr as it is now: a compiled worker later points
+		// os.Stderr at the running block's stream (kernel/native), and this
+		// message, written just before the exit, must reach the supervisor.
+		go watchMemory(opt.MemoryLimit, os.Stderr)
 		// A kernel's work is a stream of short runs that each allocate
 		// their tables anew (the decoded inputs, the output): with the
 		// default GOGC the GC ran every few runs and returned the pages,
@@ -63,12 +66,12 @@ func Main(ex protocol.Executor, opt Options) error {
 
 // watchMemory ends the process when the Go heap passes the limit. A block
 // that allocates without bound would otherwise take the machine with it.
-func watchMemory(limit int64) {
+func watchMemory(limit int64, stderr *os.File) {
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	for range time.Tick(10 * time.Millisecond) {
 		metrics.Read(sample)
 		if used := int64(sample[0].Value.Uint64()); used > limit {
-			fmt.Fprintf(os.Stderr, "strata kernel: exceeded memory limit of %d MiB (%d MiB in use)\n", limit>>20, used>>20)
+			fmt.Fprintf(stderr, "strata kernel: exceeded memory limit of %d MiB (%d MiB in use)\n", limit>>20, used>>20)
 			os.Exit(ExitMemory)
 		}
 	}

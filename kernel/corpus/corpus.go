@@ -120,6 +120,29 @@ var NeedsCompiled = map[string]string{
 	"k9c_types_stringer_nested":   "a slice holding Point, with a method String, made an interface value",
 	"k9c_types_unexported_field":  "a struct with the unexported field timeout of type time.Duration",
 	"k9c_types_switch_named":      "type switch case float64: the kernel's interpreter (yaegi) keeps Celsius as its underlying type float64",
+	// Found by adversarial round 5 (adv5_*): routed by existing checks.
+	"adv5_type_switch_multi":  "%T of a value that can be of the block's own type",
+	"adv5_tour_sqrt_error":    "ErrNegativeSqrt(x) (a ErrNegativeSqrt value with an Error method) becomes error",
+	"adv5_tour_rot13":         "passed to io.MultiReader's variadic io.Reader",
+	"adv5_template_pipeline":  "this error (encoding or template) names a type the block declares",
+	"adv5_set_ops":            "%+v of a struct with unexported fields",
+	"adv5_runtime_panic_msgs": "raised inside itself (reflect: slice index out of range)",
+	"adv5_range_func_defer":   "range over a function",
+	"adv5_method_expr":        "method expression Counter.Value",
+	"adv5_matrix_generic":     "CFG post-order panic",
+	"adv5_json_custom":        "the method MarshalJSON in a block that uses encoding/json",
+	"adv5_iter_seq_pull":      `package "iter" (Go 1.23)`,
+	"adv5_generic_heap":       "an interface value assigned with other values to an empty interface (h.items[i], …)",
+	"adv5_formatter_verbs":    "%q of Color, which has methods",
+	"adv5_errors_join_multi":  "type assertion to an interface with methods",
+	"adv5_context_cancel":     "a select statement that several goroutines may run at once",
+	"adv5_binsearch_infer":    "cannot use type func(int,int) int as type func([]int,[]int) int",
+	// Found by adversarial round 5 (adv5_*): valid Go the interpreter
+	// refused as a type error, failed on at no line, or killed the kernel
+	// on; now refused at its line.
+	"adv5_binsearch_cmp":        "explicit type arguments to slices.Compare",
+	"adv5_lexer_statefn":        "type stateFn refers to itself through a function type",
+	"adv5_recursive_func_types": "type Handler refers to itself through a function type",
 }
 
 // ExitCodes are the programs that end with os.Exit or log.Fatal: `go run`

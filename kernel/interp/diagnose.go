@@ -160,6 +160,16 @@ func (e *Executor) analyze(filename, src, wantEntry string, allow map[string]boo
 		},
 	}
 	a.pkg, _ = conf.Check(f.Name.Name, fset, a.files, a.info)
+	// Against the kernel's own slices and maps, written-out type arguments
+	// are not Go's (unsupported_overlay.go): only that is reported.
+	typeDiags := diags
+	diags = nil
+	a.overlayTypeArgs(func(pos token.Pos, format string, args ...any) { at(pos, NeedsCompiledPrefix+format, args...) })
+	if len(diags) > 0 {
+		sortDiagnostics(diags)
+		return nil, diagError(protocol.ErrUnsupported, filename, diags)
+	}
+	diags = typeDiags
 	for i := range a.files {
 		diags = append(diags, e.unsupported(a.view(i), a.names[i])...)
 	}

@@ -24,6 +24,9 @@ func TestNeedsCompiled(t *testing.T) {
 		// Copied as text by the defer rewrite: not parenthesized, so routed.
 		{"operator into any in a deferred literal", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tdefer func(n int) {\n\t\tvar v any\n\t\tv = -n\n\t\t_ = v\n\t}(3)\n\treturn nil, nil\n}\n", "needs compiled: -n inside a deferred function literal", 8},
 		{"nil with other values in a deferred literal", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tdefer func(n int) {\n\t\tvar e error\n\t\tx := 0\n\t\tx, e = n, nil\n\t\t_, _ = x, e\n\t}(3)\n\treturn nil, nil\n}\n", "needs compiled: nil assigned with other values inside a deferred function literal", 9},
+		// A constant comparison beyond int64 in text the defer rewrite copies.
+		{"big constant comparison in a deferred call", head + "import \"fmt\"\n\nconst m = -9223372036854775808\n\nfunc Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tdefer fmt.Println(-m > 0)\n\treturn nil, nil\n}\n", "needs compiled: -m > 0, a comparison of untyped constants beyond int64", 10},
+		{"big constant comparison runs interpreted", head + "const m = -9223372036854775808\n\nfunc Load(ctx *sdk.Context) (*sdk.Table, error) {\n\t_ = -m > 0\n\treturn nil, nil\n}\n", "", 0},
 		{"typo is not needs compiled", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\treturn nil, nill\n}\n", "", 0},
 	}
 	for _, c := range cases {

@@ -88,8 +88,11 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 	}
 	edits = append(edits, a.explicitTypeArgs(off)...)
 	edits = append(edits, a.zeroResults(off)...)
+	edits = append(edits, a.unnamedMethodParams(off)...)
 	divEdits, _ := a.constIntDivisions(off)
 	edits = append(edits, divEdits...)
+	cmpEdits, _ := a.constComparisons(off)
+	edits = append(edits, cmpEdits...)
 	okEdits, _ := a.commaOkZeros(src, off)
 	edits = append(edits, okEdits...)
 	edits = append(edits, a.lowerSelectBreaks(off)...)

@@ -33,6 +33,7 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 	a.ownIfaceIntoAny(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.mapMultiAssignsLeft(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.goroutineSelects(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
+	a.recursiveFuncTypes(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	moved := a.movedExprs()
 	a.eachMultiAssignNil(func(id *ast.Ident, ts string) {
 		switch {
@@ -49,6 +50,10 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 	_, divs := a.constIntDivisions(func(token.Pos) int { return 0 })
 	for _, e := range divs {
 		at(e.expr.Pos(), "%s, a division of untyped constants %s: Go divides them exactly (integers as integers) whatever type the result takes, the kernel's interpreter (yaegi) divides them in the result's type (7 / 2 as a float64 is 3.5, not 3), and the kernel cannot rewrite it there", types.ExprString(e.expr), e.where)
+	}
+	_, cmps := a.constComparisons(func(token.Pos) int { return 0 })
+	for _, e := range cmps {
+		at(e.Pos(), "%s, a comparison of untyped constants beyond int64, inside a deferred call or a go statement's or min/max/clear's arguments: Go compares them exactly, the kernel's interpreter (yaegi) compares them wrapped to int64, and the kernel cannot replace it with its value there", types.ExprString(e))
 	}
 	a.ifaceSwitchCases(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	_, oks := a.commaOkZeros("", func(token.Pos) int { return 0 })

@@ -20,9 +20,9 @@ func Exit(code int) { exitFrom(2, code) }
 func exitFrom(skip, code int) {
 	_, file, line, _ := runtime.Caller(skip)
 	if current != nil {
-		current.flushStdout()
+		current.flushOutput()
 	}
-	fmt.Fprintf(os.Stderr, "%s%d) at %s:%d\n", ExitMarker, code, file, line)
+	fmt.Fprintf(workerStderr, "%s%d) at %s:%d\n", ExitMarker, code, file, line)
 	os.Exit(code)
 }
 
@@ -46,5 +46,5 @@ func Fatalln(v ...any) {
 	exitFrom(2, 1)
 }
 
-// current is the process's executor, for Exit to flush stdout.
+// current is the process's executor, for Exit to flush stdout and stderr.
 var current *Executor

@@ -21,7 +21,8 @@ import (
 // Executor runs compiled blocks. It implements protocol.Executor.
 type Executor struct {
 	blocks map[string]*Block // by File
-	out    *stdoutCapture
+	out    *outputCapture    // stdout
+	errOut *outputCapture    // stderr
 	// verified is the source last seen to match each block's Hash: runs
 	// are one at a time, and comparing the text is cheaper than hashing it.
 	verified map[string]string
@@ -101,9 +102,8 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 	flag.CommandLine = flag.NewFlagSet(os.Args[0], flag.ExitOnError)
 	log.SetPrefix("")
 	log.SetFlags(log.LstdFlags)
-	log.SetOutput(os.Stderr)
-
-	release := e.captureStdout(env.Stdout)
+	release := e.captureOutput(stdStreams{env.Stdout, env.Stderr})
+	log.SetOutput(os.Stderr) // the capture's, set just above
 	defer release()
 	type outcome struct {
 		table    *sdk.Table
@@ -132,7 +132,7 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 
 	select {
 	case o := <-done:
-		e.flushStdout()
+		e.flushOutput()
 		// Goroutines the block started and left running would outlive the
 		// run: give the next run a clean kernel.
 		for i := 0; i < 100 && runtime.NumGoroutine() > before; i++ {
@@ -169,7 +169,7 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 		case <-time.After(400 * time.Millisecond): // within the supervisor's 500ms grace
 			res.Restart = true
 		}
-		e.flushStdout()
+		e.flushOutput()
 		if req.Timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return finish(nil, &protocol.RunError{Kind: protocol.ErrTimeout, File: req.Filename, Message: "timed out after " + req.Timeout.String()})
 		}
