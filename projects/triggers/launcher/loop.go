@@ -107,6 +107,9 @@ func (l *Loop) Run(ctx context.Context) error {
 	if err := l.Resume(ctx); err != nil {
 		l.log.Error("triggers: carry on recorded ticks", "err", err)
 	}
+	if err := l.events.restore(ctx, l.clock.Now()); err != nil {
+		l.log.Error("triggers: read upstream changes recorded before the restart", "err", err)
+	}
 	for {
 		if err := l.Step(ctx); err != nil && ctx.Err() == nil {
 			l.log.Error("triggers: step", "err", err)
@@ -134,7 +137,7 @@ func (l *Loop) Run(ctx context.Context) error {
 					break wait
 				case engine.NoticePublished:
 					now := l.clock.Now()
-					l.events.add(n.Published, now)
+					l.events.add(ctx, n.Published, now)
 					// The first change of a batch is due a quiet period from now,
 					// which may come long before the sleep ends (the next
 					// schedule tick or MaxWait): sleep until then instead.
