@@ -23,8 +23,8 @@ const pendingSchema = `CREATE TABLE IF NOT EXISTS _strata.trigger_pending (
 // pendingRow is one upstream partition a trigger has to fire for.
 type pendingRow struct {
 	pipeline, trigger, product, partition, by string
-	byBackfill                               bool
-	seq                                      int64
+	byBackfill                                bool
+	seq                                       int64
 }
 
 // lastPending is the newest recorded change's seq (0 for none).
