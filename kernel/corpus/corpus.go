@@ -137,6 +137,8 @@ var NeedsCompiled = map[string]string{
 	"adv5_errors_join_multi":  "type assertion to an interface with methods",
 	"adv5_context_cancel":     "a select statement that several goroutines may run at once",
 	"adv5_binsearch_infer":    "cannot use type func(int,int) int as type func([]int,[]int) int",
+	"adv5_bytesize_iota":      "%f of ByteSize, which has methods",
+	"adv5_shadow_builtins":    "undefined selector: v",
 	// Found by adversarial round 5 (adv5_*): valid Go the interpreter
 	// refused as a type error, failed on at no line, or killed the kernel
 	// on; now refused at its line.
