@@ -177,3 +177,12 @@ func diagError(kind protocol.ErrorKind, file string, diags []protocol.Diagnostic
 	}
 	return e
 }
+
+// otherFiles are the block's other files as a run sends them.
+func (b *Block) otherFiles() []protocol.SourceFile {
+	var files []protocol.SourceFile
+	for _, f := range sortedKeys(b.Others) {
+		files = append(files, protocol.SourceFile{Name: f, Source: b.Others[f]})
+	}
+	return files
+}

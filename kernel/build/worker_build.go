@@ -286,7 +286,7 @@ func generateMain(blocks []*checked) ([]byte, map[int]*checked) {
 		if c.check {
 			check = fmt.Sprintf("b%d.Check", i)
 		}
-		w(fmt.Sprintf("\t\tnative.Block{File: %q, Hash: %q, Entry: %q, Tables: %d,\n", c.File, native.SourceHash(c.Source), c.entry, c.tables), c)
+		w(fmt.Sprintf("\t\tnative.Block{File: %q, Hash: %q, Entry: %q, Tables: %d,\n", c.File, native.SourceHash(c.Source, c.otherFiles()...), c.entry, c.tables), c)
 		w(fmt.Sprintf("\t\t\tRun: func(ctx *sdk.Context, in []*sdk.Table) (*sdk.Table, error) { %s },\n", call), c)
 		restricted := ""
 		for _, imp := range sortedKeys(c.restricted) {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,15 +24,15 @@ type Executor struct {
 	blocks map[string]*Block // by File
 	out    *outputCapture    // stdout
 	errOut *outputCapture    // stderr
-	// verified is the source last seen to match each block's Hash: runs
+	// verified is the package last seen to match each block's Hash: runs
 	// are one at a time, and comparing the text is cheaper than hashing it.
-	verified map[string]string
+	verified map[string]verifiedSource
 }
 
 // NewExecutor returns an executor for blocks; two blocks with one file name
 // are an error (the coordinator could not tell them apart).
 func NewExecutor(blocks []Block) (*Executor, error) {
-	e := &Executor{blocks: map[string]*Block{}, verified: map[string]string{}}
+	e := &Executor{blocks: map[string]*Block{}, verified: map[string]verifiedSource{}}
 	for i := range blocks {
 		b := &blocks[i]
 		if e.blocks[b.File] != nil {
@@ -46,10 +47,28 @@ func NewExecutor(blocks []Block) (*Executor, error) {
 // Name identifies the executor in the kernel's ready message.
 func (e *Executor) Name() string { return "native" }
 
-// SourceHash is how a block's source is fingerprinted for Block.Hash.
-func SourceHash(src string) string {
-	h := sha256.Sum256([]byte(src))
-	return hex.EncodeToString(h[:])
+// SourceHash is how a block's package is fingerprinted for Block.Hash: its
+// entry file and every other file, by name (in any order).
+func SourceHash(src string, files ...protocol.SourceFile) string {
+	files = slices.Clone(files)
+	slices.SortFunc(files, func(a, b protocol.SourceFile) int { return strings.Compare(a.Name, b.Name) })
+	h := sha256.New()
+	fmt.Fprintf(h, "%d\x00%s", len(src), src)
+	for _, f := range files {
+		fmt.Fprintf(h, "\x00%d\x00%s\x00%d\x00%s", len(f.Name), f.Name, len(f.Source), f.Source)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// verifiedSource is a block's package as a run sent it, once its hash
+// matched: the next run of the same text needs no hash.
+type verifiedSource struct {
+	src   string
+	files []protocol.SourceFile
+}
+
+func (v verifiedSource) matches(req *protocol.ExecRequest) bool {
+	return v.src == req.Source && slices.Equal(v.files, req.Files)
 }
 
 // Exec runs one block. Like the interpreter, a run that ends while the
@@ -67,7 +86,9 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 		return finish(nil, &protocol.RunError{Kind: protocol.ErrCompile, File: req.Filename,
 			Message: fmt.Sprintf("this compiled worker has no block %s (it has %s): rebuild it", req.Filename, strings.Join(e.names(), ", "))})
 	}
-	if req.Source != e.verified[b.File] && SourceHash(req.Source) != b.Hash {
+	// Every file counts: a helper file edited since the build would
+	// otherwise run as the binary holds it, under the new code's name.
+	if !e.verified[b.File].matches(req) && SourceHash(req.Source, req.Files...) != b.Hash {
 		return finish(nil, &protocol.RunError{Kind: protocol.ErrCompile, File: req.Filename,
 			Message: "this compiled worker was built from another version of " + req.Filename + ": rebuild it"})
 	}
@@ -78,7 +99,7 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 	if rerr := refused(b, req); rerr != nil {
 		return finish(nil, rerr)
 	}
-	e.verified[b.File] = req.Source // the next run of the same text needs no hash
+	e.verified[b.File] = verifiedSource{req.Source, slices.Clone(req.Files)}
 	res.Entry = b.Entry
 	if req.CheckOnly {
 		return finish(nil, nil)

@@ -95,7 +95,11 @@ func (e *Engine) StoredStates(ctx context.Context, pipelineID, key string) ([]St
 			st.Cause, st.Reason = e.codeChange(ctx, pl, b, st.Product, st.Partition, vi, pd.hashes[b.ID])
 		default:
 			st.State, st.Version = "current", vi.version
-			if why := pd.staleUpstream(vi); why != "" {
+			why := rewired(pl, b, vi)
+			if why == "" {
+				why = pd.staleUpstream(vi)
+			}
+			if why != "" {
 				st.State, st.Cause, st.Reason = "stale", CauseUpstream, why
 			}
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -273,7 +275,11 @@ func (pd *planData) classify(pl *project.Pipeline, p partitions.Partition, inter
 				pp.stale = &staleCode{b, prod, vi}
 			}
 		default:
-			if why := pd.staleUpstream(vi); why != "" {
+			why := rewired(pl, b, vi)
+			if why == "" {
+				why = pd.staleUpstream(vi)
+			}
+			if why != "" {
 				changes[b.ID] = true
 				pp.Products[prod] = fmt.Sprintf("stale v%d", vi.version)
 				if stale == "" {
@@ -324,6 +330,33 @@ func changedUpstream(b *project.Block, changes map[string]bool) string {
 		}
 	}
 	return ""
+}
+
+// rewired says why a version read other upstream products than block b
+// reads now (the pipeline file rewired it); "" when they are the same or
+// the version recorded none. The code fingerprint leaves the wiring out.
+func rewired(pl *project.Pipeline, b *project.Block, vi versionInfo) string {
+	if vi.upstream == nil {
+		return "" // written before lineage was recorded: nothing to compare
+	}
+	now := make([]string, 0, len(b.Upstream))
+	for _, u := range b.Upstream {
+		if ub := pl.Block(u); ub != nil {
+			now = append(now, ProductName(pl, ub))
+		}
+	}
+	read := slices.Sorted(maps.Keys(vi.upstream))
+	sorted := slices.Sorted(slices.Values(now))
+	if slices.Equal(read, slices.Compact(sorted)) {
+		return ""
+	}
+	list := func(s []string) string {
+		if len(s) == 0 {
+			return "none"
+		}
+		return strings.Join(s, ", ")
+	}
+	return fmt.Sprintf("its upstreams changed: it reads %s now, this version read %s", list(now), list(read))
 }
 
 // staleUpstream says why a version no longer matches the data it read.

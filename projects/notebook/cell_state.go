@@ -3,6 +3,8 @@ package notebook
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/stratahq/strata/projects/engine"
@@ -187,6 +189,12 @@ func judgeDraft(in judgeInput, b *project.Block, d *draft, cells map[string]*Cel
 	if d.meta.code != in.code[b.ID] {
 		return stale(CauseCode, "its code or a variable changed since this draft")
 	}
+	// The code's fingerprint leaves out the wiring: a draft that read other
+	// upstreams, or the same ones as other parameters, is not what the cell
+	// computes now.
+	if read := originBlocks(d.meta.origins); !slices.Equal(read, b.Upstream) {
+		return stale(CauseUpstream, fmt.Sprintf("its upstreams are now %s; this draft read %s", listOrNone(b.Upstream), listOrNone(read)))
+	}
 	for _, o := range d.meta.origins {
 		u := cells[o.Block]
 		if u == nil {
@@ -208,6 +216,22 @@ func judgeDraft(in judgeInput, b *project.Block, d *draft, cells map[string]*Cel
 		}
 	}
 	return ds
+}
+
+// originBlocks lists the upstream blocks a draft read, in parameter order.
+func originBlocks(origins []engine.InputOrigin) []string {
+	out := make([]string, len(origins))
+	for i, o := range origins {
+		out[i] = o.Block
+	}
+	return out
+}
+
+func listOrNone(ids []string) string {
+	if len(ids) == 0 {
+		return "none"
+	}
+	return strings.Join(ids, ", ")
 }
 
 // Draft staleness causes (the stored output's are engine.Cause*).

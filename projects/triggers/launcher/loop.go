@@ -112,7 +112,9 @@ func (l *Loop) Run(ctx context.Context) error {
 			l.log.Error("triggers: step", "err", err)
 		}
 		l.events.flush(ctx, l.clock.Now())
-		timer := l.clock.After(l.nextWait(l.clock.Now()))
+		now := l.clock.Now()
+		wait := l.nextWait(now)
+		timer, wakeAt := l.clock.After(wait), now.Add(wait)
 	wait:
 		for {
 			select {
@@ -131,7 +133,15 @@ func (l *Loop) Run(ctx context.Context) error {
 				case engine.NoticeProject:
 					break wait
 				case engine.NoticePublished:
-					l.events.add(n.Published, l.clock.Now())
+					now := l.clock.Now()
+					l.events.add(n.Published, now)
+					// The first change of a batch is due a quiet period from now,
+					// which may come long before the sleep ends (the next
+					// schedule tick or MaxWait): sleep until then instead.
+					if d, ok := l.events.due(now); ok && now.Add(d).Before(wakeAt) {
+						d = max(d, time.Millisecond)
+						timer, wakeAt = l.clock.After(d), now.Add(d)
+					}
 					if sub.Lagged {
 						l.log.Warn("triggers: missed publish notices (the loop fell behind); downstream partitions may need a stale backfill")
 						sub.Lagged = false
