@@ -137,12 +137,16 @@ var NeedsCompiled = map[string]string{
 	"adv5_errors_join_multi":  "type assertion to an interface with methods",
 	"adv5_context_cancel":     "a select statement that several goroutines may run at once",
 	"adv5_binsearch_infer":    "cannot use type func(int,int) int as type func([]int,[]int) int",
+	"adv5_bytesize_iota":      "%f of ByteSize, which has methods",
+	"adv5_shadow_builtins":    "undefined selector: v",
 	// Found by adversarial round 5 (adv5_*): valid Go the interpreter
 	// refused as a type error, failed on at no line, or killed the kernel
 	// on; now refused at its line.
 	"adv5_binsearch_cmp":        "explicit type arguments to slices.Compare",
 	"adv5_lexer_statefn":        "type stateFn refers to itself through a function type",
 	"adv5_recursive_func_types": "type Handler refers to itself through a function type",
+	// Package variables initialized in another order than Go's.
+	"adv5_init_order": "package variable prices would initialize before tax",
 }
 
 // ExitCodes are the programs that end with os.Exit or log.Fatal: `go run`

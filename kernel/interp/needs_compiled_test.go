@@ -27,6 +27,10 @@ func TestNeedsCompiled(t *testing.T) {
 		// A constant comparison beyond int64 in text the defer rewrite copies.
 		{"big constant comparison in a deferred call", head + "import \"fmt\"\n\nconst m = -9223372036854775808\n\nfunc Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tdefer fmt.Println(-m > 0)\n\treturn nil, nil\n}\n", "needs compiled: -m > 0, a comparison of untyped constants beyond int64", 10},
 		{"big constant comparison runs interpreted", head + "const m = -9223372036854775808\n\nfunc Load(ctx *sdk.Context) (*sdk.Table, error) {\n\t_ = -m > 0\n\treturn nil, nil\n}\n", "", 0},
+		// A package variable without a value, after an initializer that
+		// calls, is moved to the imports' line only from a line of its own.
+		{"zero package variable over several lines", head + "var n = len(make([]int, 2))\n\nvar state struct {\n\tn int\n}\n\nfunc Load(ctx *sdk.Context) (*sdk.Table, error) {\n\treturn nil, nil\n}\n", "needs compiled: package variable state, declared without a value after an initializer that calls", 7},
+		{"zero package variable on one line runs interpreted", head + "var n = len(make([]int, 2))\n\nvar state struct{ n int }\n\nfunc Load(ctx *sdk.Context) (*sdk.Table, error) {\n\treturn nil, nil\n}\n", "", 0},
 		{"typo is not needs compiled", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\treturn nil, nill\n}\n", "", 0},
 	}
 	for _, c := range cases {

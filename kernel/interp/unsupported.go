@@ -34,6 +34,7 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 	a.mapMultiAssignsLeft(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.goroutineSelects(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.recursiveFuncTypes(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
+	a.initOrderDiffers(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	moved := a.movedExprs()
 	a.eachMultiAssignNil(func(id *ast.Ident, ts string) {
 		switch {
@@ -54,6 +55,10 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 	_, cmps := a.constComparisons(func(token.Pos) int { return 0 })
 	for _, e := range cmps {
 		at(e.Pos(), "%s, a comparison of untyped constants beyond int64, inside a deferred call or a go statement's or min/max/clear's arguments: Go compares them exactly, the kernel's interpreter (yaegi) compares them wrapped to int64, and the kernel cannot replace it with its value there", types.ExprString(e))
+	}
+	_, zeroVars := a.hoistedZeroVars("", func(token.Pos) int { return 0 })
+	for _, vs := range zeroVars {
+		at(vs.Pos(), "package variable %s, declared without a value after an initializer that calls a function, over several lines or in a file without imports: the kernel's interpreter (yaegi) sets it to its zero value where it is declared, erasing what earlier initializers stored in it, and the kernel moves such a declaration only from one line to after the imports", vs.Names[0].Name)
 	}
 	a.ifaceSwitchCases(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	_, oks := a.commaOkZeros("", func(token.Pos) int { return 0 })
