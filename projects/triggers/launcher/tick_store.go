@@ -169,10 +169,18 @@ func (s *tickStore) unfinished(ctx context.Context) ([]Firing, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A launched firing skipped before its work started (its trigger was
+	// paused) has nothing to carry on.
+	skipped := map[string]bool{}
+	for _, f := range all {
+		if f.Action == ActionSkipped && f.WorkID != "" {
+			skipped[f.WorkID] = true
+		}
+	}
 	var out []Firing
 	for i := len(all) - 1; i >= 0; i-- {
 		f := all[i]
-		if f.Action != ActionLaunched {
+		if f.Action != ActionLaunched || skipped[f.WorkID] {
 			continue
 		}
 		switch f.State {
