@@ -92,9 +92,12 @@ func openScaledWorkspace(ctx context.Context, dir string, so *scaleOut) (*worksp
 	return &workspace{proj: proj, wh: wh, pool: pool, compiler: compiler, eng: eng, cluster: cluster, clock: clock}, nil
 }
 
-// kernelConfig is how this binary starts kernels for a project.
+// kernelConfig is how this binary starts kernels for a project. They run
+// in the project folder, so a block's relative paths mean the same file
+// whichever folder strata was started from (a run from the project folder
+// found data/seed.csv, the same run from elsewhere did not).
 func kernelConfig(proj *project.Project) supervisor.Config {
-	return supervisor.Config{Command: kernelCommand(), MemoryLimit: proj.Kernel.MemoryLimit}
+	return supervisor.Config{Command: kernelCommand(), MemoryLimit: proj.Kernel.MemoryLimit, Dir: proj.Dir}
 }
 
 // Close stops the engine and kernels and closes the warehouse; a warehouse
