@@ -10,10 +10,11 @@ import (
 	"github.com/stratahq/strata/e2e/strataproc"
 )
 
-// A block's relative paths resolve in the project folder, in both engines,
-// whichever folder strata is started from: kernels ran in the folder of the
-// shell that started strata, so `strata run DIR` found data/seed.csv from
-// DIR and failed "no such file or directory" from anywhere else.
+// A block's relative paths resolve in the project folder, in both engines
+// and in SQL, whichever folder strata is started from: kernels (and
+// DuckDB) looked in the folder of the shell that started strata, so
+// `strata run DIR` found data/seed.csv from DIR and failed "no such file or
+// directory" ("No files found" in SQL) from anywhere else.
 func TestBlocksRunInTheProjectFolder(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
@@ -34,7 +35,8 @@ func TestBlocksRunInTheProjectFolder(t *testing.T) {
 		t.Fatalf("init: %v\n%s", err, out)
 	}
 	write("data/seed.csv", "a\nb\nc\n")
-	write("pipelines/seeds.yaml", "partitions:\n  interval: day\n  start: \"2024-01-01\"\nblocks:\n  - id: seed\n")
+	write("pipelines/seeds.yaml", "partitions:\n  interval: day\n  start: \"2024-01-01\"\nblocks:\n  - id: seed\n  - id: seed_sql\n")
+	write("blocks/seed_sql.sql", "SELECT * FROM read_csv('data/seed.csv', header = false)\n")
 	write("blocks/seed/seed.go", `package seed
 
 import (
@@ -65,7 +67,7 @@ func Load(ctx *sdk.Context) (*sdk.Table, error) {
 		cmd := exec.Command(bin, "run", proj, "seeds", "--partition", "2024-03-10", "--engine", engine)
 		cmd.Dir = elsewhere
 		out, err := cmd.CombinedOutput()
-		if err != nil || !strings.Contains(string(out), "3 rows") {
+		if err != nil || strings.Count(string(out), " 3 rows") != 2 {
 			t.Errorf("%s, started from another folder: %v\n%s", engine, err, out)
 		}
 	}

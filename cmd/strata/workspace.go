@@ -51,7 +51,7 @@ func openScaledWorkspace(ctx context.Context, dir string, so *scaleOut) (*worksp
 	if err := os.MkdirAll(filepath.Join(dir, ".strata"), 0o755); err != nil {
 		return nil, err
 	}
-	wh, err := warehouse.Open(ctx, warehousePath(dir), warehouse.Options{Retention: proj.Retention})
+	wh, err := warehouse.Open(ctx, warehousePath(dir), warehouse.Options{Retention: proj.Retention, FilesDir: proj.Dir})
 	if err != nil {
 		return nil, err
 	}
@@ -181,7 +181,7 @@ func openInspection(ctx context.Context, dir string) (*workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	wh, err := warehouse.Open(ctx, warehousePath(dir), warehouse.Options{Retention: proj.Retention, ReadOnly: true})
+	wh, err := warehouse.Open(ctx, warehousePath(dir), warehouse.Options{Retention: proj.Retention, ReadOnly: true, FilesDir: proj.Dir})
 	if err != nil {
 		return nil, err
 	}
