@@ -51,7 +51,7 @@ func openScaledWorkspace(ctx context.Context, dir string, so *scaleOut) (*worksp
 	if err := os.MkdirAll(filepath.Join(dir, ".strata"), 0o755); err != nil {
 		return nil, err
 	}
-	wh, err := warehouse.Open(ctx, warehousePath(dir), warehouse.Options{Retention: proj.Retention})
+	wh, err := warehouse.Open(ctx, warehousePath(dir), warehouse.Options{Retention: proj.Retention, FilesDir: proj.Dir})
 	if err != nil {
 		return nil, err
 	}
@@ -92,9 +92,12 @@ func openScaledWorkspace(ctx context.Context, dir string, so *scaleOut) (*worksp
 	return &workspace{proj: proj, wh: wh, pool: pool, compiler: compiler, eng: eng, cluster: cluster, clock: clock}, nil
 }
 
-// kernelConfig is how this binary starts kernels for a project.
+// kernelConfig is how this binary starts kernels for a project. They run
+// in the project folder, so a block's relative paths mean the same file
+// whichever folder strata was started from (a run from the project folder
+// found data/seed.csv, the same run from elsewhere did not).
 func kernelConfig(proj *project.Project) supervisor.Config {
-	return supervisor.Config{Command: kernelCommand(), MemoryLimit: proj.Kernel.MemoryLimit}
+	return supervisor.Config{Command: kernelCommand(), MemoryLimit: proj.Kernel.MemoryLimit, Dir: proj.Dir}
 }
 
 // Close stops the engine and kernels and closes the warehouse; a warehouse
@@ -178,7 +181,7 @@ func openInspection(ctx context.Context, dir string) (*workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	wh, err := warehouse.Open(ctx, warehousePath(dir), warehouse.Options{Retention: proj.Retention, ReadOnly: true})
+	wh, err := warehouse.Open(ctx, warehousePath(dir), warehouse.Options{Retention: proj.Retention, ReadOnly: true, FilesDir: proj.Dir})
 	if err != nil {
 		return nil, err
 	}

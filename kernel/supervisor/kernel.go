@@ -29,6 +29,9 @@ type Config struct {
 	// before the kernel is killed (default 500ms).
 	Grace time.Duration
 	Env   []string
+	// Dir is the kernel's working directory, where a block's relative
+	// paths (os.ReadFile("data/seed.csv")) resolve; empty: this process's.
+	Dir string
 }
 
 // DefaultMemoryLimit is 2 GiB.
@@ -93,7 +96,15 @@ func Start(ctx context.Context, cfg Config) (*Kernel, error) {
 		return nil, errors.New("supervisor: no kernel command")
 	}
 	args := append(append([]string{}, cfg.Command[1:]...), "--memory-limit", strconv.FormatInt(cfg.MemoryLimit, 10))
-	cmd := exec.Command(cfg.Command[0], args...)
+	name := cfg.Command[0]
+	if cfg.Dir != "" && strings.ContainsRune(name, filepath.Separator) && !filepath.IsAbs(name) {
+		// exec resolves a relative command against Dir, not against ours.
+		if abs, err := filepath.Abs(name); err == nil {
+			name = abs
+		}
+	}
+	cmd := exec.Command(name, args...)
+	cmd.Dir = cfg.Dir
 	cmd.Env = append(os.Environ(), cfg.Env...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

@@ -5,8 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -41,6 +43,9 @@ type Options struct {
 	// where the lock file can be opened, none where it cannot (a project
 	// the user may read but not write). Every write answers ErrReadOnly.
 	ReadOnly bool
+	// FilesDir is where relative file paths in SQL (read_csv('data/x.csv'))
+	// resolve, DuckDB's file_search_path; empty: the process's folder.
+	FilesDir string
 }
 
 // ErrReadOnly answers writes to a warehouse opened with Options.ReadOnly.
@@ -172,6 +177,9 @@ func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) 
 	dsn := path + "?" + dsnOptions
 	if opts.ReadOnly {
 		dsn += "&access_mode=read_only"
+	}
+	if opts.FilesDir != "" && !strings.ContainsRune(opts.FilesDir, ',') { // a comma would split DuckDB's list
+		dsn += "&file_search_path=" + url.QueryEscape(opts.FilesDir)
 	}
 	connector, err := duckdb.NewConnector(dsn, nil)
 	if err != nil {

@@ -20,6 +20,7 @@ type coalescer struct {
 	l       *Loop
 	mu      sync.Mutex
 	batches map[string]*batch // by "pipeline/trigger"
+	seq     int64             // the last change recorded in _strata.trigger_pending (event_pending.go)
 }
 
 type batch struct {
@@ -28,18 +29,28 @@ type batch struct {
 	by                         []string        // upstream runs or backfills that published them, first seen first
 	backfills                  map[string]bool // of those, the backfills: wait for them to end
 	last                       time.Time
+	seq                        int64 // the newest recorded change it holds: its firing clears those up to here
 }
 
 func newCoalescer(l *Loop) *coalescer { return &coalescer{l: l, batches: map[string]*batch{}} }
 
-// add records a publication for every event trigger naming one of its products.
-func (c *coalescer) add(p *engine.Publication, now time.Time) {
+// add records a publication for every event trigger naming one of its
+// products, in memory and in _strata.trigger_pending.
+func (c *coalescer) add(ctx context.Context, p *engine.Publication, now time.Time) {
 	if p == nil {
 		return
 	}
+	rows := c.addLocked(p, now)
+	if err := c.l.store.notePending(ctx, now, rows); err != nil && ctx.Err() == nil {
+		c.l.log.Warn("triggers: upstream changes are held in memory only; a restart before they fire loses them", "err", err)
+	}
+}
+
+func (c *coalescer) addLocked(p *engine.Publication, now time.Time) []pendingRow {
 	proj := c.l.eng.Project()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	var rows []pendingRow
 	for _, id := range proj.PipelineIDs() {
 		pl := proj.Pipelines[id]
 		for _, t := range pl.Triggers {
@@ -56,22 +67,61 @@ func (c *coalescer) add(p *engine.Publication, now time.Time) {
 					b = &batch{pipeline: pl.ID, trigger: t.ID, product: t.Product, keys: map[string]bool{}, backfills: map[string]bool{}}
 					c.batches[key] = b
 				}
-				b.keys[v.Partition] = true
 				by := p.BackfillID
-				if by != "" {
-					b.backfills[by] = true
-				} else {
+				if by == "" {
 					by = p.RunID
 				}
-				if len(b.by) == 0 || b.by[len(b.by)-1] != by {
-					if !contains(b.by, by) {
-						b.by = append(b.by, by)
-					}
+				if !b.keys[v.Partition] || !contains(b.by, by) {
+					c.seq++
+					b.seq = c.seq
+					rows = append(rows, pendingRow{pipeline: pl.ID, trigger: t.ID, product: t.Product, partition: v.Partition,
+						by: by, byBackfill: p.BackfillID != "", seq: c.seq})
 				}
+				b.note(v.Partition, by, p.BackfillID != "")
 				b.last = now
 			}
 		}
 	}
+	return rows
+}
+
+// note adds an upstream partition and what published it.
+func (b *batch) note(partition, by string, byBackfill bool) {
+	b.keys[partition] = true
+	if byBackfill {
+		b.backfills[by] = true
+	}
+	if !contains(b.by, by) {
+		b.by = append(b.by, by)
+	}
+}
+
+// restore loads the changes recorded before a restart: they fire a quiet
+// period from now, once the upstream backfills among them (resumed by the
+// engine) have ended.
+func (c *coalescer) restore(ctx context.Context, now time.Time) error {
+	seq, err := c.l.store.lastPending(ctx)
+	if err != nil {
+		return err
+	}
+	rows, err := c.l.store.pending(ctx)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.seq = max(c.seq, seq)
+	for _, r := range rows {
+		key := pauseKey(r.pipeline, r.trigger)
+		b := c.batches[key]
+		if b == nil {
+			b = &batch{pipeline: r.pipeline, trigger: r.trigger, product: r.product, keys: map[string]bool{}, backfills: map[string]bool{}}
+			c.batches[key] = b
+		}
+		b.note(r.partition, r.by, r.byBackfill)
+		b.last, b.seq = now, max(b.seq, r.seq)
+	}
+	return nil
 }
 
 func contains(s []string, v string) bool {
@@ -139,7 +189,8 @@ func (c *coalescer) fire(ctx context.Context, b *batch, now time.Time) error {
 	proj := c.l.eng.Project()
 	pl := proj.Pipelines[b.pipeline]
 	if pl == nil || pl.Trigger(b.trigger) == nil {
-		return nil // removed from the file meanwhile
+		// Removed from the file meanwhile: nothing fires for its changes.
+		return c.l.store.recordFired(ctx, b.pipeline, b.trigger, b.seq)
 	}
 	t := pl.Trigger(b.trigger)
 	base := Firing{Pipeline: pl.ID, Trigger: t.ID, Source: project.TriggerEvent, Tick: now, RecordedAt: now}
@@ -160,7 +211,7 @@ func (c *coalescer) fire(ctx context.Context, b *batch, now time.Time) error {
 		} else {
 			f.Detail = "the pipeline has problems: " + pl.Problems[0].String()
 		}
-		return c.l.store.record(ctx, f)
+		return c.l.store.recordFired(ctx, b.pipeline, b.trigger, b.seq, f)
 	}
 	spec, _ := engine.SpecOf(pl.Partitions)
 	var fs []Firing
@@ -178,7 +229,7 @@ func (c *coalescer) fire(ctx context.Context, b *batch, now time.Time) error {
 		}
 		fs = append(fs, f)
 	}
-	if err := c.l.store.record(ctx, fs...); err != nil {
+	if err := c.l.store.recordFired(ctx, b.pipeline, b.trigger, b.seq, fs...); err != nil {
 		return err
 	}
 	c.l.notify(pl.ID, fs)

@@ -107,6 +107,9 @@ func (l *Loop) Run(ctx context.Context) error {
 	if err := l.Resume(ctx); err != nil {
 		l.log.Error("triggers: carry on recorded ticks", "err", err)
 	}
+	if err := l.events.restore(ctx, l.clock.Now()); err != nil {
+		l.log.Error("triggers: read upstream changes recorded before the restart", "err", err)
+	}
 	for {
 		if err := l.Step(ctx); err != nil && ctx.Err() == nil {
 			l.log.Error("triggers: step", "err", err)
@@ -134,7 +137,7 @@ func (l *Loop) Run(ctx context.Context) error {
 					break wait
 				case engine.NoticePublished:
 					now := l.clock.Now()
-					l.events.add(n.Published, now)
+					l.events.add(ctx, n.Published, now)
 					// The first change of a batch is due a quiet period from now,
 					// which may come long before the sleep ends (the next
 					// schedule tick or MaxWait): sleep until then instead.
@@ -338,6 +341,9 @@ func (l *Loop) enqueue(f Firing) {
 			next := q.pending[0]
 			q.pending = q.pending[1:]
 			l.mu.Unlock()
+			if l.skipPaused(ctx, next) {
+				continue
+			}
 			if err := l.launch(ctx, next, true); err != nil && ctx.Err() == nil {
 				l.log.Warn("triggers: launch", "pipeline", next.Pipeline, "trigger", next.Trigger, "work", next.WorkID, "err", err)
 				now := l.clock.Now()
@@ -347,6 +353,39 @@ func (l *Loop) enqueue(f Firing) {
 			}
 		}
 	}()
+}
+
+// skipPaused records a queued firing of a trigger paused since it was
+// recorded as skipped, unless its work exists already (launched before a
+// restart: the engine carries that on, and a pause stops new work only).
+// A pause is there to stop a flood of catch-up ticks; before, the ticks
+// already queued launched anyway, and again after every restart.
+func (l *Loop) skipPaused(ctx context.Context, f Firing) bool {
+	if f.Source != project.TriggerSchedule && f.Source != project.TriggerEvent {
+		return false // an API firing was asked for explicitly
+	}
+	paused, err := Paused(l.eng.Project().Dir)
+	if err != nil {
+		return false
+	}
+	if _, ok := paused[pauseKey(f.Pipeline, f.Trigger)]; !ok {
+		return false
+	}
+	if f.WorkKind == WorkRun {
+		if _, err := l.eng.RunDetail(ctx, f.WorkID); err == nil {
+			return false
+		}
+	} else if _, err := l.eng.Backfill(ctx, f.WorkID); err == nil {
+		return false
+	}
+	s := f
+	s.Action, s.RecordedAt, s.Detail = ActionSkipped, l.clock.Now(), "paused before it launched"
+	if err := l.store.record(context.Background(), s); err != nil {
+		l.log.Warn("triggers: record a skipped tick", "pipeline", f.Pipeline, "trigger", f.Trigger, "work", f.WorkID, "err", err)
+		return false
+	}
+	l.notify(f.Pipeline, []Firing{s})
+	return true
 }
 
 // launch starts a firing's work through the engine and, with wait, follows

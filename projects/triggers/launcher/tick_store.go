@@ -60,7 +60,7 @@ type Firing struct {
 type tickStore struct{ db *sql.DB }
 
 func openTickStore(ctx context.Context, db *sql.DB) (*tickStore, error) {
-	for _, stmt := range strings.Split(tickSchema, ";") {
+	for _, stmt := range strings.Split(tickSchema+";"+pendingSchema, ";") {
 		if strings.TrimSpace(stmt) == "" {
 			continue
 		}
@@ -81,14 +81,21 @@ func (s *tickStore) record(ctx context.Context, fs ...Firing) error {
 		return err
 	}
 	for _, f := range fs {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO _strata.trigger_ticks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			f.Pipeline, f.Trigger, f.Source, f.Tick.UTC(), f.RecordedAt.UTC(), f.Action, f.WorkID, f.WorkKind, f.From, f.To,
-			f.Skipped, nullTime(f.SkippedFirst), nullTime(f.SkippedLast), f.Detail, f.Origin); err != nil {
+		if err := insertFiring(ctx, tx, f); err != nil {
 			_ = tx.Rollback()
-			return fmt.Errorf("record trigger tick: %w", err)
+			return err
 		}
 	}
 	return tx.Commit()
+}
+
+func insertFiring(ctx context.Context, tx *sql.Tx, f Firing) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO _strata.trigger_ticks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		f.Pipeline, f.Trigger, f.Source, f.Tick.UTC(), f.RecordedAt.UTC(), f.Action, f.WorkID, f.WorkKind, f.From, f.To,
+		f.Skipped, nullTime(f.SkippedFirst), nullTime(f.SkippedLast), f.Detail, f.Origin); err != nil {
+		return fmt.Errorf("record trigger tick: %w", err)
+	}
+	return nil
 }
 
 func nullTime(t time.Time) any {
@@ -162,10 +169,18 @@ func (s *tickStore) unfinished(ctx context.Context) ([]Firing, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A launched firing skipped before its work started (its trigger was
+	// paused) has nothing to carry on.
+	skipped := map[string]bool{}
+	for _, f := range all {
+		if f.Action == ActionSkipped && f.WorkID != "" {
+			skipped[f.WorkID] = true
+		}
+	}
 	var out []Firing
 	for i := len(all) - 1; i >= 0; i-- {
 		f := all[i]
-		if f.Action != ActionLaunched {
+		if f.Action != ActionLaunched || skipped[f.WorkID] {
 			continue
 		}
 		switch f.State {

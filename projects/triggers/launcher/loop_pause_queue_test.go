@@ -1,0 +1,77 @@
+package launcher
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stratahq/strata/projects/triggers"
+)
+
+// TestPausedTriggerLaunchesNoQueuedTick: a trigger's ticks wait in its
+// queue (catch-up after downtime runs several, one after another) and are
+// recorded before they launch. Paused meanwhile, the ones not launched yet
+// used to launch anyway, also after a restart: the user who paused a
+// catch-up flood watched it go on. They are now recorded as skipped, as a
+// tick that comes due while paused is.
+func TestPausedTriggerLaunchesNoQueuedTick(t *testing.T) {
+	loc := ny(t)
+	clock := NewFakeClock(time.Date(2024, 3, 8, 12, 0, 0, 0, loc))
+	e := newEnv(t, clock, map[string]string{"pipelines/raw.yaml": rawPipeline, "blocks/raw.sql": rawBlock})
+	l := e.loop(clock)
+	e.step(l) // first seen
+
+	// Six days later the catch-up ticks are recorded, then the process
+	// stops before it launched them (or they wait behind a long first one).
+	now := time.Date(2024, 3, 16, 12, 0, 0, 0, loc)
+	clock.Set(now)
+	pl := e.eng.Project().Pipelines["raw"]
+	tr := pl.Trigger("nightly")
+	anchors, err := l.store.anchors(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := triggers.Due(tr.Schedule, anchors[pauseKey("raw", "nightly")], now, tr.CatchUp)
+	if len(plan.Run) != 3 {
+		t.Fatalf("catch-up plan %+v, want 3 ticks", plan)
+	}
+	if err := l.store.record(context.Background(), scheduleFirings(pl, tr, plan, now, false)...); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := SetPaused(e.dir, "raw", "nightly", true, now); err != nil {
+		t.Fatal(err)
+	}
+
+	next := e.loop(clock)
+	if err := next.Resume(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	e.idle(next)
+	if got := e.versions("raw_events"); len(got) != 0 {
+		t.Fatalf("a paused trigger ran its queued ticks: %v", got)
+	}
+	hist, err := next.store.history(context.Background(), "raw", "nightly", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	skipped := 0
+	for _, f := range hist {
+		if f.Action == ActionSkipped && f.WorkID != "" {
+			skipped++
+		}
+	}
+	if skipped != 3 {
+		t.Fatalf("history %+v: want the 3 queued ticks recorded skipped", hist)
+	}
+	// Nothing is left to carry on: neither a restart nor a resume runs them.
+	if fs, err := next.store.unfinished(context.Background()); err != nil || len(fs) != 0 {
+		t.Fatalf("unfinished after the skip: %+v %v", fs, err)
+	}
+	if _, err := SetPaused(e.dir, "raw", "nightly", false, now); err != nil {
+		t.Fatal(err)
+	}
+	e.step(next)
+	if got := e.versions("raw_events"); len(got) != 0 {
+		t.Fatalf("the resume ran skipped ticks: %v", got)
+	}
+}
