@@ -189,12 +189,12 @@ func printRunError(file string, e *protocol.RunError) {
 	}
 	if len(e.Diagnostics) > 1 {
 		for _, d := range e.Diagnostics {
-			fmt.Fprintf(os.Stderr, "%s:%d:%d: %s\n", in(d.File), d.Line, d.Column, d.Message)
+			fmt.Fprintf(os.Stderr, "%s: %s\n", position(in(d.File), d.Line, d.Column), d.Message)
 		}
 		return
 	}
 	if e.Line > 0 {
-		fmt.Fprintf(os.Stderr, "%s:%d:%d: %s (%s)\n", in(e.File), e.Line, e.Column, e.Message, e.Kind)
+		fmt.Fprintf(os.Stderr, "%s: %s (%s)\n", position(in(e.File), e.Line, e.Column), e.Message, e.Kind)
 		return
 	}
 	fmt.Fprintf(os.Stderr, "%s: %s (%s)\n", file, e.Message, e.Kind)
@@ -217,4 +217,14 @@ func (h *printHandler) Log(l protocol.LogLine) {
 
 func (h *printHandler) HostCall(context.Context, *protocol.HostCall) (*sdk.Table, error) {
 	return nil, fmt.Errorf("%w (run the block with `strata run` inside a project to query products)", sdk.ErrNoWarehouse)
+}
+
+// position is file:line:column as Go tools print it, or file:line when the
+// column is not known (a compiled block's panic: Go's traces give lines);
+// "x.go:15:0" read as a column that does not exist.
+func position(file string, line, col int) string {
+	if col <= 0 {
+		return fmt.Sprintf("%s:%d", file, line)
+	}
+	return fmt.Sprintf("%s:%d:%d", file, line, col)
 }

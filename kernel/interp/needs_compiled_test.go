@@ -31,6 +31,10 @@ func TestNeedsCompiled(t *testing.T) {
 		// calls, is moved to the imports' line only from a line of its own.
 		{"zero package variable over several lines", head + "var n = len(make([]int, 2))\n\nvar state struct {\n\tn int\n}\n\nfunc Load(ctx *sdk.Context) (*sdk.Table, error) {\n\treturn nil, nil\n}\n", "needs compiled: package variable state, declared without a value after an initializer that calls", 7},
 		{"zero package variable on one line runs interpreted", head + "var n = len(make([]int, 2))\n\nvar state struct{ n int }\n\nfunc Load(ctx *sdk.Context) (*sdk.Table, error) {\n\treturn nil, nil\n}\n", "", 0},
+		// println is rewritten to write to stderr, except where the defer
+		// rewrite copies the call as written.
+		{"println in a deferred call", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tdefer println(\"bye\", 1)\n\treturn nil, nil\n}\n", "needs compiled: println inside a deferred call", 6},
+		{"println runs interpreted", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tprintln(\"hi\", 1)\n\treturn nil, nil\n}\n", "", 0},
 		{"typo is not needs compiled", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\treturn nil, nill\n}\n", "", 0},
 	}
 	for _, c := range cases {

@@ -96,6 +96,8 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 	hoisted, _ := a.hoistedZeroVars(src, off)
 	edits = append(edits, hoisted...)
 	edits = append(edits, a.blankPkgVars(off)...)
+	printEdits, _ := a.builtinPrints(off)
+	edits = append(edits, printEdits...)
 	okEdits, _ := a.commaOkZeros(src, off)
 	edits = append(edits, okEdits...)
 	edits = append(edits, a.lowerSelectBreaks(off)...)

@@ -55,6 +55,8 @@ func (e *Executor) rtSymbols() map[string]map[string]reflect.Value {
 	return map[string]map[string]reflect.Value{
 		rtPath + "/rt": {
 			"RunDefers": reflect.ValueOf(runDefers),
+			// Print is the builtins print and println (lower_print.go).
+			"Print": reflect.ValueOf(e.builtinPrint),
 			"PanicAt": reflect.ValueOf(func(line, col int, v any) {
 				if st := e.current(); st != nil {
 					st.mu.Lock()

@@ -60,6 +60,10 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 	for _, vs := range zeroVars {
 		at(vs.Pos(), "package variable %s, declared without a value after an initializer that calls a function, over several lines or in a file without imports: the kernel's interpreter (yaegi) sets it to its zero value where it is declared, erasing what earlier initializers stored in it, and the kernel moves such a declaration only from one line to after the imports", vs.Names[0].Name)
 	}
+	_, prints := a.builtinPrints(func(token.Pos) int { return 0 })
+	for _, c := range prints {
+		at(c.Pos(), "%s inside a deferred call or a go statement's or min/max/clear's arguments: Go's print and println write to stderr, the kernel's interpreter (yaegi) writes them to stdout, and the kernel cannot rewrite the call there", types.ExprString(c.Fun))
+	}
 	a.ifaceSwitchCases(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	_, oks := a.commaOkZeros("", func(token.Pos) int { return 0 })
 	for _, n := range oks {

@@ -69,7 +69,7 @@ func (k *Kernel) Exec(ctx context.Context, req *protocol.ExecRequest, inputs []*
 			}
 			return res, c.table
 		case <-k.dead:
-			return k.crashResult(rec, start, req.Filename), nil
+			return k.crashResult(rec, start, req.Filename, req.Source), nil
 		case <-hard:
 			k.kill()
 			return &protocol.Result{Duration: time.Since(start), Error: &protocol.RunError{Kind: protocol.ErrTimeout,
@@ -119,7 +119,7 @@ var (
 // trace places it by its own positions; a compiled worker's Go trace names
 // the block file, thanks to its //line directives), or a block that ended
 // the process itself (os.Exit, log.Fatal).
-func (k *Kernel) crashResult(rec *recordingHandler, start time.Time, file string) *protocol.Result {
+func (k *Kernel) crashResult(rec *recordingHandler, start time.Time, file, src string) *protocol.Result {
 	<-k.dead
 	k.mu.Lock()
 	err, readErr := k.exitErr, k.readErr
@@ -146,7 +146,12 @@ func (k *Kernel) crashResult(rec *recordingHandler, start time.Time, file string
 		if p := yaegiPos.FindStringSubmatch(rec.stderr()); p != nil {
 			re.Line, _ = strconv.Atoi(p[1])
 			re.Column, _ = strconv.Atoi(p[2])
-			re.Message += " (in the function at line " + p[1] + ")"
+			if fl, fc, ok := enclosingFunc(src, re.Line); ok {
+				re.Line, re.Column = fl, fc
+				re.Message += fmt.Sprintf(" (somewhere in the function at line %d: the interpreter cannot tell which line; a compiled run names it)", fl)
+			} else {
+				re.Message += " (near line " + p[1] + ")"
+			}
 		} else if line := goTraceLine(tail, file); line > 0 {
 			re.Line = line
 		}
