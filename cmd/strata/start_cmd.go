@@ -66,6 +66,7 @@ func runStart(args []string) error {
 	}
 
 	return withScaledWorkspace(dir, &so, func(ctx context.Context, ws *workspace) error {
+		ws.StopRecording() // the server's trigger loop records and fires them
 		ln, err := net.Listen("tcp", *addr)
 		if err != nil {
 			return err

@@ -32,6 +32,20 @@ type workspace struct {
 	// clock is the time triggers and the engine share (sped up only by a
 	// test hook, see triggerClock).
 	clock *launcher.RealClock
+	// stopRecording ends the recording of upstream changes for event
+	// triggers (launcher.RecordChanges): a command's publishes are fired
+	// for by the next strata start. strata start stops it and runs its own
+	// trigger loop instead.
+	stopRecording func()
+}
+
+// StopRecording stops noting upstream changes for event triggers, after
+// noting what is buffered; later calls do nothing.
+func (w *workspace) StopRecording() {
+	if w.stopRecording != nil {
+		w.stopRecording()
+		w.stopRecording = nil
+	}
 }
 
 // WarehousePath is where a project's DuckDB file lives.
@@ -89,7 +103,13 @@ func openScaledWorkspace(ctx context.Context, dir string, so *scaleOut) (*worksp
 		wh.Close()
 		return nil, err
 	}
-	return &workspace{proj: proj, wh: wh, pool: pool, compiler: compiler, eng: eng, cluster: cluster, clock: clock}, nil
+	ws := &workspace{proj: proj, wh: wh, pool: pool, compiler: compiler, eng: eng, cluster: cluster, clock: clock}
+	if ws.stopRecording, err = launcher.RecordChanges(ctx, launcher.Config{Engine: eng, Warehouse: wh, Clock: clock}); err != nil {
+		// The command runs anyway; only its publishes go unnoticed by the
+		// event triggers of the next strata start.
+		fmt.Fprintf(os.Stderr, "strata: event triggers will not see this command's publishes: %v\n", err)
+	}
+	return ws, nil
 }
 
 // kernelConfig is how this binary starts kernels for a project. They run
@@ -104,6 +124,7 @@ func kernelConfig(proj *project.Project) supervisor.Config {
 // that cannot close cleanly (connections still in use) is said on stderr.
 func (w *workspace) Close() {
 	w.eng.Close()
+	w.StopRecording()
 	if w.cluster != nil {
 		w.cluster.Close() // hands the local agent's tasks back before its kernels stop
 	}

@@ -57,12 +57,17 @@ func (s *Subscription) Close() {
 	s.hub.mu.Unlock()
 }
 
-// Subscribed reports whether anyone listens: work done only to publish
-// (a review recomputed) can be skipped when nobody does.
-func (h *Hub) Subscribed() bool {
+// Subscribed reports whether anyone listens to notices of kind: work done
+// only to publish (a review recomputed) can be skipped when nobody does.
+func (h *Hub) Subscribed(kind string) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return len(h.subs) > 0
+	for s := range h.subs {
+		if s.filter == nil || s.filter(Notice{Kind: kind}) {
+			return true
+		}
+	}
+	return false
 }
 
 // Publish delivers n to every matching subscriber without blocking.

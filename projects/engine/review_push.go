@@ -20,7 +20,7 @@ const reviewPushTimeout = 2 * time.Minute
 // request, the run loop) does not wait for a summary of five years. With
 // nobody subscribed it does nothing.
 func (e *Engine) pushReview(id string) {
-	if !e.hub.Subscribed() {
+	if !e.hub.Subscribed(NoticeReview) {
 		return
 	}
 	e.bgMu.Lock()
