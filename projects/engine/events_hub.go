@@ -1,6 +1,9 @@
 package engine
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // Hub fans engine events out to subscribers (the websocket, the CLI's
 // progress bar). A subscriber that cannot keep up loses events rather than
@@ -15,6 +18,7 @@ type Subscription struct {
 	C      chan Notice
 	filter func(Notice) bool
 	hub    *Hub
+	kinds  []string // set by SubscribeKinds; nil: a filter that may pass any kind
 	Lagged bool
 }
 
@@ -63,11 +67,23 @@ func (h *Hub) Subscribed(kind string) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for s := range h.subs {
-		if s.filter == nil || s.filter(Notice{Kind: kind}) {
+		// A filter may look at more than the kind: a subscriber that did
+		// not name its kinds may want any.
+		if s.kinds == nil || slices.Contains(s.kinds, kind) {
 			return true
 		}
 	}
 	return false
+}
+
+// SubscribeKinds is Subscribe to the notices of the kinds named: unlike
+// a filter's, they are known, so Subscribed of another kind ignores it.
+func (h *Hub) SubscribeKinds(buffer int, kinds ...string) *Subscription {
+	s := h.Subscribe(buffer, func(n Notice) bool { return slices.Contains(kinds, n.Kind) })
+	h.mu.Lock()
+	s.kinds = kinds
+	h.mu.Unlock()
+	return s
 }
 
 // Publish delivers n to every matching subscriber without blocking.

@@ -26,7 +26,7 @@ func RecordChanges(ctx context.Context, cfg Config) (stop func(), err error) {
 		return nil, err
 	}
 	l.events.seq = seq
-	sub := l.eng.Hub().Subscribe(1<<14, func(n engine.Notice) bool { return n.Kind == engine.NoticePublished })
+	sub := l.eng.Hub().SubscribeKinds(1<<14, engine.NoticePublished)
 	drain := make(chan struct{})
 	done := make(chan struct{})
 	go func() {
