@@ -135,6 +135,7 @@ func (e *Executor) analyze(filename, src, wantEntry string, allow map[string]boo
 		Uses:       map[*ast.Ident]types.Object{},
 		Instances:  map[*ast.Ident]types.Instance{},
 		Selections: map[*ast.SelectorExpr]*types.Selection{},
+		Implicits:  map[ast.Node]types.Object{}, // a type switch clause's variable (lower_fresh_vars.go)
 	}
 	conf := types.Config{
 		Importer: e.importer,

@@ -64,6 +64,10 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 	for _, c := range prints {
 		at(c.Pos(), "%s inside a deferred call or a go statement's or min/max/clear's arguments: Go's print and println write to stderr, the kernel's interpreter (yaegi) writes them to stdout, and the kernel cannot rewrite the call there", types.ExprString(c.Fun))
 	}
+	_, shared := a.freshVarEdits(func(token.Pos) int { return 0 })
+	for _, n := range shared {
+		at(n.Pos(), "a variable of a comma-ok define, a type switch or a select case, captured by a function literal or addressed in a loop, where the kernel cannot give each iteration its own (inside a deferred call or a go statement's arguments, read by an else-if, or in a clause with a label): the kernel's interpreter (yaegi) keeps one such variable for every iteration, so each closure or pointer would see the last value")
+	}
 	a.ifaceSwitchCases(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	_, oks := a.commaOkZeros("", func(token.Pos) int { return 0 })
 	for _, n := range oks {

@@ -1,0 +1,233 @@
+package interp
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// Each execution of a declaration makes new variables in Go, so closures
+// and pointers made in a loop each keep their own. yaegi v0.16 keeps one
+// variable for every execution of three kinds of declaration (corpus
+// adv5_fresh_vars_loop):
+//
+//   - a comma-ok define, `v, ok := m[k]`, `t, ok := x.(T)`, `v, ok := <-c`
+//     (a statement or an if header);
+//   - a type switch's `x := v.(type)`;
+//   - a select case's `case v := <-c:` or `case v, ok := <-c:`.
+//
+// Closures made in a loop then all saw the last iteration's value (a []func
+// of handlers built in a type switch printed the last element for each),
+// and so did pointers taken to them. Where such a variable is captured by a
+// function literal or has its address taken inside a loop, the kernel
+// gives each execution a variable of its own, on the same lines:
+//
+//	v, ok := m[k]      ->  strata_f0, strata_f1 := m[k]; v, ok := strata_f0, strata_f1
+//	if v, ok := m[k]; ok {   ->  if v, ok := m[k]; ok { v, ok := v, ok;
+//	case int:          ->  case int: { x := x; … }
+//	case v := <-c:     ->  case v := <-c: { v := v; … }
+//
+// (a define of plain values makes new variables in yaegi too). What it
+// cannot rewrite (a header other than an if's, text another lowering
+// copies, an else-if reading the variable, a clause with a label) is
+// routed to compiled mode by unsupported.
+
+// freshVarEdits returns the edits that give such declarations new
+// variables per execution, and the places it cannot rewrite.
+func (a *analysis) freshVarEdits(off func(token.Pos) int) (edits []edit, stuck []ast.Node) {
+	moved := a.movedExprs()
+	n := 0
+	fresh := func() string { n++; return fmt.Sprintf("strata_f%d", n-1) }
+	inList := map[*ast.AssignStmt]bool{}
+	ast.Inspect(a.file, func(node ast.Node) bool {
+		if stmts, ok := stmtList(node); ok {
+			for _, st := range stmts {
+				if as, ok := st.(*ast.AssignStmt); ok {
+					inList[as] = true
+				}
+			}
+		}
+		return true
+	})
+	ast.Inspect(a.file, func(node ast.Node) bool {
+		switch x := node.(type) {
+		case *ast.AssignStmt:
+			if !a.commaOkDefine(x) || !inList[x] || !a.inLoop(x) {
+				return true
+			}
+			if !a.anyEscapes(x.Lhs, a.file) { // its uses are all in its scope
+				return true
+			}
+			if inAny(x, moved) {
+				stuck = append(stuck, x)
+				return true
+			}
+			var tmp, names []string
+			for _, l := range x.Lhs {
+				if isBlank(l) {
+					tmp = append(tmp, "_")
+					continue
+				}
+				t := fresh()
+				tmp = append(tmp, t)
+				names = append(names, l.(*ast.Ident).Name)
+				edits = append(edits, edit{off: off(l.Pos()), del: len(l.(*ast.Ident).Name), text: t})
+			}
+			var vals []string
+			for _, t := range tmp {
+				if t != "_" {
+					vals = append(vals, t)
+				}
+			}
+			edits = append(edits, edit{off: off(x.End()), text: "; " + strings.Join(names, ", ") + " := " + strings.Join(vals, ", ")})
+		case *ast.IfStmt:
+			as, ok := x.Init.(*ast.AssignStmt)
+			if !ok || !a.commaOkDefine(as) || !a.inLoop(x) || !a.anyEscapes(as.Lhs, x) {
+				return true
+			}
+			if inAny(x, moved) {
+				stuck = append(stuck, as)
+				return true
+			}
+			if elif, ok := x.Else.(*ast.IfStmt); ok && a.anyEscapes(as.Lhs, elif) {
+				stuck = append(stuck, as)
+				return true
+			}
+			redecl := " " + redeclare(as.Lhs)
+			edits = append(edits, edit{off: off(x.Body.Lbrace) + 1, text: redecl})
+			if b, ok := x.Else.(*ast.BlockStmt); ok {
+				edits = append(edits, edit{off: off(b.Lbrace) + 1, text: redecl})
+			}
+		case *ast.TypeSwitchStmt:
+			as, ok := x.Assign.(*ast.AssignStmt)
+			if !ok || !a.inLoop(x) {
+				return true
+			}
+			name := as.Lhs[0].(*ast.Ident).Name
+			for _, c := range x.Body.List {
+				cc := c.(*ast.CaseClause)
+				obj := a.info.Implicits[cc]
+				if obj == nil || !a.escapes(obj, cc) {
+					continue
+				}
+				stuck, edits = a.wrapClause(cc.Colon, cc.Body, name+" := "+name+";", x, moved, off, stuck, edits)
+			}
+		case *ast.CommClause:
+			as, ok := x.Comm.(*ast.AssignStmt)
+			if !ok || as.Tok != token.DEFINE || !a.inLoop(x) || !a.anyEscapes(as.Lhs, x) {
+				return true
+			}
+			stuck, edits = a.wrapClause(x.Colon, x.Body, redeclare(as.Lhs), x, moved, off, stuck, edits)
+		}
+		return true
+	})
+	return edits, stuck
+}
+
+// wrapClause puts a clause's statements in a block that starts with decl.
+func (a *analysis) wrapClause(colon token.Pos, body []ast.Stmt, decl string, at ast.Node, moved []ast.Expr, off func(token.Pos) int, stuck []ast.Node, edits []edit) ([]ast.Node, []edit) {
+	labeled := false
+	for _, st := range body {
+		ast.Inspect(st, func(n ast.Node) bool {
+			if _, ok := n.(*ast.LabeledStmt); ok {
+				labeled = true
+			}
+			return !labeled
+		})
+	}
+	if labeled || inAny(at, moved) || len(body) == 0 {
+		return append(stuck, at), edits
+	}
+	return stuck, append(edits,
+		edit{off: off(colon) + 1, text: " { " + decl},
+		edit{off: off(body[len(body)-1].End()), text: " }"})
+}
+
+// redeclare is `v, ok := v, ok;` for a define's names, blanks left out.
+func redeclare(lhs []ast.Expr) string {
+	var names []string
+	for _, l := range lhs {
+		if !isBlank(l) {
+			names = append(names, l.(*ast.Ident).Name)
+		}
+	}
+	return strings.Join(names, ", ") + " := " + strings.Join(names, ", ") + ";"
+}
+
+// commaOkDefine reports whether as is `v, ok := m[k]`, `:= x.(T)` or
+// `:= <-c`.
+func (a *analysis) commaOkDefine(as *ast.AssignStmt) bool {
+	if as.Tok != token.DEFINE || len(as.Lhs) != 2 || len(as.Rhs) != 1 {
+		return false
+	}
+	switch r := ast.Unparen(as.Rhs[0]).(type) {
+	case *ast.IndexExpr:
+		t := a.info.TypeOf(r.X)
+		if t == nil {
+			return false
+		}
+		_, isMap := t.Underlying().(*types.Map)
+		return isMap
+	case *ast.TypeAssertExpr:
+		return r.Type != nil
+	case *ast.UnaryExpr:
+		return r.Op == token.ARROW
+	}
+	return false
+}
+
+// anyEscapes reports whether one of the names lhs defines escapes in n.
+func (a *analysis) anyEscapes(lhs []ast.Expr, n ast.Node) bool {
+	for _, l := range lhs {
+		if id, ok := l.(*ast.Ident); ok && !isBlank(l) {
+			if obj := a.info.Defs[id]; obj != nil && a.escapes(obj, n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// escapes reports whether obj is used inside a function literal in n, or
+// has its address taken there (&v, &v.f, a pointer method called on v).
+func (a *analysis) escapes(obj types.Object, n ast.Node) bool {
+	found := false
+	uses := func(e ast.Node) bool {
+		used := false
+		ast.Inspect(e, func(m ast.Node) bool {
+			if id, ok := m.(*ast.Ident); ok && a.info.Uses[id] == obj {
+				used = true
+			}
+			return !used
+		})
+		return used
+	}
+	ast.Inspect(n, func(m ast.Node) bool {
+		if found {
+			return false
+		}
+		switch x := m.(type) {
+		case *ast.FuncLit:
+			found = uses(x.Body)
+			return false
+		case *ast.UnaryExpr:
+			if x.Op == token.AND && uses(x.X) {
+				found = true
+			}
+		case *ast.SelectorExpr:
+			if sel := a.info.Selections[x]; sel != nil && sel.Kind() == types.MethodVal {
+				if sig, ok := sel.Obj().Type().(*types.Signature); ok && sig.Recv() != nil {
+					if _, ptr := sig.Recv().Type().(*types.Pointer); ptr {
+						if id, ok := ast.Unparen(x.X).(*ast.Ident); ok && a.info.Uses[id] == obj {
+							found = true
+						}
+					}
+				}
+			}
+		}
+		return true
+	})
+	return found
+}
