@@ -234,7 +234,7 @@ func (s *Server) rollbackProduct(c echo.Context) error {
 	if req.Partition == "" || req.Version <= 0 {
 		return badRequest("want {\"partition\": KEY, \"version\": N} with N >= 1")
 	}
-	if err := s.wh.Rollback(c.Request().Context(), name, req.Partition, req.Version); err != nil {
+	if err := s.eng.RollbackProduct(c.Request().Context(), name, req.Partition, req.Version); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]any{"product": name, "partition": req.Partition, "current": req.Version})

@@ -296,6 +296,13 @@ func (e *Engine) RollbackBackfill(ctx context.Context, id string) (int, error) {
 	if err != nil {
 		return 0, e.reviewConflict(err, id, "rollback")
 	}
+	// What the promote made current is replaced again: downstream event
+	// triggers follow the rollback as they followed the promote.
+	refs := make([]warehouse.VersionRef, len(back))
+	for i, s := range back {
+		refs[i] = warehouse.VersionRef{Product: s.Product, Partition: s.Partition, Version: s.To}
+	}
+	e.published(e.backfillPipeline(ctx, id), "", id, refs)
 	return len(back), e.backfillEvent(ctx, id, StateRolledBack, fmt.Sprintf("rolled back %d partitions to the versions current before the promote", len(back)))
 }
 

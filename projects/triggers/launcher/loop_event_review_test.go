@@ -42,4 +42,9 @@ func TestEventTriggerFollowsAReviewPromote(t *testing.T) {
 	if len(runs) != 1 || runs[0].Origin.Upstream == nil || runs[0].Origin.Upstream.By != bf.ID || runs[0].Origin.Upstream.Partitions != 7 {
 		t.Fatalf("downstream runs %+v: want one, launched by the 7 days %s promoted", runs, bf.ID)
 	}
+	// Its rollback replaces them again: the week follows that too.
+	if _, err := e.eng.RollbackBackfill(context.Background(), bf.ID); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { return eq(e.versions("weekly__weekly"), []string{"2024-W01:v2"}) })
 }
