@@ -231,3 +231,31 @@ func (a *analysis) escapes(obj types.Object, n ast.Node) bool {
 	})
 	return found
 }
+
+// commaOkVarsInLoops reports `var v, ok = m[k]` (or `= x.(T)`, `= <-c`)
+// inside a loop. yaegi keeps one pair of variables for every iteration and,
+// when the look fails, leaves the previous iteration's value where Go has
+// the zero value (1 true, then 1 false for a missing key; corpus
+// adv5_comma_ok_var_decl); the := form is rewritten for both
+// (lower_commaok.go and above), this one is routed to compiled mode.
+func (a *analysis) commaOkVarsInLoops(at func(token.Pos, string, ...any)) {
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		ds, ok := n.(*ast.DeclStmt)
+		if !ok {
+			return true
+		}
+		gd, ok := ds.Decl.(*ast.GenDecl)
+		if !ok || gd.Tok != token.VAR || len(gd.Specs) != 1 {
+			return true
+		}
+		vs := gd.Specs[0].(*ast.ValueSpec)
+		if len(vs.Names) != 2 || len(vs.Values) != 1 || !a.inLoop(ds) {
+			return true
+		}
+		as := &ast.AssignStmt{Lhs: []ast.Expr{vs.Names[0], vs.Names[1]}, Tok: token.DEFINE, Rhs: vs.Values}
+		if a.commaOkDefine(as) {
+			at(ds.Pos(), "var %s, %s = %s in a loop: the kernel's interpreter (yaegi) keeps one pair of variables for every iteration and leaves the previous value when the look fails, where Go has the zero value; `%s, %s := %s` runs interpreted", vs.Names[0].Name, vs.Names[1].Name, types.ExprString(vs.Values[0]), vs.Names[0].Name, vs.Names[1].Name, types.ExprString(vs.Values[0]))
+		}
+		return true
+	})
+}

@@ -35,6 +35,7 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 	a.goroutineSelects(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.recursiveFuncTypes(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.initOrderDiffers(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
+	a.commaOkVarsInLoops(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	moved := a.movedExprs()
 	a.eachMultiAssignNil(func(id *ast.Ident, ts string) {
 		switch {
