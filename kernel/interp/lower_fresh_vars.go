@@ -31,8 +31,9 @@ import (
 //
 // (a define of plain values makes new variables in yaegi too). What it
 // cannot rewrite (a header other than an if's, text another lowering
-// copies, an else-if reading the variable, a clause with a label) is
-// routed to compiled mode by unsupported.
+// copies, an else-if reading the variable, a clause with a label, a
+// comma-ok in a switch or for header) is routed to compiled mode by
+// unsupported.
 
 // freshVarEdits returns the edits that give such declarations new
 // variables per execution, and the places it cannot rewrite.
@@ -100,7 +101,21 @@ func (a *analysis) freshVarEdits(off func(token.Pos) int) (edits []edit, stuck [
 			if b, ok := x.Else.(*ast.BlockStmt); ok {
 				edits = append(edits, edit{off: off(b.Lbrace) + 1, text: redecl})
 			}
+		case *ast.SwitchStmt, *ast.ForStmt:
+			// A comma-ok define in another header: not rewritten.
+			var init ast.Stmt
+			if sw, ok := x.(*ast.SwitchStmt); ok {
+				init = sw.Init
+			} else {
+				init = x.(*ast.ForStmt).Init
+			}
+			if as, ok := init.(*ast.AssignStmt); ok && a.commaOkDefine(as) && a.inLoop(x) && a.anyEscapes(as.Lhs, x) {
+				stuck = append(stuck, as)
+			}
 		case *ast.TypeSwitchStmt:
+			if as, ok := x.Init.(*ast.AssignStmt); ok && a.commaOkDefine(as) && a.inLoop(x) && a.anyEscapes(as.Lhs, x) {
+				stuck = append(stuck, as)
+			}
 			as, ok := x.Assign.(*ast.AssignStmt)
 			if !ok || !a.inLoop(x) {
 				return true

@@ -67,7 +67,7 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 	}
 	_, shared := a.freshVarEdits(func(token.Pos) int { return 0 })
 	for _, n := range shared {
-		at(n.Pos(), "a variable of a comma-ok define, a type switch or a select case, captured by a function literal or addressed in a loop, where the kernel cannot give each iteration its own (inside a deferred call or a go statement's arguments, read by an else-if, or in a clause with a label): the kernel's interpreter (yaegi) keeps one such variable for every iteration, so each closure or pointer would see the last value")
+		at(n.Pos(), "a variable of a comma-ok define, a type switch or a select case, captured by a function literal or addressed in a loop, where the kernel cannot give each iteration its own (inside a deferred call or a go statement's arguments, read by an else-if, in a clause with a label, or a comma-ok in a switch or for header): the kernel's interpreter (yaegi) keeps one such variable for every iteration, so each closure or pointer would see the last value")
 	}
 	a.ifaceSwitchCases(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	_, oks := a.commaOkZeros("", func(token.Pos) int { return 0 })
