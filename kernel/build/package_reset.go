@@ -101,6 +101,9 @@ func rewriteForReset(pkg string, files map[string]string) packageReset {
 				for _, s := range d.Specs {
 					vs := s.(*ast.ValueSpec)
 					topLevel[vs] = true
+					if embedded(d, vs) {
+						continue // the linker sets it; nothing can set it again
+					}
 					vd := &varDecl{file: name, spec: vs}
 					for _, id := range vs.Names {
 						vd.names = append(vd.names, id.Name)
@@ -281,4 +284,19 @@ func strata_reset_zero[T any](p *T) {
 }
 `, pkg, resetName, resetName, strings.Join(calls, "\n\t"))
 	return out
+}
+
+// embedded reports a //go:embed variable.
+func embedded(d *ast.GenDecl, vs *ast.ValueSpec) bool {
+	for _, g := range []*ast.CommentGroup{d.Doc, vs.Doc} {
+		if g == nil {
+			continue
+		}
+		for _, c := range g.List {
+			if strings.HasPrefix(c.Text, "//go:embed") {
+				return true
+			}
+		}
+	}
+	return false
 }
