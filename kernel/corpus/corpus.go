@@ -154,6 +154,7 @@ var NeedsCompiled = map[string]string{
 	"adv5_init_order": "package variable prices would initialize before tax",
 	// A comma-ok var declaration in a loop kept the previous value.
 	"adv5_comma_ok_var_decl": "var n, known = stock[item] in a loop",
+	"adv5_goto_comma_ok":     "a comma-ok statement with a label",
 }
 
 // ExitCodes are the programs that end with os.Exit or log.Fatal: `go run`

@@ -274,3 +274,53 @@ func (a *analysis) commaOkVarsInLoops(at func(token.Pos, string, ...any)) {
 		return true
 	})
 }
+
+// gotoCommaOks reports the comma-ok statements neither rewrite reaches: one
+// that is a labeled statement (lower_commaok.go and freshVarEdits look at
+// plain statements only), and one whose variables escape in a loop made
+// with a backward goto (freshVarEdits looks at for and range loops). There
+// yaegi left the previous value and shared it: `again: v, ok := m[i]` …
+// `goto again` gave b false three times for a true, b true, false (corpus
+// adv5_goto_comma_ok).
+func (a *analysis) gotoCommaOks(at func(token.Pos, string, ...any)) {
+	labels := map[types.Object]token.Pos{}
+	var gotos []*ast.BranchStmt
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.LabeledStmt:
+			labels[a.info.Defs[n.Label]] = n.Pos()
+		case *ast.BranchStmt:
+			if n.Tok == token.GOTO {
+				gotos = append(gotos, n)
+			}
+		}
+		return true
+	})
+	commaOk := func(as *ast.AssignStmt) bool {
+		if as.Tok == token.DEFINE {
+			return a.commaOkDefine(as)
+		}
+		cp := *as
+		cp.Tok = token.DEFINE
+		return a.commaOkDefine(&cp)
+	}
+	ast.Inspect(a.file, func(n ast.Node) bool {
+		if ls, ok := n.(*ast.LabeledStmt); ok {
+			if as, ok := ls.Stmt.(*ast.AssignStmt); ok && commaOk(as) {
+				at(as.Pos(), "a comma-ok statement with a label: the kernel's interpreter (yaegi) leaves the previous value when the look fails and keeps one variable for every execution, and the kernel rewrites only comma-ok statements without a label")
+			}
+			return true
+		}
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || as.Tok != token.DEFINE || !a.commaOkDefine(as) || a.inLoop(as) || !a.anyEscapes(as.Lhs, a.file) {
+			return true
+		}
+		for _, g := range gotos {
+			if p, ok := labels[a.info.Uses[g.Label]]; ok && p <= as.Pos() && as.End() <= g.Pos() {
+				at(as.Pos(), "a comma-ok define whose variables a closure captures or whose address is taken, in a loop made with goto: the kernel's interpreter (yaegi) keeps one variable for every execution, so each closure or pointer would see the last value, and the kernel rewrites it only in for and range loops")
+				break
+			}
+		}
+		return true
+	})
+}
