@@ -8,7 +8,6 @@ import (
 
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/kernel/protocol"
-	"github.com/stratahq/strata/kernel/supervisor"
 )
 
 // TestCompiledBlockKeepsItsInput: a compiled block's package variables
@@ -79,15 +78,7 @@ func Transform(ctx *sdk.Context, in *sdk.Table) (*sdk.Table, error) {
 	return in, nil
 }
 `
-	w, err := Build(context.Background(), Options{Dir: t.TempDir(), Tool: tc}, []Block{{File: "blocks/keep/keep.go", Source: src}})
-	if err != nil || w.Failed["blocks/keep/keep.go"] != nil {
-		t.Fatal(err, w.Failed)
-	}
-	k, err := supervisor.Start(context.Background(), supervisor.Config{Command: []string{w.Path}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer k.Close()
+	k := startWorker(t, tc, Block{File: "blocks/keep/keep.go", Source: src})
 
 	const n = 100_000 // large enough for the shared files
 	input := func(round int) *sdk.Table {
