@@ -51,3 +51,35 @@ func TestInitOrderAcrossFiles(t *testing.T) {
 		t.Fatalf("independent initializers: stdout %q, error %+v; want [b a] (alpha.go first)", out, rerr)
 	}
 }
+
+// A package variable without a value is zeroed by yaegi where it is
+// declared, also after another file's initializers stored into it: alpha.go
+// appends to zeta.go's order while the package initializes, and yaegi
+// printed []. Moving the declaration within zeta.go cannot help (alpha.go
+// is read first): the block is refused at the declaration.
+func TestZeroVarAfterAnotherFilesInitializer(t *testing.T) {
+	const main = `package zeta
+
+import (
+	"fmt"
+
+	"github.com/stratahq/strata/blocks/sdk"
+)
+
+var order []string
+
+func Load(ctx *sdk.Context) (*sdk.Table, error) {
+	fmt.Println(order)
+	return sdk.NewTable(sdk.Int64("n")), nil
+}
+`
+	e := NewExecutor()
+	var out bytes.Buffer
+	env := &protocol.Env{Stdout: &out, Stderr: io.Discard, Log: func(string, string) {}}
+	req := &protocol.ExecRequest{Filename: "blocks/zeta/zeta.go", Source: main,
+		Files: []protocol.SourceFile{{Name: "blocks/zeta/alpha.go", Source: "package zeta\n\nvar b = p(\"b\")\n\nfunc p(s string) string { order = append(order, s); return s }\n"}}}
+	_, res := e.Exec(context.Background(), req, nil, env)
+	if res.Error == nil || res.Error.Kind != protocol.ErrUnsupported || res.Error.File != "blocks/zeta/zeta.go" || res.Error.Line != 9 || !strings.Contains(res.Error.Message, "package variable order, declared without a value") {
+		t.Fatalf("want a refusal at blocks/zeta/zeta.go:9, got %+v (stdout %q)", res.Error, out.String())
+	}
+}

@@ -60,7 +60,7 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 	}
 	_, zeroVars := a.hoistedZeroVars("", func(token.Pos) int { return 0 })
 	for _, vs := range zeroVars {
-		at(vs.Pos(), "package variable %s, declared without a value after an initializer that calls a function, over several lines or in a file without imports: the kernel's interpreter (yaegi) sets it to its zero value where it is declared, erasing what earlier initializers stored in it, and the kernel moves such a declaration only from one line to after the imports", vs.Names[0].Name)
+		at(vs.Pos(), "package variable %s, declared without a value after an initializer that calls a function (in this file, or in a file before it by name), over several lines, in a file without imports or after another file's initializers: the kernel's interpreter (yaegi) sets it to its zero value where it is declared, erasing what earlier initializers stored in it, and the kernel moves such a declaration only from one line to after its own file's imports", vs.Names[0].Name)
 	}
 	_, prints := a.builtinPrints(func(token.Pos) int { return 0 })
 	for _, c := range prints {
