@@ -83,3 +83,33 @@ func Load(ctx *sdk.Context) (*sdk.Table, error) {
 		t.Fatalf("want a refusal at blocks/zeta/zeta.go:9, got %+v (stdout %q)", res.Error, out.String())
 	}
 }
+
+// Another file's initializer that calls only other packages' functions
+// cannot store into the block's variables: the zero variable runs
+// interpreted.
+func TestZeroVarAfterNativeInitializer(t *testing.T) {
+	const main = `package zeta
+
+import (
+	"fmt"
+
+	"github.com/stratahq/strata/blocks/sdk"
+)
+
+var cache map[string]int
+
+func Load(ctx *sdk.Context) (*sdk.Table, error) {
+	fmt.Println(len(cache), re.MatchString("a1"))
+	return sdk.NewTable(sdk.Int64("n")), nil
+}
+`
+	e := NewExecutor()
+	var out bytes.Buffer
+	env := &protocol.Env{Stdout: &out, Stderr: io.Discard, Log: func(string, string) {}}
+	req := &protocol.ExecRequest{Filename: "blocks/zeta/zeta.go", Source: main,
+		Files: []protocol.SourceFile{{Name: "blocks/zeta/alpha.go", Source: "package zeta\n\nimport \"regexp\"\n\nvar re = regexp.MustCompile(`[a-z][0-9]`)\n"}}}
+	_, res := e.Exec(context.Background(), req, nil, env)
+	if res.Error != nil || out.String() != "0 true\n" {
+		t.Fatalf("stdout %q, error %+v; want 0 true", out.String(), res.Error)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"path"
 	"strings"
 )
@@ -106,7 +107,7 @@ func (a *analysis) zeroVarsToHoist(f *ast.File) (hoisted map[*ast.ValueSpec]bool
 			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
 				for _, s := range gd.Specs {
 					for _, v := range s.(*ast.ValueSpec).Values {
-						earlier = earlier || callsOrHoldsFunc(v)
+						earlier = earlier || a.runsBlockCode(v)
 					}
 				}
 			}
@@ -135,6 +136,43 @@ func (a *analysis) zeroVarsToHoist(f *ast.File) (hoisted map[*ast.ValueSpec]bool
 		}
 	}
 	return hoisted, stuck, after
+}
+
+// runsBlockCode reports whether e may run the package's own code: it
+// holds a function literal, or calls a function, method or function value
+// of the package (regexp.MustCompile(…) cannot store into its variables).
+func (a *analysis) runsBlockCode(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			found = true
+		case *ast.CallExpr:
+			var id *ast.Ident
+			switch f := ast.Unparen(x.Fun).(type) {
+			case *ast.Ident:
+				id = f
+			case *ast.SelectorExpr:
+				id = f.Sel
+			case *ast.IndexExpr: // a generic function instantiated
+				if fid, ok := f.X.(*ast.Ident); ok {
+					id = fid
+				}
+			default:
+				found = true // a call of a call's result, an index, …
+			}
+			if id != nil {
+				switch obj := a.info.Uses[id].(type) {
+				case *types.Func:
+					found = found || obj.Pkg() == a.pkg
+				case *types.Var:
+					found = true // a function value
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // callsOrHoldsFunc reports whether e has a call (conversions and builtins
