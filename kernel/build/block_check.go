@@ -40,6 +40,11 @@ type checked struct {
 	tables     int
 	check      bool
 	entryPos   token.Position
+	// reset: the package has state to set again before each run (its
+	// generated StrataReset); fresh: it has, in an order the rewrite could
+	// not work out, so the worker restarts after each run instead
+	// (package_reset.go). Set by compile.
+	reset, fresh bool
 }
 
 var entryNames = []string{"Load", "Transform", "Export"}

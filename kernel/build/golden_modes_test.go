@@ -33,6 +33,22 @@ func toolchain(t testing.TB) *Toolchain {
 	return tc
 }
 
+// startWorker builds blocks into a worker and starts it; every block must
+// build. The worker stops with the test.
+func startWorker(t testing.TB, tc *Toolchain, blocks ...Block) *supervisor.Kernel {
+	t.Helper()
+	w, err := Build(context.Background(), Options{Dir: t.TempDir(), Tool: tc}, blocks)
+	if err != nil || len(w.Failed) > 0 {
+		t.Fatal(err, w.Failed)
+	}
+	k, err := supervisor.Start(context.Background(), supervisor.Config{Command: []string{w.Path}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(k.Close)
+	return k
+}
+
 // TestGoldenBothModes runs every golden block interpreted and compiled and
 // compares what a user sees: stdout, the output table and the error's kind.
 // (Messages differ in wording between the modes: the interpreter's panics

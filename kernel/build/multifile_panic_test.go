@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/stratahq/strata/kernel/protocol"
-	"github.com/stratahq/strata/kernel/supervisor"
 )
 
 // A panic in a helper file of a compiled block names that file and line,
@@ -32,16 +31,7 @@ func double(n int64) int64 {
 	return 2 * n
 }
 `
-	w, err := Build(context.Background(), Options{Dir: t.TempDir(), Tool: tc}, []Block{{File: "blocks/orders/orders.go", Source: entry,
-		Others: map[string]string{"blocks/orders/helpers.go": helper}}})
-	if err != nil || len(w.Failed) > 0 {
-		t.Fatal(err, w.Failed)
-	}
-	k, err := supervisor.Start(context.Background(), supervisor.Config{Command: []string{w.Path}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer k.Close()
+	k := startWorker(t, tc, Block{File: "blocks/orders/orders.go", Source: entry, Others: map[string]string{"blocks/orders/helpers.go": helper}})
 	req := &protocol.ExecRequest{Filename: "blocks/orders/orders.go", Source: entry, Timeout: time.Minute,
 		Files: []protocol.SourceFile{{Name: "blocks/orders/helpers.go", Source: helper}}}
 	res, _ := k.Exec(context.Background(), req, nil, &collect{})

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/stratahq/strata/kernel/protocol"
-	"github.com/stratahq/strata/kernel/supervisor"
 )
 
 // A worker refuses a run whose block package differs from the one it was
@@ -28,15 +27,7 @@ func Load(ctx *sdk.Context) (*sdk.Table, error) {
 `
 	helper := "package calc\n\nfunc factor() int64 { return 1 }\n"
 	file, helperFile := "blocks/calc/calc.go", "blocks/calc/factor.go"
-	w, err := Build(context.Background(), Options{Dir: t.TempDir(), Tool: tc}, []Block{{File: file, Source: entry, Others: map[string]string{helperFile: helper}}})
-	if err != nil || w.Failed[file] != nil {
-		t.Fatal(err, w.Failed)
-	}
-	k, err := supervisor.Start(context.Background(), supervisor.Config{Command: []string{w.Path}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer k.Close()
+	k := startWorker(t, tc, Block{File: file, Source: entry, Others: map[string]string{helperFile: helper}})
 	req := &protocol.ExecRequest{Filename: file, Source: entry, Files: []protocol.SourceFile{{Name: helperFile, Source: helper}}, Timeout: 10 * time.Second}
 	res, out := k.Exec(context.Background(), req, nil, &collect{})
 	if res.Error != nil || out.Len() != 1 {

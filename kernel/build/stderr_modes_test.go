@@ -60,15 +60,7 @@ func Load(ctx *sdk.Context) (*sdk.Table, error) {
 }
 `
 	file := "blocks/logs/logs.go"
-	w, err := Build(context.Background(), Options{Dir: t.TempDir(), Tool: tc}, []Block{{File: file, Source: src}})
-	if err != nil || w.Failed[file] != nil {
-		t.Fatal(err, w.Failed)
-	}
-	compiled, err := supervisor.Start(context.Background(), supervisor.Config{Command: []string{w.Path}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer compiled.Close()
+	compiled := startWorker(t, tc, Block{File: file, Source: src})
 	interp, err := supervisor.Start(context.Background(), kerneltest.Config())
 	if err != nil {
 		t.Fatal(err)

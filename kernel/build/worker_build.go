@@ -134,6 +134,11 @@ func Build(ctx context.Context, opt Options, blocks []Block) (*Worker, error) {
 	return w, nil
 }
 
+// buildFormat names how blocks are rewritten and main generated; a change
+// there changes the binary without changing any source it hashes, so it
+// is bumped with it (2: package state reset before each run).
+const buildFormat = 2
+
 // contentHash covers everything the binary depends on.
 func contentHash(opt Options, blocks []*checked) string {
 	h := sha256.New()
@@ -150,6 +155,7 @@ func contentHash(opt Options, blocks []*checked) string {
 		})
 	}
 	fmt.Fprintf(h, "early\x00%d\x00%s", len(earlyGuardSource), earlyGuardSource)
+	fmt.Fprintf(h, "format\x00%d\x00", buildFormat)
 	for _, b := range blocks {
 		fmt.Fprintf(h, "block\x00%s\x00%s\x00%d\x00%s", b.File, b.entry, len(b.Source), b.Source)
 		for _, f := range sortedKeys(b.Others) {
@@ -196,16 +202,27 @@ func compile(ctx context.Context, opt Options, blocks []*checked, out string) (m
 	real := map[string]string{}
 	for _, b := range blocks {
 		dir := pkgDir(b.File)
-		add := func(file, src string) {
+		srcs := map[string]string{b.File: renameMain(b.Source)}
+		for f, src := range b.Others {
+			srcs[f] = renameMain(src)
+		}
+		pkg := b.pkg
+		if pkg == "main" {
+			pkg = "main_" // renameMain
+		}
+		reset := rewriteForReset(pkg, srcs)
+		b.reset, b.fresh = reset.generated != "", reset.fresh
+		for file, src := range reset.files {
 			target := dir + "/" + path.Base(file)
 			real[target] = file
 			// The //line directive makes the compiler and runtime traces
 			// speak of the block's own file and lines.
-			files[target] = []byte("//line " + file + ":1:1\n" + rewriteExits(file, renameMain(src)))
+			files[target] = []byte("//line " + file + ":1:1\n" + rewriteExits(file, src))
 		}
-		add(b.File, b.Source)
-		for f, src := range b.Others {
-			add(f, src)
+		if reset.generated != "" {
+			target := dir + "/strata_reset.go"
+			real[target] = b.File
+			files[target] = []byte(reset.generated)
 		}
 	}
 	mainSrc, mainLines := generateMain(blocks)
@@ -286,7 +303,11 @@ func generateMain(blocks []*checked) ([]byte, map[int]*checked) {
 		if c.check {
 			check = fmt.Sprintf("b%d.Check", i)
 		}
-		w(fmt.Sprintf("\t\tnative.Block{File: %q, Hash: %q, Entry: %q, Tables: %d,\n", c.File, native.SourceHash(c.Source, c.otherFiles()...), c.entry, c.tables), c)
+		reset := "nil"
+		if c.reset {
+			reset = fmt.Sprintf("b%d.%s", i, resetName)
+		}
+		w(fmt.Sprintf("\t\tnative.Block{File: %q, Hash: %q, Entry: %q, Tables: %d, Reset: %s, Fresh: %t,\n", c.File, native.SourceHash(c.Source, c.otherFiles()...), c.entry, c.tables, reset, c.fresh), c)
 		w(fmt.Sprintf("\t\t\tRun: func(ctx *sdk.Context, in []*sdk.Table) (*sdk.Table, error) { %s },\n", call), c)
 		restricted := ""
 		for _, imp := range sortedKeys(c.restricted) {

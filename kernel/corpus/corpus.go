@@ -152,6 +152,9 @@ var NeedsCompiled = map[string]string{
 	"adv5_recursive_func_types": "type Handler refers to itself through a function type",
 	// Package variables initialized in another order than Go's.
 	"adv5_init_order": "package variable prices would initialize before tax",
+	// A comma-ok var declaration in a loop kept the previous value.
+	"adv5_comma_ok_var_decl": "var n, known = stock[item] in a loop",
+	"adv5_goto_comma_ok":     "a comma-ok statement with a label",
 }
 
 // ExitCodes are the programs that end with os.Exit or log.Fatal: `go run`

@@ -59,13 +59,16 @@ type analysis struct {
 	// hasInit: init functions run when the block loads, so each run loads
 	// it again (a cached interpreter would skip them).
 	hasInit bool
+	// importer type-checks the package again in Go's file order, for the
+	// order of its package variables (unsupported_initorder.go).
+	importer types.Importer
 }
 
 // analyze parses and type-checks src and verifies the block contract. Every
 // problem comes back as a RunError whose diagnostics carry file positions.
 func (e *Executor) analyze(filename, src, wantEntry string, allow map[string]bool, extra ...protocol.SourceFile) (*analysis, *protocol.RunError) {
 	fset := token.NewFileSet()
-	a := &analysis{fset: fset, sourcePkg: e.importer.fromSource}
+	a := &analysis{fset: fset, sourcePkg: e.importer.fromSource, importer: e.importer}
 	all := append([]protocol.SourceFile{{Name: filename, Source: src}}, extra...)
 	for _, sf := range all {
 		f, err := parser.ParseFile(fset, sf.Name, sf.Source, parser.SkipObjectResolution)
@@ -135,6 +138,7 @@ func (e *Executor) analyze(filename, src, wantEntry string, allow map[string]boo
 		Uses:       map[*ast.Ident]types.Object{},
 		Instances:  map[*ast.Ident]types.Instance{},
 		Selections: map[*ast.SelectorExpr]*types.Selection{},
+		Implicits:  map[ast.Node]types.Object{}, // a type switch clause's variable (lower_fresh_vars.go)
 	}
 	conf := types.Config{
 		Importer: e.importer,

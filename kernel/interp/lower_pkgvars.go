@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
+	"path"
 	"strings"
 )
 
@@ -19,7 +21,8 @@ import (
 // declaration after an initializer that calls something or holds a
 // function literal, where yaegi's order can show. A declaration over
 // several lines cannot move without moving lines, nor one in a file with no
-// imports to put it after: unsupported routes those to compiled mode.
+// imports to put it after, nor one in a file yaegi reads after another
+// file's initializers that call: unsupported routes those to compiled mode.
 
 // yaegi also resolves the names in an initializer by name, `_` included,
 // and `_` names the last `_` declared: each `var _ = Register(…)` but the
@@ -91,7 +94,25 @@ func (a *analysis) zeroVarsToHoist(f *ast.File) (hoisted map[*ast.ValueSpec]bool
 	}
 	line := func(p token.Pos) int { return a.fset.Position(p).Line }
 	hoisted = map[*ast.ValueSpec]bool{}
-	calls := false // an initializer so far calls something
+	// An initializer so far calls something: in this file, or in one
+	// yaegi reads before it (by name, see unsupported_initorder.go). After
+	// another file's, a move within this file does not help: stuck.
+	calls, earlier := false, false
+	name := func(g *ast.File) string { return path.Base(a.fset.Position(g.Pos()).Filename) }
+	for _, g := range a.files {
+		if g == f || name(g) >= name(f) {
+			continue
+		}
+		for _, d := range g.Decls {
+			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+				for _, s := range gd.Specs {
+					for _, v := range s.(*ast.ValueSpec).Values {
+						earlier = earlier || a.runsBlockCode(v)
+					}
+				}
+			}
+		}
+	}
 	for _, d := range f.Decls {
 		gd, ok := d.(*ast.GenDecl)
 		if !ok || gd.Tok != token.VAR {
@@ -104,6 +125,8 @@ func (a *analysis) zeroVarsToHoist(f *ast.File) (hoisted map[*ast.ValueSpec]bool
 				for _, v := range vs.Values {
 					calls = calls || callsOrHoldsFunc(v)
 				}
+			case earlier:
+				stuck = append(stuck, vs)
 			case !calls:
 			case !after.IsValid() || line(vs.Pos()) != line(vs.End()):
 				stuck = append(stuck, vs)
@@ -113,6 +136,43 @@ func (a *analysis) zeroVarsToHoist(f *ast.File) (hoisted map[*ast.ValueSpec]bool
 		}
 	}
 	return hoisted, stuck, after
+}
+
+// runsBlockCode reports whether e may run the package's own code: it
+// holds a function literal, or calls a function, method or function value
+// of the package (regexp.MustCompile(…) cannot store into its variables).
+func (a *analysis) runsBlockCode(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			found = true
+		case *ast.CallExpr:
+			var id *ast.Ident
+			switch f := ast.Unparen(x.Fun).(type) {
+			case *ast.Ident:
+				id = f
+			case *ast.SelectorExpr:
+				id = f.Sel
+			case *ast.IndexExpr: // a generic function instantiated
+				if fid, ok := f.X.(*ast.Ident); ok {
+					id = fid
+				}
+			default:
+				found = true // a call of a call's result, an index, …
+			}
+			if id != nil {
+				switch obj := a.info.Uses[id].(type) {
+				case *types.Func:
+					found = found || obj.Pkg() == a.pkg
+				case *types.Var:
+					found = true // a function value
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // callsOrHoldsFunc reports whether e has a call (conversions and builtins

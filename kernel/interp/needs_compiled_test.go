@@ -35,6 +35,10 @@ func TestNeedsCompiled(t *testing.T) {
 		// rewrite copies the call as written.
 		{"println in a deferred call", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tdefer println(\"bye\", 1)\n\treturn nil, nil\n}\n", "needs compiled: println inside a deferred call", 6},
 		{"println runs interpreted", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tprintln(\"hi\", 1)\n\treturn nil, nil\n}\n", "", 0},
+		// A comma-ok's variable captured in a loop gets one per iteration,
+		// except where an else-if reads it.
+		{"comma-ok variable captured in an else-if", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tm := map[int]int{}\n\tfor i := 0; i < 2; i++ {\n\t\tif v, ok := m[i]; ok {\n\t\t} else if i > 0 {\n\t\t\t_ = func() int { return v }\n\t\t}\n\t}\n\treturn nil, nil\n}\n", "needs compiled: a variable of a comma-ok define, a type switch or a select case", 8},
+		{"comma-ok variable captured runs interpreted", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tm := map[int]int{}\n\tfor i := 0; i < 2; i++ {\n\t\tv, ok := m[i]\n\t\t_ = func() (int, bool) { return v, ok }\n\t}\n\treturn nil, nil\n}\n", "", 0},
 		{"typo is not needs compiled", head + "func Load(ctx *sdk.Context) (*sdk.Table, error) {\n\treturn nil, nill\n}\n", "", 0},
 	}
 	for _, c := range cases {

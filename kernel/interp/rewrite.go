@@ -100,6 +100,10 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 	edits = append(edits, printEdits...)
 	okEdits, _ := a.commaOkZeros(src, off)
 	edits = append(edits, okEdits...)
+	// After the second looks: at the end of a comma-ok statement, the
+	// fresh variables' declaration must come first.
+	freshEdits, _ := a.freshVarEdits(off)
+	edits = append(edits, freshEdits...)
 	edits = append(edits, a.lowerSelectBreaks(off)...)
 	edits = append(edits, a.lowerRecvAssigns(src, off)...)
 	edits = append(edits, a.multiAssignNils(off)...)

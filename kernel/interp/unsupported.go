@@ -35,6 +35,8 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 	a.goroutineSelects(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.recursiveFuncTypes(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.initOrderDiffers(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
+	a.commaOkVarsInLoops(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
+	a.gotoCommaOks(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	moved := a.movedExprs()
 	a.eachMultiAssignNil(func(id *ast.Ident, ts string) {
 		switch {
@@ -58,11 +60,15 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 	}
 	_, zeroVars := a.hoistedZeroVars("", func(token.Pos) int { return 0 })
 	for _, vs := range zeroVars {
-		at(vs.Pos(), "package variable %s, declared without a value after an initializer that calls a function, over several lines or in a file without imports: the kernel's interpreter (yaegi) sets it to its zero value where it is declared, erasing what earlier initializers stored in it, and the kernel moves such a declaration only from one line to after the imports", vs.Names[0].Name)
+		at(vs.Pos(), "package variable %s, declared without a value after an initializer that calls a function (in this file, or in a file before it by name), over several lines, in a file without imports or after another file's initializers: the kernel's interpreter (yaegi) sets it to its zero value where it is declared, erasing what earlier initializers stored in it, and the kernel moves such a declaration only from one line to after its own file's imports", vs.Names[0].Name)
 	}
 	_, prints := a.builtinPrints(func(token.Pos) int { return 0 })
 	for _, c := range prints {
 		at(c.Pos(), "%s inside a deferred call or a go statement's or min/max/clear's arguments: Go's print and println write to stderr, the kernel's interpreter (yaegi) writes them to stdout, and the kernel cannot rewrite the call there", types.ExprString(c.Fun))
+	}
+	_, shared := a.freshVarEdits(func(token.Pos) int { return 0 })
+	for _, n := range shared {
+		at(n.Pos(), "a variable of a comma-ok define, a type switch or a select case, captured by a function literal or addressed in a loop, where the kernel cannot give each iteration its own (inside a deferred call or a go statement's arguments, read by an else-if, in a clause with a label, or a comma-ok in a switch or for header): the kernel's interpreter (yaegi) keeps one such variable for every iteration, so each closure or pointer would see the last value")
 	}
 	a.ifaceSwitchCases(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	_, oks := a.commaOkZeros("", func(token.Pos) int { return 0 })

@@ -5,6 +5,9 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path"
+	"slices"
+	"sort"
 )
 
 // Go initializes package variables in dependency order, following what
@@ -21,10 +24,11 @@ import (
 // compiled mode when it is not Go's and an initializer calls something.
 
 // initOrderDiffers reports the first package variable yaegi would
-// initialize out of Go's order.
+// initialize out of Go's order, when it is in the analysis's file (each
+// file of the package is checked in its own view).
 func (a *analysis) initOrderDiffers(at func(token.Pos, string, ...any)) {
-	if a.info == nil || a.pkg == nil || a.file != a.files[0] {
-		return // once per package, at the block's own file
+	if a.info == nil || a.pkg == nil {
+		return
 	}
 	calls := false
 	for _, init := range a.info.InitOrder {
@@ -33,9 +37,25 @@ func (a *analysis) initOrderDiffers(at func(token.Pos, string, ...any)) {
 	if !calls {
 		return
 	}
+	// yaegi reads a package's files by name, and so does go build; the
+	// type checker was given the block's own file first. With several
+	// files, Go's order comes from checking them again in name order.
+	files := slices.Clone(a.files)
+	sort.SliceStable(files, func(i, j int) bool {
+		return path.Base(a.fset.Position(files[i].Pos()).Filename) < path.Base(a.fset.Position(files[j].Pos()).Filename)
+	})
+	goInits := a.info.InitOrder
+	if len(files) > 1 {
+		info := &types.Info{}
+		conf := types.Config{Importer: a.importer, GoVersion: "go1.26", Error: func(error) {}}
+		if _, err := conf.Check(a.pkg.Name(), a.fset, files, info); err != nil {
+			return
+		}
+		goInits = info.InitOrder
+	}
 	// The declarations in the order yaegi meets them.
 	var specs []*ast.ValueSpec
-	for _, f := range a.files {
+	for _, f := range files {
 		hoisted, _, _ := a.zeroVarsToHoist(f)
 		var front, rest []*ast.ValueSpec
 		for _, d := range f.Decls {
@@ -118,11 +138,14 @@ func (a *analysis) initOrderDiffers(at func(token.Pos, string, ...any)) {
 			yaegiSteps = append(yaegiSteps, step{vs, vs.Names[0]})
 		}
 	}
-	for i, init := range a.info.InitOrder {
+	for i, init := range goInits {
 		if i >= len(yaegiSteps) {
 			return
 		}
 		if y := yaegiSteps[i]; y.name.Pos() != init.Lhs[0].Pos() {
+			if y.vs.Pos() < a.file.Pos() || y.vs.Pos() > a.file.End() {
+				return // reported by the view of the file it is in
+			}
 			at(y.vs.Pos(), "package variable %s would initialize before %s: Go initializes package variables in the order of what their initializers use, through the functions they call, and the kernel's interpreter (yaegi) in another order, so their calls would run in another order", a.varName(y.name), a.varName(init.Lhs[0]))
 			return
 		}

@@ -145,6 +145,9 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 			}
 			done <- o
 		}()
+		if b.Reset != nil {
+			b.Reset() // inside the recover: a panic there is the block's
+		}
 		o.table, o.err = b.Run(bctx, inputs)
 		if o.err == nil && b.Check != nil && o.table != nil {
 			o.checkErr = b.Check(bctx, o.table)
@@ -159,7 +162,7 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 		for i := 0; i < 100 && runtime.NumGoroutine() > before; i++ {
 			time.Sleep(time.Millisecond)
 		}
-		res.Restart = runtime.NumGoroutine() > before
+		res.Restart = runtime.NumGoroutine() > before || b.Fresh
 		switch {
 		case o.panicked != nil:
 			return finish(nil, &protocol.RunError{Kind: protocol.ErrPanic, File: o.file, Line: o.line, Message: "panic: " + fmt.Sprint(o.panicked)})

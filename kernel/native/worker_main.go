@@ -14,7 +14,7 @@ type Block struct {
 	// File is the block's entry file as the coordinator names it in
 	// ExecRequest.Filename (the project-relative path).
 	File string
-	// Hash is the sha256 of the entry file's source it was built from: a
+	// Hash is SourceHash of the package's files it was built from: a
 	// request with other source is refused rather than run with stale code.
 	Hash  string
 	Entry string // Load, Transform or Export
@@ -27,6 +27,13 @@ type Block struct {
 	// plugin) the block uses, with the message a run without the opt-in
 	// gets: the worker refuses such a run even though the code is built in.
 	Restricted map[string]string
+	// Reset sets the block package's variables again and runs its init
+	// functions (kernel/build/package_reset.go): called before each run,
+	// so that each starts as a fresh process would. Nil: no state.
+	Reset func()
+	// Fresh: the package has state Reset could not be made for; the worker
+	// restarts after each run of the block instead.
+	Fresh bool
 }
 
 // Main serves the registered blocks on stdio until the coordinator closes

@@ -1,0 +1,302 @@
+package build
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"sort"
+	"strings"
+)
+
+// Package state between runs. A compiled worker serves many runs (a
+// backfill's partitions) in one process, so a block's package variables
+// kept what the last run left: `var seen = map[string]bool{}` filled across
+// partitions, and what a partition got depended on which worker ran it
+// before (counts 2, 3, 1, 1, 2, 4 for six days where `go run` and the
+// interpreter give 1 each time). So each run starts as a fresh process
+// would: before it, the worker sets every package variable again, in Go's
+// initialization order, and runs the package's init functions.
+//
+// The rewrite moves no line of the block. Each file gets, after its last
+// line, one function per variable declaration that assigns the
+// declaration's values again (written in that file, so its imports and
+// names mean what they mean there; a /*line*/ comment places it at the
+// declaration) and one that zeroes its variables declared without a value.
+// `func init` is renamed in place, so Go no longer runs it at start-up:
+// StrataReset, in a generated file of the package, runs it before each
+// run, as the interpreter does (a block's init output is then each run's).
+//
+// The order follows the Go specification: the earliest declaration whose
+// variables' dependencies are set goes next, where a dependency is a
+// variable named in the values or in a function they call, transitively.
+// Names are resolved syntactically (a local that shadows a package name is
+// told apart; a selector counts every method of that name), so a
+// dependency may be one Go does not see; when that makes the order
+// unknowable (a cycle Go would have refused), the worker instead restarts
+// after each run of the block, which is fresh by construction.
+
+// resetName is the function the generated file declares.
+const resetName = "StrataReset"
+
+// packageReset is a block package rewritten for resets.
+type packageReset struct {
+	files     map[string]string // file name -> its source, rewritten
+	generated string            // the generated file's source ("": not needed)
+	fresh     bool              // no order: restart the worker after each run instead
+}
+
+// varDecl is one package-level var spec.
+type varDecl struct {
+	file  string
+	spec  *ast.ValueSpec
+	names []string
+	deps  map[string]bool // package variables its values need
+}
+
+func rewriteForReset(pkg string, files map[string]string) packageReset {
+	out := packageReset{files: map[string]string{}}
+	for f, src := range files {
+		out.files[f] = src
+	}
+	names := make([]string, 0, len(files))
+	for f := range files {
+		names = append(names, f)
+	}
+	sort.Strings(names) // go build's order, and so Go's declaration order
+	fset := token.NewFileSet()
+	parsed := map[string]*ast.File{}
+	for _, name := range names {
+		f, err := parser.ParseFile(fset, name, files[name], 0)
+		if err != nil {
+			return out // the compiler reports it
+		}
+		parsed[name] = f
+	}
+	pkgVars := map[string]bool{}
+	funcs := map[string][]*ast.FuncDecl{} // functions and methods, by name
+	topLevel := map[any]bool{}            // declarations at package level, for ast.Object.Decl
+	var decls []*varDecl
+	var zeroes = map[string][]string{} // file -> variables declared without values
+	var inits []*ast.FuncDecl
+	initFile := map[*ast.FuncDecl]string{}
+	for _, name := range names {
+		for _, d := range parsed[name].Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				topLevel[d] = true
+				if d.Recv == nil && d.Name.Name == "init" {
+					inits = append(inits, d)
+					initFile[d] = name
+					continue
+				}
+				funcs[d.Name.Name] = append(funcs[d.Name.Name], d)
+			case *ast.GenDecl:
+				if d.Tok != token.VAR {
+					for _, s := range d.Specs {
+						topLevel[s] = true
+					}
+					continue
+				}
+				for _, s := range d.Specs {
+					vs := s.(*ast.ValueSpec)
+					topLevel[vs] = true
+					if embedded(d, vs) {
+						continue // the linker sets it; nothing can set it again
+					}
+					vd := &varDecl{file: name, spec: vs}
+					for _, id := range vs.Names {
+						vd.names = append(vd.names, id.Name)
+						if id.Name != "_" {
+							pkgVars[id.Name] = true
+						}
+					}
+					if len(vs.Values) == 0 {
+						for _, n := range vd.names {
+							if n != "_" {
+								zeroes[name] = append(zeroes[name], n)
+							}
+						}
+						continue
+					}
+					decls = append(decls, vd)
+				}
+			}
+		}
+	}
+	if len(decls) == 0 && len(inits) == 0 && len(zeroes) == 0 {
+		return out
+	}
+
+	// refs collects the package variables and functions n names.
+	isPkg := func(id *ast.Ident) bool {
+		return id.Obj == nil || topLevel[id.Obj.Decl]
+	}
+	var refs func(n ast.Node, vars map[string]bool, seen map[*ast.FuncDecl]bool)
+	refs = func(n ast.Node, vars map[string]bool, seen map[*ast.FuncDecl]bool) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			var name string
+			switch n := n.(type) {
+			case *ast.SelectorExpr:
+				refs(n.X, vars, seen)
+				name = n.Sel.Name // a method value or call: every method of that name
+				for _, fd := range funcs[name] {
+					if fd.Recv != nil && !seen[fd] {
+						seen[fd] = true
+						refs(fd.Body, vars, seen)
+					}
+				}
+				return false
+			case *ast.Ident:
+				if !isPkg(n) {
+					return true
+				}
+				name = n.Name
+			default:
+				return true
+			}
+			if pkgVars[name] {
+				vars[name] = true
+			}
+			for _, fd := range funcs[name] {
+				if fd.Recv == nil && !seen[fd] {
+					seen[fd] = true
+					refs(fd.Body, vars, seen)
+				}
+			}
+			return true
+		})
+	}
+	for _, d := range decls {
+		d.deps = map[string]bool{}
+		seen := map[*ast.FuncDecl]bool{}
+		for _, v := range d.spec.Values {
+			refs(v, d.deps, seen)
+		}
+	}
+	// Go's order: the earliest declaration whose dependencies are set.
+	set := map[string]bool{}
+	for _, vs := range zeroes {
+		for _, n := range vs {
+			set[n] = true
+		}
+	}
+	var order []*varDecl
+	done := make([]bool, len(decls))
+	for len(order) < len(decls) {
+		next := -1
+		for i, d := range decls {
+			if done[i] {
+				continue
+			}
+			ready := true
+			for v := range d.deps {
+				if !set[v] {
+					ready = false
+					break
+				}
+			}
+			if ready {
+				next = i
+				break
+			}
+		}
+		if next < 0 {
+			return packageReset{files: out.files, fresh: true} // see above: the worker restarts instead
+		}
+		done[next] = true
+		order = append(order, decls[next])
+		for _, n := range decls[next].names {
+			set[n] = true
+		}
+	}
+
+	// The appended functions, per file, and the renamed init functions.
+	appended := map[string]*strings.Builder{}
+	add := func(file, s string) {
+		b := appended[file]
+		if b == nil {
+			b = &strings.Builder{}
+			b.WriteString("\n\n// Appended by strata (kernel/build/package_reset.go): the package's state, set again before each run.\n")
+			appended[file] = b
+		}
+		b.WriteString(s)
+	}
+	var calls []string
+	fileIndex := map[string]int{}
+	for i, name := range names {
+		fileIndex[name] = i
+	}
+	for _, name := range names {
+		if vs := zeroes[name]; len(vs) > 0 {
+			fn := fmt.Sprintf("strata_reset_zero_%d", fileIndex[name])
+			var body []string
+			for _, v := range vs {
+				body = append(body, "strata_reset_zero(&"+v+")")
+			}
+			add(name, fmt.Sprintf("func %s() { %s }\n", fn, strings.Join(body, "; ")))
+			calls = append(calls, fn+"()")
+		}
+	}
+	for i, d := range order {
+		src := files[d.file]
+		first := d.spec.Values[0]
+		from := fset.Position(first.Pos())
+		to := fset.Position(d.spec.Values[len(d.spec.Values)-1].End()).Offset
+		fn := fmt.Sprintf("strata_reset_var_%d", i)
+		add(d.file, fmt.Sprintf("func %s() {\n\t%s = /*line %s:%d:%d*/%s\n}\n", fn, strings.Join(d.names, ", "), d.file, from.Line, from.Column, src[from.Offset:to]))
+		calls = append(calls, fn+"()")
+	}
+	// Renamed in place (same line), last first so offsets stay valid.
+	renames := map[string][]int{}
+	for i, fd := range inits {
+		file := initFile[fd]
+		renames[file] = append(renames[file], fset.Position(fd.Name.Pos()).Offset)
+		calls = append(calls, fmt.Sprintf("strata_init_%d()", i))
+	}
+	initNo := 0
+	for _, name := range names {
+		src := files[name]
+		offs := renames[name]
+		for j := len(offs) - 1; j >= 0; j-- {
+			off := offs[j]
+			src = src[:off] + fmt.Sprintf("strata_init_%d", initNo+j) + src[off+len("init"):]
+		}
+		initNo += len(offs)
+		if b := appended[name]; b != nil {
+			src += b.String()
+		}
+		out.files[name] = src
+	}
+	out.generated = fmt.Sprintf(`// Code generated by strata (kernel/build/package_reset.go). DO NOT EDIT.
+
+package %s
+
+// %s sets the package's variables again, in Go's initialization order,
+// and runs its init functions: each run starts as a fresh process.
+func %s() {
+	%s
+}
+
+func strata_reset_zero[T any](p *T) {
+	var zero T
+	*p = zero
+}
+`, pkg, resetName, resetName, strings.Join(calls, "\n\t"))
+	return out
+}
+
+// embedded reports a //go:embed variable.
+func embedded(d *ast.GenDecl, vs *ast.ValueSpec) bool {
+	for _, g := range []*ast.CommentGroup{d.Doc, vs.Doc} {
+		if g == nil {
+			continue
+		}
+		for _, c := range g.List {
+			if strings.HasPrefix(c.Text, "//go:embed") {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,100 @@
+package build
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stratahq/strata/kernel/protocol"
+	"github.com/stratahq/strata/kernel/supervisor"
+)
+
+const resetA = `package st
+
+import (
+	"fmt"
+
+	"github.com/stratahq/strata/blocks/sdk"
+)
+
+var total = base * 2 // base is declared in b.go, and set first
+
+var calls int
+
+var seen = map[string]bool{}
+
+func init() {
+	fmt.Println("init a", total)
+	calls += 10
+}
+
+func Load(ctx *sdk.Context) (*sdk.Table, error) {
+	calls++
+	seen[ctx.Partition.Key] = true
+	fmt.Println("calls", calls, "seen", len(seen), "total", total, "pair", pa, pb)
+	total++
+	pb++
+	return sdk.NewTable(sdk.Int64("x")), nil
+}
+`
+
+const resetB = `package st
+
+import "fmt"
+
+var base = compute()
+
+// pb needs pa of its own declaration: the rewrite cannot order that one
+// declaration, so the worker restarts after each run instead.
+var pa, pb = 1, pa + 1
+
+func compute() int {
+	fmt.Println("compute")
+	return 21
+}
+
+func init() { fmt.Println("init b") }
+`
+
+// Each run of a compiled block starts with its package as a fresh process
+// has it: variables set again in Go's order (across files), init functions
+// run in file order, their output in the run's stdout. A backfill's
+// partitions used to share what earlier runs on the worker left: a counter
+// and a map gave 2, 3, 1, 1, 2, 4 where go run and the interpreter give 1.
+func TestPackageStateIsFreshForEachRun(t *testing.T) {
+	tc := toolchain(t)
+	for _, tc2 := range []struct {
+		name, b, startup string
+	}{
+		{"reset", strings.Replace(resetB, "var pa, pb = 1, pa + 1", "var pa, pb = 1, 2", 1), "compute\ninit a 42\ninit b\n"},
+		// Restarted instead: what the package prints as it initializes
+		// goes to the worker's stderr when it starts, as before.
+		{"restart", resetB, ""},
+	} {
+		t.Run(tc2.name, func(t *testing.T) {
+			file := "blocks/st/a.go"
+			blocks := []Block{{File: file, Source: resetA, Others: map[string]string{"blocks/st/b.go": tc2.b}}}
+			w, err := Build(context.Background(), Options{Dir: t.TempDir(), Tool: tc}, blocks)
+			if err != nil || w.Failed[file] != nil {
+				t.Fatal(err, w.Failed)
+			}
+			pools := NewPools(supervisor.Config{}, 1)
+			defer pools.Close()
+			ex, release := pools.Acquire(w)
+			defer release()
+			want := tc2.startup + "calls 11 seen 1 total 42 pair 1 2\n"
+			for i, day := range []string{"2024-01-01", "2024-01-02", "2024-01-03"} {
+				req := &protocol.ExecRequest{Filename: file, Source: resetA, Files: []protocol.SourceFile{{Name: "blocks/st/b.go", Source: tc2.b}},
+					Partition: protocol.PartitionWire{Key: day}, Timeout: 10 * time.Second}
+				res, _, err := ex.Exec(context.Background(), req, nil, &collect{})
+				if err != nil || res.Error != nil {
+					t.Fatalf("run %d: %v %v", i+1, err, res.Error)
+				}
+				if res.Stdout != want {
+					t.Errorf("run %d: stdout %q, want %q (as go run prints it)", i+1, res.Stdout, want)
+				}
+			}
+		})
+	}
+}
