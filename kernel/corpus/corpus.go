@@ -155,6 +155,7 @@ var NeedsCompiled = map[string]string{
 	// A comma-ok var declaration in a loop kept the previous value.
 	"adv5_comma_ok_var_decl": "var n, known = stock[item] in a loop",
 	"adv5_goto_comma_ok":     "a comma-ok statement with a label",
+	"adv5_goto_type_switch":  "a type switch variable a closure captures or whose address is taken, in a loop made with goto",
 }
 
 // ExitCodes are the programs that end with os.Exit or log.Fatal: `go run`

@@ -278,7 +278,8 @@ func (a *analysis) commaOkVarsInLoops(at func(token.Pos, string, ...any)) {
 // gotoCommaOks reports the comma-ok statements neither rewrite reaches: one
 // that is a labeled statement (lower_commaok.go and freshVarEdits look at
 // plain statements only), and one whose variables escape in a loop made
-// with a backward goto (freshVarEdits looks at for and range loops). There
+// with a backward goto (freshVarEdits looks at for and range loops), as
+// well as type switch and select case variables escaping in such a loop. There
 // yaegi left the previous value and shared it: `again: v, ok := m[i]` …
 // `goto again` gave b false three times for a true, b true, false (corpus
 // adv5_goto_comma_ok).
@@ -311,14 +312,36 @@ func (a *analysis) gotoCommaOks(at func(token.Pos, string, ...any)) {
 			}
 			return true
 		}
-		as, ok := n.(*ast.AssignStmt)
-		if !ok || as.Tok != token.DEFINE || !a.commaOkDefine(as) || a.inLoop(as) || !a.anyEscapes(as.Lhs, a.file) {
-			return true
+		inGotoLoop := func(x ast.Node) bool {
+			if a.inLoop(x) {
+				return false // rewritten by freshVarEdits
+			}
+			for _, g := range gotos {
+				if p, ok := labels[a.info.Uses[g.Label]]; ok && p <= x.Pos() && x.End() <= g.Pos() {
+					return true
+				}
+			}
+			return false
 		}
-		for _, g := range gotos {
-			if p, ok := labels[a.info.Uses[g.Label]]; ok && p <= as.Pos() && as.End() <= g.Pos() {
-				at(as.Pos(), "a comma-ok define whose variables a closure captures or whose address is taken, in a loop made with goto: the kernel's interpreter (yaegi) keeps one variable for every execution, so each closure or pointer would see the last value, and the kernel rewrites it only in for and range loops")
-				break
+		const why = "in a loop made with goto: the kernel's interpreter (yaegi) keeps one variable for every execution, so each closure or pointer would see the last value, and the kernel rewrites it only in for and range loops"
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			if x.Tok == token.DEFINE && a.commaOkDefine(x) && a.anyEscapes(x.Lhs, a.file) && inGotoLoop(x) {
+				at(x.Pos(), "a comma-ok define whose variables a closure captures or whose address is taken, %s", why)
+			}
+		case *ast.TypeSwitchStmt:
+			if _, ok := x.Assign.(*ast.AssignStmt); !ok || !inGotoLoop(x) {
+				return true
+			}
+			for _, c := range x.Body.List {
+				if obj := a.info.Implicits[c]; obj != nil && a.escapes(obj, c) {
+					at(x.Pos(), "a type switch variable a closure captures or whose address is taken, %s", why)
+					break
+				}
+			}
+		case *ast.CommClause:
+			if as, ok := x.Comm.(*ast.AssignStmt); ok && as.Tok == token.DEFINE && a.anyEscapes(as.Lhs, x) && inGotoLoop(x) {
+				at(as.Pos(), "a select case variable a closure captures or whose address is taken, %s", why)
 			}
 		}
 		return true
