@@ -128,22 +128,40 @@ func rewriteForReset(pkg string, files map[string]string) packageReset {
 		return out
 	}
 
-	// refs collects the package variables and functions n names.
+	// refs collects the package variables n names, directly or through the
+	// functions it names. Loose, it also follows every method of a
+	// selector's name and counts a composite literal's key named like a
+	// variable: a superset of Go's references, which need types to tell
+	// (x.Name is T's method or U's; P{b: 1} names a field or a map key).
+	// Strict, it follows only what is surely a reference: a subset.
 	isPkg := func(id *ast.Ident) bool {
 		return id.Obj == nil || topLevel[id.Obj.Decl]
 	}
-	var refs func(n ast.Node, vars map[string]bool, seen map[*ast.FuncDecl]bool)
-	refs = func(n ast.Node, vars map[string]bool, seen map[*ast.FuncDecl]bool) {
+	var refs func(n ast.Node, loose bool, vars map[string]bool, seen map[*ast.FuncDecl]bool)
+	refs = func(n ast.Node, loose bool, vars map[string]bool, seen map[*ast.FuncDecl]bool) {
 		ast.Inspect(n, func(n ast.Node) bool {
 			var name string
 			switch n := n.(type) {
+			case *ast.Field:
+				// A field's, parameter's or method's name declares, not refers.
+				refs(n.Type, loose, vars, seen)
+				return false
+			case *ast.KeyValueExpr:
+				if _, ok := n.Key.(*ast.Ident); !ok || loose { // strict: a field's name, perhaps
+					refs(n.Key, loose, vars, seen)
+				}
+				refs(n.Value, loose, vars, seen)
+				return false
 			case *ast.SelectorExpr:
-				refs(n.X, vars, seen)
+				refs(n.X, loose, vars, seen)
+				if !loose {
+					return false
+				}
 				name = n.Sel.Name // a method value or call: every method of that name
 				for _, fd := range funcs[name] {
 					if fd.Recv != nil && !seen[fd] {
 						seen[fd] = true
-						refs(fd.Body, vars, seen)
+						refs(fd.Body, loose, vars, seen)
 					}
 				}
 				return false
@@ -161,54 +179,49 @@ func rewriteForReset(pkg string, files map[string]string) packageReset {
 			for _, fd := range funcs[name] {
 				if fd.Recv == nil && !seen[fd] {
 					seen[fd] = true
-					refs(fd.Body, vars, seen)
+					refs(fd.Body, loose, vars, seen)
 				}
 			}
 			return true
 		})
 	}
-	for _, d := range decls {
-		d.deps = map[string]bool{}
+	depsOf := func(d *varDecl, loose bool) map[string]bool {
+		deps := map[string]bool{}
 		seen := map[*ast.FuncDecl]bool{}
 		for _, v := range d.spec.Values {
-			refs(v, d.deps, seen)
+			refs(v, loose, deps, seen)
 		}
+		return deps
 	}
-	// Go's order: the earliest declaration whose dependencies are set.
-	set := map[string]bool{}
+	zeroSet := map[string]bool{}
 	for _, vs := range zeroes {
 		for _, n := range vs {
-			set[n] = true
+			zeroSet[n] = true
 		}
 	}
-	var order []*varDecl
-	done := make([]bool, len(decls))
-	for len(order) < len(decls) {
-		next := -1
-		for i, d := range decls {
-			if done[i] {
-				continue
-			}
-			ready := true
-			for v := range d.deps {
-				if !set[v] {
-					ready = false
-					break
-				}
-			}
-			if ready {
-				next = i
+	// Go's order lies between the two: when they agree, it is theirs (each
+	// step's pick is ready under Go's references, which the loose ones
+	// contain, and nothing declared earlier is, as the strict ones are
+	// contained in Go's). When they differ, or the loose ones make a cycle
+	// Go would have refused, the worker restarts after each run instead.
+	for _, d := range decls {
+		d.deps = depsOf(d, true)
+	}
+	order := initOrder(decls, zeroSet)
+	if order != nil {
+		for _, d := range decls {
+			d.deps = depsOf(d, false)
+		}
+		strict := initOrder(decls, zeroSet)
+		for i := range order {
+			if strict == nil || strict[i] != order[i] {
+				order = nil
 				break
 			}
 		}
-		if next < 0 {
-			return packageReset{files: out.files, fresh: true} // see above: the worker restarts instead
-		}
-		done[next] = true
-		order = append(order, decls[next])
-		for _, n := range decls[next].names {
-			set[n] = true
-		}
+	}
+	if order == nil {
+		return packageReset{files: out.files, fresh: true} // see above: the worker restarts instead
 	}
 
 	// The appended functions, per file, and the renamed init functions.
@@ -299,4 +312,45 @@ func embedded(d *ast.GenDecl, vs *ast.ValueSpec) bool {
 		}
 	}
 	return false
+}
+
+// initOrder is Go's initialization order of decls, given each one's
+// dependencies and the variables set before any (those without values):
+// the earliest declaration whose dependencies are set goes next. Nil when
+// no declaration is ready (a cycle).
+func initOrder(decls []*varDecl, zero map[string]bool) []*varDecl {
+	set := map[string]bool{}
+	for n := range zero {
+		set[n] = true
+	}
+	var order []*varDecl
+	done := make([]bool, len(decls))
+	for len(order) < len(decls) {
+		next := -1
+		for i, d := range decls {
+			if done[i] {
+				continue
+			}
+			ready := true
+			for v := range d.deps {
+				if !set[v] {
+					ready = false
+					break
+				}
+			}
+			if ready {
+				next = i
+				break
+			}
+		}
+		if next < 0 {
+			return nil
+		}
+		done[next] = true
+		order = append(order, decls[next])
+		for _, n := range decls[next].names {
+			set[n] = true
+		}
+	}
+	return order
 }

@@ -98,3 +98,29 @@ func TestPackageStateIsFreshForEachRun(t *testing.T) {
 		})
 	}
 }
+
+// The rewrite orders the variables from the text alone, where Go orders
+// them by what each initializer refers to, which takes types to tell. A
+// method named like another type's method that reads a later variable, or
+// a struct field named like a variable, made the rewrite set cfg before a
+// ([cfg a:u] where go run gives [a:u cfg]): now a block whose order rests
+// on such a name restarts instead (corpus adv6_init_order_names).
+func TestResetOrderNeedsNoTypes(t *testing.T) {
+	t.Parallel()
+	const head = "package p\n\nvar trace []string\n\nfunc note(s string) string { trace = append(trace, s); return s }\n\n"
+	for _, c := range []struct {
+		name, src string
+		fresh     bool
+	}{
+		{"method of another type", head + "type T struct{}\n\nfunc (T) Name() string { return cfg }\n\ntype U struct{}\n\nfunc (U) Name() string { return \"u\" }\n\nvar a = note(U{}.Name())\nvar cfg = note(\"cfg\")\n", true},
+		{"field named like a variable", head + "type P struct{ b int }\n\nvar a = note(string(rune(P{b: 1}.b)))\nvar b = note(\"b\")\n", true},
+		{"map key that is a variable", head + "var k = note(\"k\")\nvar m = map[string]int{k: 1}\n", false},
+		{"method that reads an earlier variable", head + "type T struct{}\n\nfunc (T) Name() string { return cfg }\n\nvar cfg = note(\"cfg\")\nvar a = note(T{}.Name())\n", false},
+		{"a later variable through a function", head + "func get() string { return cfg }\n\nvar a = note(get())\nvar cfg = note(\"cfg\")\n", false},
+	} {
+		r := rewriteForReset("p", map[string]string{"p.go": c.src})
+		if r.fresh != c.fresh {
+			t.Errorf("%s: fresh %t, want %t", c.name, r.fresh, c.fresh)
+		}
+	}
+}

@@ -156,6 +156,7 @@ var NeedsCompiled = map[string]string{
 	"adv5_comma_ok_var_decl": "var n, known = stock[item] in a loop",
 	"adv5_goto_comma_ok":     "a comma-ok statement with a label",
 	"adv5_goto_type_switch":  "a type switch variable a closure captures or whose address is taken, in a loop made with goto",
+	"adv6_init_order_names":  "package variable b would initialize before c",
 }
 
 // ExitCodes are the programs that end with os.Exit or log.Fatal: `go run`
