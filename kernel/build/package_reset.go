@@ -221,7 +221,13 @@ func rewriteForReset(pkg string, files map[string]string) packageReset {
 		}
 	}
 	if order == nil {
-		return packageReset{files: out.files, fresh: true} // see above: the worker restarts instead
+		// See above: the worker restarts after each run instead, and Go
+		// sets the variables as the process starts. The init functions
+		// still run with the run, so what they print is its output.
+		out.fresh, zeroes = true, nil
+		if len(inits) == 0 {
+			return out
+		}
 	}
 
 	// The appended functions, per file, and the renamed init functions.

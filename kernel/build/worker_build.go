@@ -136,8 +136,10 @@ func Build(ctx context.Context, opt Options, blocks []Block) (*Worker, error) {
 
 // buildFormat names how blocks are rewritten and main generated; a change
 // there changes the binary without changing any source it hashes, so it
-// is bumped with it (2: package state reset before each run).
-const buildFormat = 2
+// is bumped with it (2: package state reset before each run; 3: the
+// reset order checked against a strict reading, init run with the run in
+// a package that restarts instead).
+const buildFormat = 3
 
 // contentHash covers everything the binary depends on.
 func contentHash(opt Options, blocks []*checked) string {
