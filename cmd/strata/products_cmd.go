@@ -57,7 +57,8 @@ func runRollback(args []string) error {
 		if err != nil {
 			return err
 		}
-		if err := ws.wh.Rollback(ctx, product, *part, *to); err != nil {
+		// Through the engine, so event triggers hear of it as of a publish.
+		if err := ws.eng.RollbackProduct(ctx, product, *part, *to); err != nil {
 			return err
 		}
 		fmt.Printf("%s %s: version %d is current\n", product, *part, *to)
