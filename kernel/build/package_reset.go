@@ -7,6 +7,8 @@ import (
 	"go/token"
 	"sort"
 	"strings"
+
+	"github.com/stratahq/strata/kernel/procstate"
 )
 
 // Package state between runs. A compiled worker serves many runs (a
@@ -219,6 +221,16 @@ func rewriteForReset(pkg string, files map[string]string) packageReset {
 				break
 			}
 		}
+	}
+	var all []*ast.File
+	for _, name := range names {
+		all = append(all, parsed[name])
+	}
+	if procstate.Registers(all) != "" {
+		// Setting its variables again (or running init) would register
+		// a name twice in the process (expvar.NewInt("hits") panicked
+		// on every run, the first too): a fresh process each run instead.
+		order = nil
 	}
 	if order == nil {
 		// See above: the worker restarts after each run instead, and Go

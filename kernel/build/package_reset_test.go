@@ -125,3 +125,49 @@ func TestResetOrderNeedsNoTypes(t *testing.T) {
 		}
 	}
 }
+
+// Setting a package's variables again re-ran expvar.NewInt("hits"), which
+// panics for a name already registered: the block failed on every run,
+// the first too, where go run succeeds. A block that registers a name
+// process-wide now runs in a fresh worker each time.
+func TestRegisteringBlockRunsEachTime(t *testing.T) {
+	tc := toolchain(t)
+	const src = `package reg
+
+import (
+	"expvar"
+	"fmt"
+	"net/http"
+
+	"github.com/stratahq/strata/blocks/sdk"
+)
+
+var hits = expvar.NewInt("hits")
+
+func init() { http.HandleFunc("/health", func(http.ResponseWriter, *http.Request) {}) }
+
+func Load(ctx *sdk.Context) (*sdk.Table, error) {
+	hits.Add(1)
+	fmt.Println("hits", hits.Value())
+	return sdk.NewTable(sdk.Int64("n")), nil
+}
+`
+	file := "blocks/reg/reg.go"
+	w, err := Build(context.Background(), Options{Dir: t.TempDir(), Tool: tc}, []Block{{File: file, Source: src}})
+	if err != nil || w.Failed[file] != nil {
+		t.Fatal(err, w.Failed)
+	}
+	pools := NewPools(supervisor.Config{}, 1)
+	defer pools.Close()
+	ex, release := pools.Acquire(w)
+	defer release()
+	for run := 1; run <= 3; run++ {
+		res, _, err := ex.Exec(context.Background(), &protocol.ExecRequest{Filename: file, Source: src, Timeout: 10 * time.Second}, nil, &collect{})
+		if err != nil || res.Error != nil {
+			t.Fatalf("run %d: %v %+v", run, err, res.Error)
+		}
+		if res.Stdout != "hits 1\n" {
+			t.Errorf("run %d: stdout %q, want %q", run, res.Stdout, "hits 1\n")
+		}
+	}
+}

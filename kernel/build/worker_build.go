@@ -138,8 +138,9 @@ func Build(ctx context.Context, opt Options, blocks []Block) (*Worker, error) {
 // there changes the binary without changing any source it hashes, so it
 // is bumped with it (2: package state reset before each run; 3: the
 // reset order checked against a strict reading, init run with the run in
-// a package that restarts instead).
-const buildFormat = 3
+// a package that restarts instead; 4: a package that registers a name
+// process-wide restarts).
+const buildFormat = 4
 
 // contentHash covers everything the binary depends on.
 func contentHash(opt Options, blocks []*checked) string {

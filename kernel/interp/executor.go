@@ -24,6 +24,7 @@ import (
 	"github.com/traefik/yaegi/stdlib/unsafe"
 
 	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/kernel/procstate"
 	"github.com/stratahq/strata/kernel/protocol"
 )
 
@@ -106,6 +107,11 @@ type program struct {
 	// fsys holds the rewritten files of a block with several, as the
 	// source package blockImportPrefix+<package> (nil for one file).
 	fsys fs.FS
+	// registers: the block adds a name to a process-wide registry
+	// (expvar.NewInt, http.HandleFunc, sql.Register), which the next
+	// run in this process would add again and panic: the kernel restarts
+	// after each of its runs, as go run gives each program a process.
+	registers bool
 }
 
 type funcSpan struct {
@@ -143,7 +149,7 @@ func (e *Executor) program(req *protocol.ExecRequest) (*program, *protocol.RunEr
 	if rerr != nil {
 		return nil, rerr
 	}
-	p = &program{a: a, reuse: !a.hasVars && !a.hasInit}
+	p = &program{a: a, reuse: !a.hasVars && !a.hasInit, registers: procstate.Registers(a.files) != ""}
 	p.rewrote = a.rewrite(req.Source)
 	if a.multiFile() {
 		p.fsys = a.packageFS(false)
@@ -286,9 +292,13 @@ func yaegiError(filename string, err error, kind protocol.ErrorKind) *protocol.R
 func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table, env *protocol.Env) (*sdk.Table, *protocol.Result) {
 	start := time.Now()
 	res := &protocol.Result{}
+	var p *program
 	finish := func(t *sdk.Table, rerr *protocol.RunError) (*sdk.Table, *protocol.Result) {
 		res.Error = rerr
 		res.Duration = time.Since(start)
+		if p != nil && p.registers && !req.CheckOnly {
+			res.Restart = true // see program.registers
+		}
 		return t, res
 	}
 	if e.out != nil && !req.CheckOnly {
@@ -302,6 +312,7 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 	}
 	p, rerr := e.program(req)
 	if rerr != nil {
+		p = nil
 		return finish(nil, rerr)
 	}
 	res.Entry = p.a.entry

@@ -1,0 +1,49 @@
+package interp
+
+import (
+	"context"
+	"io"
+	"testing"
+
+	"github.com/stratahq/strata/kernel/protocol"
+)
+
+// A block that registers a name process-wide (expvar, http.HandleFunc,
+// sql.Register) ran once per kernel: the next run on it registered again
+// and panicked (Reuse of exported var name: hits), so a backfill's
+// partitions passed or failed by which kernel ran them. Its runs now ask
+// for a fresh kernel.
+func TestRegisteringBlockRestartsKernel(t *testing.T) {
+	const registers = `package b
+
+import (
+	"expvar"
+	"net/http"
+
+	"github.com/stratahq/strata/blocks/sdk"
+)
+
+var hits = expvar.NewInt("interp_registry_restart_hits")
+
+func init() { http.HandleFunc("/interp_registry_restart", func(http.ResponseWriter, *http.Request) {}) }
+
+func Load(ctx *sdk.Context) (*sdk.Table, error) {
+	hits.Add(1)
+	return sdk.NewTable(sdk.Int64("n")), nil
+}
+`
+	e := NewExecutor()
+	for _, c := range []struct {
+		src     string
+		restart bool
+	}{{registers, true}, {initOnlyBlock, false}} {
+		env := &protocol.Env{Stdout: io.Discard, Stderr: io.Discard, Log: func(string, string) {}}
+		_, res := e.Exec(context.Background(), &protocol.ExecRequest{Filename: "b.go", Source: c.src}, nil, env)
+		if res.Error != nil {
+			t.Fatalf("%+v", res.Error)
+		}
+		if res.Restart != c.restart {
+			t.Errorf("restart %t, want %t", res.Restart, c.restart)
+		}
+	}
+}
