@@ -1,7 +1,8 @@
 // Package child is the body of a kernel process (`strata kernel`): it guards
 // the protocol stream, enforces the memory limit, and serves an Executor.
-// Besides the standard library it imports only kernel/protocol, which itself
-// imports only the standard library and the SDK.
+// Besides the standard library it imports only kernel/protocol and the SDK,
+// which import only the standard library. Each run starts in the process
+// state the kernel started with (process_restore.go).
 package child
 
 import (
@@ -61,7 +62,7 @@ func Main(ex protocol.Executor, opt Options) error {
 	// need not see it.
 	shared := os.Getenv(protocol.SharedDirEnv)
 	_ = os.Unsetenv(protocol.SharedDirEnv)
-	return protocol.ServeWith(protoIn, protoOut, ex, protocol.ServeOptions{SharedDir: shared})
+	return protocol.ServeWith(protoIn, protoOut, restoring{ex, currentState()}, protocol.ServeOptions{SharedDir: shared})
 }
 
 // watchMemory ends the process when the Go heap passes the limit. A block
