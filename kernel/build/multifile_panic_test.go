@@ -39,3 +39,19 @@ func double(n int64) int64 {
 		t.Fatalf("want a panic at blocks/orders/helpers.go:5, got %+v", res.Error)
 	}
 }
+
+// strata exec names a block's files by their base names (p1.go, helper.go):
+// a helper's panic was reported at the entry's call (p1.go:6), where the
+// interpreter names helper.go:10.
+func TestCompiledPanicInAHelperFileWithoutFolder(t *testing.T) {
+	tc := toolchain(t)
+	const entry = "package p1\n\nimport \"github.com/stratahq/strata/blocks/sdk\"\n\nfunc Load(ctx *sdk.Context) (*sdk.Table, error) {\n\thelper()\n\treturn sdk.NewTable(sdk.Int64(\"n\")), nil\n}\n"
+	const helper = "package p1\n\ntype codeError struct{ code int }\n\nfunc (e codeError) Error() string { return \"code\" }\n\nfunc helper() {\n\tpanic(codeError{3})\n}\n"
+	k := startWorker(t, tc, Block{File: "p1.go", Source: entry, Others: map[string]string{"helper.go": helper}})
+	req := &protocol.ExecRequest{Filename: "p1.go", Source: entry, Timeout: time.Minute,
+		Files: []protocol.SourceFile{{Name: "helper.go", Source: helper}}}
+	res, _ := k.Exec(context.Background(), req, nil, &collect{})
+	if res.Error == nil || res.Error.Kind != protocol.ErrPanic || res.Error.File != "helper.go" || res.Error.Line != 8 {
+		t.Fatalf("want a panic at helper.go:8, got %+v", res.Error)
+	}
+}

@@ -141,7 +141,7 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 		defer func() {
 			if r := recover(); r != nil {
 				o.panicked = r
-				o.file, o.line = panicSite(req.Filename)
+				o.file, o.line = panicSite(req.Filename, req.Files)
 			}
 			done <- o
 		}()
@@ -232,21 +232,33 @@ func (e *Executor) names() []string {
 // its entry file or another file of its folder (a helper; the //line
 // directives of worker_build.go make frames name them as the project
 // does). It was only the entry file, so a panic in a helper was reported
-// at the entry's name with the helper's line, or at no line.
-func panicSite(entry string) (string, int) {
+// at the entry's name with the helper's line, or at no line. A block
+// named without a folder (strata exec names files by their base name) has
+// its helpers matched by name: there the folder test saw every file as
+// outside the block, and a helper's panic was put at the entry's call.
+func panicSite(entry string, others []protocol.SourceFile) (string, int) {
 	dir := path.Dir(entry)
 	pcs := make([]uintptr, 64)
 	n := runtime.Callers(3, pcs)
 	frames := runtime.CallersFrames(pcs[:n])
 	for {
 		f, more := frames.Next()
-		if f.File == entry || dir != "." && path.Dir(f.File) == dir {
+		if f.File == entry || dir != "." && path.Dir(f.File) == dir || dir == "." && isOther(f.File, others) {
 			return f.File, f.Line
 		}
 		if !more {
 			return entry, 0
 		}
 	}
+}
+
+func isOther(file string, others []protocol.SourceFile) bool {
+	for _, o := range others {
+		if o.Name == file {
+			return true
+		}
+	}
+	return false
 }
 
 // newBlockContext builds the sdk.Context a block receives: the partition in
