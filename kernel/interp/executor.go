@@ -310,7 +310,40 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 		defer e.out.set(nil)
 		defer e.out.flush() // runs first: what the block wrote reaches this run
 	}
-	p, rerr := e.program(req)
+	// Loading runs the package's initializers and init functions: an
+	// os.Exit or log.Fatal there parks its goroutine for good (blockExit),
+	// and the run waited for it until its timeout ("timed out after 10s"
+	// where compiled reports the exit at its line). So the load runs in a
+	// goroutine of its own, with a run state to report the exit to.
+	loading := newRunState()
+	e.state.Store(loading)
+	type loaded struct {
+		p    *program
+		rerr *protocol.RunError
+	}
+	lc := make(chan loaded, 1)
+	go func() {
+		p, rerr := e.program(req)
+		lc <- loaded{p, rerr}
+	}()
+	var rerr *protocol.RunError
+	select {
+	case l := <-lc:
+		p, rerr = l.p, l.rerr
+		e.state.Store(nil)
+	case <-loading.exited:
+		e.state.Store(nil)
+		res.Restart = true // the goroutine that called os.Exit never returns
+		loading.mu.Lock()
+		code, line, col := loading.exit[0], loading.exit[1], loading.exit[2]
+		loading.mu.Unlock()
+		return finish(nil, &protocol.RunError{Kind: protocol.ErrPanic, File: req.Filename, Line: line, Column: col,
+			Message: fmt.Sprintf("block called os.Exit(%d) as it loaded: a block cannot end the kernel, so the run stops here (deferred calls do not run, as in Go); return an error instead", code)})
+	case <-ctx.Done():
+		e.state.Store(nil)
+		res.Restart = true // its initializers still run
+		return finish(nil, stoppedError(req, req.Filename, ctx.Err()))
+	}
 	if rerr != nil {
 		p = nil
 		return finish(nil, rerr)
