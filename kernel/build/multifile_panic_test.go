@@ -55,3 +55,21 @@ func TestCompiledPanicInAHelperFileWithoutFolder(t *testing.T) {
 		t.Fatalf("want a panic at helper.go:8, got %+v", res.Error)
 	}
 }
+
+// log.Fatal in a helper file ends a compiled worker; the run was reported
+// under the entry's name at the helper's line (blocks/p6/p6.go:8, a line
+// of helpers.go), where the interpreter names the helper.
+func TestCompiledExitInAHelperFile(t *testing.T) {
+	tc := toolchain(t)
+	const entry = "package p6\n\nimport \"github.com/stratahq/strata/blocks/sdk\"\n\nfunc Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tfatal()\n\treturn sdk.NewTable(sdk.Int64(\"n\")), nil\n}\n"
+	const helper = "package p6\n\nimport \"log\"\n\nfunc fatal() {\n\tlog.Fatalf(\"stop %d\", 2)\n}\n"
+	for _, dir := range []string{"blocks/p6/", ""} {
+		k := startWorker(t, tc, Block{File: dir + "p6.go", Source: entry, Others: map[string]string{dir + "helpers.go": helper}})
+		req := &protocol.ExecRequest{Filename: dir + "p6.go", Source: entry, Timeout: time.Minute,
+			Files: []protocol.SourceFile{{Name: dir + "helpers.go", Source: helper}}}
+		res, _ := k.Exec(context.Background(), req, nil, &collect{})
+		if res.Error == nil || res.Error.Kind != protocol.ErrPanic || res.Error.File != dir+"helpers.go" || res.Error.Line != 6 {
+			t.Errorf("want os.Exit reported at %shelpers.go:6, got %+v", dir, res.Error)
+		}
+	}
+}

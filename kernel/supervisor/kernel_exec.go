@@ -69,7 +69,7 @@ func (k *Kernel) Exec(ctx context.Context, req *protocol.ExecRequest, inputs []*
 			}
 			return res, c.table
 		case <-k.dead:
-			return k.crashResult(rec, start, req.Filename, req.Source), nil
+			return k.crashResult(rec, start, req), nil
 		case <-hard:
 			k.kill()
 			return &protocol.Result{Duration: time.Since(start), Error: &protocol.RunError{Kind: protocol.ErrTimeout,
@@ -111,7 +111,7 @@ var (
 	goPanicLine = regexp.MustCompile(`(?m)^panic: (.*?)(?: \[recovered.*\])?$`)
 	yaegiPos    = regexp.MustCompile(`(?m)^(?:[^:\s]*:)?(\d+):(\d+): panic`)
 	memoryLine  = regexp.MustCompile(`exceeded memory limit of .*`)
-	exitAt      = regexp.MustCompile(`(?m)^strata: block called os\.Exit\(-?\d+\) at .*:(\d+)$`)
+	exitAt      = regexp.MustCompile(`(?m)^strata: block called os\.Exit\(-?\d+\) at (.*):(\d+)$`)
 )
 
 // crashResult explains a kernel that died during a run: out of memory (its
@@ -119,7 +119,8 @@ var (
 // trace places it by its own positions; a compiled worker's Go trace names
 // the block file, thanks to its //line directives), or a block that ended
 // the process itself (os.Exit, log.Fatal).
-func (k *Kernel) crashResult(rec *recordingHandler, start time.Time, file, src string) *protocol.Result {
+func (k *Kernel) crashResult(rec *recordingHandler, start time.Time, req *protocol.ExecRequest) *protocol.Result {
+	file, src := req.Filename, req.Source
 	<-k.dead
 	k.mu.Lock()
 	err, readErr := k.exitErr, k.readErr
@@ -160,8 +161,15 @@ func (k *Kernel) crashResult(rec *recordingHandler, start time.Time, file, src s
 		re.Kind, re.File = protocol.ErrPanic, file
 		re.Message = fmt.Sprintf("block called os.Exit(%d) (or log.Fatal): a block cannot end the kernel; return an error instead", code)
 		if m := exitAt.FindStringSubmatch(tail); m != nil {
-			// A compiled worker says where (kernel/native.Exit).
-			re.Line, _ = strconv.Atoi(m[1])
+			// A compiled worker says where (kernel/native.Exit): in the
+			// entry file or a helper beside it, which was reported under
+			// the entry's name with the helper's line.
+			re.Line, _ = strconv.Atoi(m[2])
+			for _, f := range req.Files {
+				if f.Name == m[1] {
+					re.File = m[1]
+				}
+			}
 		}
 	}
 	res.Error = re
