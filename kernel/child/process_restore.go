@@ -55,7 +55,12 @@ func (s processState) restore() {
 			_ = os.Chdir(s.dir) // gone: the run sees the error Go would give it
 		}
 	}
-	time.Local = s.local
+	if time.Local != s.local {
+		// Only when a run changed it: other goroutines read time.Local,
+		// and a write on every run was a data race (the race detector
+		// stopped every kernel of the -race suite).
+		time.Local = s.local
+	}
 }
 
 func sameEnv(a, b []string) bool {
