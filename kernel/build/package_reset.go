@@ -33,10 +33,12 @@ import (
 // variables' dependencies are set goes next, where a dependency is a
 // variable named in the values or in a function they call, transitively.
 // Names are resolved syntactically (a local that shadows a package name is
-// told apart; a selector counts every method of that name), so a
-// dependency may be one Go does not see; when that makes the order
-// unknowable (a cycle Go would have refused), the worker instead restarts
-// after each run of the block, which is fresh by construction.
+// told apart), so the names that only types could settle (a selector that
+// may be any method of that name, a composite literal's key) are counted
+// once and left out once: when both orders agree, that is Go's; when they
+// differ, or the order is unknowable (a cycle Go would have refused), the
+// worker instead restarts after each run of the block, which is fresh by
+// construction.
 
 // resetName is the function the generated file declares.
 const resetName = "StrataReset"
