@@ -58,6 +58,23 @@ type varDecl struct {
 	deps  map[string]bool // package variables its values need
 }
 
+// pkgDecls are a package's declarations the reset is made of.
+type pkgDecls struct {
+	files    []*ast.File                // in name order
+	pkgVars  map[string]bool            // package variables, by name
+	funcs    map[string][]*ast.FuncDecl // functions and methods, by name
+	topLevel map[any]bool               // declarations at package level, for ast.Object.Decl
+	decls    []*varDecl                 // var specs with values, in declaration order
+	zeroes   map[string][]string        // file -> variables declared without values
+	inits    []initFunc                 // init functions, in Go's order
+}
+
+// initFunc is where an init function's name is in its file.
+type initFunc struct {
+	file string
+	off  int
+}
+
 func rewriteForReset(pkg string, files map[string]string) packageReset {
 	out := packageReset{files: map[string]string{}}
 	for f, src := range files {
@@ -69,166 +86,16 @@ func rewriteForReset(pkg string, files map[string]string) packageReset {
 	}
 	sort.Strings(names) // go build's order, and so Go's declaration order
 	fset := token.NewFileSet()
-	parsed := map[string]*ast.File{}
-	for _, name := range names {
-		f, err := parser.ParseFile(fset, name, files[name], 0)
-		if err != nil {
-			return out // the compiler reports it
-		}
-		parsed[name] = f
+	p, ok := collectDecls(fset, names, files)
+	if !ok {
+		return out // the compiler reports it
 	}
-	pkgVars := map[string]bool{}
-	funcs := map[string][]*ast.FuncDecl{} // functions and methods, by name
-	topLevel := map[any]bool{}            // declarations at package level, for ast.Object.Decl
-	var decls []*varDecl
-	var zeroes = map[string][]string{} // file -> variables declared without values
-	var inits []*ast.FuncDecl
-	initFile := map[*ast.FuncDecl]string{}
-	for _, name := range names {
-		for _, d := range parsed[name].Decls {
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				topLevel[d] = true
-				if d.Recv == nil && d.Name.Name == "init" {
-					inits = append(inits, d)
-					initFile[d] = name
-					continue
-				}
-				funcs[d.Name.Name] = append(funcs[d.Name.Name], d)
-			case *ast.GenDecl:
-				if d.Tok != token.VAR {
-					for _, s := range d.Specs {
-						topLevel[s] = true
-					}
-					continue
-				}
-				for _, s := range d.Specs {
-					vs := s.(*ast.ValueSpec)
-					topLevel[vs] = true
-					if embedded(d, vs) {
-						continue // the linker sets it; nothing can set it again
-					}
-					vd := &varDecl{file: name, spec: vs}
-					for _, id := range vs.Names {
-						vd.names = append(vd.names, id.Name)
-						if id.Name != "_" {
-							pkgVars[id.Name] = true
-						}
-					}
-					if len(vs.Values) == 0 {
-						for _, n := range vd.names {
-							if n != "_" {
-								zeroes[name] = append(zeroes[name], n)
-							}
-						}
-						continue
-					}
-					decls = append(decls, vd)
-				}
-			}
-		}
-	}
-	if len(decls) == 0 && len(inits) == 0 && len(zeroes) == 0 {
+	if len(p.decls) == 0 && len(p.inits) == 0 && len(p.zeroes) == 0 {
 		return out
 	}
-
-	// refs collects the package variables n names, directly or through the
-	// functions it names. Loose, it also follows every method of a
-	// selector's name and counts a composite literal's key named like a
-	// variable: a superset of Go's references, which need types to tell
-	// (x.Name is T's method or U's; P{b: 1} names a field or a map key).
-	// Strict, it follows only what is surely a reference: a subset.
-	isPkg := func(id *ast.Ident) bool {
-		return id.Obj == nil || topLevel[id.Obj.Decl]
-	}
-	var refs func(n ast.Node, loose bool, vars map[string]bool, seen map[*ast.FuncDecl]bool)
-	refs = func(n ast.Node, loose bool, vars map[string]bool, seen map[*ast.FuncDecl]bool) {
-		ast.Inspect(n, func(n ast.Node) bool {
-			var name string
-			switch n := n.(type) {
-			case *ast.Field:
-				// A field's, parameter's or method's name declares, not refers.
-				refs(n.Type, loose, vars, seen)
-				return false
-			case *ast.KeyValueExpr:
-				if _, ok := n.Key.(*ast.Ident); !ok || loose { // strict: a field's name, perhaps
-					refs(n.Key, loose, vars, seen)
-				}
-				refs(n.Value, loose, vars, seen)
-				return false
-			case *ast.SelectorExpr:
-				refs(n.X, loose, vars, seen)
-				if !loose {
-					return false
-				}
-				name = n.Sel.Name // a method value or call: every method of that name
-				for _, fd := range funcs[name] {
-					if fd.Recv != nil && !seen[fd] {
-						seen[fd] = true
-						refs(fd.Body, loose, vars, seen)
-					}
-				}
-				return false
-			case *ast.Ident:
-				if !isPkg(n) {
-					return true
-				}
-				name = n.Name
-			default:
-				return true
-			}
-			if pkgVars[name] {
-				vars[name] = true
-			}
-			for _, fd := range funcs[name] {
-				if fd.Recv == nil && !seen[fd] {
-					seen[fd] = true
-					refs(fd.Body, loose, vars, seen)
-				}
-			}
-			return true
-		})
-	}
-	depsOf := func(d *varDecl, loose bool) map[string]bool {
-		deps := map[string]bool{}
-		seen := map[*ast.FuncDecl]bool{}
-		for _, v := range d.spec.Values {
-			refs(v, loose, deps, seen)
-		}
-		return deps
-	}
-	zeroSet := map[string]bool{}
-	for _, vs := range zeroes {
-		for _, n := range vs {
-			zeroSet[n] = true
-		}
-	}
-	// Go's order lies between the two: when they agree, it is theirs (each
-	// step's pick is ready under Go's references, which the loose ones
-	// contain, and nothing declared earlier is, as the strict ones are
-	// contained in Go's). When they differ, or the loose ones make a cycle
-	// Go would have refused, the worker restarts after each run instead.
-	for _, d := range decls {
-		d.deps = depsOf(d, true)
-	}
-	order := initOrder(decls, zeroSet)
-	if order != nil {
-		for _, d := range decls {
-			d.deps = depsOf(d, false)
-		}
-		strict := initOrder(decls, zeroSet)
-		for i := range order {
-			if strict == nil || strict[i] != order[i] {
-				order = nil
-				break
-			}
-		}
-	}
-	var all []*ast.File
-	for _, name := range names {
-		all = append(all, parsed[name])
-	}
-	if procstate.Registers(all) != "" {
+	order := p.initOrder()
+	zeroes := p.zeroes
+	if procstate.Registers(p.files) != "" {
 		// Setting its variables again (or running init) would register
 		// a name twice in the process (expvar.NewInt("hits") panicked
 		// on every run, the first too): a fresh process each run instead.
@@ -239,7 +106,7 @@ func rewriteForReset(pkg string, files map[string]string) packageReset {
 		// sets the variables as the process starts. The init functions
 		// still run with the run, so what they print is its output.
 		out.fresh, zeroes = true, nil
-		if len(inits) == 0 {
+		if len(p.inits) == 0 {
 			return out
 		}
 	}
@@ -256,13 +123,9 @@ func rewriteForReset(pkg string, files map[string]string) packageReset {
 		b.WriteString(s)
 	}
 	var calls []string
-	fileIndex := map[string]int{}
 	for i, name := range names {
-		fileIndex[name] = i
-	}
-	for _, name := range names {
 		if vs := zeroes[name]; len(vs) > 0 {
-			fn := fmt.Sprintf("strata_reset_zero_%d", fileIndex[name])
+			fn := fmt.Sprintf("strata_reset_zero_%d", i)
 			var body []string
 			for _, v := range vs {
 				body = append(body, "strata_reset_zero(&"+v+")")
@@ -273,33 +136,24 @@ func rewriteForReset(pkg string, files map[string]string) packageReset {
 	}
 	for i, d := range order {
 		src := files[d.file]
-		first := d.spec.Values[0]
-		from := fset.Position(first.Pos())
+		from := fset.Position(d.spec.Values[0].Pos())
 		to := fset.Position(d.spec.Values[len(d.spec.Values)-1].End()).Offset
 		fn := fmt.Sprintf("strata_reset_var_%d", i)
 		add(d.file, fmt.Sprintf("func %s() {\n\t%s = /*line %s:%d:%d*/%s\n}\n", fn, strings.Join(d.names, ", "), d.file, from.Line, from.Column, src[from.Offset:to]))
 		calls = append(calls, fn+"()")
 	}
-	// Renamed in place (same line), last first so offsets stay valid.
-	renames := map[string][]int{}
-	for i, fd := range inits {
-		file := initFile[fd]
-		renames[file] = append(renames[file], fset.Position(fd.Name.Pos()).Offset)
+	for i := range p.inits {
 		calls = append(calls, fmt.Sprintf("strata_init_%d()", i))
 	}
-	initNo := 0
-	for _, name := range names {
-		src := files[name]
-		offs := renames[name]
-		for j := len(offs) - 1; j >= 0; j-- {
-			off := offs[j]
-			src = src[:off] + fmt.Sprintf("strata_init_%d", initNo+j) + src[off+len("init"):]
-		}
-		initNo += len(offs)
-		if b := appended[name]; b != nil {
-			src += b.String()
-		}
-		out.files[name] = src
+	// Renamed in place (same line). Last first: within a file the offsets
+	// ascend in Go's order, so each rename leaves the earlier ones valid.
+	for i := len(p.inits) - 1; i >= 0; i-- {
+		in := p.inits[i]
+		src := out.files[in.file]
+		out.files[in.file] = src[:in.off] + fmt.Sprintf("strata_init_%d", i) + src[in.off+len("init"):]
+	}
+	for name, b := range appended {
+		out.files[name] += b.String()
 	}
 	out.generated = fmt.Sprintf(`// Code generated by strata (kernel/build/package_reset.go). DO NOT EDIT.
 
@@ -317,6 +171,149 @@ func strata_reset_zero[T any](p *T) {
 }
 `, pkg, resetName, resetName, strings.Join(calls, "\n\t"))
 	return out
+}
+
+// collectDecls parses the files (named in names, in order) and gathers
+// their package-level declarations; false when one does not parse.
+func collectDecls(fset *token.FileSet, names []string, files map[string]string) (*pkgDecls, bool) {
+	p := &pkgDecls{pkgVars: map[string]bool{}, funcs: map[string][]*ast.FuncDecl{}, topLevel: map[any]bool{}, zeroes: map[string][]string{}}
+	for _, name := range names {
+		f, err := parser.ParseFile(fset, name, files[name], 0)
+		if err != nil {
+			return nil, false
+		}
+		p.files = append(p.files, f)
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				p.topLevel[d] = true
+				if d.Recv == nil && d.Name.Name == "init" {
+					p.inits = append(p.inits, initFunc{name, fset.Position(d.Name.Pos()).Offset})
+					continue
+				}
+				p.funcs[d.Name.Name] = append(p.funcs[d.Name.Name], d)
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					p.topLevel[s] = true
+				}
+				if d.Tok == token.VAR {
+					for _, s := range d.Specs {
+						p.addVar(name, d, s.(*ast.ValueSpec))
+					}
+				}
+			}
+		}
+	}
+	return p, true
+}
+
+func (p *pkgDecls) addVar(file string, d *ast.GenDecl, vs *ast.ValueSpec) {
+	if embedded(d, vs) {
+		return // the linker sets it; nothing can set it again
+	}
+	vd := &varDecl{file: file, spec: vs}
+	for _, id := range vs.Names {
+		vd.names = append(vd.names, id.Name)
+		if id.Name == "_" {
+			continue
+		}
+		p.pkgVars[id.Name] = true
+		if len(vs.Values) == 0 {
+			p.zeroes[file] = append(p.zeroes[file], id.Name)
+		}
+	}
+	if len(vs.Values) > 0 {
+		p.decls = append(p.decls, vd)
+	}
+}
+
+// refs collects the package variables n names, directly or through the
+// functions it names. Loose, it also follows every method of a selector's
+// name and counts a composite literal's key named like a variable: a
+// superset of Go's references, which need types to tell (x.Name is T's
+// method or U's; P{b: 1} names a field or a map key). Strict, it follows
+// only what is surely a reference: a subset.
+func (p *pkgDecls) refs(n ast.Node, loose bool, vars map[string]bool, seen map[*ast.FuncDecl]bool) {
+	follow := func(fd *ast.FuncDecl) {
+		if !seen[fd] {
+			seen[fd] = true
+			p.refs(fd.Body, loose, vars, seen)
+		}
+	}
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Field:
+			// A field's, parameter's or method's name declares, not refers.
+			p.refs(n.Type, loose, vars, seen)
+			return false
+		case *ast.KeyValueExpr:
+			if _, ok := n.Key.(*ast.Ident); !ok || loose { // strict: a field's name, perhaps
+				p.refs(n.Key, loose, vars, seen)
+			}
+			p.refs(n.Value, loose, vars, seen)
+			return false
+		case *ast.SelectorExpr:
+			p.refs(n.X, loose, vars, seen)
+			if loose { // a method value or call: every method of that name
+				for _, fd := range p.funcs[n.Sel.Name] {
+					if fd.Recv != nil {
+						follow(fd)
+					}
+				}
+			}
+			return false
+		case *ast.Ident:
+			if n.Obj != nil && !p.topLevel[n.Obj.Decl] {
+				return true // a local
+			}
+			if p.pkgVars[n.Name] {
+				vars[n.Name] = true
+			}
+			for _, fd := range p.funcs[n.Name] {
+				if fd.Recv == nil {
+					follow(fd)
+				}
+			}
+		}
+		return true
+	})
+}
+
+// initOrder is Go's order of the declarations with values, or nil when it
+// cannot be told from the text. Go's order lies between the loose one and
+// the strict one: when they agree, it is theirs (each step's pick is ready
+// under Go's references, which the loose ones contain, and nothing
+// declared earlier is, as the strict ones are contained in Go's). When
+// they differ, or the loose ones make a cycle Go would have refused, the
+// worker restarts after each run instead.
+func (p *pkgDecls) initOrder() []*varDecl {
+	set := map[string]bool{}
+	for _, vs := range p.zeroes {
+		for _, n := range vs {
+			set[n] = true
+		}
+	}
+	orderBy := func(loose bool) []*varDecl {
+		for _, d := range p.decls {
+			d.deps = map[string]bool{}
+			seen := map[*ast.FuncDecl]bool{}
+			for _, v := range d.spec.Values {
+				p.refs(v, loose, d.deps, seen)
+			}
+		}
+		return initOrder(p.decls, set)
+	}
+	order := orderBy(true)
+	if order == nil {
+		return nil
+	}
+	strict := orderBy(false)
+	for i := range order {
+		if strict == nil || strict[i] != order[i] {
+			return nil
+		}
+	}
+	return order
 }
 
 // embedded reports a //go:embed variable.

@@ -3,6 +3,7 @@ package child
 import (
 	"context"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -42,7 +43,7 @@ func (r restoring) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 // restore puts the environment, the working folder and time.Local back
 // as they were in s.
 func (s processState) restore() {
-	if !sameEnv(os.Environ(), s.env) {
+	if !slices.Equal(os.Environ(), s.env) {
 		os.Clearenv()
 		for _, kv := range s.env {
 			if k, v, ok := strings.Cut(kv, "="); ok {
@@ -61,16 +62,4 @@ func (s processState) restore() {
 		// stopped every kernel of the -race suite).
 		time.Local = s.local
 	}
-}
-
-func sameEnv(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

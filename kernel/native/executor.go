@@ -123,7 +123,7 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 	flag.CommandLine = flag.NewFlagSet(os.Args[0], flag.ExitOnError)
 	log.SetPrefix("")
 	log.SetFlags(log.LstdFlags)
-	release := e.captureOutput(stdStreams{env.Stdout, env.Stderr})
+	release := e.captureOutput(env.Stdout, env.Stderr)
 	log.SetOutput(os.Stderr) // the capture's, set just above
 	defer release()
 	type outcome struct {

@@ -52,7 +52,7 @@ const maxFlushReads = 64
 
 // captureOutput points stdout and stderr at the exec's streams until
 // release is called.
-func (e *Executor) captureOutput(env stdStreams) (release func()) {
+func (e *Executor) captureOutput(stdout, stderr io.Writer) (release func()) {
 	if e.out == nil {
 		c, err := newOutputCapture()
 		if err == nil {
@@ -70,24 +70,22 @@ func (e *Executor) captureOutput(env stdStreams) (release func()) {
 		if c, err := newOutputCapture(); err == nil {
 			os.Stderr = c.w
 			e.errOut = c
-		}
+		} // else stderr stays the worker's own
 	}
-	e.out.setSink(env.stdout)
-	if e.errOut != nil {
-		e.errOut.setSink(env.stderr)
-	}
+	e.out.setSink(stdout)
+	e.errOut.setSink(stderr)
 	return func() {
 		e.out.setSink(nil)
-		if e.errOut != nil {
-			e.errOut.setSink(nil)
-		}
+		e.errOut.setSink(nil)
 	}
 }
 
-// stdStreams are where a run's stdout and stderr go.
-type stdStreams struct{ stdout, stderr io.Writer }
-
+// setSink sends what is written from now on to w (nil: to workerStderr).
+// A nil capture (none could be made) ignores it.
 func (c *outputCapture) setSink(w io.Writer) {
+	if c == nil {
+		return
+	}
 	c.mu.Lock()
 	c.sink = w
 	c.mu.Unlock()
@@ -96,17 +94,16 @@ func (c *outputCapture) setSink(w io.Writer) {
 // flushOutput returns once everything written to stdout and stderr so far
 // has reached its sink.
 func (e *Executor) flushOutput() {
-	if e.out != nil {
-		e.out.flush()
-	}
-	if e.errOut != nil {
-		e.errOut.flush()
-	}
+	e.out.flush()
+	e.errOut.flush()
 }
 
 // flush returns once everything written to the pipe so far has reached
-// the sink.
+// the sink; a nil capture has nothing to flush.
 func (c *outputCapture) flush() {
+	if c == nil {
+		return
+	}
 	c.readMu.Lock()
 	defer c.readMu.Unlock()
 	for i := 0; i < maxFlushReads; i++ {

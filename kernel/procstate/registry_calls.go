@@ -2,6 +2,7 @@ package procstate
 
 import (
 	"go/ast"
+	"path"
 	"strconv"
 )
 
@@ -20,15 +21,15 @@ func Registers(files []*ast.File) string {
 	for _, f := range files {
 		names := map[string]map[string]bool{}
 		for _, im := range f.Imports {
-			path, err := strconv.Unquote(im.Path.Value)
-			if err != nil || registering[path] == nil {
+			imp, err := strconv.Unquote(im.Path.Value)
+			if err != nil || registering[imp] == nil {
 				continue
 			}
-			name := base(path)
+			name := path.Base(imp)
 			if im.Name != nil {
 				name = im.Name.Name
 			}
-			names[name] = registering[path]
+			names[name] = registering[imp]
 		}
 		if len(names) == 0 {
 			continue
@@ -49,13 +50,4 @@ func Registers(files []*ast.File) string {
 		}
 	}
 	return ""
-}
-
-func base(path string) string {
-	for i := len(path) - 1; i >= 0; i-- {
-		if path[i] == '/' {
-			return path[i+1:]
-		}
-	}
-	return path
 }

@@ -184,11 +184,11 @@ func (k *Kernel) readLoop(r *protocol.Reader, ready chan<- error) {
 			}
 			k.exit() // first: describeExit waits for it
 			if first {
-				if msg, ok := startupPanic(k.stderr.String()); ok {
-					ready <- fmt.Errorf("kernel exited before ready: %s", msg)
-				} else {
-					ready <- fmt.Errorf("kernel exited before ready: %s", k.describeExit())
+				msg, ok := startupPanic(k.stderr.String())
+				if !ok {
+					msg = k.describeExit()
 				}
+				ready <- fmt.Errorf("kernel exited before ready: %s", msg)
 			}
 			return
 		}

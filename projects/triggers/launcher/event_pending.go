@@ -2,6 +2,7 @@ package launcher
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 )
@@ -39,18 +40,15 @@ func (s *tickStore) notePending(ctx context.Context, at time.Time, rows []pendin
 	if len(rows) == 0 {
 		return nil
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	for _, r := range rows {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO _strata.trigger_pending VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			r.pipeline, r.trigger, r.product, r.partition, r.by, r.byBackfill, at.UTC(), r.seq); err != nil {
-			_ = tx.Rollback()
-			return fmt.Errorf("record upstream change for trigger %s/%s: %w", r.pipeline, r.trigger, err)
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		for _, r := range rows {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO _strata.trigger_pending VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+				r.pipeline, r.trigger, r.product, r.partition, r.by, r.byBackfill, at.UTC(), r.seq); err != nil {
+				return fmt.Errorf("record upstream change for trigger %s/%s: %w", r.pipeline, r.trigger, err)
+			}
 		}
-	}
-	return tx.Commit()
+		return nil
+	})
 }
 
 // pending lists what was recorded and not fired for, oldest first.
@@ -75,20 +73,14 @@ func (s *tickStore) pending(ctx context.Context) ([]pendingRow, error) {
 // recordFired writes the firings of a batch and clears the changes it
 // covered (those of the trigger up to seq) in one transaction.
 func (s *tickStore) recordFired(ctx context.Context, pipeline, trigger string, seq int64, fs ...Firing) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	for _, f := range fs {
-		if err := insertFiring(ctx, tx, f); err != nil {
-			_ = tx.Rollback()
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		if err := insertFirings(ctx, tx, fs); err != nil {
 			return err
 		}
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM _strata.trigger_pending WHERE pipeline = ? AND trigger_id = ? AND seq <= ?`,
-		pipeline, trigger, seq); err != nil {
-		_ = tx.Rollback()
-		return fmt.Errorf("clear upstream changes of trigger %s/%s: %w", pipeline, trigger, err)
-	}
-	return tx.Commit()
+		if _, err := tx.ExecContext(ctx, `DELETE FROM _strata.trigger_pending WHERE pipeline = ? AND trigger_id = ? AND seq <= ?`,
+			pipeline, trigger, seq); err != nil {
+			return fmt.Errorf("clear upstream changes of trigger %s/%s: %w", pipeline, trigger, err)
+		}
+		return nil
+	})
 }

@@ -76,17 +76,30 @@ func (s *tickStore) record(ctx context.Context, fs ...Firing) error {
 	if len(fs) == 0 {
 		return nil
 	}
+	return s.inTx(ctx, func(tx *sql.Tx) error { return insertFirings(ctx, tx, fs) })
+}
+
+// inTx runs fn in one transaction: committed when fn succeeds, rolled
+// back when it fails.
+func (s *tickStore) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+func insertFirings(ctx context.Context, tx *sql.Tx, fs []Firing) error {
 	for _, f := range fs {
 		if err := insertFiring(ctx, tx, f); err != nil {
-			_ = tx.Rollback()
 			return err
 		}
 	}
-	return tx.Commit()
+	return nil
 }
 
 func insertFiring(ctx context.Context, tx *sql.Tx, f Firing) error {
