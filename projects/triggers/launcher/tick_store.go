@@ -140,8 +140,18 @@ func (s *tickStore) anchors(ctx context.Context) (map[string]time.Time, error) {
 	return out, rows.Err()
 }
 
-// history lists a trigger's firings, newest first; trigger "" lists every
-// trigger of the pipeline, pipeline "" every pipeline.
+// history lists a trigger's firings, newest first, one row per tick in its
+// final state; trigger "" lists every trigger of the pipeline, pipeline ""
+// every pipeline.
+//
+// A tick is recorded launched before its work starts (intent first) and
+// gets a second row when it does not start after all: skipped (its trigger
+// was paused while it waited in the queue) or failed (the engine refused
+// it). The table stays append-only, so the rows of one work id are folded
+// here, the last recorded winning: rowid orders them, since nothing is ever
+// deleted from the table, where recorded_at can tie (one clock reading for
+// both, or a fake clock). Rows without a work id (a skipped batch, a tick
+// that could not pick its partitions) are ticks of their own.
 func (s *tickStore) history(ctx context.Context, pipeline, trigger string, limit int) ([]Firing, error) {
 	where, args := []string{"action <> 'seen'"}, []any{}
 	if pipeline != "" {
@@ -155,7 +165,10 @@ func (s *tickStore) history(ctx context.Context, pipeline, trigger string, limit
 		t.from_key, t.to_key, t.skipped, t.skipped_first, t.skipped_last, t.detail, t.origin,
 		coalesce((SELECT arg_max(state, event_at) FROM _strata.backfill_events b WHERE b.backfill_id = t.work_id),
 		         (SELECT arg_max(state, seq) FROM _strata.run_events r WHERE r.run_id = t.work_id AND r.block_id = ''), '')
-		FROM _strata.trigger_ticks t WHERE `+strings.Join(where, " AND ")+` ORDER BY t.recorded_at DESC, t.tick DESC LIMIT ?`, args...)
+		FROM (SELECT *, rowid AS seq FROM _strata.trigger_ticks WHERE `+strings.Join(where, " AND ")+`
+			QUALIFY row_number() OVER (PARTITION BY pipeline, trigger_id, CASE WHEN work_id = '' THEN 'row ' || rowid ELSE work_id END
+				ORDER BY rowid DESC) = 1) t
+		ORDER BY t.recorded_at DESC, t.tick DESC, t.seq DESC LIMIT ?`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -182,18 +195,13 @@ func (s *tickStore) unfinished(ctx context.Context) ([]Firing, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A launched firing skipped before its work started (its trigger was
-	// paused) has nothing to carry on.
-	skipped := map[string]bool{}
-	for _, f := range all {
-		if f.Action == ActionSkipped && f.WorkID != "" {
-			skipped[f.WorkID] = true
-		}
-	}
+	// history folds each tick to its last row: a launched tick skipped
+	// before its work started (its trigger was paused), or whose launch the
+	// engine refused, is not launched any more and has nothing to carry on.
 	var out []Firing
 	for i := len(all) - 1; i >= 0; i-- {
 		f := all[i]
-		if f.Action != ActionLaunched || skipped[f.WorkID] {
+		if f.Action != ActionLaunched {
 			continue
 		}
 		switch f.State {
