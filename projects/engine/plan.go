@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -165,6 +166,9 @@ type versionInfo struct {
 	runID     string
 	codeHash  string
 	upstream  map[string]map[string]int
+	// inputs are the upstream products in the order the run handed them
+	// to the block; nil for a version written before that was recorded.
+	inputs []string
 	// start and end bound the version's partition: a rollup's range, in
 	// which every current upstream partition should be one it read.
 	start, end time.Time
@@ -187,7 +191,7 @@ func (e *Engine) loadPlanData(ctx context.Context, dir string, pl *project.Pipel
 	}
 	ph := strings.TrimSuffix(strings.Repeat("?,", len(products)), ",")
 	rows, err := e.wh.DB().QueryContext(ctx, `SELECT v.product, v.partition, v.version, v.created_at, v.run_id, v.code_hash, CAST(v.upstream AS VARCHAR),
-		v.partition_start, v.partition_end
+		v.partition_start, v.partition_end, CAST(v.inputs AS VARCHAR)
 		FROM _strata.current c JOIN _strata.versions v ON v.product = c.product AND v.partition = c.partition AND v.version = c.version
 		WHERE c.product IN (`+ph+`)`, products...)
 	if err != nil {
@@ -196,11 +200,17 @@ func (e *Engine) loadPlanData(ctx context.Context, dir string, pl *project.Pipel
 	defer rows.Close()
 	for rows.Next() {
 		var prod, part, up string
+		var inputs sql.NullString
 		var vi versionInfo
-		if err := rows.Scan(&prod, &part, &vi.version, &vi.createdAt, &vi.runID, &vi.codeHash, &up, &vi.start, &vi.end); err != nil {
+		if err := rows.Scan(&prod, &part, &vi.version, &vi.createdAt, &vi.runID, &vi.codeHash, &up, &vi.start, &vi.end, &inputs); err != nil {
 			return nil, err
 		}
 		_ = json.Unmarshal([]byte(up), &vi.upstream)
+		if inputs.Valid {
+			if err := json.Unmarshal([]byte(inputs.String), &vi.inputs); err != nil || vi.inputs == nil {
+				vi.inputs = []string{} // recorded, unreadable: compare as "read nothing" rather than not at all
+			}
+		}
 		if pd.current[prod] == nil {
 			pd.current[prod] = map[string]versionInfo{}
 		}
@@ -333,17 +343,23 @@ func changedUpstream(b *project.Block, changes map[string]bool) string {
 }
 
 // rewired says why a version read other upstream products than block b
-// reads now (the pipeline file rewired it); "" when they are the same or
-// the version recorded none. The code fingerprint leaves the wiring out.
+// reads now (the pipeline file rewired it), or the same ones in another
+// order; "" when they are the same or the version recorded none. The code
+// fingerprint leaves the wiring out.
+//
+// The order counts for every block, SQL too: a Go block receives its
+// upstreams as parameters in the pipeline's order, and a SQL block, which
+// names them, only costs a run it did not need, where a Transform judged
+// current after its parameters swapped would be computed from the other
+// tables. A version written before the order was recorded (inputs nil) is
+// compared by the products it read.
 func rewired(pl *project.Pipeline, b *project.Block, vi versionInfo) string {
 	if vi.upstream == nil {
 		return "" // written before lineage was recorded: nothing to compare
 	}
-	now := make([]string, 0, len(b.Upstream))
-	for _, u := range b.Upstream {
-		if ub := pl.Block(u); ub != nil {
-			now = append(now, ProductName(pl, ub))
-		}
+	now := inputProducts(pl, b)
+	if vi.inputs != nil && !slices.Equal(vi.inputs, now) && slices.Equal(slices.Sorted(slices.Values(vi.inputs)), slices.Sorted(slices.Values(now))) {
+		return fmt.Sprintf("the order of its upstreams changed: it reads %s now, this version read %s", strings.Join(now, ", "), strings.Join(vi.inputs, ", "))
 	}
 	read := slices.Sorted(maps.Keys(vi.upstream))
 	sorted := slices.Sorted(slices.Values(now))

@@ -481,7 +481,7 @@ func (r *runner) publish(ctx context.Context, g *group, outcomes []*BlockOutcome
 		}
 		outs = append(outs, warehouse.Output{
 			Product: ProductName(r.pl, b), Partition: g.part.Key, PartitionStart: g.part.Start, PartitionEnd: g.part.End,
-			Table: t, RunID: r.opt.RunID, CodeHash: r.srcs[b.ID].hash, Upstream: r.lineage(g, b), Snapshot: r.pin.hash, Pin: r.opt.Pin,
+			Table: t, RunID: r.opt.RunID, CodeHash: r.srcs[b.ID].hash, Upstream: r.lineage(g, b), Inputs: inputProducts(r.pl, b), Snapshot: r.pin.hash, Pin: r.opt.Pin,
 			// What a backfill stages or a conflict keeps aside waits for its
 			// promote or resolve, however often the partition is rewritten.
 			Hold: r.opt.BackfillID,
@@ -548,6 +548,19 @@ func (r *runner) lineage(g *group, b *project.Block) map[string]map[string]int {
 			continue
 		}
 		out[name] = map[string]int{g.part.Key: 0}
+	}
+	return out
+}
+
+// inputProducts lists the products block b reads, in the order it receives
+// them (a Go Transform's parameters): recorded with each version, since
+// swapping two upstreams changes no code hash and no product it reads.
+func inputProducts(pl *project.Pipeline, b *project.Block) []string {
+	out := make([]string, 0, len(b.Upstream))
+	for _, u := range b.Upstream {
+		if ub := pl.Block(u); ub != nil {
+			out = append(out, ProductName(pl, ub))
+		}
 	}
 	return out
 }

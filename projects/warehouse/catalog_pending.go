@@ -125,9 +125,9 @@ func (b *catalogBatch) pendingPins(product, partition string) []int {
 // target's so that no condition can read the wrong side.
 const (
 	flushInsertSQL = `INSERT INTO _strata.versions (product, partition, partition_start, partition_end, version, run_id, code_hash,
-			upstream, row_count, schema, created_at, storage_table, is_current, content_hash, snapshot, based_on)
+			upstream, row_count, schema, created_at, storage_table, is_current, content_hash, snapshot, based_on, inputs)
 		SELECT s_product, s_partition, s_start, s_end, s_version, s_run, s_code, s_upstream::JSON, s_rows, s_schema::JSON,
-			s_created, s_table, s_current, s_hash, s_snapshot, s_based_on FROM ` + tableSourceFunc + `($1)`
+			s_created, s_table, s_current, s_hash, s_snapshot, s_based_on, nullif(s_inputs, '')::JSON FROM ` + tableSourceFunc + `($1)`
 	flushFlagsSQL = `UPDATE _strata.versions AS v SET is_current = s.s_current FROM ` + tableSourceFunc + `($1) AS s
 		WHERE v.product = s.s_product AND v.partition = s.s_partition AND v.version = s.s_version`
 	flushDeleteSQL = `DELETE FROM _strata.versions AS v USING ` + tableSourceFunc + `($1) AS s
@@ -287,13 +287,13 @@ func (tx *writeTx) isCurrent(p pendingVersion) bool {
 
 // insertVersionSQL inserts one version row; values gives its arguments.
 const insertVersionSQL = `INSERT INTO _strata.versions (product, partition, partition_start, partition_end, version, run_id, code_hash,
-		upstream, row_count, schema, created_at, storage_table, is_current, content_hash, snapshot, based_on)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?::JSON, ?, ?::JSON, ?, ?, ?, ?, ?, ?)`
+		upstream, row_count, schema, created_at, storage_table, is_current, content_hash, snapshot, based_on, inputs)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?::JSON, ?, ?::JSON, ?, ?, ?, ?, ?, ?, nullif(?, '')::JSON)`
 
 func (p pendingVersion) values(current bool) []any {
 	o := p.o
 	return []any{o.Product, o.Partition, o.PartitionStart, o.PartitionEnd, p.version, o.RunID, o.CodeHash,
-		o.upstream, p.rows, encodeSchema(o.schema), p.created, p.table, current, o.hash, o.Snapshot, p.basedOn}
+		o.upstream, p.rows, encodeSchema(o.schema), p.created, p.table, current, o.hash, o.Snapshot, p.basedOn, o.inputs}
 }
 
 // insertRows are the pending version rows, each current when its
@@ -319,6 +319,7 @@ func (tx *writeTx) insertRows() *sdk.Table {
 		c.str("s_hash", o.hash)
 		c.str("s_snapshot", o.Snapshot)
 		c.int("s_based_on", int64(p.basedOn))
+		c.str("s_inputs", o.inputs)
 	}
 	return c.table()
 }

@@ -80,6 +80,10 @@ var catalogDDL = []string{
 	// replace, which a compare-and-set publish or promote checks; 0 before).
 	`ALTER TABLE _strata.versions ADD COLUMN IF NOT EXISTS snapshot VARCHAR DEFAULT ''`,
 	`ALTER TABLE _strata.versions ADD COLUMN IF NOT EXISTS based_on INTEGER DEFAULT 0`,
+	// And the order in which the run handed the block its upstreams (a Go
+	// Transform's parameters), which upstream, a map, cannot say; NULL
+	// before (nothing to compare the order with).
+	`ALTER TABLE _strata.versions ADD COLUMN IF NOT EXISTS inputs JSON`,
 	`CREATE TABLE IF NOT EXISTS _strata.storage (
 		table_name VARCHAR PRIMARY KEY,
 		product    VARCHAR NOT NULL,

@@ -34,6 +34,7 @@ type VersionInfo struct {
 	Rows      int64                     `json:"rows"`
 	CreatedAt time.Time                 `json:"created_at"`
 	Upstream  map[string]map[string]int `json:"upstream"`
+	Inputs    []string                  `json:"inputs,omitempty"`   // the upstream products in the order the block received them
 	Snapshot  string                    `json:"snapshot,omitempty"` // the pipeline version that computed it
 	BasedOn   int                       `json:"based_on,omitempty"` // the current version it was planned to replace
 }
@@ -86,7 +87,7 @@ func (w *Warehouse) Partitions(ctx context.Context, product string) ([]Partition
 		}
 		rows, err := conn.QueryContext(ctx, `
 			SELECT v.partition, v.partition_start, v.partition_end, coalesce(c.version, 0),
-				v.version, v.run_id, v.code_hash, v.row_count, v.created_at, v.upstream::VARCHAR, v.snapshot, v.based_on
+				v.version, v.run_id, v.code_hash, v.row_count, v.created_at, v.upstream::VARCHAR, v.snapshot, v.based_on, v.inputs::VARCHAR
 			FROM _strata.versions v
 			LEFT JOIN _strata.current c ON c.product = v.product AND c.partition = v.partition
 			JOIN (SELECT partition, min(partition_start) AS first_start FROM _strata.versions
@@ -99,15 +100,21 @@ func (w *Warehouse) Partitions(ctx context.Context, product string) ([]Partition
 		defer rows.Close()
 		for rows.Next() {
 			var key, upstream string
+			var inputs sql.NullString
 			var start, end time.Time
 			var current int
 			var v VersionInfo
-			if err := rows.Scan(&key, &start, &end, &current, &v.Version, &v.RunID, &v.CodeHash, &v.Rows, &v.CreatedAt, &upstream, &v.Snapshot, &v.BasedOn); err != nil {
+			if err := rows.Scan(&key, &start, &end, &current, &v.Version, &v.RunID, &v.CodeHash, &v.Rows, &v.CreatedAt, &upstream, &v.Snapshot, &v.BasedOn, &inputs); err != nil {
 				return err
 			}
 			v.CreatedAt = v.CreatedAt.UTC()
 			if err := json.Unmarshal([]byte(upstream), &v.Upstream); err != nil {
 				return fmt.Errorf("partition %s version %d: upstream %q: %w", key, v.Version, upstream, err)
+			}
+			if inputs.Valid {
+				if err := json.Unmarshal([]byte(inputs.String), &v.Inputs); err != nil {
+					return fmt.Errorf("partition %s version %d: inputs %q: %w", key, v.Version, inputs.String, err)
+				}
 			}
 			if n := len(out); n == 0 || out[n-1].Key != key {
 				out = append(out, PartitionInfo{Key: key, Current: current})

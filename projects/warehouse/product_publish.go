@@ -21,6 +21,9 @@ type Output struct {
 	CodeHash       string
 	// Upstream records what the run read: product -> partition -> version.
 	Upstream map[string]map[string]int
+	// Inputs are the upstream products in the order the block received
+	// them (its parameters); nil when the caller does not know it.
+	Inputs []string
 	// Snapshot is the pipeline version (content hash of its files) that
 	// computed the output; lineage shows it.
 	Snapshot string
@@ -98,6 +101,7 @@ type preparedOutput struct {
 	Output
 	schema   []sdk.Field
 	upstream string // JSON
+	inputs   string // JSON list; "" when Inputs is nil (NULL in the catalog)
 	hash     string // content_hash.go
 }
 
@@ -135,7 +139,15 @@ func prepareOutputs(outs []Output) ([]preparedOutput, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: upstream: %w", where, err)
 		}
-		prepared[i] = preparedOutput{Output: o, schema: schema, upstream: string(b), hash: contentHash(o.Table, schema)}
+		inputs := ""
+		if o.Inputs != nil {
+			ib, err := json.Marshal(o.Inputs)
+			if err != nil {
+				return nil, fmt.Errorf("%s: inputs: %w", where, err)
+			}
+			inputs = string(ib)
+		}
+		prepared[i] = preparedOutput{Output: o, schema: schema, upstream: string(b), inputs: inputs, hash: contentHash(o.Table, schema)}
 	}
 	return prepared, nil
 }
