@@ -10,6 +10,7 @@ import (
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/projects/partitions"
 	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/warehouse"
 )
 
 // Freshness on global products (Mage's outdated_after): a pipeline that
@@ -86,9 +87,20 @@ func (e *Engine) ensureFresh(ctx context.Context, reader *project.Pipeline, prod
 	if err != nil {
 		return err
 	}
-	var errs []string
+	var old []string
 	for _, k := range keys {
-		if at, ok := ages[k]; ok && now.Sub(at) <= rule.MaxAge {
+		if at, ok := ages[k]; !ok || now.Sub(at) > rule.MaxAge {
+			old = append(old, k)
+		}
+	}
+	putBack, err := e.wh.PutBacks(ctx, product, old)
+	if err != nil {
+		return err
+	}
+	var errs []string
+	for _, k := range old {
+		if pb, ok := putBack[k]; ok {
+			errs = append(errs, rolledBackTooOld(product, k, owner.ID, rule.MaxAge, ages[k], pb, now))
 			continue
 		}
 		err := e.fresh.do(ctx, product+"/"+k, func() error {
@@ -120,6 +132,28 @@ func (e *Engine) ensureFresh(ctx context.Context, reader *project.Pipeline, prod
 		return fmt.Errorf("%s", strings.Join(errs, "; "))
 	}
 	return nil
+}
+
+// rolledBackTooOld says why a read of a partition that a rollback put back
+// and that is older than max_age fails rather than refresh it.
+//
+// The version a rollback makes current again keeps its own computed-at
+// time: its rows are as old as they were, so calling it fresh (counting
+// its age from the rollback) would be the lie max_age is there to prevent;
+// Dagster measures freshness from when data was materialized and SQLMesh
+// does not re-date an interval when a plan points back at an older table.
+// Refreshing it would recompute over the rollback a person just made
+// (with, likely, the code or data that made them roll back), the moment
+// the version is older than max_age. So the read fails and says what to
+// do; once anything writes the partition again it is refreshed as usual.
+func rolledBackTooOld(product, key, owner string, maxAge time.Duration, computed time.Time, pb warehouse.PutBack, now time.Time) string {
+	what := fmt.Sprintf("its current version v%d was computed at %s (%s ago) and made current again by a rollback at %s",
+		pb.Version, computed.UTC().Format(time.RFC3339), now.Sub(computed).Round(time.Second), pb.At.UTC().Format(time.RFC3339))
+	if pb.Version == 0 {
+		what = fmt.Sprintf("a rollback at %s left it no current version", pb.At.UTC().Format(time.RFC3339))
+	}
+	return fmt.Sprintf("%s %s is older than max_age %s: %s; a refresh would undo the rollback, so none ran: run pipeline %s for %s to refresh it",
+		product, key, maxAge, what, owner, key)
 }
 
 // OriginFreshness marks a run that refreshed a product a reader found too old.

@@ -140,8 +140,11 @@ func (w *Warehouse) Rollback(ctx context.Context, product, partition string, to 
 		if err != nil {
 			return err
 		}
+		if st.current == to {
+			return nil // already current: nothing was put back
+		}
 		tx.setCurrent(st, to)
-		return nil
+		return tx.logRollbacks([]Switch{{Product: product, Partition: partition, To: to}}, time.Now())
 	})
 	if err != nil {
 		return fmt.Errorf("roll back %s partition %s to version %d: %w", product, partition, to, err)

@@ -175,7 +175,11 @@ func (w *Warehouse) RevertBatch(ctx context.Context, batch string) ([]Switch, er
 		if _, err := tx.applySwitches(back); err != nil {
 			return err
 		}
-		if err := tx.exec(`UPDATE _strata.switch_log SET reverted_at = ? WHERE batch = ? AND reverted_at IS NULL`, time.Now().UTC(), batch); err != nil {
+		now := time.Now()
+		if err := tx.exec(`UPDATE _strata.switch_log SET reverted_at = ? WHERE batch = ? AND reverted_at IS NULL`, now.UTC(), batch); err != nil {
+			return err
+		}
+		if err := tx.logRollbacks(back, now); err != nil {
 			return err
 		}
 		return tx.retainSwitched(back)
