@@ -245,6 +245,11 @@ func (h *blockHandler) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk
 		if err := h.r.e.ensureFresh(ctx, h.r.pl, c.Product, c.Window); err != nil {
 			return nil, err
 		}
+		t, read, err := h.r.e.readProduct(ctx, c)
+		if err == nil {
+			h.r.recordProductRead(h.b.ID, h.part, read)
+		}
+		return t, err
 	}
 	return h.r.e.HostCall(ctx, c)
 }

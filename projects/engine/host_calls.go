@@ -19,13 +19,19 @@ func (e *Engine) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk.Table
 	case "query":
 		return e.wh.Query(ctx, c.SQL, c.Args...)
 	case "product":
-		sel, err := e.ResolveWindow(c.Product, c.Window)
-		if err != nil {
-			return nil, err
-		}
-		return e.wh.Read(ctx, c.Product, sel, -1)
+		t, _, err := e.readProduct(ctx, c)
+		return t, err
 	}
 	return nil, fmt.Errorf("unknown host call %q", c.Method)
+}
+
+// readProduct answers ctx.Product with the versions it read.
+func (e *Engine) readProduct(ctx context.Context, c *protocol.HostCall) (*sdk.Table, []warehouse.VersionRef, error) {
+	sel, err := e.ResolveWindow(c.Product, c.Window)
+	if err != nil {
+		return nil, nil, err
+	}
+	return e.wh.ReadSelected(ctx, c.Product, sel)
 }
 
 // ResolveWindow turns a window of partition keys into a warehouse selection,

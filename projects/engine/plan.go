@@ -220,6 +220,9 @@ func (e *Engine) loadPlanData(ctx context.Context, dir string, pl *project.Pipel
 		return nil, err
 	}
 	pd.starts = indexStarts(pd.current)
+	if err := e.loadReadProducts(ctx, pd); err != nil {
+		return nil, err
+	}
 	runs, err := e.wh.DB().QueryContext(ctx, `SELECT partition_key, arg_max(state, seq) FROM _strata.run_events
 		WHERE pipeline = ? AND block_id = '' AND state IN ('succeeded', 'failed', 'cancelled') GROUP BY partition_key`, pl.ID)
 	if err != nil {
@@ -234,6 +237,48 @@ func (e *Engine) loadPlanData(ctx context.Context, dir string, pl *project.Pipel
 		pd.lastRun[k] = State(s)
 	}
 	return pd, runs.Err()
+}
+
+// loadReadProducts adds to pd.current the current versions of the products
+// outside the pipeline that its versions read (with ctx.Product), so that
+// staleUpstream sees them rewritten as it sees the pipeline's own. They
+// stay out of pd.starts: a block's range says nothing of what it should
+// have read of them.
+func (e *Engine) loadReadProducts(ctx context.Context, pd *planData) error {
+	seen := map[string]bool{}
+	var names []any
+	for _, parts := range pd.current {
+		for _, vi := range parts {
+			for prod := range vi.upstream {
+				if _, own := pd.current[prod]; !own && !seen[prod] {
+					seen[prod] = true
+					names = append(names, prod)
+				}
+			}
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	ph := strings.TrimSuffix(strings.Repeat("?,", len(names)), ",")
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT v.product, v.partition, v.version, v.run_id
+		FROM _strata.versions v WHERE v.is_current AND v.product IN (`+ph+`)`, names...)
+	if err != nil {
+		return fmt.Errorf("read current versions of read products: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var prod, part string
+		var vi versionInfo
+		if err := rows.Scan(&prod, &part, &vi.version, &vi.runID); err != nil {
+			return err
+		}
+		if pd.current[prod] == nil {
+			pd.current[prod] = map[string]versionInfo{}
+		}
+		pd.current[prod][part] = vi
+	}
+	return rows.Err()
 }
 
 // splitBlocks separates the blocks with outputs partitioned like the
@@ -361,7 +406,12 @@ func rewired(pl *project.Pipeline, b *project.Block, vi versionInfo) string {
 	if vi.inputs != nil && !slices.Equal(vi.inputs, now) && slices.Equal(slices.Sorted(slices.Values(vi.inputs)), slices.Sorted(slices.Values(now))) {
 		return fmt.Sprintf("the order of its upstreams changed: it reads %s now, this version read %s", strings.Join(now, ", "), strings.Join(vi.inputs, ", "))
 	}
+	// upstream holds what ctx.Product read too; inputs, where recorded,
+	// says which of it were the block's upstreams.
 	read := slices.Sorted(maps.Keys(vi.upstream))
+	if vi.inputs != nil {
+		read = slices.Sorted(slices.Values(vi.inputs))
+	}
 	sorted := slices.Sorted(slices.Values(now))
 	if slices.Equal(read, slices.Compact(sorted)) {
 		return ""

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 )
@@ -49,6 +50,9 @@ func (pd *planData) unreadUpstream(vi versionInfo) string {
 		return "" // an unpartitioned product (or no bounds recorded)
 	}
 	for prod, read := range vi.upstream {
+		if vi.inputs != nil && !slices.Contains(vi.inputs, prod) {
+			continue // read with ctx.Product: the range says nothing of what it should have read
+		}
 		list := pd.starts[prod]
 		i := sort.Search(len(list), func(i int) bool { return !list[i].start.Before(vi.start) })
 		for ; i < len(list) && list[i].start.Before(vi.end); i++ {

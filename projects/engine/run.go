@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"sync"
@@ -146,7 +147,10 @@ type runner struct {
 
 	mu           sync.Mutex
 	readVersions map[string]map[string]int // product -> partition -> version read from the warehouse
-	reused       map[childKey]*sdk.Table   // outputs of children that succeeded in an earlier attempt
+	// productReads are the versions each block read with ctx.Product, by
+	// block and partition key: part of what its version was computed from.
+	productReads map[string]map[string]map[string]int // block\x00partition -> product -> partition -> version
+	reused       map[childKey]*sdk.Table              // outputs of children that succeeded in an earlier attempt
 	// final is the run's final event as its last publish wrote it (see
 	// foldFinal); nil until that publish committed.
 	final *Event
@@ -544,12 +548,41 @@ func (r *runner) lineage(g *group, b *project.Block) map[string]map[string]int {
 		ub := r.pl.Block(u)
 		name := ProductName(r.pl, ub)
 		if read, ok := r.readVersions[name]; ok {
-			out[name] = read
+			out[name] = maps.Clone(read)
 			continue
 		}
 		out[name] = map[string]int{g.part.Key: 0}
 	}
+	// What the block (every child of it) read with ctx.Product counts as
+	// what it read from its upstreams does: a rewrite of it makes the
+	// version stale. The inputs (inputProducts) say which are upstreams.
+	for prod, parts := range r.productReads[b.ID+"\x00"+g.part.Key] {
+		if out[prod] == nil {
+			out[prod] = map[string]int{}
+		}
+		maps.Copy(out[prod], parts)
+	}
 	return out
+}
+
+// recordProductRead notes the versions a ctx.Product call of block (for
+// the partition key) read.
+func (r *runner) recordProductRead(block, key string, read []warehouse.VersionRef) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.productReads == nil {
+		r.productReads = map[string]map[string]map[string]int{}
+	}
+	k := block + "\x00" + key
+	if r.productReads[k] == nil {
+		r.productReads[k] = map[string]map[string]int{}
+	}
+	for _, v := range read {
+		if r.productReads[k][v.Product] == nil {
+			r.productReads[k][v.Product] = map[string]int{}
+		}
+		r.productReads[k][v.Product][v.Partition] = v.Version
+	}
 }
 
 // inputProducts lists the products block b reads, in the order it receives

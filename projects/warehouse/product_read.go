@@ -70,18 +70,34 @@ func (w *Warehouse) Read(ctx context.Context, product string, sel Selection, lim
 // in all (from the catalog, in the same snapshot), so a preview of the
 // first rows can say "first 100 of 1,204".
 func (w *Warehouse) ReadCounted(ctx context.Context, product string, sel Selection, limit int) (*sdk.Table, int64, error) {
+	t, total, _, err := w.readSelection(ctx, product, sel, limit)
+	return t, total, err
+}
+
+// ReadSelected is Read that also returns the versions it read, in read
+// order: what a block's ctx.Product call computed from, which its
+// version's lineage records.
+func (w *Warehouse) ReadSelected(ctx context.Context, product string, sel Selection) (*sdk.Table, []VersionRef, error) {
+	t, _, read, err := w.readSelection(ctx, product, sel, -1)
+	return t, read, err
+}
+
+func (w *Warehouse) readSelection(ctx context.Context, product string, sel Selection, limit int) (*sdk.Table, int64, []VersionRef, error) {
 	if err := sel.validate(); err != nil {
-		return nil, 0, fmt.Errorf("read %s: %w", product, err)
+		return nil, 0, nil, fmt.Errorf("read %s: %w", product, err)
 	}
 	var out *sdk.Table
 	var total int64
+	var read []VersionRef
 	err := w.readTx(ctx, func(conn *sql.Conn) error {
 		parts, err := resolveSelection(ctx, conn, product, sel)
 		if err != nil {
 			return err
 		}
+		read = read[:0]
 		for _, p := range parts {
 			total += p.rows
+			read = append(read, VersionRef{Product: product, Partition: p.partition, Version: p.version})
 		}
 		storage, err := productTables(ctx, conn, product)
 		if err != nil {
@@ -95,9 +111,9 @@ func (w *Warehouse) ReadCounted(ctx context.Context, product string, sel Selecti
 		return err
 	})
 	if err != nil {
-		return nil, 0, fmt.Errorf("read %s: %w", product, err)
+		return nil, 0, nil, fmt.Errorf("read %s: %w", product, err)
 	}
-	return out, total, nil
+	return out, total, read, nil
 }
 
 // ReadVersions reads the given versions of one product (refs, in read
