@@ -49,7 +49,10 @@ func TestReadmeCommands(t *testing.T) {
 	}
 
 	run(0, "init", demo, "--demo")
-	contains(run(0, "run", demo, "clv", "--partition", "2024-03-10"), "succeeded")
+	first := run(0, "run", demo, "clv", "--partition", "2024-03-10")
+	contains(first, "succeeded")
+	contains(first, "      │ ") // what the blocks logged, under their lines
+	contains(first, "info generated orders orders=")
 	contains(run(0, "preview", demo, "clv", "daily_customer_metrics", "--partition", "2024-03-10", "--limit", "20"), " rows, 20 shown)")
 	var last struct {
 		Preview struct {

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/stratahq/strata/projects/engine"
@@ -79,6 +80,7 @@ func printRun(res *engine.RunResult) {
 			}
 		}
 		fmt.Println(line)
+		printBlockLog(b.Log)
 	}
 	for _, v := range res.Versions {
 		fmt.Printf("  published %s %s version %d (%d rows)\n", v.Product, v.Partition, v.Version, v.Rows)
@@ -86,5 +88,25 @@ func printRun(res *engine.RunResult) {
 	fmt.Printf("%s in %s\n", res.State, res.Duration.Round(time.Millisecond))
 	if res.Error != "" {
 		fmt.Fprintln(os.Stderr, "error:", res.Error)
+	}
+}
+
+// maxLogLines is how much of a block's log the text output shows.
+const maxLogLines = 10
+
+// printBlockLog shows what a block printed under its line: a user who ran
+// one partition with fmt.Println in a block saw only the summary, and had
+// to know --format json (or the UI's run page) to find the output.
+func printBlockLog(log string) {
+	log = strings.TrimRight(log, "\n")
+	if log == "" {
+		return
+	}
+	lines := strings.Split(log, "\n")
+	for _, l := range lines[:min(len(lines), maxLogLines)] {
+		fmt.Println("      │ " + l)
+	}
+	if len(lines) > maxLogLines {
+		fmt.Printf("      │ … %d more lines (--format json has them all)\n", len(lines)-maxLogLines)
 	}
 }

@@ -44,8 +44,11 @@ func NewExecutor(blocks []Block) (*Executor, error) {
 	return e, nil
 }
 
+// ExecutorName is how a compiled worker names itself in its ready message.
+const ExecutorName = "native"
+
 // Name identifies the executor in the kernel's ready message.
-func (e *Executor) Name() string { return "native" }
+func (e *Executor) Name() string { return ExecutorName }
 
 // SourceHash is how a block's package is fingerprinted for Block.Hash: its
 // entry file and every other file, by name (in any order).

@@ -62,7 +62,8 @@ type Kernel struct {
 	w      *protocol.Writer
 	stdin  io.Closer
 	pid    int
-	stderr *tailBuffer
+	stderr *tailBuffer   // the tail of what the process wrote to fd 2
+	errFD2 *kernelStderr // reads it (kernel_stderr.go)
 
 	execMu sync.Mutex // one exec at a time
 
@@ -116,7 +117,12 @@ func Start(ctx context.Context, cfg Config) (*Kernel, error) {
 	}
 	k := &Kernel{cfg: cfg, cmd: cmd, stdin: stdin, w: protocol.NewWriter(stdin), stderr: newTailBuffer(16 << 10),
 		pings: map[string]chan struct{}{}, dead: make(chan struct{})}
-	cmd.Stderr = k.stderr
+	errFD2, errW, err := newKernelStderr(k.stderr)
+	if err != nil {
+		return nil, err
+	}
+	k.errFD2 = errFD2
+	cmd.Stderr = errW
 	r := protocol.NewReader(stdout)
 	r.ResolveInputs(k.callInputs)
 	// Large tables go through shared files rather than the pipe, when the
@@ -126,10 +132,14 @@ func Start(ctx context.Context, cfg Config) (*Kernel, error) {
 		cmd.Env = append(cmd.Env, protocol.SharedDirEnv+"="+dir)
 		r.AcceptShared(filepath.Join(dir, protocol.SharedFromKernel))
 	}
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	errW.Close() // the child's now
+	if err != nil {
+		errFD2.close()
 		k.removeShared()
 		return nil, fmt.Errorf("start kernel %s: %w", cfg.Command[0], err)
 	}
+	go errFD2.drain()
 	k.pid = cmd.Process.Pid
 	ready := make(chan error, 1)
 	go k.readLoop(r, ready)
@@ -231,6 +241,7 @@ func (k *Kernel) readLoop(r *protocol.Reader, ready chan<- error) {
 			}
 		case protocol.TypeResult:
 			if c != nil && c.id == m.ID {
+				k.errFD2.flush() // what the block wrote to fd 2 comes before its result
 				if len(tables) == 1 {
 					c.table = tables[0]
 				}
@@ -263,6 +274,11 @@ func (k *Kernel) answer(c *pending, call *protocol.HostCall) {
 
 func (k *Kernel) exit() {
 	err := k.cmd.Wait()
+	// All the process wrote is in the pipe now: the crash report reads
+	// the tail. (A process the block started may still hold the pipe; its
+	// later writes are not this kernel's.)
+	k.errFD2.flush()
+	k.errFD2.close()
 	k.removeShared()
 	k.mu.Lock()
 	k.exitErr = err

@@ -14,6 +14,7 @@ import (
 
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/kernel/child"
+	"github.com/stratahq/strata/kernel/native"
 	"github.com/stratahq/strata/kernel/protocol"
 )
 
@@ -28,6 +29,13 @@ func (k *Kernel) Exec(ctx context.Context, req *protocol.ExecRequest, inputs []*
 		return failed(protocol.ErrCrash, "kernel is not running: "+k.describeExit()), nil
 	}
 	rec := &recordingHandler{Handler: h}
+	if k.ready != nil && k.ready.Executor == native.ExecutorName {
+		// A compiled block's println goes to the worker's fd 2. (The
+		// interpreter sends all a block writes through the protocol; its
+		// fd 2 has only the interpreter's own traces.)
+		k.errFD2.setSink(func(s string) { rec.forward("stderr", s) })
+		defer k.errFD2.setSink(nil)
+	}
 	c := &pending{id: "x" + strconv.FormatInt(k.seq.Add(1), 10), handler: rec, done: make(chan *protocol.Message, 1), inputs: inputs}
 	k.stderr.Reset()
 	k.mu.Lock()
@@ -243,6 +251,7 @@ type recordingHandler struct {
 	mu     sync.Mutex
 	out    strings.Builder
 	errOut strings.Builder
+	fwdMu  sync.Mutex // one handler call at a time
 }
 
 func (r *recordingHandler) Stream(name, data string) {
@@ -255,14 +264,27 @@ func (r *recordingHandler) Stream(name, data string) {
 		r.out.WriteString(data)
 	}
 	r.mu.Unlock()
-	if r.Handler != nil && name != "trace" { // trace is kept to place a crash, never shown
+	if name != "trace" { // trace is kept to place a crash, never shown
+		r.forward(name, data)
+	}
+}
+
+// forward passes a stream's data on without keeping it. Streams come from
+// two goroutines (the protocol's reader, the kernel's stderr): fwdMu keeps
+// the handler's calls one at a time, as they were when only one did.
+func (r *recordingHandler) forward(name, data string) {
+	if r.Handler != nil {
+		r.fwdMu.Lock()
 		r.Handler.Stream(name, data)
+		r.fwdMu.Unlock()
 	}
 }
 
 func (r *recordingHandler) Log(l protocol.LogLine) {
 	if r.Handler != nil {
+		r.fwdMu.Lock()
 		r.Handler.Log(l)
+		r.fwdMu.Unlock()
 	}
 }
 
