@@ -20,6 +20,7 @@ import (
 
 func TestMain(m *testing.M) {
 	kerneltest.ServeIfChild()
+	serveFloorIfChild()
 	os.Exit(m.Run())
 }
 

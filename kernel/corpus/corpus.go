@@ -157,6 +157,13 @@ var NeedsCompiled = map[string]string{
 	"adv5_goto_comma_ok":     "a comma-ok statement with a label",
 	"adv5_goto_type_switch":  "a type switch variable a closure captures or whose address is taken, in a loop made with goto",
 	"adv6_init_order_names":  "package variable b would initialize before c",
+	// Found by adversarial round 7 (adv7_*): routed by existing checks.
+	"adv7_switch_forms":         "%T of a value that can be of the block's own type",
+	"adv7_json_tags_nested":     "%T of a value that can be of the block's own type",
+	"adv7_struct_keys_compare":  "cannot compile this valid Go: undefined: anon",
+	"adv7_pipeline_ctx":         "a select statement that several goroutines may run at once",
+	"adv7_panic_recover_kinds":  "raised inside itself (reflect: slice index out of range)",
+	"adv7_generics_collections": "CFG post-order panic",
 }
 
 // ExitCodes are the programs that end with os.Exit or log.Fatal: `go run`

@@ -450,8 +450,16 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 				Message: NeedsCompiledPrefix + rf.msg})
 		case o.panicked != nil && interpreterFault(o.panicked):
 			// reflect's own panics come from yaegi's plumbing, not the block.
-			return finish(nil, &protocol.RunError{Kind: protocol.ErrUnsupported, File: filename,
-				Message: fmt.Sprintf("%sthe kernel's interpreter (yaegi) failed running this valid Go: %v", NeedsCompiledPrefix, o.panicked)})
+			// They are reported at the block's line, as a panic is: they
+			// named none (corpus adv7_yaegi_fault_line).
+			rerr := &protocol.RunError{Kind: protocol.ErrUnsupported, File: filename,
+				Message: fmt.Sprintf("%sthe kernel's interpreter (yaegi) failed running this valid Go: %v", NeedsCompiledPrefix, o.panicked)}
+			if line, col := e.locatePanic(ctx, req, p, bctx, inputs, fmt.Sprint(o.panicked)); line > 0 {
+				rerr.Line, rerr.Column = line, col
+			} else if pe := p.panicError(filename, o.panicked, st, trace.String()); pe.Line > 0 {
+				rerr.File, rerr.Line, rerr.Column = pe.File, pe.Line, pe.Column
+			}
+			return finish(nil, rerr)
 		case o.panicked != nil:
 			rerr := p.panicError(filename, o.panicked, st, trace.String())
 			st.mu.Lock()

@@ -301,12 +301,16 @@ func (a *analysis) lowerBuiltin(call *ast.CallExpr, name string, text func(ast.E
 			return nil, false // a type parameter: not lowered
 		}
 	}
-	var args []string
+	// The name becomes the function and each argument is converted in
+	// place: replacing the whole call with its arguments' text lost the
+	// edits made inside them (max(lo, min(x, hi)) came out garbled, "expected
+	// ';'", corpus adv7_generic_constraints_ord).
+	fun := call.Fun
+	edits := []edit{{off: a.fset.Position(fun.Pos()).Offset, del: a.fset.Position(fun.End()).Offset - a.fset.Position(fun.Pos()).Offset, text: fn}}
 	for _, arg := range call.Args {
-		args = append(args, ts+"("+text(arg)+")")
+		edits = append(edits, edit{off: a.fset.Position(arg.Pos()).Offset, text: ts + "("}, edit{off: a.fset.Position(arg.End()).Offset, text: ")"})
 	}
-	start, end := a.fset.Position(call.Pos()).Offset, a.fset.Position(call.End()).Offset
-	return []edit{{off: start, del: end - start, text: fn + "(" + strings.Join(args, ", ") + ")"}}, true
+	return edits, true
 }
 
 func (a *analysis) constText(tv types.TypeAndValue) string {

@@ -259,6 +259,9 @@ func (a *analysis) operatorParens(off func(token.Pos) int) (open, shut []edit, s
 		}
 		return true
 	})
+	for _, lit := range a.structLitAssigns() {
+		paren(lit) // lower_struct_lit.go
+	}
 	return open, shut, stuck
 }
 

@@ -174,10 +174,13 @@ func (a *analysis) secondLookSafe(as *ast.AssignStmt) bool {
 	case *ast.TypeAssertExpr:
 		operands = []ast.Expr{r.X}
 	}
-	for _, e := range append(operands, as.Lhs[0]) {
-		if !a.movableDest(e) {
+	for _, e := range operands {
+		if !a.relookable(e) {
 			return false
 		}
+	}
+	if !a.movableDest(as.Lhs[0]) {
+		return false
 	}
 	dests := map[types.Object]bool{}
 	for _, l := range as.Lhs {
@@ -200,6 +203,50 @@ func (a *analysis) secondLookSafe(as *ast.AssignStmt) bool {
 		})
 	}
 	return !clash
+}
+
+// relookable reports whether the second look may evaluate e again as
+// written: a movableDest, or a composite literal of a named type (or an
+// array of one) made of such (m[point{r, c}], the usual key of a grid;
+// it was routed to compiled mode, corpus adv7_struct_state_machine).
+func (a *analysis) relookable(e ast.Expr) bool {
+	cl, ok := e.(*ast.CompositeLit)
+	if !ok {
+		return a.movableDest(e)
+	}
+	switch t := cl.Type.(type) {
+	case *ast.Ident:
+	case *ast.ArrayType:
+		if _, named := t.Elt.(*ast.Ident); !named || t.Len == nil {
+			return false
+		}
+	default:
+		return false
+	}
+	return a.relookableElts(cl.Elts)
+}
+
+func (a *analysis) relookableElts(elts []ast.Expr) bool {
+	for _, el := range elts {
+		if kv, ok := el.(*ast.KeyValueExpr); ok {
+			if _, ok := kv.Key.(*ast.Ident); !ok {
+				if _, ok := kv.Key.(*ast.BasicLit); !ok {
+					return false
+				}
+			}
+			el = kv.Value
+		}
+		if inner, ok := el.(*ast.CompositeLit); ok && inner.Type == nil {
+			if !a.relookableElts(inner.Elts) {
+				return false
+			}
+			continue
+		}
+		if !a.relookable(el) {
+			return false
+		}
+	}
+	return true
 }
 
 func (a *analysis) objectOf(id *ast.Ident) types.Object {

@@ -53,6 +53,9 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 	}
 	col := func(p token.Pos) int { return a.fset.Position(p).Column | fileBits }
 
+	redeclared, redeclaredTails, _ := a.lowerRedeclares(off)
+	edits = append(edits, redeclaredTails...) // before the parentheses: see lowerRedeclares
+	edits = append(edits, redeclared...)
 	openParens, closeParens, _ := a.operatorParens(off)
 	edits = append(edits, closeParens...) // first: see operatorParens
 
@@ -106,6 +109,8 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 	edits = append(edits, freshEdits...)
 	edits = append(edits, a.lowerSelectBreaks(off)...)
 	edits = append(edits, a.lowerRecvAssigns(src, off)...)
+	edits = append(edits, a.shiftConstTypes(off)...)
+	edits = append(edits, a.constRepeats(src, off)...)
 	edits = append(edits, a.multiAssignNils(off)...)
 	splitEdits, _ := a.splitAnyAssigns(off)
 	edits = append(edits, splitEdits...)

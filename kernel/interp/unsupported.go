@@ -46,8 +46,20 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 			at(id.Pos(), "nil assigned with other values inside a deferred function literal: the kernel's interpreter (yaegi) stops the function at such an assignment, and the kernel cannot rewrite code inside a deferred call")
 		}
 	})
+	_, _, redeclared := a.lowerRedeclares(func(token.Pos) int { return 0 })
+	for _, as := range redeclared {
+		at(as.Pos(), "%s redeclares a variable inside a deferred call or a go statement's arguments, or with a value of a type this block cannot name: the kernel's interpreter (yaegi) makes the redeclared name a new variable, so a closure, a pointer or a named result would keep the old one, and the kernel cannot rewrite it there", types.ExprString(as.Lhs[0])+", …")
+	}
 	_, _, stuck := a.operatorParens(func(token.Pos) int { return 0 })
+	structLits := map[ast.Expr]bool{}
+	for _, e := range a.structLitAssigns() {
+		structLits[e] = true
+	}
 	for _, e := range stuck {
+		if structLits[e] {
+			at(e.Pos(), "%s, a struct literal assigned to a name inside a deferred function literal: the kernel's interpreter (yaegi) puts such a literal in a new place instead of setting the variable, so a pointer to it, a closure that captured it or a named result keep the old value, and the kernel cannot rewrite code inside a deferred call", types.ExprString(e))
+			continue
+		}
 		at(e.Pos(), "%s inside a deferred function literal: the kernel's interpreter (yaegi) stops the function when it writes such a value (an operator's result into an interface, or one of several values assigned at once), and the kernel cannot rewrite code inside a deferred call", types.ExprString(e))
 	}
 	_, divs := a.constIntDivisions(func(token.Pos) int { return 0 })

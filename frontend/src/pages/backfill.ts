@@ -15,6 +15,7 @@ import { FINAL_STATES, type BackfillStatus, type Notice, type PartitionStatus, t
 import { CalendarCanvas } from "../views/calendar_canvas";
 import { HourCalendarCanvas } from "../views/hour_calendar";
 import { ganttView } from "../views/gantt";
+import { pickCell, refreshPick, type PartitionPick } from "../partition_pick";
 import { blockTable, logsView } from "../views/run_blocks";
 import { runHref } from "../runs";
 import { ReviewPanel } from "../views/review_panel";
@@ -32,7 +33,8 @@ export class BackfillPage implements Page {
   grid = new PartitionGrid();
   parts: (PartitionStatus | undefined)[] = [];
   hover = -1;
-  picked?: PartitionStatus;
+  /** The partition the drawer shows (partition_pick.ts). */
+  chosen?: PartitionPick;
   run?: RunDetail;
   runError = "";
   logSearch = "";
@@ -52,6 +54,13 @@ export class BackfillPage implements Page {
   private runTimer?: ReturnType<typeof setTimeout>;
   private destroyed = false;
   private lastFullLoad = 0;
+  // The grid is drawn once what goes above it is known: the pipeline's
+  // interval (a day or hour calendar) and the first page of partitions
+  // (the calendar's range). Drawn before, it moved down under the pointer
+  // when the calendar came in, and a click meant for its first cell landed
+  // on the calendar's heading (the flaky e2e scaleout drawer).
+  private laidOut = false;
+  private layingOut = false;
 
   constructor(readonly id: string) {
     this.title = id;
@@ -94,9 +103,6 @@ export class BackfillPage implements Page {
     if (wasFinal && !full) return;
     try {
       const st = await api.backfill(this.id);
-      if (!this.zonePipeline) {
-        api.pipeline(st.pipeline).then((p) => ((this.zonePipeline = p.partitions.timezone), (this.interval = p.partitions.interval), app.update())).catch(() => {});
-      }
       const becameFinal = FINAL_STATES.has(st.state) && !wasFinal;
       this.st = st;
       if (st.spec.publish === "review" && FINAL_STATES.has(st.state) && !this.review) {
@@ -105,18 +111,42 @@ export class BackfillPage implements Page {
       }
       this.error = "";
       this.grid.setCount(st.total);
-      // Events keep the grid current; a full read on load, on reconnect, at
-      // the end, and every few seconds for grids small enough to re-read.
-      const now = Date.now();
-      if (full || becameFinal || (st.total <= PAGE && now - this.lastFullLoad > 4000)) void this.loadParts();
+      if (!this.layingOut) {
+        this.layingOut = true;
+        void Promise.all([this.loadPipeline(st.pipeline), new Promise<void>((firstPage) => void this.loadParts(firstPage))]).then(() => {
+          this.laidOut = true;
+          app.update();
+        });
+      } else {
+        if (!this.zonePipeline) void this.loadPipeline(st.pipeline);
+        // Events keep the grid current; a full read on load, on reconnect, at
+        // the end, and every few seconds for grids small enough to re-read.
+        const now = Date.now();
+        if (full || becameFinal || (st.total <= PAGE && now - this.lastFullLoad > 4000)) void this.loadParts();
+      }
     } catch (e) {
       this.error = errorText(e);
     }
     app.update();
   }
 
-  private async loadParts(): Promise<void> {
-    if (this.loadingParts) return;
+  // loadPipeline reads the pipeline's zone and interval; without them the
+  // page still works (times in the viewer's zone, no calendar).
+  private async loadPipeline(id: string): Promise<void> {
+    try {
+      const p = await api.pipeline(id);
+      this.zonePipeline = p.partitions.timezone;
+      this.interval = p.partitions.interval;
+    } catch {
+      /* tried again at the next refresh */
+    }
+    app.update();
+  }
+
+  // loadParts reads every page of partitions; firstPage is called once the
+  // first is in (or the read failed).
+  private async loadParts(firstPage?: () => void): Promise<void> {
+    if (this.loadingParts) return firstPage?.();
     this.loadingParts = true;
     this.lastFullLoad = Date.now();
     try {
@@ -127,19 +157,31 @@ export class BackfillPage implements Page {
         this.grid.fill(off, page.partitions);
         this.parts.length = page.total;
         page.partitions.forEach((p, j) => (this.parts[off + j] = p));
+        this.refreshChosen();
+        firstPage?.();
+        firstPage = undefined;
         app.update();
         if (off + page.partitions.length >= page.total || page.partitions.length === 0) break;
-      }
-      if (this.picked) {
-        const i = this.grid.indexOf(this.picked.key);
-        if (i >= 0 && this.parts[i]) this.picked = this.parts[i];
       }
     } catch (e) {
       this.error = errorText(e);
     } finally {
       this.loadingParts = false;
+      firstPage?.();
     }
     app.update();
+  }
+
+  // refreshChosen shows the newest state of the chosen partition, and its
+  // run once it has one that is not shown (a cell picked before its page
+  // arrived has no run id until then).
+  private refreshChosen(): void {
+    const c = this.chosen;
+    if (!c) return;
+    const next = refreshPick(c, this.parts, (k) => this.grid.indexOf(k));
+    this.chosen = next;
+    const run = next.partition.run_id;
+    if (run && run !== c.partition.run_id && this.run?.run_id !== run) void this.loadRun();
   }
 
   private onNotice(n: Notice): void {
@@ -166,10 +208,10 @@ export class BackfillPage implements Page {
       if (i >= 0) {
         const p = this.parts[i] ?? { key: ev.partition, interval: "", state: ev.state };
         this.parts[i] = { ...p, state: ev.state, run_id: ev.run_id || p.run_id, error: ev.error || (ev.state === "succeeded" ? undefined : p.error), duration_ms: ev.duration_ms || p.duration_ms };
-        if (this.picked?.key === ev.partition) this.picked = this.parts[i];
+        if (this.chosen && !this.chosen.pending && this.chosen.partition.key === ev.partition) this.chosen = { ...this.chosen, partition: this.parts[i]! };
       }
     }
-    if (ev && this.picked && ev.partition === this.picked.key) this.scheduleRunReload();
+    if (ev && this.chosen && ev.partition === this.chosen.partition.key) this.scheduleRunReload();
     app.update();
   }
 
@@ -179,8 +221,7 @@ export class BackfillPage implements Page {
   }
 
   private async pick(i: number): Promise<void> {
-    const p = this.parts[i];
-    this.picked = p ?? { key: this.grid.keys[i] ?? `#${i}`, interval: "", state: "queued" };
+    this.chosen = pickCell(i, this.parts, this.grid.keys);
     this.run = undefined;
     this.runError = "";
     app.update();
@@ -188,7 +229,7 @@ export class BackfillPage implements Page {
   }
 
   private async loadRun(): Promise<void> {
-    const p = this.picked;
+    const p = this.chosen?.partition;
     if (!p?.run_id) return;
     try {
       this.run = await api.run(p.run_id);
@@ -273,8 +314,8 @@ export class BackfillPage implements Page {
             <button class=${this.tab === "review" ? "active" : ""} data-testid="tab-review" @click=${() => ((this.tab = "review"), app.update())}>Review</button>
           </nav>`
         : nothing}
-      ${this.review && this.tab === "review" ? this.review.render() : this.gridBox(counts, hovered)}
-      ${this.picked && this.tab === "grid" ? this.drawer(this.picked, zone) : nothing}
+      ${this.review && this.tab === "review" ? this.review.render() : this.laidOut ? this.gridBox(counts, hovered) : html`<p class="muted" data-testid="grid-loading">Loading the partitions…</p>`}
+      ${this.chosen && this.tab === "grid" ? this.drawer(this.chosen, zone) : nothing}
     </main>`;
   }
 
@@ -307,7 +348,8 @@ export class BackfillPage implements Page {
       </section>`;
   }
 
-  private drawer(p: PartitionStatus, zone: string): TemplateResult {
+  private drawer(c: PartitionPick, zone: string): TemplateResult {
+    const p = c.partition;
     const r = this.run;
     return html`<section class="drawer" data-testid="partition-drawer">
       <header>
@@ -315,10 +357,10 @@ export class BackfillPage implements Page {
         <span class=${"tag " + p.state}>${p.state}</span>
         ${p.duration_ms ? html`<span class="muted">${formatDuration(p.duration_ms)}</span>` : nothing}
         <span class="spacer"></span>
-        <button class="link" @click=${() => ((this.picked = undefined), app.update())}>close</button>
+        <button class="link" @click=${() => ((this.chosen = undefined), app.update())}>close</button>
       </header>
       ${p.error ? html`<div class="error-box small">${p.error}</div>` : nothing}
-      ${!p.run_id ? html`<p class="muted">Not run yet.</p>` : nothing}
+      ${c.pending ? html`<p class="muted">Loading the partition…</p>` : !p.run_id ? html`<p class="muted">Not run yet.</p>` : nothing}
       ${this.runError ? html`<div class="error-box">${this.runError}</div>` : nothing}
       ${r
         ? html`<p class="muted small">run <a class="mono" data-testid="open-run" href=${runHref(r.run_id)}>${r.run_id}</a>${r.engine ? ` · ${r.engine}` : ""} · started ${formatInstant(r.started_at, zone, { ms: true })} · ${formatDuration(r.duration_ms)} · <a href=${runHref(r.run_id)}>open the run page ▸</a></p>
