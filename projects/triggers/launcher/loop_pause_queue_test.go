@@ -18,26 +18,8 @@ func TestPausedTriggerLaunchesNoQueuedTick(t *testing.T) {
 	loc := ny(t)
 	clock := NewFakeClock(time.Date(2024, 3, 8, 12, 0, 0, 0, loc))
 	e := newEnv(t, clock, map[string]string{"pipelines/raw.yaml": rawPipeline, "blocks/raw.sql": rawBlock})
-	l := e.loop(clock)
-	e.step(l) // first seen
-
-	// Six days later the catch-up ticks are recorded, then the process
-	// stops before it launched them (or they wait behind a long first one).
 	now := time.Date(2024, 3, 16, 12, 0, 0, 0, loc)
-	clock.Set(now)
-	pl := e.eng.Project().Pipelines["raw"]
-	tr := pl.Trigger("nightly")
-	anchors, err := l.store.anchors(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan := triggers.Due(tr.Schedule, anchors[pauseKey("raw", "nightly")], now, tr.CatchUp)
-	if len(plan.Run) != 3 {
-		t.Fatalf("catch-up plan %+v, want 3 ticks", plan)
-	}
-	if err := l.store.record(context.Background(), scheduleFirings(pl, tr, plan, now, false)...); err != nil {
-		t.Fatal(err)
-	}
+	recordCatchUp(t, e, clock, now)
 	if _, err := SetPaused(e.dir, "raw", "nightly", true, now); err != nil {
 		t.Fatal(err)
 	}
@@ -74,4 +56,31 @@ func TestPausedTriggerLaunchesNoQueuedTick(t *testing.T) {
 	if got := e.versions("raw_events"); len(got) != 0 {
 		t.Fatalf("the resume ran skipped ticks: %v", got)
 	}
+}
+
+// recordCatchUp starts the trigger loop at the clock's time, then, at now
+// (six days later), records the nightly trigger's three catch-up ticks as
+// launched, as a process that stops before it launched them (or whose
+// ticks wait behind a long first one) leaves them. It returns the loop
+// and the ticks.
+func recordCatchUp(t *testing.T, e *env, clock *FakeClock, now time.Time) (*Loop, []Firing) {
+	t.Helper()
+	l := e.loop(clock)
+	e.step(l) // first seen
+	clock.Set(now)
+	pl := e.eng.Project().Pipelines["raw"]
+	tr := pl.Trigger("nightly")
+	anchors, err := l.store.anchors(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := triggers.Due(tr.Schedule, anchors[pauseKey("raw", "nightly")], now, tr.CatchUp)
+	if len(plan.Run) != 3 {
+		t.Fatalf("catch-up plan %+v, want 3 ticks", plan)
+	}
+	fs := scheduleFirings(pl, tr, plan, now, false)
+	if err := l.store.record(context.Background(), fs...); err != nil {
+		t.Fatal(err)
+	}
+	return l, fs
 }

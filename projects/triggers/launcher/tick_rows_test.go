@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/stratahq/strata/projects/project"
-	"github.com/stratahq/strata/projects/triggers"
 )
 
 // TestOneRowPerTick: a tick is recorded "launched" before its work starts
@@ -20,22 +19,8 @@ func TestOneRowPerTick(t *testing.T) {
 	loc := ny(t)
 	clock := NewFakeClock(time.Date(2024, 3, 8, 12, 0, 0, 0, loc))
 	e := newEnv(t, clock, map[string]string{"pipelines/raw.yaml": rawPipeline, "blocks/raw.sql": rawBlock})
-	l := e.loop(clock)
-	e.step(l) // first seen
-
 	now := time.Date(2024, 3, 16, 12, 0, 0, 0, loc)
-	clock.Set(now)
-	pl := e.eng.Project().Pipelines["raw"]
-	tr := pl.Trigger("nightly")
-	anchors, err := l.store.anchors(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan := triggers.Due(tr.Schedule, anchors[pauseKey("raw", "nightly")], now, tr.CatchUp)
-	fs := scheduleFirings(pl, tr, plan, now, false)
-	if err := l.store.record(context.Background(), fs...); err != nil {
-		t.Fatal(err)
-	}
+	l, fs := recordCatchUp(t, e, clock, now)
 	// One more tick whose launch the engine refuses (a window that has not
 	// started): recorded launched, then failed.
 	bad := Firing{Pipeline: "raw", Trigger: "nightly", Source: project.TriggerAPI, Tick: now.Add(time.Minute), RecordedAt: now,
