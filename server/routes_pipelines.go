@@ -283,6 +283,9 @@ func (s *Server) runnablePipeline(id string) (*project.Pipeline, error) {
 // productOwner finds the pipeline and block that write a product.
 func (s *Server) productOwner(name string) (*project.Pipeline, *project.Block) {
 	proj := s.eng.Project()
+	if pl, b := proj.Product(name); b != nil {
+		return pl, b // a global product's owner, when two declare it
+	}
 	for _, id := range proj.PipelineIDs() {
 		pl := proj.Pipelines[id]
 		for _, b := range pl.Blocks {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -28,6 +29,43 @@ func (s *Server) productRoutes(g *echo.Group) {
 	g.GET("/products/:name/aggregate", s.aggregateProduct)
 	g.GET("/products/:name/preview.csv", s.exportProduct)
 	g.POST("/products/:name/rollback", s.rollbackProduct)
+	g.GET("/products/owners", s.productOwners)
+	g.POST("/products/:name/transfer", s.transferProduct)
+}
+
+// productOwners: GET /products/owners, the recorded owner of each product.
+func (s *Server) productOwners(c echo.Context) error {
+	owners, err := s.eng.ProductOwners(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"owners": owners})
+}
+
+// transferProduct: POST /products/:name/transfer {"to": PIPELINE}, the
+// explicit act that moves a product to another pipeline.
+func (s *Server) transferProduct(c echo.Context) error {
+	name, err := productName(c)
+	if err != nil {
+		return err
+	}
+	var req struct {
+		To string `json:"to"`
+	}
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	if req.To == "" {
+		return badRequest("want {\"to\": PIPELINE}: the pipeline that is to own %s", name)
+	}
+	from, err := s.eng.TransferProduct(c.Request().Context(), name, req.To)
+	if err != nil {
+		if errors.Is(err, warehouse.ErrNotFound) {
+			return err
+		}
+		return conflict("%s", err.Error())
+	}
+	return c.JSON(http.StatusOK, map[string]any{"product": name, "pipeline": req.To, "from": from})
 }
 
 type productView struct {
@@ -235,6 +273,9 @@ func (s *Server) rollbackProduct(c echo.Context) error {
 		return badRequest("want {\"partition\": KEY, \"version\": N} with N >= 1")
 	}
 	if err := s.eng.RollbackProduct(c.Request().Context(), name, req.Partition, req.Version); err != nil {
+		if errors.Is(err, warehouse.ErrNeverCurrent) {
+			return conflict("%s", err.Error()) // a staged version: its promote decides
+		}
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]any{"product": name, "partition": req.Partition, "current": req.Version})

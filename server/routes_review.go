@@ -24,6 +24,17 @@ func (s *Server) reviewRoutes(g *echo.Group) {
 // reviewError: failed gates and compare-and-set conflicts are 409s whose
 // details list the gates or the partitions; a lifecycle refusal is a 409.
 func reviewError(err error) error {
+	// A malformed "only" is the request's fault, not the backfill's state.
+	var se *engine.SpecError
+	if errors.As(err, &se) {
+		return badRequest("%s", err.Error())
+	}
+	var busy *engine.PromoteBusyError
+	if errors.As(err, &busy) {
+		e := conflict("%s", err.Error())
+		e.Details = map[string]any{"running": map[string]any{"op": busy.Running.Op, "only": busy.Running.Only, "since": busy.Running.Since}}
+		return e
+	}
 	var ge *engine.GateError
 	if errors.As(err, &ge) {
 		e := conflict("%s", err.Error())

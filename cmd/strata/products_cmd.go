@@ -4,7 +4,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"text/tabwriter"
 	"time"
 )
@@ -15,6 +17,14 @@ func init() {
 }
 
 func runProducts(args []string) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "transfer":
+			return runProductTransfer(args[1:])
+		case "owners":
+			return runProductOwners(args[1:])
+		}
+	}
 	fs := flag.NewFlagSet("products", flag.ContinueOnError)
 	format := fs.String("format", "table", "table or json")
 	flags, pos := interleaved(args, nil)
@@ -22,7 +32,7 @@ func runProducts(args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("usage: strata products DIR")
+		return fmt.Errorf("usage: strata products DIR (or: strata products owners DIR; strata products transfer DIR PRODUCT --to PIPELINE)")
 	}
 	return withInspection(pos[0], func(ctx context.Context, ws *workspace) error {
 		ps, err := ws.wh.Products(ctx)
@@ -49,19 +59,84 @@ func runRollback(args []string) error {
 	if err := fs.Parse(flags); err != nil {
 		return err
 	}
-	if len(pos) != 3 || *part == "" || *to == 0 {
-		return fmt.Errorf("usage: strata rollback DIR PIPELINE BLOCK --partition KEY --to-version V")
+	if (len(pos) != 2 && len(pos) != 3) || *part == "" || *to == 0 {
+		return fmt.Errorf("usage: strata rollback DIR PRODUCT --partition KEY --to-version V (or DIR PIPELINE BLOCK, naming the block that writes it)")
 	}
 	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
-		product, err := ws.eng.ProductOf(pos[1], pos[2])
-		if err != nil {
-			return err
+		// A product by name, as `strata products` lists it and the API
+		// takes it; or the pipeline and block that write it.
+		product := pos[1]
+		if len(pos) == 3 {
+			var err error
+			if product, err = ws.eng.ProductOf(pos[1], pos[2]); err != nil {
+				return err
+			}
 		}
 		// Through the engine, so event triggers hear of it as of a publish.
 		if err := ws.eng.RollbackProduct(ctx, product, *part, *to); err != nil {
 			return err
 		}
 		fmt.Printf("%s %s: version %d is current\n", product, *part, *to)
+		return nil
+	})
+}
+
+// runProductOwners lists which pipeline owns each global product, as the
+// warehouse recorded it.
+func runProductOwners(args []string) error {
+	fs := flag.NewFlagSet("products owners", flag.ContinueOnError)
+	format := fs.String("format", "table", "table or json")
+	flags, pos := interleaved(args, nil)
+	if err := fs.Parse(flags); err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("usage: strata products owners DIR")
+	}
+	return withInspection(pos[0], func(ctx context.Context, ws *workspace) error {
+		owners, err := ws.eng.ProductOwners(ctx)
+		if err != nil {
+			return err
+		}
+		names := slices.Sorted(maps.Keys(owners))
+		if *format == "json" {
+			list := make([]any, len(names))
+			for i, n := range names {
+				list[i] = owners[n]
+			}
+			return printJSON(list)
+		}
+		tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "PRODUCT\tPIPELINE\tSINCE\tHOW")
+		for _, n := range names {
+			o := owners[n]
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", o.Product, o.Pipeline, o.Since.Local().Format(time.DateTime), o.How)
+		}
+		return tw.Flush()
+	})
+}
+
+// runProductTransfer moves a product to another pipeline: the one way a
+// pipeline other than the one that first published a product may write it.
+func runProductTransfer(args []string) error {
+	fs := flag.NewFlagSet("products transfer", flag.ContinueOnError)
+	to := fs.String("to", "", "the pipeline that is to own the product")
+	flags, pos := interleaved(args, nil)
+	if err := fs.Parse(flags); err != nil {
+		return err
+	}
+	if len(pos) != 2 || *to == "" {
+		return fmt.Errorf("usage: strata products transfer DIR PRODUCT --to PIPELINE")
+	}
+	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
+		from, err := ws.eng.TransferProduct(ctx, pos[1], *to)
+		if err != nil {
+			return err
+		}
+		if from == "" {
+			from = "no recorded owner"
+		}
+		fmt.Printf("%s now belongs to pipeline %s (was: %s)\n", pos[1], *to, from)
 		return nil
 	})
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"slices"
@@ -67,10 +68,26 @@ const promotionsDDL = `CREATE TABLE IF NOT EXISTS _strata.backfill_promotions (
 	backfill_id VARCHAR, promoted_at TIMESTAMPTZ, only_range VARCHAR, versions INTEGER, overridden VARCHAR)`
 
 // PromoteBackfill makes staged versions of a review backfill current.
+// Promotes and discards of one backfill run one at a time: a second one
+// while the first runs is refused with a *PromoteBusyError naming it (a
+// double click, or the UI and the CLI at once, all counted the same staged
+// versions as theirs).
 func (e *Engine) PromoteBackfill(ctx context.Context, id string, opt PromoteOptions) (*PromoteResult, error) {
+	release, err := e.promotes.acquire(id, "promote", opt.Only, e.now())
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	st, pl, err := e.reviewable(ctx, id)
 	if err != nil {
 		return nil, err
+	}
+	if opt.Only != "" {
+		// A malformed range is the caller's to fix, whatever the state:
+		// checked before the review is computed.
+		if _, err := e.onlyRange(pl.ID, opt.Only, nil); err != nil {
+			return nil, err
+		}
 	}
 	if st.State != StateReview {
 		if st.State == StateRunning && e.running(id) == nil {
@@ -79,6 +96,9 @@ func (e *Engine) PromoteBackfill(ctx context.Context, id string, opt PromoteOpti
 			// process holds the project, so no other one runs it).
 			return nil, fmt.Errorf("backfill %s is not ready for review: it was interrupted before it was fully staged, and no process runs it; "+
 				"finish staging it with `strata backfill resume %s %s`, then promote", id, e.project().Dir, id)
+		}
+		if last := e.lastPromotion(ctx, id); last != nil && st.State == StateSucceeded {
+			return nil, fmt.Errorf("backfill %s is already promoted: the promote at %s made its last %d staged versions current, and nothing is staged now", id, last.At.Format(time.RFC3339), last.Versions)
 		}
 		return nil, fmt.Errorf("backfill %s is %s, not ready for review: only a fully staged backfill can be promoted", id, st.State)
 	}
@@ -126,8 +146,9 @@ func (e *Engine) PromoteBackfill(ctx context.Context, id string, opt PromoteOpti
 	res := &PromoteResult{Partitions: map[string]int{}}
 	// With SkipNewer each conflict found drops its partitions and the rest
 	// is tried again (newer work may land meanwhile), so this ends.
+	var changed []warehouse.Switch
 	for {
-		err := e.wh.SwitchBatch(ctx, id, switches, id)
+		changed, err = e.wh.SwitchBatchChanged(ctx, id, switches, id)
 		var sce *warehouse.SwitchConflictError
 		if err == nil || !opt.SkipNewer || !errors.As(err, &sce) {
 			if err != nil {
@@ -145,19 +166,30 @@ func (e *Engine) PromoteBackfill(ctx context.Context, id string, opt PromoteOpti
 			return nil, e.reviewConflict(sce, id, "promote") // nothing left to promote
 		}
 	}
-	refs := make([]warehouse.VersionRef, len(switches))
-	for i, s := range switches {
+	// Counted are the versions this promote made current: a staged
+	// version already current (made so by another way) is not this
+	// promote's doing.
+	refs := make([]warehouse.VersionRef, len(changed))
+	for i, s := range changed {
 		res.Partitions[s.Product]++
 		refs[i] = warehouse.VersionRef{Product: s.Product, Partition: s.Partition, Version: s.To}
 	}
 	// The promote is what makes a review backfill's versions current: event
 	// triggers downstream follow it as they follow any publish.
-	e.published(pl.ID, "", id, refs)
-	res.At, res.Only, res.Versions = e.now().UTC(), opt.Only, len(switches)
+	if len(refs) > 0 {
+		e.published(pl.ID, "", id, refs)
+	}
+	res.At, res.Only, res.Versions = e.now().UTC(), opt.Only, len(changed)
 	for _, g := range failed {
 		res.Overridden = append(res.Overridden, g.Name)
 	}
-	res.Remaining = len(staged) - len(switches)
+	// What is still staged is read back, not computed: the catalog is the
+	// one source of it.
+	left, err := e.wh.Pinned(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("promoted %d versions; then: %w", res.Versions, err)
+	}
+	res.Remaining = len(left)
 	if _, err := e.wh.DB().ExecContext(ctx, `INSERT INTO _strata.backfill_promotions VALUES (?, ?, ?, ?, ?)`,
 		id, res.At, opt.Only, res.Versions, strings.Join(res.Overridden, ",")); err != nil {
 		return nil, fmt.Errorf("record promotion (the versions are current): %w", err)
@@ -198,16 +230,17 @@ func (e *Engine) onlyRange(pipeline, only string, staged []stagedVersion) ([]sta
 	if !found {
 		b = a
 	}
+	want := fmt.Sprintf("want one %s partition key of pipeline %s, or a range A..B of them", pl.Partitions.Interval, pl.ID)
 	first, err := spec.Parse(strings.TrimSpace(a))
 	if err != nil {
-		return nil, fmt.Errorf("--only %s: %w", only, err)
+		return nil, &SpecError{fmt.Errorf("only %q: %w; %s", only, err, want)}
 	}
 	last, err := spec.Parse(strings.TrimSpace(b))
 	if err != nil {
-		return nil, fmt.Errorf("--only %s: %w", only, err)
+		return nil, &SpecError{fmt.Errorf("only %q: %w; %s", only, err, want)}
 	}
 	if last.Start.Before(first.Start) {
-		return nil, fmt.Errorf("--only %s: %s is before %s", only, b, a)
+		return nil, &SpecError{fmt.Errorf("only %q: %s is before %s; %s, the first one not after the second", only, b, a, want)}
 	}
 	var out []stagedVersion
 	for _, s := range staged {
@@ -223,6 +256,11 @@ func (e *Engine) onlyRange(pipeline, only string, staged []stagedVersion) ([]sta
 // the retry that would promote them (Output.Hold), so without a discard
 // they would be kept for as long as the backfill is not retried.
 func (e *Engine) DiscardBackfill(ctx context.Context, id string) (int, error) {
+	release, err := e.promotes.acquire(id, "discard", "", e.now())
+	if err != nil {
+		return 0, err
+	}
+	defer release()
 	st, err := e.discardable(ctx, id)
 	if err != nil {
 		return 0, err
@@ -238,6 +276,14 @@ func (e *Engine) DiscardBackfill(ctx context.Context, id string) (int, error) {
 	for _, s := range staged {
 		if s.Current != s.Version {
 			refs = append(refs, s.VersionRef)
+		}
+	}
+	if len(refs) == 0 && st.State == StateReview {
+		if last := e.lastPromotion(ctx, id); last != nil {
+			// Its promotes made everything current: "cancelled" would
+			// read as though none of it were.
+			return 0, fmt.Errorf("backfill %s has nothing staged to discard: its promotes made every staged version current (the last at %s); undo them with `strata backfill rollback %s %s`",
+				id, last.At.Format(time.RFC3339), e.project().Dir, id)
 		}
 	}
 	if len(refs) > 0 {
@@ -283,7 +329,7 @@ func (e *Engine) RollbackBackfill(ctx context.Context, id string) (int, error) {
 		// Only a review's promotes are recorded as one switch to undo; a
 		// backfill that published as it ran is undone partition by
 		// partition, and the refusal says how.
-		return 0, fmt.Errorf("backfill %s published with --publish %s, and a whole backfill can be rolled back only when it was launched with --publish review (its promotes are recorded as one switch); roll back a partition with `strata rollback DIR PRODUCT --partition KEY --to-version N` (`strata diff DIR PRODUCT --partition KEY --from-version A --to-version B` compares two kept versions first)", id, spec.Publish)
+		return 0, fmt.Errorf("backfill %s published with --publish %s, and a whole backfill can be rolled back only when it was launched with --publish review (its promotes are recorded as one switch); roll back a partition with %s (`strata diff DIR PRODUCT --partition KEY --from-version A --to-version B` compares two kept versions first)", id, spec.Publish, e.rollbackHint(ctx, id))
 	}
 	if _, _, err := e.reviewable(ctx, id); err != nil {
 		return 0, err
@@ -327,4 +373,26 @@ func (e *Engine) promotions(ctx context.Context, id string) ([]Promotion, error)
 		out = append(out, p)
 	}
 	return out, rows.Err()
+}
+
+// rollbackHint is the `strata rollback` command line that undoes a
+// backfill's first partition: the product, partition and the version
+// current before it, when the catalog still has one that was current;
+// otherwise the command's form, with the placeholders to fill.
+func (e *Engine) rollbackHint(ctx context.Context, id string) string {
+	dir := e.project().Dir
+	generic := fmt.Sprintf("`strata rollback %s PRODUCT --partition KEY --to-version N`", dir)
+	var product, partition string
+	var version int
+	err := e.wh.DB().QueryRowContext(ctx, `SELECT product, partition, version FROM _strata.versions
+		WHERE starts_with(run_id, ?) ORDER BY partition_start, product, version LIMIT 1`, id+":").Scan(&product, &partition, &version)
+	if err != nil {
+		return generic
+	}
+	var before sql.NullInt64
+	if err := e.wh.DB().QueryRowContext(ctx, `SELECT max(version) FROM _strata.versions
+		WHERE product = ? AND partition = ? AND version < ? AND coalesce(ever_current, true)`, product, partition, version).Scan(&before); err != nil || !before.Valid {
+		return generic
+	}
+	return fmt.Sprintf("`strata rollback %s %s --partition %s --to-version %d` (the version current before it there; likewise for its other partitions)", dir, product, partition, before.Int64)
 }

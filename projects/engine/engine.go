@@ -41,6 +41,7 @@ type Engine struct {
 	// one step, so that two launches at once cannot both pass it.
 	launchMu sync.Mutex
 	fresh    refreshes          // single flight of product refreshes (freshness)
+	promotes promoteLocks       // one promote or discard per backfill at a time
 	pins     map[string]*pinned // loaded snapshots by hash/pipeline
 	active   activeRuns         // runs computing in this process (CancelRun)
 	inUse    map[string]int     // snapshot hash -> runs and backfills in flight using it
@@ -94,6 +95,13 @@ func New(ctx context.Context, proj *project.Project, wh *warehouse.Warehouse, po
 	}
 	e := &Engine{proj: proj, wh: wh, pool: pool, compiler: opt.Compiler, noCompiled: opt.NoCompiled, shipBuild: opt.ShipBuild, store: store, hub: NewHub(), now: now,
 		FanOutWindow: 64, backfills: map[string]*backfillRun{}, pins: map[string]*pinned{}, inUse: map[string]int{}, readOnly: opt.ReadOnly}
+	if !opt.ReadOnly {
+		if err := e.deriveOwners(ctx); err != nil {
+			store.Close()
+			return nil, err
+		}
+	}
+	e.applyOwners(ctx, proj)
 	// Opening a project for writing is a safe moment to drop the
 	// snapshots nothing needs: nothing of this process runs yet.
 	e.collectSnapshots(ctx)
@@ -126,6 +134,7 @@ func (e *Engine) Project() *project.Project { return e.project() }
 
 // SetProject swaps in a reloaded project (after files changed on disk).
 func (e *Engine) SetProject(p *project.Project) {
+	e.applyOwners(context.Background(), p)
 	e.mu.Lock()
 	e.proj = p
 	e.mu.Unlock()

@@ -24,7 +24,7 @@ func (e *Engine) pin(id string) (*pinned, error) {
 	if _, err := e.Pipeline(id); err != nil {
 		return nil, err
 	}
-	s, err := snapshot.Take(e.project().Dir, id)
+	s, err := e.takeSnapshot(id)
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +72,7 @@ func (e *Engine) loadPinned(hash, id string) (*pinned, error) {
 // make now (nothing is saved): a backfill whose version differs runs code
 // that has changed since.
 func (e *Engine) CurrentVersion(id string) (string, error) {
-	s, err := snapshot.Take(e.project().Dir, id)
+	s, err := e.takeSnapshot(id)
 	if err != nil {
 		return "", err
 	}
@@ -116,3 +116,13 @@ func (e *Engine) backfillPin(ctx context.Context, id, pipelineID string) (*pinne
 }
 
 func shortHash(h string) string { return snapshot.Short(h) }
+
+// takeSnapshot snapshots pipeline id as its files are on disk now, judged
+// with the products' recorded owners as the engine's project is.
+func (e *Engine) takeSnapshot(id string) (*snapshot.Snapshot, error) {
+	owners, err := e.wh.OwnerPipelines(context.Background())
+	if err != nil {
+		owners = nil // judged by file order, as before owners were recorded
+	}
+	return snapshot.TakeOwned(e.project().Dir, id, owners)
+}

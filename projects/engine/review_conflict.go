@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -70,8 +71,19 @@ func (e *Engine) reviewConflict(err error, id, op string) error {
 			fmt.Sprintf("discard it with `strata backfill discard %s %s` and run a new review backfill over the newer data", dir, id),
 		}
 	} else {
+		// The command for the first listed partition, with the version
+		// current before the promote, as it runs.
+		c := sce.Conflicts[0]
+		to := "N"
+		if logged, err := e.wh.BatchSwitches(context.Background(), id); err == nil {
+			for _, s := range logged {
+				if s.Product == c.Product && s.Partition == c.Partition {
+					to = fmt.Sprint(s.From)
+				}
+			}
+		}
 		rc.Resolve = []string{
-			fmt.Sprintf("keep the newer versions, or roll each listed partition back with `strata rollback %s PIPELINE PRODUCT --partition KEY --to-version N`", dir),
+			fmt.Sprintf("keep the newer versions, or roll each listed partition back to the version current before the promote, such as `strata rollback %s %s --partition %s --to-version %s`", dir, c.Product, c.Partition, to),
 		}
 	}
 	return rc

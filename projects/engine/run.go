@@ -491,6 +491,9 @@ func (r *runner) publish(ctx context.Context, g *group, outcomes []*BlockOutcome
 			Hold: r.opt.BackfillID,
 			// A backfill's end applies it, for every partition at once.
 			LateRetention: r.opt.BackfillID != "",
+			// The warehouse records it as the owner of a product it
+			// publishes first, and refuses it where another pipeline is.
+			Pipeline: r.pl.ID,
 		})
 		if v, ok := r.opt.BasedOn[outs[len(outs)-1].Product]; ok {
 			outs[len(outs)-1].BasedOn, outs[len(outs)-1].IfCurrent = v, true

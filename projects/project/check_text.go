@@ -21,13 +21,16 @@ func CheckText(p *Project, file string, data []byte) (Problems, error) {
 		return d.probs.normalize(), nil
 	case path.Dir(rel) == PipelinesDir && path.Ext(rel) == ".yaml":
 		pl := newLoader(p).decodePipelineFile(rel, data)
-		owners := productOwners{}
+		all := map[string]*Pipeline{pl.ID: pl}
+		var ids []string
 		for _, id := range p.PipelineIDs() {
 			if id != pl.ID {
-				owners.claim(p.Pipelines[id])
+				all[id] = p.Pipelines[id]
+				ids = append(ids, id)
 			}
 		}
-		return append(pl.Problems, owners.claim(pl)...).normalize(), nil
+		_, probs := claimProducts(all, append(ids, pl.ID), p.recorded, p.Dir)
+		return append(pl.Problems, probs[pl.ID]...).normalize(), nil
 	}
 	return nil, fmt.Errorf("check %s: want %s or %s/<id>.yaml", rel, ProjectFile, PipelinesDir)
 }

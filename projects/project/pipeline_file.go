@@ -46,6 +46,9 @@ type Pipeline struct {
 	TriggerProblems Problems
 	Reads           []*ProductRead // global products its blocks read, with their freshness
 	Problems        Problems       // problems of this pipeline and of the block files it uses
+	// own are the problems of its files alone; Problems adds the product
+	// names it cannot have (another pipeline owns them).
+	own Problems
 }
 
 // RetryPolicy says how often and how patiently a failed block run is retried.

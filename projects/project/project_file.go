@@ -41,6 +41,14 @@ type Project struct {
 	Variables map[string]string // visible to every block; pipelines may override them
 	Pipelines map[string]*Pipeline
 	Problems  Problems // everything wrong with the project, sorted; empty when valid
+
+	// base are the problems of strata.yaml and of pipeline files that
+	// cannot be read; recorded is the owner of each global product as the
+	// warehouse has it (SetProductOwners), and owners the block that
+	// exposes each, as decided from it.
+	base     Problems
+	recorded map[string]string
+	owners   productOwners
 }
 
 // KernelConfig limits a kernel process.

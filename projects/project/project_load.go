@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -58,43 +59,63 @@ func Load(dir string) (*Project, error) {
 	l := newLoader(p)
 	files, dirProbs := l.pipelineFiles()
 	probs = append(probs, dirProbs...)
-	owners := productOwners{}
 	for _, f := range files {
 		pl, err := l.loadPipeline(f)
 		if err != nil {
 			probs = append(probs, Problem{File: f, Message: err.Error()})
 			continue
 		}
-		pl.Problems = append(pl.Problems, owners.claim(pl)...).normalize()
 		p.Pipelines[pl.ID] = pl
+	}
+	p.base = probs
+	p.resolveClaims()
+	return p, p.Problems.Err()
+}
+
+// SetProductOwners hands the project the owner of each global product as
+// the warehouse recorded it (product -> pipeline id: the pipeline that
+// first published it, or the one it was transferred to), and decides
+// again which pipeline exposes each product: the recorded owner, whatever
+// the file names; a pipeline that declares a product another one owns is
+// the broken one. Without a record the first pipeline in id order claims
+// it, until its first publish records it.
+func (p *Project) SetProductOwners(owners map[string]string) {
+	p.recorded = maps.Clone(owners)
+	p.resolveClaims()
+}
+
+// resolveClaims computes the pipelines' problems from their own ones and
+// the product claims, and the project's from them.
+func (p *Project) resolveClaims() {
+	ids := p.PipelineIDs()
+	winners, claimProbs := claimProducts(p.Pipelines, ids, p.recorded, p.Dir)
+	probs := slices.Clone(p.base)
+	for _, id := range ids {
+		pl := p.Pipelines[id]
+		pl.Problems = append(slices.Clone(pl.own), claimProbs[id]...).normalize()
 		probs = append(probs, pl.Problems...)
 	}
-	for id, tp := range checkTriggerProducts(p.Pipelines, p.PipelineIDs()) {
-		p.Pipelines[id].TriggerProblems = tp.normalize()
-		probs = append(probs, tp...)
+	p.owners = winners
+	tps := checkTriggerProducts(p.Pipelines, ids, winners.pipelines())
+	for _, id := range ids {
+		p.Pipelines[id].TriggerProblems = tps[id].normalize()
+		probs = append(probs, tps[id]...)
 	}
 	p.Problems = probs.normalize()
-	return p, p.Problems.Err()
 }
 
 // LoadPipeline reads one pipeline file of a loaded project, for instance
 // after the editor saved it. file is relative to the project folder, such as
 // "pipelines/clv.yaml". A product name that another pipeline of p already
-// exposes is reported as a problem of this pipeline. The pipeline is
-// returned with its Problems as the error; p is not modified.
+// exposes (or owns, as recorded) is reported as a problem of this pipeline.
+// The pipeline is returned with its Problems as the error; p is not
+// modified.
 func LoadPipeline(p *Project, file string) (*Pipeline, error) {
 	l := newLoader(p)
 	pl, err := l.loadPipeline(file)
 	if err != nil {
 		return nil, err
 	}
-	owners := productOwners{}
-	for _, id := range p.PipelineIDs() {
-		if id != pl.ID {
-			owners.claim(p.Pipelines[id])
-		}
-	}
-	pl.Problems = append(pl.Problems, owners.claim(pl)...)
 	all := map[string]*Pipeline{}
 	for id, other := range p.Pipelines {
 		all[id] = other
@@ -103,9 +124,28 @@ func LoadPipeline(p *Project, file string) (*Pipeline, error) {
 	ids := p.PipelineIDs()
 	if p.Pipelines[pl.ID] == nil {
 		ids = append(ids, pl.ID)
+		slices.Sort(ids)
 	}
-	pl.Problems = pl.Problems.normalize()
-	pl.TriggerProblems = checkTriggerProducts(all, ids)[pl.ID].normalize()
+	// The other pipelines claim first, as they do when this one is new.
+	others := slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return id == pl.ID })
+	winners, probs := claimProducts(all, append(others, pl.ID), p.recorded, p.Dir)
+	pl.Problems = append(slices.Clone(pl.own), probs[pl.ID]...).normalize()
+	// Trigger checks read the other pipelines' triggers too: on copies of
+	// them, so that p is not modified.
+	copies := map[string]*Pipeline{}
+	for id, q := range all {
+		c := *q
+		c.Triggers = make([]*Trigger, len(q.Triggers))
+		for i, t := range q.Triggers {
+			tc := *t
+			c.Triggers[i] = &tc
+		}
+		copies[id] = &c
+	}
+	pl.TriggerProblems = checkTriggerProducts(copies, ids, winners.pipelines())[pl.ID].normalize()
+	for i, t := range copies[pl.ID].Triggers {
+		pl.Triggers[i].Disabled = t.Disabled
+	}
 	return pl, pl.Problems.Err()
 }
 
@@ -119,8 +159,12 @@ func (p *Project) PipelineIDs() []string {
 	return ids
 }
 
-// Product returns the pipeline and block exposing a global product, or nils.
+// Product returns the pipeline and block exposing a global product (its
+// owner, when two declare it), or nils.
 func (p *Project) Product(name string) (*Pipeline, *Block) {
+	if o, ok := p.owners[name]; ok {
+		return o.pl, o.b
+	}
 	for _, id := range p.PipelineIDs() {
 		pl := p.Pipelines[id]
 		for _, b := range pl.Blocks {
@@ -190,40 +234,88 @@ func (l *loader) decodePipelineFile(rel string, data []byte) *Pipeline {
 	d.decodePipeline(pl, d.parse(data), l.proj)
 	l.validate(d, pl)
 	pl.Problems = d.probs.normalize()
+	pl.own = pl.Problems
 	return pl
 }
 
-// productOwners maps each global product name to the block that exposes it
-// first, pipelines taken in id order and blocks in file order.
+// productOwners maps each global product name to the block that exposes it.
 type productOwners map[string]productOwner
 
 type productOwner struct {
-	pl *Pipeline
-	b  *Block
+	pl       *Pipeline
+	b        *Block
+	recorded bool // the warehouse records pl as its owner
 }
 
-// claim records pl's products and returns the problems for names already
-// taken, by an earlier pipeline or an earlier block of pl.
-func (o productOwners) claim(pl *Pipeline) Problems {
-	var probs Problems
-	for _, b := range pl.Blocks {
-		if b.Product == "" {
-			continue
-		}
-		first, taken := o[b.Product]
-		if !taken {
-			o[b.Product] = productOwner{pl, b}
-			continue
-		}
-		line, col := productPos(b)
-		firstLine, _ := productPos(first.b)
-		probs = append(probs, Problem{
-			File: pl.File, Line: line, Column: col, Field: index("blocks", b.index) + ".product",
-			Message: fmt.Sprintf("duplicate product %q: block %q of pipeline %q already exposes it (%s:%d); product names are global to the project",
-				b.Product, first.b.ID, first.pl.ID, first.pl.File, firstLine),
-		})
+// pipelines maps each product to its owning pipeline.
+func (o productOwners) pipelines() map[string]*Pipeline {
+	out := make(map[string]*Pipeline, len(o))
+	for name, w := range o {
+		out[name] = w.pl
 	}
-	return probs
+	return out
+}
+
+// claimProducts decides which block exposes each global product and
+// returns the problems of the others, by pipeline id. A product belongs
+// to the pipeline the warehouse recorded as its owner (recorded: product
+// -> pipeline id), the one that first published it: a pipeline added
+// later that declares the same name is the broken one, whatever the file
+// names (the first in id order used to win, so adding pipelines/copy.yaml
+// took "sales" from pipelines/main.yaml, and copy's runs replaced main's
+// data). Products without a record go to the first block, pipelines taken
+// in ids order and blocks in file order. dir is the project folder, for
+// the commands the problems suggest.
+func claimProducts(pipelines map[string]*Pipeline, ids []string, recorded map[string]string, dir string) (productOwners, map[string]Problems) {
+	o := productOwners{}
+	for _, id := range ids {
+		pl := pipelines[id]
+		for _, b := range pl.Blocks {
+			if b.Product != "" && recorded[b.Product] == pl.ID {
+				if _, taken := o[b.Product]; !taken {
+					o[b.Product] = productOwner{pl, b, true}
+				}
+			}
+		}
+	}
+	probs := map[string]Problems{}
+	for _, id := range ids {
+		pl := pipelines[id]
+		for _, b := range pl.Blocks {
+			if b.Product == "" {
+				continue
+			}
+			first, taken := o[b.Product]
+			if taken && first.b == b {
+				continue
+			}
+			line, col := productPos(b)
+			prob := Problem{File: pl.File, Line: line, Column: col, Field: index("blocks", b.index) + ".product"}
+			owner, isRecorded := recorded[b.Product]
+			switch {
+			case !taken && isRecorded && owner != pl.ID:
+				// Its owner no longer declares it (renamed, removed):
+				// still the owner's data until ownership is moved.
+				prob.Message = fmt.Sprintf("product %q belongs to pipeline %q, which first published it (recorded in the warehouse) and no longer exposes it; "+
+					"pipeline %q cannot take it over implicitly: rename this product, or move ownership with `strata products transfer %s %s --to %s`",
+					b.Product, owner, pl.ID, dir, b.Product, pl.ID)
+			case !taken:
+				o[b.Product] = productOwner{pl, b, false}
+				continue
+			case first.recorded && first.pl != pl:
+				firstLine, _ := productPos(first.b)
+				prob.Message = fmt.Sprintf("duplicate product %q: it belongs to pipeline %q (%s:%d), which first published it (recorded in the warehouse), so pipeline %q (%s) cannot expose it too; "+
+					"rename this product, or move ownership with `strata products transfer %s %s --to %s`",
+					b.Product, first.pl.ID, first.pl.File, firstLine, pl.ID, pl.File, dir, b.Product, pl.ID)
+			default:
+				firstLine, _ := productPos(first.b)
+				prob.Message = fmt.Sprintf("duplicate product %q: block %q of pipeline %q already exposes it (%s:%d); product names are global to the project",
+					b.Product, first.b.ID, first.pl.ID, first.pl.File, firstLine)
+			}
+			probs[pl.ID] = append(probs[pl.ID], prob)
+		}
+	}
+	return o, probs
 }
 
 func productPos(b *Block) (line, col int) {

@@ -208,14 +208,12 @@ func (d *decoder) decodeWhen(t *Trigger, e entry, path string) {
 // exposes, and loops of pipelines that trigger each other through products
 // (A publishes x, which triggers B, which publishes y, which triggers A):
 // such a loop would run forever. proj holds every pipeline, pl possibly in
-// place of the project's copy.
-func checkTriggerProducts(pipelines map[string]*Pipeline, ids []string) map[string]Problems {
-	owner := map[string]*Pipeline{}
+// place of the project's copy; owner is the pipeline each global product
+// belongs to (claimProducts).
+func checkTriggerProducts(pipelines map[string]*Pipeline, ids []string, owner map[string]*Pipeline) map[string]Problems {
 	for _, id := range ids {
-		for _, b := range pipelines[id].Blocks {
-			if b.Product != "" && owner[b.Product] == nil {
-				owner[b.Product] = pipelines[id]
-			}
+		for _, t := range pipelines[id].Triggers {
+			t.Disabled = "" // decided again below, from this set of pipelines
 		}
 	}
 	probs := map[string]Problems{}

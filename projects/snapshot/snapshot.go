@@ -50,9 +50,20 @@ func Short(hash string) string {
 // disk now. It refuses a pipeline that does not load cleanly: a snapshot is
 // something that can run.
 func Take(dir, id string) (*Snapshot, error) {
+	return TakeOwned(dir, id, nil)
+}
+
+// TakeOwned is Take for a project whose global products have recorded
+// owners (product -> pipeline id, project.SetProductOwners): a pipeline
+// is judged as the engine judges it, so the owner of a product another
+// pipeline also declares can be snapshotted, and that other cannot.
+func TakeOwned(dir, id string, owners map[string]string) (*Snapshot, error) {
 	proj, err := project.Load(dir)
 	if proj == nil {
 		return nil, err
+	}
+	if owners != nil {
+		proj.SetProductOwners(owners)
 	}
 	pl := proj.Pipelines[id]
 	if pl == nil {

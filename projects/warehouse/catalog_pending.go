@@ -125,10 +125,10 @@ func (b *catalogBatch) pendingPins(product, partition string) []int {
 // target's so that no condition can read the wrong side.
 const (
 	flushInsertSQL = `INSERT INTO _strata.versions (product, partition, partition_start, partition_end, version, run_id, code_hash,
-			upstream, row_count, schema, created_at, storage_table, is_current, content_hash, snapshot, based_on, inputs)
+			upstream, row_count, schema, created_at, storage_table, is_current, ever_current, content_hash, snapshot, based_on, inputs)
 		SELECT s_product, s_partition, s_start, s_end, s_version, s_run, s_code, s_upstream::JSON, s_rows, s_schema::JSON,
-			s_created, s_table, s_current, s_hash, s_snapshot, s_based_on, nullif(s_inputs, '')::JSON FROM ` + tableSourceFunc + `($1)`
-	flushFlagsSQL = `UPDATE _strata.versions AS v SET is_current = s.s_current FROM ` + tableSourceFunc + `($1) AS s
+			s_created, s_table, s_current, s_current, s_hash, s_snapshot, s_based_on, nullif(s_inputs, '')::JSON FROM ` + tableSourceFunc + `($1)`
+	flushFlagsSQL = `UPDATE _strata.versions AS v SET is_current = s.s_current, ever_current = v.ever_current OR s.s_current FROM ` + tableSourceFunc + `($1) AS s
 		WHERE v.product = s.s_product AND v.partition = s.s_partition AND v.version = s.s_version`
 	flushDeleteSQL = `DELETE FROM _strata.versions AS v USING ` + tableSourceFunc + `($1) AS s
 		WHERE v.product = s.s_product AND v.partition = s.s_partition AND v.version = s.s_version`
@@ -226,7 +226,7 @@ type flagChange struct {
 func (tx *writeTx) writeFlags(flags []flagChange) error {
 	if len(flags) == 1 {
 		f := flags[0]
-		return tx.exec(`UPDATE _strata.versions SET is_current = ? WHERE product = ? AND partition = ? AND version = ?`,
+		return tx.exec(`UPDATE _strata.versions SET is_current = $1, ever_current = ever_current OR $1 WHERE product = $2 AND partition = $3 AND version = $4`,
 			f.current, f.ref.Product, f.ref.Partition, f.ref.Version)
 	}
 	if len(flags) > maxListed {
@@ -251,7 +251,7 @@ func (tx *writeTx) writeFlags(flags []flagChange) error {
 	if len(set) > 0 {
 		value = "(" + refList(set, true) + ")"
 	}
-	return tx.exec(`UPDATE _strata.versions SET is_current = ` + value + ` WHERE ` + refList(all, true))
+	return tx.exec(`UPDATE _strata.versions SET is_current = ` + value + `, ever_current = ever_current OR ` + value + ` WHERE ` + refList(all, true))
 }
 
 // refList is a condition true for the rows of refs: a catalog table's
@@ -287,13 +287,13 @@ func (tx *writeTx) isCurrent(p pendingVersion) bool {
 
 // insertVersionSQL inserts one version row; values gives its arguments.
 const insertVersionSQL = `INSERT INTO _strata.versions (product, partition, partition_start, partition_end, version, run_id, code_hash,
-		upstream, row_count, schema, created_at, storage_table, is_current, content_hash, snapshot, based_on, inputs)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?::JSON, ?, ?::JSON, ?, ?, ?, ?, ?, ?, nullif(?, '')::JSON)`
+		upstream, row_count, schema, created_at, storage_table, is_current, ever_current, content_hash, snapshot, based_on, inputs)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?::JSON, ?, ?::JSON, ?, ?, ?, ?, ?, ?, ?, nullif(?, '')::JSON)`
 
 func (p pendingVersion) values(current bool) []any {
 	o := p.o
 	return []any{o.Product, o.Partition, o.PartitionStart, o.PartitionEnd, p.version, o.RunID, o.CodeHash,
-		o.upstream, p.rows, encodeSchema(o.schema), p.created, p.table, current, o.hash, o.Snapshot, p.basedOn, o.inputs}
+		o.upstream, p.rows, encodeSchema(o.schema), p.created, p.table, current, current, o.hash, o.Snapshot, p.basedOn, o.inputs}
 }
 
 // insertRows are the pending version rows, each current when its

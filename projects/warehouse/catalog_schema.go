@@ -84,6 +84,11 @@ var catalogDDL = []string{
 	// Transform's parameters), which upstream, a map, cannot say; NULL
 	// before (nothing to compare the order with).
 	`ALTER TABLE _strata.versions ADD COLUMN IF NOT EXISTS inputs JSON`,
+	// And whether a version was ever current (written current, promoted,
+	// or put back), so that a rollback can refuse a version only ever
+	// staged: that one becomes current through its review's promote only.
+	// NULL before (unknown: a rollback allows it, as it did).
+	`ALTER TABLE _strata.versions ADD COLUMN IF NOT EXISTS ever_current BOOLEAN`,
 	`CREATE TABLE IF NOT EXISTS _strata.storage (
 		table_name VARCHAR PRIMARY KEY,
 		product    VARCHAR NOT NULL,
@@ -126,7 +131,7 @@ func (w *Warehouse) initCatalog(ctx context.Context) error {
 		case v != fmt.Sprint(layoutVersion):
 			return fmt.Errorf("catalog layout %s is not supported by this strata (layout %d); use a matching strata version", v, layoutVersion)
 		}
-		for _, stmt := range append(append(catalogDDL, switchDDL...), rollbackDDL...) {
+		for _, stmt := range append(append(append(catalogDDL, switchDDL...), rollbackDDL...), ownerDDL...) {
 			if _, err := conn.ExecContext(ctx, stmt); err != nil {
 				return fmt.Errorf("create catalog: %w", err)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -133,7 +134,10 @@ func (w *Warehouse) Partitions(ctx context.Context, product string) ([]Partition
 
 // Rollback makes an older (or any other kept) version of a partition current
 // again. A version removed by retention cannot come back: the error says so
-// and lists the kept ones.
+// and lists the kept ones. A version that was never current (staged by a
+// review or an atomic backfill, or kept aside by a conflict) is refused with
+// ErrNeverCurrent: it becomes current through its backfill's promote, which
+// runs the review's checks and records the promotion.
 func (w *Warehouse) Rollback(ctx context.Context, product, partition string, to int) error {
 	err := w.write(ctx, func(tx *writeTx) error {
 		st, err := tx.keptState(VersionRef{Product: product, Partition: partition, Version: to})
@@ -143,6 +147,9 @@ func (w *Warehouse) Rollback(ctx context.Context, product, partition string, to 
 		if st.current == to {
 			return nil // already current: nothing was put back
 		}
+		if err := tx.neverCurrent(VersionRef{Product: product, Partition: partition, Version: to}); err != nil {
+			return err
+		}
 		tx.setCurrent(st, to)
 		return tx.logRollbacks([]Switch{{Product: product, Partition: partition, To: to}}, time.Now())
 	})
@@ -150,4 +157,31 @@ func (w *Warehouse) Rollback(ctx context.Context, product, partition string, to 
 		return fmt.Errorf("roll back %s partition %s to version %d: %w", product, partition, to, err)
 	}
 	return nil
+}
+
+// ErrNeverCurrent is wrapped by a rollback to a version that was never
+// current: a rollback goes back to data that was read once, never forward
+// past a review.
+var ErrNeverCurrent = errors.New("was never current")
+
+// neverCurrent refuses r when its catalog row says it was never current. A
+// row written before the catalog recorded it (NULL) is let through, as
+// before.
+func (tx *writeTx) neverCurrent(r VersionRef) error {
+	if err := tx.flush(); err != nil {
+		return err
+	}
+	var ever sql.NullBool
+	var run string
+	err := tx.conn.QueryRowContext(tx.ctx, `SELECT ever_current, run_id FROM _strata.versions WHERE product = ? AND partition = ? AND version = ?`,
+		r.Product, r.Partition, r.Version).Scan(&ever, &run)
+	if err != nil {
+		return err
+	}
+	if !ever.Valid || ever.Bool {
+		return nil
+	}
+	return fmt.Errorf("version %d %w: run %s staged it without making it current (a review or atomic backfill, or a conflict kept aside); "+
+		"a rollback goes back to a version that was current once, and a staged one becomes current only through its backfill's promote (strata backfill promote)",
+		r.Version, ErrNeverCurrent, run)
 }

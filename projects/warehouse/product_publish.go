@@ -47,6 +47,10 @@ type Output struct {
 	// transaction, with others (retention_late.go): a backfill's outputs,
 	// whose end applies it (Sweep).
 	LateRetention bool
+	// Pipeline is the pipeline whose run wrote it. When set, the product
+	// must belong to it (the first publish records it as the owner) or
+	// the publish is refused with a *NotOwnerError (product_owner.go).
+	Pipeline string
 }
 
 // Version is a version written by Publish or Stage.
@@ -162,6 +166,9 @@ func (w *Warehouse) writeOutputs(ctx context.Context, outs []Output, makeCurrent
 	err = w.writeGrouped(ctx, func(tx *writeTx) error {
 		versions = make([]Version, 0, len(prepared))
 		conflict = nil
+		if err := tx.claimOwners(prepared); err != nil {
+			return err
+		}
 		current := makeCurrent
 		if makeCurrent {
 			// The check reads the partitions' cached state: it costs no query.

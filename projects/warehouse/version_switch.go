@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -105,13 +106,24 @@ func (e *SwitchConflictError) Unwrap() error { return ErrSwitchConflict }
 // them), and applies retention to them. A conflict anywhere refuses all of
 // it.
 func (w *Warehouse) SwitchBatch(ctx context.Context, batch string, switches []Switch, unpin string) error {
+	_, err := w.SwitchBatchChanged(ctx, batch, switches, unpin)
+	return err
+}
+
+// SwitchBatchChanged is SwitchBatch returning the switches that changed a
+// partition's current version. A switch to the version already current
+// changes nothing: it is neither counted nor logged, so the batch's
+// revert does not claim to roll it back.
+func (w *Warehouse) SwitchBatchChanged(ctx context.Context, batch string, switches []Switch, unpin string) ([]Switch, error) {
 	if batch == "" {
-		return errors.New("switch: empty batch id")
+		return nil, errors.New("switch: empty batch id")
 	}
 	if len(switches) == 0 {
-		return errors.New("switch: no partitions given")
+		return nil, errors.New("switch: no partitions given")
 	}
+	var changed []Switch
 	err := w.write(ctx, func(tx *writeTx) error {
+		changed = changed[:0]
 		froms, err := tx.applySwitches(switches)
 		if err != nil {
 			return err
@@ -122,15 +134,21 @@ func (w *Warehouse) SwitchBatch(ctx context.Context, batch string, switches []Sw
 		var log strings.Builder
 		parts := make([]partKey, len(switches))
 		for i, s := range switches {
-			if i > 0 {
-				log.WriteString(", ")
-			}
-			fmt.Fprintf(&log, "(%s, %s, %s, %d, %d, TIMESTAMPTZ %s, NULL)", quoteLiteral(batch), quoteLiteral(s.Product), quoteLiteral(s.Partition), froms[i], s.To, quoteLiteral(now))
 			parts[i] = partKey{s.Product, s.Partition}
 			tx.w.guarded[parts[i]] = true
+			if froms[i] == s.To {
+				continue
+			}
+			if len(changed) > 0 {
+				log.WriteString(", ")
+			}
+			changed = append(changed, s)
+			fmt.Fprintf(&log, "(%s, %s, %s, %d, %d, TIMESTAMPTZ %s, NULL)", quoteLiteral(batch), quoteLiteral(s.Product), quoteLiteral(s.Partition), froms[i], s.To, quoteLiteral(now))
 		}
-		if err := tx.exec(`INSERT INTO _strata.switch_log VALUES ` + log.String()); err != nil {
-			return fmt.Errorf("log switches: %w", err)
+		if len(changed) > 0 {
+			if err := tx.exec(`INSERT INTO _strata.switch_log VALUES ` + log.String()); err != nil {
+				return fmt.Errorf("log switches: %w", err)
+			}
 		}
 		if err := tx.releasePins(unpin, parts); err != nil {
 			return err
@@ -138,9 +156,9 @@ func (w *Warehouse) SwitchBatch(ctx context.Context, batch string, switches []Sw
 		return tx.retainSwitched(switches)
 	})
 	if err != nil {
-		return fmt.Errorf("switch %d partitions (%s): %w", len(switches), batch, err)
+		return nil, fmt.Errorf("switch %d partitions (%s): %w", len(switches), batch, err)
 	}
-	return nil
+	return changed, nil
 }
 
 // RevertBatch switches every partition of a batch back to the version that
@@ -179,10 +197,14 @@ func (w *Warehouse) RevertBatch(ctx context.Context, batch string) ([]Switch, er
 		if err := tx.exec(`UPDATE _strata.switch_log SET reverted_at = ? WHERE batch = ? AND reverted_at IS NULL`, now.UTC(), batch); err != nil {
 			return err
 		}
-		if err := tx.logRollbacks(back, now); err != nil {
+		if err := tx.retainSwitched(back); err != nil {
 			return err
 		}
-		return tx.retainSwitched(back)
+		// A switch logged from a version to itself (written before
+		// SwitchBatchChanged skipped them) puts nothing back: it is not
+		// counted as rolled back.
+		back = slices.DeleteFunc(back, func(s Switch) bool { return s.To == s.Expect })
+		return tx.logRollbacks(back, now)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("revert %s: %w", batch, err)

@@ -121,6 +121,9 @@ type Warehouse struct {
 	orphans map[string][]VersionRef
 	// late are the partitions whose retention waits (retention_late.go).
 	late map[partKey]bool
+	// owners caches _strata.product_owners for the writer, by lower-cased
+	// product (product_owner.go); nil until first needed.
+	owners map[string]ProductOwner
 
 	// tmu guards sharing: how many partitions run statements concurrently
 	// (warehouse_threads.go).

@@ -35,6 +35,9 @@ type writeTx struct {
 	// rideAlong is what the transaction's publishes hand the CommitHook
 	// (warehouse_commit_hook.go).
 	rideAlong []any
+	// newOwners are the product owners this transaction recorded
+	// (product_owner.go), applied to the cache once committed.
+	newOwners map[string]ProductOwner
 }
 
 // write runs fn in one transaction under the write lock: BEGIN, fn, view
@@ -200,6 +203,15 @@ func (w *Warehouse) commitGroup(reqs []*writeReq) error {
 		w.hook.AfterCommit(nil)
 	}
 	w.commits.Add(1)
+	if tx.newOwners != nil {
+		if w.owners == nil {
+			w.owners = map[string]ProductOwner{}
+		}
+		for k, o := range tx.newOwners {
+			delete(w.owners, k)
+			w.owners[k] = o
+		}
+	}
 	w.keepOrphans(tx)
 	w.keepLate(tx)
 	for key, ps := range tx.storage {
