@@ -12,7 +12,7 @@ import (
 // layout1DDL is layout 1's catalog as it was written: the current pointers
 // in a table of their own.
 var layout1DDL = []string{
-	`CREATE TEMP TABLE v2 AS SELECT * EXCLUDE (is_current, content_hash, snapshot, based_on, inputs) FROM _strata.versions`,
+	`CREATE TEMP TABLE v2 AS SELECT * EXCLUDE (is_current, content_hash, snapshot, based_on, inputs, ever_current) FROM _strata.versions`,
 	`CREATE TEMP TABLE c2 AS SELECT * FROM _strata.current`,
 	`DROP VIEW _strata.current`,
 	`DROP TABLE _strata.versions`,
