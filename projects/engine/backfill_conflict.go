@@ -18,7 +18,7 @@ import (
 // nothing of the partition becomes current, its versions are kept staged and
 // the run ends StateConflict. An atomic backfill's promote makes the same
 // check for every staged version (its based_on), holds back the partitions
-// that changed and promotes the rest. Either way the backfill ends
+// that changed and promotes nothing until they are settled. Either way the backfill ends
 // StateNeedsAttention, and a user resolves each conflict: promote anyway
 // (the backfill's version becomes current over the newer one) or keep newer
 // (the backfill's version is discarded).
@@ -90,41 +90,37 @@ func (e *Engine) stagedRefs(ctx context.Context, id string) ([]stagedRef, error)
 
 // promoteStaged switches an atomic backfill's staged versions in, in one
 // compare-and-set transaction (logged under the backfill's id, so that a
-// rollback can revert it). The runs with a partition whose current version
-// is no longer the one planned against are held back and end
-// StateConflict; it returns how many versions it promoted and how many runs
-// it held back.
+// rollback can revert it). When a partition's current version is no longer
+// the one planned against, nothing is switched: an atomic backfill makes
+// nothing current until every partition is settled (it used to promote the
+// rest, leaving weeks and days of two computations side by side). The runs
+// of those partitions end StateConflict; it returns how many versions it
+// promoted and how many runs it held back.
 func (e *Engine) promoteStaged(ctx context.Context, id string) (promoted, held int, err error) {
 	staged, err := e.stagedRefs(ctx, id)
 	if err != nil {
 		return 0, 0, err
 	}
 	hold := map[string]string{} // run id -> why
-	// Each conflict found holds its runs back; the rest is tried again
-	// (another run may publish meanwhile), so this ends.
-	for {
-		var switches []warehouse.Switch
-		for _, s := range staged {
-			if _, ok := hold[s.runID]; !ok {
-				switches = append(switches, warehouse.Switch{Product: s.ref.Product, Partition: s.ref.Partition, To: s.ref.Version, Expect: s.basedOn})
-			}
+	if len(staged) > 0 {
+		switches := make([]warehouse.Switch, len(staged))
+		for i, s := range staged {
+			switches[i] = warehouse.Switch{Product: s.ref.Product, Partition: s.ref.Partition, To: s.ref.Version, Expect: s.basedOn}
 		}
-		if len(switches) == 0 {
-			break
-		}
-		err := e.wh.SwitchBatch(ctx, id, switches, id) // releases what the staging held
+		changed, err := e.wh.SwitchBatchChanged(ctx, id, switches, id) // releases what the staging held
 		var sce *warehouse.SwitchConflictError
 		if !errors.As(err, &sce) {
 			if err != nil {
 				return 0, 0, err
 			}
-			promoted = len(switches)
-			refs := make([]warehouse.VersionRef, len(switches))
-			for i, sw := range switches {
+			refs := make([]warehouse.VersionRef, len(changed))
+			for i, sw := range changed {
 				refs[i] = warehouse.VersionRef{Product: sw.Product, Partition: sw.Partition, Version: sw.To}
 			}
-			e.published(e.backfillPipeline(ctx, id), "", id, refs)
-			break
+			if len(refs) > 0 {
+				e.published(e.backfillPipeline(ctx, id), "", id, refs)
+			}
+			return len(changed), 0, nil
 		}
 		for _, c := range sce.Conflicts {
 			for _, s := range staged {
@@ -141,7 +137,7 @@ func (e *Engine) promoteStaged(ctx context.Context, id string) (promoted, held i
 			continue
 		}
 		evs = append(evs, Event{RunID: s.runID, BackfillID: id, Pipeline: e.backfillPipeline(ctx, id), Partition: s.ref.Partition,
-			State: StateConflict, Error: "conflict: newer work was published during the backfill, so this partition was not promoted" + why})
+			State: StateConflict, Error: "conflict: newer work was published during the backfill, so this partition was not promoted (nor, the backfill being atomic, any other until this is settled)" + why})
 	}
 	if len(evs) > 0 {
 		if err := e.store.Write(ctx, evs...); err != nil {
@@ -262,20 +258,30 @@ func (e *Engine) Resolve(ctx context.Context, id string, keepNewer bool, partiti
 	for i, c := range pick {
 		refs[i] = warehouse.VersionRef{Product: c.Product, Partition: c.Partition, Version: c.Version}
 	}
+	spec, _ := e.backfillSpec(ctx, id)
+	atomic := spec.Publish == PublishAtomic
 	state, verb := StateSucceeded, "promoted anyway over the newer version"
-	if keepNewer {
+	switch {
+	case keepNewer:
 		state, verb = StateSkipped, "skipped: kept the newer version; the backfill's was discarded"
 		err = e.wh.Discard(ctx, refs)
-	} else {
+	case atomic:
+		// Its versions become current together: the ones promoted anyway
+		// with all the others it staged, in one transaction.
+		if len(pick) < len(all) {
+			return 0, fmt.Errorf("backfill %s is atomic: its versions become current together, once every conflict is settled, so promote-anyway takes all %d conflicts at once (without --partition); keep-newer can settle some first", id, len(all))
+		}
+		err = e.promoteAtomicAnyway(ctx, id, pick)
+	default:
 		err = e.wh.Promote(ctx, refs, id)
+		if err == nil {
+			e.published(spec.Pipeline, "", id, refs)
+		}
 	}
 	if err != nil {
 		return 0, err
 	}
 	pl := e.backfillPipeline(ctx, id)
-	if !keepNewer {
-		e.published(pl, "", id, refs)
-	}
 	var evs []Event
 	for _, c := range pick {
 		if len(evs) > 0 && evs[len(evs)-1].RunID == c.RunID {
@@ -287,10 +293,54 @@ func (e *Engine) Resolve(ctx context.Context, id string, keepNewer bool, partiti
 		return 0, err
 	}
 	what := strings.TrimPrefix(verb, "skipped: ")
+	if keepNewer && atomic && len(pick) == len(all) {
+		// The last conflict settled: the rest becomes current now, in one
+		// transaction (or is held again by newer work since).
+		n, held, err := e.promoteStaged(ctx, id)
+		if err != nil {
+			return 0, err
+		}
+		if held == 0 {
+			what += fmt.Sprintf("; then promoted its other %d versions atomically", n)
+		}
+	}
 	if keepNewer {
 		what += e.staleAfterKeep(ctx, id)
 	}
 	return len(evs) + settled, e.resolved(ctx, id, len(evs), what)
+}
+
+// promoteAtomicAnyway makes every version an atomic backfill staged
+// current in one transaction: those of the conflicts in pick over the
+// newer versions current there (compare-and-set on those), the others
+// over the versions they were planned against.
+func (e *Engine) promoteAtomicAnyway(ctx context.Context, id string, pick []BackfillConflict) error {
+	staged, err := e.stagedRefs(ctx, id)
+	if err != nil {
+		return err
+	}
+	over := map[[2]string]int{}
+	for _, c := range pick {
+		over[[2]string{c.Product, c.Partition}] = c.Current
+	}
+	switches := make([]warehouse.Switch, len(staged))
+	refs := make([]warehouse.VersionRef, len(staged))
+	for i, s := range staged {
+		expect, anyway := over[[2]string{s.ref.Product, s.ref.Partition}]
+		if !anyway {
+			expect = s.basedOn
+		}
+		switches[i] = warehouse.Switch{Product: s.ref.Product, Partition: s.ref.Partition, To: s.ref.Version, Expect: expect}
+		refs[i] = s.ref
+	}
+	if len(switches) == 0 {
+		return nil
+	}
+	if err := e.wh.SwitchBatch(ctx, id, switches, id); err != nil {
+		return fmt.Errorf("promote anyway of atomic backfill %s (nothing was switched; newer work landed since the conflicts were listed: list them again): %w", id, err)
+	}
+	e.published(e.backfillPipeline(ctx, id), "", id, refs)
+	return nil
 }
 
 // staleAfterKeep says what in the backfill's range is stale once the newer

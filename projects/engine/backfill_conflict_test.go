@@ -61,20 +61,26 @@ func TestPartitionPublishNeverOverwritesNewerWork(t *testing.T) {
 }
 
 // An atomic backfill's promote is a compare-and-set too: the partition that
-// changed stays as it is, the rest is promoted; keep-newer discards the
-// backfill's version.
+// changed stays as it is, and nothing else is promoted until the conflicts
+// are settled (the rest used to be, leaving days and weeks of two
+// computations mixed, while the README promised nothing current until
+// every partition succeeded); keep-newer discards the backfill's version,
+// and settling the last conflict promotes the rest in one transaction.
 func TestAtomicPromoteNeverOverwritesNewerWork(t *testing.T) {
 	t.Parallel()
 	e, st := newerWork(t, PublishAtomic)
 	done := e.resumeAndWait(st.ID)
-	if done.State != StateNeedsAttention {
+	if done.State != StateNeedsAttention || !strings.Contains(done.Message, "nothing was made current") {
 		t.Fatalf("atomic backfill over newer work: %s %q", done.State, done.Message)
 	}
 	if v := current(e, "p__agg", "2024-01-05"); v != 2 {
 		t.Fatalf("day 5 current v%d after the promote, want the newer v2", v)
 	}
-	if v := current(e, "p__agg", "2024-01-04"); v != 2 {
-		t.Fatalf("day 4 current v%d, want the backfill's v2", v)
+	if v := current(e, "p__agg", "2024-01-04"); v != 1 {
+		t.Fatalf("day 4 current v%d while a conflict is unsettled, want v1: an atomic backfill makes nothing current until then", v)
+	}
+	if _, err := e.eng.Resolve(context.Background(), st.ID, false, []string{"2024-01-05"}); err == nil || !strings.Contains(err.Error(), "conflicts at once") {
+		t.Fatalf("promote-anyway of a part of an atomic backfill's conflicts: %v", err)
 	}
 	if _, err := e.eng.Resolve(context.Background(), st.ID, true, []string{"2024-01-06"}); err == nil || !strings.Contains(err.Error(), "2024-01-05") {
 		t.Fatalf("resolving a partition without conflict: %v", err)
@@ -92,8 +98,14 @@ func TestAtomicPromoteNeverOverwritesNewerWork(t *testing.T) {
 	if mid.State != StateNeedsAttention || mid.Progress.Conflicts != 1 {
 		t.Fatalf("the week is still a conflict: %s %+v", mid.State, mid.Progress)
 	}
+	if v := current(e, "p__agg", "2024-01-04"); v != 1 {
+		t.Fatalf("day 4 current v%d with the week's conflict unsettled, want v1", v)
+	}
 	if _, err := e.eng.Resolve(context.Background(), st.ID, true, nil); err != nil {
 		t.Fatal(err)
+	}
+	if v := current(e, "p__agg", "2024-01-04"); v != 2 {
+		t.Fatalf("day 4 current v%d once every conflict is settled, want the backfill's v2", v)
 	}
 	after, _ := e.eng.Backfill(context.Background(), st.ID)
 	if after.State != StateSucceeded || after.Progress.Skipped != 2 || after.Progress.Succeeded != 4 {

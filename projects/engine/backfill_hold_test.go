@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/stratahq/strata/projects/warehouse"
 )
 
 // A backfill's versions that are not current yet, staged by an atomic
@@ -93,16 +95,20 @@ func TestAtomicStagedVersionOutlivesRetention(t *testing.T) {
 	if v := current(e, "p__agg", "2024-01-02"); v != 3 {
 		t.Fatalf("day 2 current v%d, want the plain run's v3", v)
 	}
-	if _, err := e.eng.Resolve(context.Background(), st.ID, false, []string{"2024-01-02"}); err != nil {
+	// An atomic backfill settles its conflicts together (promote-anyway
+	// takes them all), and only then makes its versions current.
+	if v := current(e, "p__agg", "2024-01-01"); v != 1 {
+		t.Fatalf("day 1 current v%d with conflicts unsettled, want v1", v)
+	}
+	if _, err := e.eng.Resolve(context.Background(), st.ID, false, nil); err != nil {
 		t.Fatal(err)
 	}
 	if v := current(e, "p__agg", "2024-01-02"); v != 2 {
 		t.Fatalf("after promote-anyway day 2 is v%d, want the backfill's staged v2", v)
 	}
-	// What the promote and the resolve made current is released; the
-	// week's held-back version is still held.
-	if n := e.count(`SELECT count(*) FROM _strata.pins`); n != 1 {
-		t.Fatalf("%d pins left, want the week's one", n)
+	// Everything it held is current now, and released.
+	if n := e.count(`SELECT count(*) FROM _strata.pins`); n != 0 {
+		t.Fatalf("%d pins left, want none", n)
 	}
 }
 
@@ -136,8 +142,8 @@ func TestFailedAtomicBackfillCanBeDiscarded(t *testing.T) {
 	}
 }
 
-// A conflict settled outside a resolve (the partition rolled back to the
-// backfill's kept-aside version) releases what the backfill held once its
+// A conflict settled outside a resolve (the backfill's kept-aside version
+// made current another way) releases what the backfill held once its
 // resolve finds nothing left: the pin would have kept that version from
 // retention for good.
 func TestSettledConflictReleasesItsHold(t *testing.T) {
@@ -156,8 +162,10 @@ func TestSettledConflictReleasesItsHold(t *testing.T) {
 	if err != nil || len(cs) == 0 {
 		t.Fatalf("conflicts %v %v", cs, err)
 	}
+	// Made current by the warehouse's promote, which leaves the hold (a
+	// rollback cannot: the version was never current).
 	for _, c := range cs {
-		if err := e.wh.Rollback(ctx, c.Product, c.Partition, c.Version); err != nil {
+		if err := e.wh.Promote(ctx, []warehouse.VersionRef{{Product: c.Product, Partition: c.Partition, Version: c.Version}}, ""); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -450,7 +450,7 @@ func (b *backfillRun) finish(err error) error {
 			return err
 		}
 		if held > 0 {
-			return e.backfillEvent(ctx, b.id, StateNeedsAttention, fmt.Sprintf("promoted %d versions atomically; ", n)+e.needsAttention(b.id, held))
+			return e.backfillEvent(ctx, b.id, StateNeedsAttention, "atomic: nothing was made current; "+e.needsAttention(b.id, held))
 		}
 		return e.backfillEvent(ctx, b.id, StateSucceeded, fmt.Sprintf("promoted %d versions atomically", n))
 	}
