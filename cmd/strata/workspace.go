@@ -58,7 +58,7 @@ func openWorkspace(ctx context.Context, dir string) (*workspace, error) {
 // openScaledWorkspace opens a workspace whose Go blocks run on workers
 // when so enables them.
 func openScaledWorkspace(ctx context.Context, dir string, so *scaleOut) (*workspace, error) {
-	proj, err := loadProject(dir)
+	proj, err := loadProjectQuiet(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -103,6 +103,7 @@ func openScaledWorkspace(ctx context.Context, dir string, so *scaleOut) (*worksp
 		wh.Close()
 		return nil, err
 	}
+	warnProblems(dir, proj) // as the engine judges it: with the products' owners
 	ws := &workspace{proj: proj, wh: wh, pool: pool, compiler: compiler, eng: eng, cluster: cluster, clock: clock}
 	if ws.stopRecording, err = launcher.RecordChanges(ctx, launcher.Config{Engine: eng, Warehouse: wh, Clock: clock}); err != nil {
 		// The command runs anyway; only its publishes go unnoticed by the
@@ -140,18 +141,33 @@ func (w *workspace) Close() {
 // loadProject loads a project; problems in some pipelines are printed as
 // warnings, and only stop the commands that need those pipelines.
 func loadProject(dir string) (*project.Project, error) {
+	proj, err := loadProjectQuiet(dir)
+	if proj != nil {
+		warnProblems(dir, proj)
+	}
+	return proj, err
+}
+
+// loadProjectQuiet is loadProject for a command that opens the warehouse:
+// which pipeline owns a product shared by two is the warehouse's record
+// (the engine hands it to the project), so the problems are printed once
+// it has, by warnProblems.
+func loadProjectQuiet(dir string) (*project.Project, error) {
 	proj, err := project.Load(dir)
 	if proj == nil {
 		return nil, err
 	}
-	var probs project.Problems
-	if errors.As(err, &probs) && len(proj.Problems) > 0 {
+	return proj, nil
+}
+
+// warnProblems prints a loaded project's problems as warnings.
+func warnProblems(dir string, proj *project.Project) {
+	if len(proj.Problems) > 0 {
 		fmt.Fprintf(os.Stderr, "strata: project %s has problems:\n%s\n", dir, proj.Problems.Error())
 		for _, p := range proj.Problems {
 			warned[p] = true
 		}
 	}
-	return proj, nil
 }
 
 // warned holds the problems loadProject printed, so a command stopped by
@@ -198,7 +214,7 @@ func openInspection(ctx context.Context, dir string) (*workspace, error) {
 	if _, err := os.Stat(warehousePath(dir)); err != nil {
 		return openWorkspace(ctx, dir)
 	}
-	proj, err := loadProject(dir)
+	proj, err := loadProjectQuiet(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -213,6 +229,7 @@ func openInspection(ctx context.Context, dir string) (*workspace, error) {
 		wh.Close()
 		return nil, err
 	}
+	warnProblems(dir, proj)
 	return &workspace{proj: proj, wh: wh, pool: pool, eng: eng}, nil
 }
 

@@ -67,6 +67,50 @@ func TestFaultsShort(t *testing.T) {
 	}
 }
 
+// The scenarios' short slice `make test` runs: one promote race and one
+// takeover, drawn from the seed (about half a minute).
+func TestScenariosShort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("drives the real binary")
+	}
+	d := NewDriver(t)
+	s := seed(t)
+	for i, kind := range []string{"promote-race", "takeover"} {
+		sc := PlanScenario(i, s+int64(i), kind)
+		t.Log(sc)
+		if v := d.RunScenario(t, sc); len(v) > 0 {
+			t.Errorf("%s\nbroke %d invariant(s):", sc, len(v))
+			for _, e := range v {
+				t.Errorf("  %s", e)
+			}
+		}
+	}
+}
+
+// TestScenarioSoak is the soak of the scenarios: STRATA_SOAK_TRIALS of
+// them, alternating kinds, from consecutive seeds (make soak).
+func TestScenarioSoak(t *testing.T) {
+	n := *trialsFlag
+	if env := os.Getenv("STRATA_SOAK_TRIALS"); n == 0 && env != "" {
+		n, _ = strconv.Atoi(env)
+	}
+	if n <= 0 {
+		t.Skip("set STRATA_SOAK_TRIALS or -soak.trials (make soak)")
+	}
+	d := NewDriver(t)
+	first := seed(t)
+	for i := range n {
+		sc := PlanScenario(i, first+int64(i), []string{"promote-race", "takeover"}[i%2])
+		t.Log(sc)
+		if v := d.RunScenario(t, sc); len(v) > 0 {
+			t.Errorf("%s\nbroke %d invariant(s):", sc, len(v))
+			for _, e := range v {
+				t.Errorf("  %s", e)
+			}
+		}
+	}
+}
+
 // The soak `make soak` runs: trials drawn from consecutive seeds. A failed
 // trial prints its own seed; STRATA_SOAK_SEED=<it> STRATA_SOAK_TRIALS=1
 // replays its plan.
