@@ -304,3 +304,43 @@ func TestProblemsError(t *testing.T) {
 		t.Errorf("ForFile = %v", got)
 	}
 }
+
+// A product belongs to the pipeline the warehouse recorded, whatever the
+// file order: the other declaring pipeline is the broken one, naming both
+// files; a recorded owner that no longer declares it keeps it from the
+// others; Product answers the owner.
+func TestRecordedOwnerDecidesAProduct(t *testing.T) {
+	t.Parallel()
+	dir := writeProject(t, with(sqlBlocks("x", "y"), map[string]string{
+		"pipelines/copy.yaml": lines("blocks:", "  - id: x", "    product: sales"),
+		"pipelines/main.yaml": lines("blocks:", "  - id: y", "    product: sales"),
+	}))
+	p, _ := loadProject(t, dir)
+	if len(p.Pipelines["main"].Problems) != 1 {
+		t.Fatalf("without a record, the first in file order holds it: main %v", p.Pipelines["main"].Problems)
+	}
+	p.SetProductOwners(map[string]string{"sales": "main"})
+	if len(p.Pipelines["main"].Problems) != 0 || len(p.Pipelines["copy"].Problems) != 1 {
+		t.Fatalf("problems of main = %v, of copy = %v", p.Pipelines["main"].Problems, p.Pipelines["copy"].Problems)
+	}
+	msg := p.Pipelines["copy"].Problems[0].Message
+	for _, w := range []string{"pipelines/main.yaml:3", "pipelines/copy.yaml", "first published it", "strata products transfer " + p.Dir + " sales --to copy"} {
+		if !strings.Contains(msg, w) {
+			t.Errorf("copy's problem %q lacks %q", msg, w)
+		}
+	}
+	if pl, _ := p.Product("sales"); pl == nil || pl.ID != "main" {
+		t.Errorf("Product(sales) = %v, want main", pl)
+	}
+	if len(p.Problems) != 1 || p.Problems[0].File != "pipelines/copy.yaml" {
+		t.Errorf("project problems %v", p.Problems)
+	}
+	if pl, err := LoadPipeline(p, "pipelines/main.yaml"); err != nil || len(pl.Problems) != 0 {
+		t.Errorf("reloading the owner: %v %v", pl, err)
+	}
+	p.SetProductOwners(map[string]string{"sales": "gone"})
+	if len(p.Pipelines["main"].Problems) != 1 || len(p.Pipelines["copy"].Problems) != 1 ||
+		!strings.Contains(p.Pipelines["copy"].Problems[0].Message, `belongs to pipeline "gone"`) {
+		t.Errorf("with an owner that no longer declares it: main %v, copy %v", p.Pipelines["main"].Problems, p.Pipelines["copy"].Problems)
+	}
+}
