@@ -42,8 +42,8 @@ type Project struct {
 	// Extensions are the DuckDB extensions the warehouse loads on open
 	// (installed by `strata extensions install`), as strata.yaml names them.
 	Extensions []string
-	Pipelines map[string]*Pipeline
-	Problems  Problems // everything wrong with the project, sorted; empty when valid
+	Pipelines  map[string]*Pipeline
+	Problems   Problems // everything wrong with the project, sorted; empty when valid
 }
 
 // KernelConfig limits a kernel process.

@@ -33,7 +33,6 @@ const DefaultRetention = 3
 // machines, reproducible builds): icu, json and parquet are compiled into
 // the driver, and the project's own are LOADed at Open (extensions.DSNOptions).
 
-
 // Options configure Open.
 type Options struct {
 	// Retention is how many of the newest versions of each (product,
