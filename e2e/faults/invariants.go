@@ -185,9 +185,11 @@ func (w *warehouse) checkEnd(t Trial, projectDir, id string, st status, ref cont
 	// backfill.
 	meddleSkipped := 0
 	if t.Meddle != "" {
+		// (The day itself is skipped only when a keep-newer settled its
+		// conflict: settleAtomic, for an atomic backfill.)
 		n, err := w.count(`SELECT count(*) FROM (SELECT any_value(partition_key) AS k FROM _strata.run_events
-			WHERE backfill_id = ? AND block_id = '' GROUP BY run_id HAVING arg_max(state, seq) = 'skipped') WHERE k = ? AND k <> ?`,
-			id, weekOf(t.Meddle), t.Existing)
+			WHERE backfill_id = ? AND block_id = '' GROUP BY run_id HAVING arg_max(state, seq) = 'skipped') WHERE k IN (?, ?) AND k <> ?`,
+			id, weekOf(t.Meddle), t.Meddle, t.Existing)
 		if err != nil {
 			v.addf("count skipped meddled partitions: %v", err)
 		}

@@ -111,6 +111,14 @@ func (d *Driver) Run(t testing.TB, tr Trial) violations {
 	id = d.finish(t, dir, tr, id)
 	st := d.backfillStatus(t, dir, id)
 	t.Logf("%s: ended %s %q counts %v", tr.label(), st.Backfill.State, st.Backfill.Message, st.Counts)
+	if tr.Publish == "atomic" && st.Backfill.State == "needs_attention" {
+		// An atomic backfill that met newer work makes nothing current
+		// until its conflicts are settled; then a user settles them (here
+		// keeping the newer work), which promotes the rest at once.
+		v = append(v, d.settleAtomic(t, dir, tr, id)...)
+		st = d.backfillStatus(t, dir, id)
+		t.Logf("%s: after keep-newer %s %q counts %v", tr.label(), st.Backfill.State, st.Backfill.Message, st.Counts)
+	}
 	w, err := openWarehouse(dir)
 	if err != nil {
 		v.addf("at the end: %v", err)
@@ -259,4 +267,23 @@ func (w *warehouse) recordedBackfill() string {
 	var id string
 	_ = w.db.QueryRow(`SELECT backfill_id FROM _strata.backfills LIMIT 1`).Scan(&id)
 	return id
+}
+
+// settleAtomic checks that an atomic backfill held back by a conflict made
+// nothing current, then keeps the newer work with `strata backfill
+// keep-newer`.
+func (d *Driver) settleAtomic(t testing.TB, dir string, tr Trial, id string) violations {
+	var v violations
+	w, err := openWarehouse(dir)
+	if err != nil {
+		v.addf("before keep-newer: %v", err)
+		return v
+	}
+	v.zero(w, "versions of an atomic backfill current while its conflicts are unsettled",
+		`SELECT count(*) FROM _strata.versions WHERE starts_with(run_id, ?) AND is_current`, id+":")
+	w.close()
+	if out, code := strataproc.Run(t, d.Bin, "backfill", "keep-newer", dir, id); code != 0 {
+		v.addf("%s: keep-newer: exit %d\n%s", tr.label(), code, out)
+	}
+	return v
 }
