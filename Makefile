@@ -57,9 +57,9 @@ test-go:
 test-race:
 	$(GO) test -count=1 -timeout 5m -race -short ./kernel/... ./blocks/... ./projects/partitions/... ./projects/engine/... ./server/...
 
-# soak: the fault-injection soak: STRATA_SOAK_TRIALS (default 40) kill -9 trials of demo backfills; the seed is printed, STRATA_SOAK_SEED replays it
+# soak: the fault-injection soak: STRATA_SOAK_TRIALS (default 40) kill -9 trials of demo backfills, and as many promote-race and takeover scenarios; the seed is printed, STRATA_SOAK_SEED replays it
 soak:
-	STRATA_SOAK_TRIALS=$${STRATA_SOAK_TRIALS:-40} $(GO) test -count=1 -timeout 0 -run '^TestFaultSoak$$' -v ./e2e/faults/
+	STRATA_SOAK_TRIALS=$${STRATA_SOAK_TRIALS:-40} $(GO) test -count=1 -timeout 0 -run '^(TestFaultSoak|TestScenarioSoak)$$' -v ./e2e/faults/
 
 # soak-scaleout: the scale-out failure tests through the real binary, the NATS cluster leader change included
 soak-scaleout:
