@@ -76,7 +76,7 @@ func PlanScenario(n int, seed int64, kind string) Scenario {
 			s.Promotes = append(s.Promotes, r)
 		}
 		if rng.Intn(3) == 0 {
-			s.KillPromote = time.Duration(50+rng.Intn(400)) * time.Millisecond
+			s.KillPromote = time.Duration(5+rng.Intn(120)) * time.Millisecond // a promote of the demo's 19 versions takes about 60 ms
 		}
 	case "takeover":
 		s.Claimant = pick(rng, "aaa_copy", "zz_copy") // before or after clv.yaml

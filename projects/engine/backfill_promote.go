@@ -130,6 +130,15 @@ func (e *Engine) PromoteBackfill(ctx context.Context, id string, opt PromoteOpti
 	if err != nil {
 		return nil, err
 	}
+	if len(staged) == 0 {
+		// A review with nothing staged: a promote made it all current and
+		// was killed before it recorded so (its switch commits first). The
+		// catalog is the truth; the state follows it.
+		if err := e.backfillEvent(ctx, id, StateSucceeded, "every staged version is current: a promote made them so and was interrupted before it recorded it"); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("backfill %s has nothing staged: an earlier promote made its versions current and was interrupted before it recorded so; it is marked succeeded now (strata backfill rollback undoes it)", id)
+	}
 	chosen := staged
 	if opt.Only != "" {
 		if chosen, err = e.onlyRange(pl.ID, opt.Only, staged); err != nil {

@@ -135,3 +135,34 @@ func TestPromoteOnlyMalformedIsASpecError(t *testing.T) {
 		}
 	}
 }
+
+// A promote whose switch committed but whose record and state did not (a
+// kill between them) left the backfill "review" with nothing staged, and
+// the next promote answered "no staged version starting in  (0 staged)".
+// The next promote sets the state from the catalog and says what happened.
+func TestPromoteAfterAnInterruptedPromoteSettlesIt(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e, st := stagedReview(t, "")
+	staged, err := e.wh.Pinned(ctx, st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	switches := make([]warehouse.Switch, len(staged))
+	for i, s := range staged {
+		switches[i] = warehouse.Switch{Product: s.Product, Partition: s.Partition, To: s.Version, Expect: warehouse.ExpectBasedOn}
+	}
+	if err := e.wh.SwitchBatch(ctx, st.ID, switches, st.ID); err != nil { // the promote's first step, alone
+		t.Fatal(err)
+	}
+	_, err = e.eng.PromoteBackfill(ctx, st.ID, PromoteOptions{})
+	if err == nil || !strings.Contains(err.Error(), "interrupted before it recorded so") {
+		t.Fatalf("promote after an interrupted one: %v", err)
+	}
+	if after, _ := e.eng.Backfill(ctx, st.ID); after.State != StateSucceeded {
+		t.Fatalf("state after: %s %q", after.State, after.Message)
+	}
+	if n, err := e.eng.RollbackBackfill(ctx, st.ID); err != nil || n != 8 {
+		t.Fatalf("rollback of it: %d %v", n, err)
+	}
+}
