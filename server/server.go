@@ -14,11 +14,13 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/stratahq/strata/kernel/supervisor"
+	"github.com/stratahq/strata/projects/audit"
 	"github.com/stratahq/strata/projects/engine"
 	"github.com/stratahq/strata/projects/notebook"
 	"github.com/stratahq/strata/projects/triggers/launcher"
 	"github.com/stratahq/strata/projects/warehouse"
 	"github.com/stratahq/strata/projects/watch"
+	"github.com/stratahq/strata/server/auth"
 )
 
 // Defaults of Config.
@@ -48,7 +50,12 @@ type Config struct {
 	NoTriggers bool
 
 	// Token every API call and the websocket must present. Empty only with NoAuth.
+	// Its holder is the admin of a one-person install (auth.Owner).
 	Token string
+	// Users are the project's named users; opened from ProjectDir when nil.
+	Users *auth.Store
+	// Audit is the project's audit trail; opened in ProjectDir when nil.
+	Audit *audit.Log
 	// NoAuth serves without a token; New refuses it unless Addr is loopback.
 	NoAuth bool
 	// Addr is the address the server listens on; it decides whether NoAuth is allowed.
@@ -86,6 +93,10 @@ type Server struct {
 	triggersDone chan struct{}
 	files        sync.Mutex // serializes writes of project files and the reload that follows
 	watcher      *watch.Watcher
+	users        *auth.Store
+	audit        *audit.Log
+	// registered is every "METHOD path" of the router, for authorize.
+	registered map[string]bool
 
 	// ctx is cancelled at shutdown; background runs and executions use it.
 	ctx    context.Context
@@ -133,8 +144,19 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	if cfg.Users == nil {
+		u, err := auth.OpenStore(cfg.ProjectDir)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Users = u
+	}
+	if cfg.Audit == nil {
+		cfg.Audit = audit.Open(cfg.ProjectDir)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{cfg: cfg, eng: cfg.Engine, wh: cfg.Warehouse, log: cfg.Logger, ctx: ctx, cancel: cancel}
+	s := &Server{cfg: cfg, eng: cfg.Engine, wh: cfg.Warehouse, log: cfg.Logger, ctx: ctx, cancel: cancel,
+		users: cfg.Users, audit: cfg.Audit}
 	loop, err := launcher.New(ctx, launcher.Config{Engine: cfg.Engine, Warehouse: cfg.Warehouse, Clock: cfg.TriggerClock, Logger: cfg.Logger})
 	if err != nil {
 		cancel()
@@ -167,6 +189,7 @@ func (s *Server) routes() *echo.Echo {
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.errorHandler
 	e.Pre(s.recoverPanics, s.securityHeaders, s.authenticate, s.rejectDotDot, s.limitBody)
+	e.Use(s.authorize) // after routing: roles are per route (auth.Routes)
 
 	e.GET("/healthz", s.healthz)
 	e.GET("/metrics", s.serveMetrics)
@@ -184,9 +207,11 @@ func (s *Server) routes() *echo.Echo {
 	s.triggerRoutes(api)
 	api.GET("/ws", s.hub.serveWS)
 	s.lspRoutes(api)
+	s.peopleRoutes(api)
 
 	e.GET("/*", s.serveStatic)
 	e.HEAD("/*", s.serveStatic)
+	s.registered = registeredRoutes(e)
 	return e
 }
 

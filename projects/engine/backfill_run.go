@@ -227,7 +227,7 @@ func (b *backfillRun) run() error {
 				based = pr.basedOn(t.pl, blocks)
 			}
 			opt := RunOptions{RunID: runID, BackfillID: b.id, Stage: atomicMode, FineOnly: interval == "", Interval: interval,
-				Reuse: prior[runID] != "", Snapshot: t.pin.hash, BasedOn: based, code: code, Origin: t.spec.Origin}
+				Reuse: prior[runID] != "", Snapshot: t.pin.hash, BasedOn: based, code: code, Origin: t.spec.Origin, Actor: t.spec.Actor}
 			if atomicMode {
 				opt.PreferRun = b.id + ":"
 			}
