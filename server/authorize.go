@@ -107,8 +107,15 @@ var readOnlyRoutes = map[string]bool{
 // route's parameters.
 const auditTargetKey = "strata.audit.target"
 
+// auditPipelineKey is where a handler names the pipeline a request acted
+// on when the route does not (POST /backfills).
+const auditPipelineKey = "strata.audit.pipeline"
+
 // auditTarget names what a request acted on, for its audit entry.
 func auditTarget(c echo.Context, target string) { c.Set(auditTargetKey, target) }
+
+// auditPipeline names the pipeline a request acted on, for its audit entry.
+func auditPipeline(c echo.Context, pipeline string) { c.Set(auditPipelineKey, pipeline) }
 
 // auditRequest records a successful request of an audited route.
 func (s *Server) auditRequest(c echo.Context, action string) {
@@ -125,6 +132,9 @@ func (s *Server) auditRequest(c echo.Context, action string) {
 	if strings.HasPrefix(c.Path(), "/api/v1/pipelines/:id") {
 		e.Pipeline = params["id"]
 		delete(params, "id")
+	}
+	if pl, ok := c.Get(auditPipelineKey).(string); ok && pl != "" {
+		e.Pipeline = pl
 	}
 	if t, ok := c.Get(auditTargetKey).(string); ok && t != "" {
 		e.Target = t

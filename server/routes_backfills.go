@@ -98,6 +98,7 @@ func (s *Server) launchBackfill(c echo.Context) error {
 		return specError(err)
 	}
 	auditTarget(c, st.ID)
+	auditPipeline(c, st.Pipeline)
 	return c.JSON(http.StatusCreated, st)
 }
 

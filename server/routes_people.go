@@ -53,7 +53,7 @@ func (s *Server) getMe(c echo.Context) error {
 func (s *Server) listAudit(c echo.Context) error {
 	f := audit.Filter{Actor: c.QueryParam("actor"), Action: c.QueryParam("action")}
 	if v := c.QueryParam("since"); v != "" {
-		t, err := parseSince(v, time.Now())
+		t, err := audit.ParseSince(v, time.Now())
 		if err != nil {
 			return badRequest("since=%q: %s", v, err)
 		}
@@ -71,19 +71,6 @@ func (s *Server) listAudit(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]any{"entries": entries})
-}
-
-// parseSince reads RFC 3339 (or a date) or a duration before now.
-func parseSince(v string, now time.Time) (time.Time, error) {
-	if d, err := time.ParseDuration(v); err == nil && d >= 0 {
-		return now.Add(-d), nil
-	}
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02"} {
-		if t, err := time.Parse(layout, v); err == nil {
-			return t, nil
-		}
-	}
-	return time.Time{}, errors.New("want an RFC 3339 time (2026-01-02T15:04:05Z), a date (2026-01-02) or a duration back from now (24h)")
 }
 
 // listUsers: GET /users (admin).

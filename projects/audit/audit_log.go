@@ -179,3 +179,16 @@ func (l *Log) List(f Filter) ([]Entry, error) {
 	}
 	return out, nil
 }
+
+// ParseSince reads RFC 3339 (or a date) or a duration before now.
+func ParseSince(v string, now time.Time) (time.Time, error) {
+	if d, err := time.ParseDuration(v); err == nil && d >= 0 {
+		return now.Add(-d), nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02"} {
+		if t, err := time.Parse(layout, v); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, errors.New("want an RFC 3339 time (2026-01-02T15:04:05Z), a date (2026-01-02) or a duration back from now (24h)")
+}
