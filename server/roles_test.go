@@ -124,7 +124,7 @@ func TestUsersAPI(t *testing.T) {
 		t.Fatalf("a viewer listed users: %d", resp.StatusCode)
 	}
 	listed := e.call("GET", "/api/v1/users", nil, 200, nil)
-	if strings.Contains(string(listed), added.Token) || strings.Contains(string(listed), "token_sha256\":\"") && !strings.Contains(string(listed), "token_sha256\":\"\"") {
+	if strings.Contains(string(listed), added.Token) || strings.Contains(string(listed), "token_sha256") {
 		t.Fatalf("the user list shows a token or its hash: %s", listed)
 	}
 	e.call("DELETE", "/api/v1/users/ana", nil, 200, nil)

@@ -29,7 +29,7 @@ type User struct {
 	RevokedAt *time.Time `json:"revoked_at,omitempty"`
 	RevokedBy string     `json:"revoked_by,omitempty"`
 	// TokenSHA256 is the hex SHA-256 of the token; never sent to clients.
-	TokenSHA256 string `json:"token_sha256"`
+	TokenSHA256 string `json:"token_sha256,omitempty"`
 }
 
 // Active reports whether the user's token is accepted.
