@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/stratahq/strata/kernel/supervisor"
+	"github.com/stratahq/strata/projects/alerts"
 	"github.com/stratahq/strata/projects/audit"
 	"github.com/stratahq/strata/projects/engine"
 	"github.com/stratahq/strata/projects/notebook"
@@ -56,6 +57,8 @@ type Config struct {
 	Users *auth.Store
 	// Audit is the project's audit trail; opened in ProjectDir when nil.
 	Audit *audit.Log
+	// Alerts, when set, hears of the engine's failures while the server runs.
+	Alerts *alerts.Notifier
 	// NoAuth serves without a token; New refuses it unless Addr is loopback.
 	NoAuth bool
 	// Addr is the address the server listens on; it decides whether NoAuth is allowed.
@@ -102,6 +105,8 @@ type Server struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	runs   sync.WaitGroup // runs started by POST /pipelines/:id/runs
+	// alertsDone closes when the alert feed stops (after s.ctx ends).
+	alertsDone chan struct{}
 
 	closeOnce sync.Once
 }
@@ -172,6 +177,7 @@ func New(cfg Config) (*Server, error) {
 	s.hub = newWSHub(s)
 	s.lsp = newLSPBridge(s)
 	s.echo = s.routes()
+	s.followAlerts()
 	if !cfg.NoWatch {
 		if s.watcher, err = watch.Start(cfg.ProjectDir, 0, s.filesChanged); err != nil {
 			// Without a watcher the server still works; edits elsewhere need a restart.
@@ -213,6 +219,19 @@ func (s *Server) routes() *echo.Echo {
 	e.HEAD("/*", s.serveStatic)
 	s.registered = registeredRoutes(e)
 	return e
+}
+
+// followAlerts feeds the engine's notices to the alert notifier, if any,
+// until the server shuts down.
+func (s *Server) followAlerts() {
+	if s.cfg.Alerts == nil || s.alertsDone != nil {
+		return
+	}
+	s.alertsDone = make(chan struct{})
+	go func() {
+		defer close(s.alertsDone)
+		alerts.Follow(s.ctx, s.eng, s.cfg.Alerts)
+	}()
 }
 
 // ServeHTTP makes the server an http.Handler (httptest.NewServer in tests).
@@ -276,6 +295,9 @@ func (s *Server) Shutdown(ctx context.Context) {
 		select {
 		case <-done:
 		case <-ctx.Done():
+		}
+		if s.alertsDone != nil {
+			<-s.alertsDone
 		}
 		s.sessions.Close()
 		s.hub.wait()

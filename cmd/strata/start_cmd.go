@@ -71,7 +71,19 @@ func runStart(args []string) error {
 		if err != nil {
 			return err
 		}
+		notifier, err := openAlerts(ws, ln.Addr())
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		defer notifier.Close()
+		if ws.cluster != nil {
+			wctx, stopWatch := context.WithCancel(ctx)
+			defer stopWatch()
+			go watchWorkers(wctx, ws.cluster.Pool.Workers(), notifier)
+		}
 		srv, err := server.New(server.Config{
+			Alerts:       notifier,
 			Engine:       ws.eng,
 			Warehouse:    ws.wh,
 			Pool:         ws.pool,

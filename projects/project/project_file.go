@@ -39,6 +39,7 @@ type Project struct {
 	Retention int               // versions kept per product partition, the current one included
 	Kernel    KernelConfig      // limits of the kernel processes that run blocks
 	Variables map[string]string // visible to every block; pipelines may override them
+	Alerts    AlertConfig       // who hears of failures (alert_config.go)
 	Pipelines map[string]*Pipeline
 	Problems  Problems // everything wrong with the project, sorted; empty when valid
 }
@@ -50,7 +51,7 @@ type KernelConfig struct {
 	Allow       []string      // opt-in imports from AllowableImports
 }
 
-var projectFields = []string{"name", "timezone", "retention", "kernel", "variables"}
+var projectFields = []string{"name", "timezone", "retention", "kernel", "variables", "alerts"}
 var kernelFields = []string{"memory_limit", "timeout", "allow"}
 
 // decodeProject fills p from the strata.yaml root node (nil for an empty file).
@@ -60,6 +61,7 @@ func (d *decoder) decodeProject(p *Project, root *yaml.Node) {
 	p.Retention = DefaultRetention
 	p.Kernel = KernelConfig{MemoryLimit: DefaultMemoryLimit, Timeout: DefaultKernelTimeout}
 	p.Variables = map[string]string{}
+	p.Alerts = AlertConfig{Attempts: DefaultAlertAttempts, Backoff: DefaultAlertBackoff}
 	if root == nil {
 		return
 	}
@@ -97,6 +99,9 @@ func (d *decoder) decodeProject(p *Project, root *yaml.Node) {
 		if vars := d.strMap(e, "variables"); vars != nil {
 			p.Variables = vars
 		}
+	}
+	if e, ok := f["alerts"]; ok {
+		d.decodeAlerts(&p.Alerts, e)
 	}
 }
 

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/stratahq/strata/kernel/remote"
+	"github.com/stratahq/strata/projects/alerts"
+	"github.com/stratahq/strata/projects/project"
+)
+
+// openAlerts starts the project's alert deliveries (resuming what an
+// earlier process left pending). Links point at addr unless strata.yaml's
+// alerts.url names the address people use.
+func openAlerts(ws *workspace, addr net.Addr) (*alerts.Notifier, error) {
+	return alerts.Open(alerts.Config{
+		ProjectDir: ws.proj.Dir,
+		Project:    ws.proj.Name,
+		Settings:   func() project.AlertConfig { return ws.eng.Project().Alerts },
+		BaseURL:    strings.TrimSuffix(serverURL(addr, ""), "/"),
+	})
+}
+
+// watchWorkers alerts when a worker that was live stops answering without
+// having said it was leaving (a worker that leaves says so and is dropped
+// from the registry at once). It polls the registry the way `strata
+// workers` reads it, until ctx ends.
+func watchWorkers(ctx context.Context, reg *remote.Registry, n *alerts.Notifier) {
+	t := time.NewTicker(2 * time.Second)
+	defer t.Stop()
+	live := map[string]remote.Heartbeat{}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		now := time.Now()
+		cur := map[string]remote.Heartbeat{}
+		for _, hb := range reg.Live(now) {
+			cur[hb.ID] = hb
+		}
+		known := map[string]bool{}
+		for _, hb := range reg.All() {
+			known[hb.ID] = true
+		}
+		for id, hb := range live {
+			if _, ok := cur[id]; !ok && known[id] {
+				n.WorkerLost(id, hb.Host, fmt.Sprintf("no heartbeat since %s; its tasks go to other workers when their leases end", hb.At.UTC().Format(time.RFC3339)))
+			}
+		}
+		live = cur
+	}
+}
