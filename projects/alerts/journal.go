@@ -33,7 +33,9 @@ type record struct {
 }
 
 // JournalFile is where a project's deliveries are recorded.
-func JournalFile(projectDir string) string { return filepath.Join(projectDir, ".strata", "alerts.jsonl") }
+func JournalFile(projectDir string) string {
+	return filepath.Join(projectDir, ".strata", "alerts.jsonl")
+}
 
 // keepTerminal is how long delivered and dead deliveries stay in the
 // journal after a restart compacts it (pending ones always stay).
