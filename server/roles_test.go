@@ -198,3 +198,19 @@ func TestRoleTableDecisions(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryChangingRouteIsAudited: each registered route that is not a GET
+// is either recorded in the audit trail or listed as changing nothing.
+func TestEveryChangingRouteIsAudited(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.NoTriggers = true })
+	for _, rt := range e.srv.echo.Routes() {
+		key := rt.Method + " " + rt.Path
+		if rt.Method == http.MethodGet {
+			continue
+		}
+		_, audited := auditedRoutes[key]
+		if audited == readOnlyRoutes[key] {
+			t.Errorf("route %s: audited %v, read-only %v; want exactly one", key, audited, readOnlyRoutes[key])
+		}
+	}
+}
