@@ -5,6 +5,7 @@
 
 import { html, nothing, render, type TemplateResult } from "lit-html";
 import { settings } from "./settings";
+import { whoAmI } from "./role";
 import { browserZone, ZONE_MODES, type ZoneMode } from "./time";
 import { ws } from "./ws";
 
@@ -119,6 +120,7 @@ class App {
           <a href="/runs" class=${path.startsWith("/runs") ? "active" : ""}>Runs</a>
         </nav>
         <span class="spacer"></span>
+        ${whoAmI() ? html`<span class="whoami" data-testid="whoami" title="signed in with this user's token">${whoAmI()!.name} · ${whoAmI()!.role}</span>` : nothing}
         ${running ? html`<span class="busy-pill" title="a block is running in your editor session">● running ${running.block}</span>` : nothing}
         <label class="zone-setting" title="Zone used to show timestamps (remembered in this browser)">
           Times in

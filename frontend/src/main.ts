@@ -10,6 +10,7 @@ import { PipelinePage } from "./pages/pipeline";
 import { ProductsPage } from "./pages/products";
 import { RunPage } from "./pages/run";
 import { RunsPage } from "./pages/runs";
+import { loadRole } from "./role";
 import { queryFromParams } from "./runs";
 
 app.route(/^\/$/, async (): Promise<Page> => {
@@ -41,4 +42,5 @@ app.route(/^\/runs\/([^/]+)\/?$/, (m, q) => new RunPage(m[1], q.get("block") ?? 
 // A synthetic 100,000-partition grid for `npm run bench` (loaded on demand).
 app.route(/^\/dev\/grid-bench\/?$/, async (_m, q) => (await import("./pages/grid_bench")).gridBench(+(q.get("n") ?? 100000)));
 
-app.start(document.getElementById("app")!);
+// The role first: pages render without the controls it may not use.
+void loadRole().finally(() => app.start(document.getElementById("app")!));
