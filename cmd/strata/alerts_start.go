@@ -38,20 +38,31 @@ func watchWorkers(ctx context.Context, reg *remote.Registry, n *alerts.Notifier)
 			return
 		case <-t.C:
 		}
-		now := time.Now()
-		cur := map[string]remote.Heartbeat{}
-		for _, hb := range reg.Live(now) {
-			cur[hb.ID] = hb
+		var lost []remote.Heartbeat
+		live, lost = lostWorkers(live, reg, time.Now())
+		for _, hb := range lost {
+			n.WorkerLost(hb.ID, hb.Host, fmt.Sprintf("no heartbeat since %s; its tasks go to other workers when their leases end", hb.At.UTC().Format(time.RFC3339)))
 		}
-		known := map[string]bool{}
-		for _, hb := range reg.All() {
-			known[hb.ID] = true
-		}
-		for id, hb := range live {
-			if _, ok := cur[id]; !ok && known[id] {
-				n.WorkerLost(id, hb.Host, fmt.Sprintf("no heartbeat since %s; its tasks go to other workers when their leases end", hb.At.UTC().Format(time.RFC3339)))
-			}
-		}
-		live = cur
 	}
+}
+
+// lostWorkers compares the workers live at now with those live before:
+// one that is no longer live but still known (it did not say it was
+// leaving) is lost. It returns the live set for the next call.
+func lostWorkers(before map[string]remote.Heartbeat, reg *remote.Registry, now time.Time) (map[string]remote.Heartbeat, []remote.Heartbeat) {
+	cur := map[string]remote.Heartbeat{}
+	for _, hb := range reg.Live(now) {
+		cur[hb.ID] = hb
+	}
+	known := map[string]bool{}
+	for _, hb := range reg.All() {
+		known[hb.ID] = true
+	}
+	var lost []remote.Heartbeat
+	for id, hb := range before {
+		if _, ok := cur[id]; !ok && known[id] {
+			lost = append(lost, hb)
+		}
+	}
+	return cur, lost
 }
