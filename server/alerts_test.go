@@ -99,6 +99,14 @@ alerts:
 			t.Fatalf("delivery %+v not delivered", d)
 		}
 	}
+	var listed struct {
+		Deliveries []alerts.DeliveryStatus `json:"deliveries"`
+	}
+	e.call("GET", "/api/v1/alerts?state=delivered", nil, 200, &listed)
+	if len(listed.Deliveries) != 1 || listed.Deliveries[0].Attempts != 3 || listed.Deliveries[0].Webhook != "oncall" {
+		t.Fatalf("GET /alerts: %+v", listed.Deliveries)
+	}
+	e.call("GET", "/api/v1/alerts?state=lost", nil, http.StatusBadRequest, nil)
 	mu.Lock()
 	defer mu.Unlock()
 	if requests != 3 || len(delivered) != 1 {

@@ -220,6 +220,7 @@ func (s *Server) routes() *echo.Echo {
 	api.GET("/ws", s.hub.serveWS)
 	s.lspRoutes(api)
 	s.peopleRoutes(api)
+	s.alertRoutes(api)
 
 	e.GET("/*", s.serveStatic)
 	e.HEAD("/*", s.serveStatic)

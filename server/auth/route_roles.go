@@ -93,6 +93,9 @@ var Routes = map[string]Role{
 	// The websocket: each message is checked again (Messages).
 	"GET /api/v1/ws": Viewer,
 
+	// Alert deliveries (dead letters included).
+	"GET /api/v1/alerts": Viewer,
+
 	// Audit trail and users.
 	"GET /api/v1/audit":          Viewer,
 	"GET /api/v1/users":          Admin,
