@@ -105,6 +105,16 @@ func (l *Log) Record(e Entry) (Entry, error) {
 		return e, fmt.Errorf("audit: lock %s: %w", l.path, err)
 	}
 	defer unlock()
+	// A line torn by a crash must not swallow this one: start on a new line.
+	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
+		var last [1]byte
+		if r, err := os.Open(l.path); err == nil {
+			if _, err := r.ReadAt(last[:], fi.Size()-1); err == nil && last[0] != '\n' {
+				line = append([]byte{'\n'}, line...)
+			}
+			r.Close()
+		}
+	}
 	if _, err := f.Write(line); err != nil {
 		return e, fmt.Errorf("audit: %w", err)
 	}
