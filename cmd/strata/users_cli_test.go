@@ -85,4 +85,8 @@ func TestUsersThroughTheBinary(t *testing.T) {
 	}
 	srv.WaitFor(t, launched.ID, func(p strataproc.Progress) bool { return p.State != "running" })
 	srv.Stop(t)
+	// The CLI says who launched it.
+	if out, code := strataproc.Run(t, bin, "backfill", "status", demo, launched.ID); code != 0 || !strings.Contains(out, "launched by op") {
+		t.Fatalf("backfill status: exit %d\n%s", code, out)
+	}
 }
