@@ -83,3 +83,29 @@ test("an operator launches a backfill, and its page says who launched it", async
   const audit = await server.api("GET", "/audit?actor=otto");
   assert.ok(audit.entries.some((e) => e.action === "backfill.launch" && e.target === id), JSON.stringify(audit.entries));
 });
+
+test("an admin adds a user on the People page, sees its token once, and revokes it", async () => {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const page = await context.newPage();
+  await page.goto(server.url); // the server's own token: the owner, an admin
+  await page.locator('[data-testid="nav-users"]').click();
+  await page.locator('[data-testid="users-page"]').waitFor();
+  await page.locator('[data-testid="add-user"] input[name="name"]').fill("ed");
+  await page.locator('[data-testid="add-user"] select[name="role"]').selectOption("editor");
+  await page.locator('[data-testid="add-user"] button[type="submit"]').click();
+  const token = (await page.locator('[data-testid="new-token"] pre').innerText()).trim();
+  assert.match(token, /^[0-9a-f]{64}$/);
+  tokens.editor = token;
+  assert.equal((await as("editor", "GET", "/me")).status, 200);
+  await eventually(async () => (await page.locator('[data-testid="audit-table"]').innerText()).includes("user.add"), 10_000, "the audit trail shows user.add");
+  await screenshot(page, "roles-admin-people");
+  page.once("dialog", (d) => d.accept());
+  await page.locator('tr[data-user="ed"] [data-testid="revoke"]').click();
+  await eventually(async () => (await page.locator('tr[data-user="ed"]').innerText()).includes("revoked"), 10_000, "ed revoked");
+  assert.equal((await as("editor", "GET", "/me")).status, 401);
+  // A viewer has no People link, and the API refuses it the users.
+  const vpage = await pageAs("viewer", "/runs");
+  await vpage.locator('[data-testid="whoami"]').waitFor();
+  assert.equal(await vpage.locator('[data-testid="nav-users"]').count(), 0);
+  assert.equal((await as("viewer", "GET", "/users")).status, 403);
+});

@@ -118,6 +118,7 @@ class App {
           <a href="/products" class=${path.startsWith("/products") ? "active" : ""}>Products</a>
           <a href="/backfills" class=${path.startsWith("/backfills") ? "active" : ""}>Backfills</a>
           <a href="/runs" class=${path.startsWith("/runs") ? "active" : ""}>Runs</a>
+          ${whoAmI()?.can.includes("admin") ? html`<a href="/users" data-testid="nav-users" class=${path.startsWith("/users") ? "active" : ""}>People</a>` : nothing}
         </nav>
         <span class="spacer"></span>
         ${whoAmI() ? html`<span class="whoami" data-testid="whoami" title="signed in with this user's token">${whoAmI()!.name} · ${whoAmI()!.role}</span>` : nothing}
