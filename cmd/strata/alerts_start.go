@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net"
+	"os"
 	"strings"
 	"time"
 
@@ -65,4 +67,17 @@ func lostWorkers(before map[string]remote.Heartbeat, reg *remote.Registry, now t
 		}
 	}
 	return cur, lost
+}
+
+// setLogFormat makes the process's log (slog's default, which the server,
+// the engine's helpers and alerts write to) text or JSON lines on stderr.
+func setLogFormat(format string) error {
+	switch format {
+	case "text":
+		return nil
+	case "json":
+		slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, nil)))
+		return nil
+	}
+	return fmt.Errorf("--log-format %q: want text or json", format)
 }

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stratahq/strata/e2e/strataproc"
 )
@@ -88,5 +92,71 @@ func TestUsersThroughTheBinary(t *testing.T) {
 	// The CLI says who launched it.
 	if out, code := strataproc.Run(t, bin, "backfill", "status", demo, launched.ID); code != 0 || !strings.Contains(out, "launched by op") {
 		t.Fatalf("backfill status: exit %d\n%s", code, out)
+	}
+}
+
+// TestAlertDeadLetterThroughTheBinary: `strata start --log-format json`
+// with an alert webhook nobody answers: a failed backfill's alert becomes a
+// dead letter after its one attempt, listed by GET /alerts?state=dead, and
+// the log line saying so is JSON naming the delivery.
+func TestAlertDeadLetterThroughTheBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := strataproc.Binary(t)
+	demo := filepath.Join(t.TempDir(), "demo")
+	if out, code := strataproc.Run(t, bin, "init", demo, "--demo"); code != 0 {
+		t.Fatalf("init: %s", out)
+	}
+	t.Setenv("STRATA_TEST_HOOK_SECRET", "k3y")
+	yml, err := os.ReadFile(filepath.Join(demo, "strata.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	yml = append(yml, []byte("\nalerts:\n  attempts: 1\n  webhooks:\n    - name: nobody\n      url: http://127.0.0.1:1/hook\n      secret_env: STRATA_TEST_HOOK_SECRET\n")...)
+	if err := os.WriteFile(filepath.Join(demo, "strata.yaml"), yml, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(demo, "blocks", "daily_customer_metrics.sql"), []byte("SELECT * FROM no_such_table"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := strataproc.Start(t, bin, demo, "0123456789abcdef-test", "--log-format", "json")
+	var launched struct {
+		ID string `json:"id"`
+	}
+	srv.Call(t, http.MethodPost, "/backfills", `{"pipeline": "clv", "from": "2024-01-01", "to": "2024-01-02"}`, &launched)
+	st := srv.WaitFor(t, launched.ID, func(p strataproc.Progress) bool { return p.State != "running" })
+	if st.State != "failed" {
+		t.Fatalf("backfill %+v, want failed", st)
+	}
+	var dead struct {
+		Deliveries []struct {
+			Delivery string `json:"delivery"`
+			State    string `json:"state"`
+			Attempts int    `json:"attempts"`
+		} `json:"deliveries"`
+	}
+	deadline := time.Now().Add(time.Minute)
+	for len(dead.Deliveries) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no dead letter")
+		}
+		time.Sleep(100 * time.Millisecond)
+		srv.Call(t, http.MethodGet, "/alerts?state=dead", "", &dead)
+	}
+	want := "backfill_failed:" + launched.ID + ":1>nobody"
+	if d := dead.Deliveries[0]; d.Delivery != want || d.Attempts != 1 {
+		t.Fatalf("dead letter %+v, want %s after 1 attempt", d, want)
+	}
+	srv.Stop(t)
+	found := false
+	for _, line := range strings.Split(srv.Stderr.String(), "\n") {
+		var rec map[string]any
+		if json.Unmarshal([]byte(line), &rec) == nil && strings.Contains(fmt.Sprint(rec["msg"]), "gave up") && rec["delivery"] == want && rec["level"] == "ERROR" {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("no JSON log line for the dead letter in:\n%s", srv.Stderr)
 	}
 }
