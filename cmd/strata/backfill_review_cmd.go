@@ -123,6 +123,7 @@ func backfillPromote(args []string) error {
 		return fmt.Errorf("usage: strata backfill promote DIR ID [--only A..B] [--override] [--skip-newer]")
 	}
 	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
+		opt.Actor = cliActor()
 		res, err := ws.eng.PromoteBackfill(ctx, pos[1], opt)
 		if err != nil {
 			return err

@@ -470,6 +470,8 @@ export interface Promotion {
   only?: string;
   versions: number;
   overridden?: string[];
+  /** Who promoted. */
+  by?: string;
 }
 
 export interface BackfillReview {
