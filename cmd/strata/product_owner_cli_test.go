@@ -95,7 +95,9 @@ func TestANewPipelineCannotTakeOverAProduct(t *testing.T) {
 		}
 	}
 	preview := run(0, "preview", dir, "main", "sales", "--partition", "2024-01-01", "--format", "json")
-	if !strings.Contains(preview, `"amount"`) || strings.Contains(preview, "99") || strings.Contains(preview, "extra") {
+	// (Compared without spaces, past the warning that names the temp folder.)
+	rows := strings.Join(strings.Fields(preview[strings.Index(preview, "{"):]), "")
+	if !strings.Contains(rows, `"rows":[["2024-01-01","2024-01-01",1]]`) || strings.Contains(rows, "extra") {
 		t.Fatalf("sales is not main's data any more:\n%s", preview)
 	}
 	var owners []struct{ Product, Pipeline, How string }
@@ -197,7 +199,7 @@ triggers:
 	var rb map[string]any
 	srv.Call(t, http.MethodPost, "/products/sales/rollback", `{"partition":"2024-01-01","version":1}`, &rb)
 	waitReport(`"2024-01-01",1]`)
-	if _, body := report(); strings.Contains(body, "99") {
+	if _, body := report(); strings.Contains(body, ",99]") {
 		t.Fatalf("the downstream read the claimant's data: %s", body)
 	}
 	srv.Stop(t)
