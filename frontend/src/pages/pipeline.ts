@@ -301,7 +301,8 @@ export class PipelinePage implements Page {
     this.update();
   }
 
-  run(c: Cell): Exec | string {
+  /** engine "compiled" runs the cell on a compiled worker: the "run compiled" a failure offers. */
+  run(c: Cell, engine = ""): Exec | string {
     if (!c.editor) return "the cell has no editor yet";
     const cur = ws.execs.forCell(this.id, c.block.id);
     if (cur && !isFinal(cur.phase)) return `${c.block.id} is running`;
@@ -310,7 +311,7 @@ export class PipelinePage implements Page {
     c.editor.clearErrors();
     c.view = "run";
     c.runChart = undefined;
-    const r = ws.execute(this.id, c.block.id, c.editor.text(), this.partitionFor(c.block), this.states.itemOf(c.block.id));
+    const r = ws.execute(this.id, c.block.id, c.editor.text(), this.partitionFor(c.block), this.states.itemOf(c.block.id), engine);
     if (typeof r === "string") {
       c.status = r;
       c.statusError = true;
@@ -714,6 +715,9 @@ export class PipelinePage implements Page {
         : nothing}
       ${e.error ? html`<div class="error-box" data-testid="run-error"><pre>${e.error.file && e.error.line ? `${e.error.file}:${e.error.line}${e.error.column ? ":" + e.error.column : ""}: ` : ""}${e.error.message}</pre>
             ${(e.error.diagnostics ?? []).length > 1 ? html`<ul>${e.error.diagnostics!.map((d) => html`<li>line ${d.line}:${d.column}: ${d.message}</li>`)}</ul>` : nothing}
+            ${e.error.offer === "compiled"
+              ? html`<button data-testid="run-compiled" title="build this cell's text as native Go and run it once more, on a compiled worker" @click=${() => this.run(c, "compiled")}>Run compiled</button>`
+              : nothing}
           </div>` : nothing}`;
   }
 
