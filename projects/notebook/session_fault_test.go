@@ -78,3 +78,48 @@ func TestMidRunFaultRunsOnce(t *testing.T) {
 		t.Fatalf("compiled run: want Go's own panic (slice bounds out of range), got %+v %+v", ev.Error, ev.Error.Run)
 	}
 }
+
+// A cell that times out interpreted says compiled would take a fraction and
+// offers it: a CPU-bound block runs tens of times slower in the interpreter.
+func TestTimeoutOffersCompiled(t *testing.T) {
+	if _, err := build.FindToolchain(); err != nil {
+		t.Skip(err)
+	}
+	shortTimeout := func(dir string) {
+		for _, f := range []string{"strata.yaml", "pipelines/clv.yaml"} {
+			p := filepath.Join(dir, f)
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(strings.Replace(string(b), "timeout: 30s", "timeout: 1s", 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	m, _ := newTestManagerWith(t, true, shortTimeout)
+	rec := newRecorder()
+	s, err := m.Attach("tab-t", rec, "h1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spin := `package raw_orders
+
+import "github.com/stratahq/strata/blocks/sdk"
+
+func Load(ctx *sdk.Context) (*sdk.Table, error) {
+	n := 0
+	for {
+		n++
+	}
+}
+`
+	ev := run(t, s, rec, Exec{ID: "t1", Pipeline: "clv", Block: "raw_orders", Source: spin, Partition: "2024-01-03"})
+	if ev.Kind != EventError || ev.Error.Run == nil || ev.Error.Run.Kind != "timeout" {
+		t.Fatalf("want a timeout, got %+v", ev.Error)
+	}
+	if ev.Error.Offer != OfferCompiled || !strings.Contains(ev.Error.Run.Message, "compiled would take a fraction") {
+		t.Errorf("offer %q, message %q", ev.Error.Offer, ev.Error.Run.Message)
+	}
+
+}
