@@ -26,9 +26,13 @@ type BlockOutcome struct {
 	DurationMS float64       `json:"duration_ms"`
 	Error      string        `json:"error,omitempty"`
 	ErrorLine  int           `json:"error_line,omitempty"`
-	ErrorKind  string        `json:"error_kind,omitempty"`
-	Log        string        `json:"log,omitempty"`
-	Worker     string        `json:"worker,omitempty"`
+	// ErrorFile and ErrorColumn complete ErrorLine's position: the file of
+	// the block's package it is in (relative to the project) and the column.
+	ErrorFile   string `json:"error_file,omitempty"`
+	ErrorColumn int    `json:"error_column,omitempty"`
+	ErrorKind   string `json:"error_kind,omitempty"`
+	Log         string `json:"log,omitempty"`
+	Worker      string `json:"worker,omitempty"`
 	// Engine is how the worker ran it, when it said (a worker that cannot
 	// run the shipped compiled build runs the block interpreted).
 	Engine string `json:"engine,omitempty"`
@@ -68,6 +72,13 @@ func (r *runner) execute(ctx context.Context, g *group, b *project.Block, item *
 			break
 		}
 		o.State, o.Error, o.ErrorLine, o.ErrorKind = StateFailed, rerr.Message, rerr.Line, string(rerr.Kind)
+		o.ErrorFile, o.ErrorColumn = "", 0
+		if rerr.Line > 0 {
+			o.ErrorFile, o.ErrorColumn = rerr.File, rerr.Column
+			if o.ErrorFile == "" {
+				o.ErrorFile = b.File
+			}
+		}
 		if ctx.Err() != nil {
 			o.State = StateCancelled
 			break
