@@ -46,3 +46,16 @@ test("a fault midway offers Run compiled, and one click runs the cell compiled",
   await screenshot(page, "compiled-offer-ran");
   await deleteLine(page, "raw_orders", "s[1:j]");
 });
+
+test("a cell's output past what it keeps says how much is not shown", async () => {
+  const c = cell(page, "raw_orders");
+  await insertLineAfter(page, "raw_orders", "p := ctx.Partition", 'for i := 0; i < 3000; i++ { fmt.Printf("%0100d\\n", i) }');
+  await page.keyboard.press("Control+Enter");
+  await c.locator('[data-testid="preview-table"]').waitFor({ timeout: 60_000 });
+  const cut = c.locator('[data-testid="stdout-cut"]');
+  await cut.waitFor({ timeout: 10_000 });
+  // 3000 lines of 101 characters, of which the cell keeps the last 256 KiB.
+  assert.match(await cut.innerText(), /… 40,856 earlier characters of output not shown: the cell keeps the last 256 KiB/);
+  assert.match(await c.locator('[data-testid="stdout"]').innerText(), /0{96}2999\n/);
+  await deleteLine(page, "raw_orders", "i < 3000");
+});

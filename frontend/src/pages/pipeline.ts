@@ -9,7 +9,7 @@ import { DraftStore, draftKey, shouldRestore } from "../drafts";
 import { compactDiff, lineDiff } from "../line_diff";
 import { app, type Page } from "../app";
 import { createEditor, type CellEditor } from "../editor";
-import { cellKey, errorPositions, isFinal, type Exec } from "../exec_state";
+import { cellKey, errorPositions, isFinal, MAX_STDOUT, type Exec } from "../exec_state";
 import { cycleVia, editUpstream } from "../edge_edit";
 import { describeOrigin } from "../input_origin";
 import { BackfillDialog } from "../views/backfill_dialog";
@@ -704,7 +704,7 @@ export class PipelinePage implements Page {
       ${e.inputs?.length
         ? html`<div class="run-inputs small" data-testid="run-inputs">read ${e.inputs.map((o) => html`<span class=${"tag " + (o.draft ? "draft" : "published")} data-testid=${"input-" + o.block}>${describeOrigin(o, zone)}</span> `)}</div>`
         : nothing}
-      ${e.stdout || log ? html`<pre class="stdout" data-testid="stdout">${e.stdout}${e.stdout && log ? "\n" : ""}${log ? html`<span class="log">${log}</span>` : nothing}</pre>` : nothing}
+      ${e.stdout || log ? html`<pre class="stdout" data-testid="stdout">${e.stdoutCut ? html`<span class="muted" data-testid="stdout-cut">… ${e.stdoutCut.toLocaleString("en-US")} earlier characters of output not shown: the cell keeps the last ${MAX_STDOUT / 1024} KiB\n</span>` : nothing}${e.stdout}${e.stdout && log ? "\n" : ""}${log ? html`<span class="log">${log}</span>` : nothing}</pre>` : nothing}
       ${e.phase === "done" && e.preview
         ? html`${this.resultGrid(c, e).render(zone, {
             caption: html`<span class="tag">editor run</span> <button class="link" data-testid="run-chart" @click=${() => {
