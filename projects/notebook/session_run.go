@@ -101,11 +101,12 @@ func (s *Session) ended(ctx context.Context, e *execution, pl *project.Pipeline,
 		if ctx.Err() != nil && (re.Kind != protocol.ErrInterrupted || e.byRestart.Load()) {
 			return stopped(e, re.File, &re, res.Duration), restarted
 		}
-		ev := runFailed(e.id, &re, res.Duration)
-		ev.Error.Engine = mode
+		offer := ""
 		if mode == "" {
-			ev.Error.Offer = s.offerCompiled(&re)
+			offer = s.offerCompiled(&re) // words re: before runFailed copies it
 		}
+		ev := runFailed(e.id, &re, res.Duration)
+		ev.Error.Engine, ev.Error.Offer = mode, offer
 		return ev, restarted
 	}
 	stdout := ""
