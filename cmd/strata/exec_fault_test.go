@@ -62,3 +62,30 @@ func Load(ctx *sdk.Context) (*sdk.Table, error) {
 		}
 	}
 }
+
+// TestExecTimeoutOffersCompiled: an interpreted exec that times out says
+// compiled would be many times faster, and how to ask for it.
+func TestExecTimeoutOffersCompiled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no Go toolchain")
+	}
+	bin := strataproc.Binary(t)
+	block := filepath.Join(t.TempDir(), "spin.go")
+	if err := os.WriteFile(block, []byte("package spin\n\nimport \"github.com/stratahq/strata/blocks/sdk\"\n\nfunc Load(ctx *sdk.Context) (*sdk.Table, error) {\n\tn := 0\n\tfor {\n\t\tn++\n\t}\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "exec", block, "--timeout", "1s")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err == nil {
+		t.Fatal("an endless loop succeeded")
+	}
+	for _, want := range []string{"timed out after 1s", "many times slower than compiled", "run it with --engine compiled", "(timeout)"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+}
