@@ -229,10 +229,12 @@ func (p *program) compileOverlays() *protocol.RunError {
 func (p *program) eval(filename string) (rerr *protocol.RunError) {
 	defer func() {
 		if r := recover(); r != nil {
-			// A fault of yaegi's plumbing (reflect's panics) while loading
-			// came from the block's initializers running, not compiling.
+			// A fault of yaegi's plumbing (reflect's panics) or a routed
+			// runtime fault while loading came from the block's initializers
+			// running, not from compiling: they had their effects.
+			_, routed := r.(routedFault)
 			rerr = &protocol.RunError{Kind: protocol.ErrUnsupported, File: filename,
-				Message: fmt.Sprintf("%sthe kernel's interpreter (yaegi) cannot compile this block: %v", NeedsCompiledPrefix, r), Started: interpreterFault(r)}
+				Message: fmt.Sprintf("%sthe kernel's interpreter (yaegi) cannot compile this block: %v", NeedsCompiledPrefix, r), Started: routed || interpreterFault(r)}
 			// yaegi's panic usually starts with the position it was at
 			// ("64:7: CFG post-order panic: …"): the block's own line.
 			if m := posPrefix.FindStringSubmatch(fmt.Sprint(r)); m != nil {
@@ -252,6 +254,12 @@ func (p *program) eval(filename string) (rerr *protocol.RunError) {
 		// The block type-checked, so what yaegi refuses is its own gap.
 		rerr := yaegiError(p.a.fileOf(err.Error(), filename), err, protocol.ErrUnsupported)
 		rerr.Message = NeedsCompiledPrefix + "the kernel's interpreter (yaegi) cannot compile this valid Go: " + rerr.Message
+		if errors.As(err, new(yaegi.Panic)) {
+			// yaegi ran the package's initializers and one of them hit a
+			// fault of its own: they had their effects.
+			rerr.Started = true
+			rerr.Message = strings.Replace(rerr.Message, "cannot compile this valid Go", "failed running this valid Go as the block loaded (a package variable's initializer or an init function)", 1)
+		}
 		for i := range rerr.Diagnostics {
 			rerr.Diagnostics[i].Message = rerr.Message
 		}
