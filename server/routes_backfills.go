@@ -93,6 +93,12 @@ func (s *Server) launchBackfill(c echo.Context) error {
 	if errors.As(err, &overlap) {
 		return conflict("%s", err.Error())
 	}
+	var ce *engine.CompileError
+	if errors.As(err, &ce) {
+		e := apiErr(http.StatusUnprocessableEntity, CodeUnprocessable, "%s", err.Error())
+		e.Details = map[string]any{"problems": ce.Problems}
+		return e
+	}
 	if err != nil {
 		return specError(err)
 	}

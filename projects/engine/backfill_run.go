@@ -59,6 +59,9 @@ func (e *Engine) launch(ctx context.Context, id string, spec BackfillSpec, refus
 		return nil, err
 	}
 	t.pin = pin
+	if err := checkCompiles(pin); err != nil {
+		return nil, err
+	}
 	if refuseOverlap {
 		e.launchMu.Lock()
 		defer e.launchMu.Unlock()

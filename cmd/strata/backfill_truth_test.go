@@ -1,0 +1,104 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stratahq/strata/e2e/strataproc"
+)
+
+// truthProject is a new project with one daily pipeline "p" whose Go block
+// is src (blocks/b/b.go).
+func truthProject(t *testing.T, bin, src string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "proj")
+	if out, code := strataproc.Run(t, bin, "init", dir); code != 0 {
+		t.Fatalf("init: %s", out)
+	}
+	files := map[string]string{
+		"pipelines/p.yaml": "partitions: {interval: day, timezone: UTC, start: \"2024-01-01\"}\nconcurrency: 1\nblocks:\n  - id: b\n",
+		"blocks/b/b.go":    src,
+	}
+	for p, c := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// A type error on line 6, column 9 (the undefined name).
+const brokenBlock = `package b
+
+import "github.com/stratahq/strata/blocks/sdk"
+
+func Load(ctx *sdk.Context) (*sdk.Table, error) {
+	return notDefined(ctx), nil
+}
+`
+
+// TestBackfillOfCodeThatDoesNotCompileIsRefused: a backfill over a Go block
+// that does not compile is refused before anything is recorded, with the
+// type checker's message at the block's file:line:col, from the CLI and the
+// API; the dry run says so too. Before, it launched and every partition
+// failed with the reason only inside each one.
+func TestBackfillOfCodeThatDoesNotCompileIsRefused(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := strataproc.Binary(t)
+	dir := truthProject(t, bin, brokenBlock)
+	const at = "blocks/b/b.go:6:9: undefined: notDefined"
+
+	out, code := strataproc.Run(t, bin, "backfill", dir, "p", "--from", "2024-01-01", "--to", "2024-01-03", "--dry-run")
+	if code != 0 || !strings.Contains(out, "CANNOT LAUNCH") || !strings.Contains(out, at) {
+		t.Fatalf("dry run (exit %d) does not say the launch would be refused at %s:\n%s", code, at, out)
+	}
+	out, code = strataproc.Run(t, bin, "backfill", dir, "p", "--from", "2024-01-01", "--to", "2024-01-03")
+	if code == 0 || !strings.Contains(out, "does not compile") || !strings.Contains(out, at) {
+		t.Fatalf("launch (exit %d) was not refused with %s:\n%s", code, at, out)
+	}
+	if out, _ := strataproc.Run(t, bin, "backfill", "list", dir, "--format", "json"); strings.Contains(out, "bf_") {
+		t.Fatalf("a refused launch recorded a backfill:\n%s", out)
+	}
+
+	srv := strataproc.Start(t, bin, dir, "truth-token-0123456789")
+	body := `{"pipeline": "p", "from": "2024-01-01", "to": "2024-01-03"}`
+	var plan struct {
+		CompileErrors []string `json:"compile_errors"`
+	}
+	srv.Call(t, http.MethodPost, "/backfills/plan", body, &plan)
+	if len(plan.CompileErrors) != 1 || !strings.HasPrefix(plan.CompileErrors[0], at) {
+		t.Fatalf("API dry run: compile_errors %q, want %s", plan.CompileErrors, at)
+	}
+	status, data, err := srv.Request(http.MethodPost, "/backfills", body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var apiErr struct {
+		Error struct {
+			Message string `json:"message"`
+			Details struct {
+				Problems []string `json:"problems"`
+			} `json:"details"`
+		} `json:"error"`
+	}
+	_ = json.Unmarshal(data, &apiErr)
+	if status != http.StatusUnprocessableEntity || len(apiErr.Error.Details.Problems) != 1 || !strings.HasPrefix(apiErr.Error.Details.Problems[0], at) {
+		t.Fatalf("API launch: %d %s, want 422 naming %s", status, data, at)
+	}
+	var list struct {
+		Backfills []json.RawMessage `json:"backfills"`
+	}
+	srv.Call(t, http.MethodGet, "/backfills", "", &list)
+	if len(list.Backfills) != 0 {
+		t.Fatalf("a refused launch recorded %d backfill(s)", len(list.Backfills))
+	}
+}
