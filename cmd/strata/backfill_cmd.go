@@ -152,6 +152,10 @@ func followBackfill(ctx context.Context, ws *workspace, id string) error {
 				return exitError{1}
 			}
 			if st.State != engine.StateSucceeded {
+				if st.RetryHint != "" {
+					fmt.Fprintf(os.Stderr, "re-run what did not succeed: %s: strata backfill retry %s %s --use-current-code\n", st.RetryHint, ws.proj.Dir, st.ID)
+					return exitError{1}
+				}
 				fmt.Fprintf(os.Stderr, "re-run what did not succeed: strata backfill retry %s %s\n", ws.proj.Dir, st.ID)
 				return exitError{1}
 			}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -100,5 +101,69 @@ func TestBackfillOfCodeThatDoesNotCompileIsRefused(t *testing.T) {
 	srv.Call(t, http.MethodGet, "/backfills", "", &list)
 	if len(list.Backfills) != 0 {
 		t.Fatalf("a refused launch recorded %d backfill(s)", len(list.Backfills))
+	}
+}
+
+// A block that panics, and the same block fixed.
+const (
+	panickingBlock = `package b
+
+import "github.com/stratahq/strata/blocks/sdk"
+
+func Load(ctx *sdk.Context) (*sdk.Table, error) {
+	panic("boom " + ctx.Partition.Key)
+}
+`
+	fixedBlock = `package b
+
+import "github.com/stratahq/strata/blocks/sdk"
+
+func Load(ctx *sdk.Context) (*sdk.Table, error) {
+	out := sdk.NewTable(sdk.String("day"))
+	out.Append(ctx.Partition.Key)
+	return out, nil
+}
+`
+)
+
+var backfillIDPattern = regexp.MustCompile(`backfill (bf_[0-9A-Za-z_]+)`)
+
+// TestRetryAfterAFixNamesUseCurrentCode: a backfill failed on a panic, the
+// user fixed the block and ran the suggested retry. The retry reruns the
+// launch version (as designed), so it says so before it runs and names
+// --use-current-code, and when it fails the same way the hint names it too
+// (before, it suggested the same plain retry again: a loop).
+func TestRetryAfterAFixNamesUseCurrentCode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := strataproc.Binary(t)
+	dir := truthProject(t, bin, panickingBlock)
+	out, code := strataproc.Run(t, bin, "backfill", dir, "p", "--from", "2024-01-01", "--to", "2024-01-02")
+	m := backfillIDPattern.FindStringSubmatch(out)
+	if code == 0 || m == nil || !strings.Contains(out, "strata backfill retry "+dir+" "+m[1]+"\n") || strings.Contains(out, "--use-current-code") {
+		t.Fatalf("first failure (exit %d): want the plain retry hint (the files did not change):\n%s", code, out)
+	}
+	id := m[1]
+	if err := os.WriteFile(filepath.Join(dir, "blocks/b/b.go"), []byte(fixedBlock), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _ = strataproc.Run(t, bin, "backfill", "retry", dir, id, "--dry-run")
+	if !strings.Contains(out, "files have changed") || !strings.Contains(out, "--use-current-code") {
+		t.Fatalf("retry dry run after a fix does not say a retry reruns the old code:\n%s", out)
+	}
+	out, code = strataproc.Run(t, bin, "backfill", "retry", dir, id)
+	note := strings.Index(out, "NOTE: the files have changed")
+	started := strings.Index(out, "retrying with pipeline version")
+	if code == 0 || note < 0 || started < 0 || note > started {
+		t.Fatalf("plain retry after a fix (exit %d): want a NOTE naming --use-current-code before it runs:\n%s", code, out)
+	}
+	hint := out[strings.LastIndex(out, "re-run what did not succeed"):]
+	if !strings.Contains(hint, "strata backfill retry "+dir+" "+id+" --use-current-code") {
+		t.Fatalf("the failure hint after the files changed does not name --use-current-code:\n%s", out)
+	}
+	out, code = strataproc.Run(t, bin, "backfill", "retry", dir, id, "--use-current-code")
+	if code != 0 || !strings.Contains(out, "succeeded") {
+		t.Fatalf("retry with the current code (exit %d):\n%s", code, out)
 	}
 }

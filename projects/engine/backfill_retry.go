@@ -24,6 +24,10 @@ type RetryPlan struct {
 	// being reused (a retry of the same version reuses them).
 	RerunChildren int            `json:"rerun_children"`
 	ByState       map[string]int `json:"by_state"` // failed, cancelled, conflict, running (left by a crash), not started
+	// Notice, when the files differ from the version a plain retry runs,
+	// says that it reruns that version as launched and how to run the
+	// files as they are now (see CodeChangedHint).
+	Notice string `json:"notice,omitempty"`
 	// Problem says why the retry cannot run the backfill's own version
 	// (its snapshot's files are gone or were edited): only a retry with
 	// the current code can run.
@@ -50,6 +54,11 @@ func (e *Engine) PlanRetry(ctx context.Context, id string, useCurrentCode bool) 
 		rp.Snapshot = cur
 		if cur != hash {
 			rp.Was, rp.CodeChange = hash, hash != ""
+		}
+	}
+	if !useCurrentCode && hash != "" {
+		if cur, err := e.CurrentVersion(pl); err == nil && cur != hash {
+			rp.Notice = CodeChangedHint(hash, cur)
 		}
 	}
 	var t *target
@@ -105,6 +114,17 @@ func (e *Engine) PlanRetry(ctx context.Context, id string, useCurrentCode bool) 
 	return rp, nil
 }
 
+// CodeChangedHint says that the files differ from a backfill's pipeline
+// version was: a plain retry reruns was as launched (the code that failed,
+// when a person fixed a block since), and how to run the files as they are
+// now (version now). A retry that reran the old code and failed the same way
+// used to suggest the same retry again.
+func CodeChangedHint(was, now string) string {
+	return fmt.Sprintf("the files have changed since this backfill's pipeline version %s (now %s): a retry reruns %s as launched; "+
+		"to run the files as they are now, retry with the current code (strata backfill retry --use-current-code; API use_current_code=true)",
+		shortHash(was), shortHash(now), shortHash(was))
+}
+
 // skippedForFailures is why a rollup was skipped when some of its
 // partitions failed.
 const skippedForFailures = "skipped: some of its partitions failed"
@@ -152,6 +172,9 @@ func (rp *RetryPlan) String() string {
 	}
 	if rp.Problem != "" {
 		s += "; CANNOT RUN: " + rp.Problem
+	}
+	if rp.Notice != "" {
+		s += "\nNOTE: " + rp.Notice
 	}
 	if rp.RerunChildren > 0 {
 		s += fmt.Sprintf("; %d dynamic children that succeeded under the old version run again (CHANGED code)", rp.RerunChildren)

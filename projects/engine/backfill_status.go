@@ -26,6 +26,9 @@ type BackfillStatus struct {
 	Snapshot        string `json:"snapshot"`
 	CurrentSnapshot string `json:"current_snapshot,omitempty"`
 	FilesChanged    bool   `json:"files_changed"`
+	// RetryHint, when the files changed since Snapshot, says that a plain
+	// retry reruns Snapshot and how to retry with the current code.
+	RetryHint string `json:"retry_hint,omitempty"`
 	// Ran is each pipeline version that computed published partitions of
 	// the backfill (published, staged or kept aside), from the catalog: more than one after a retry with the
 	// current code (RanString says it for people).
@@ -73,6 +76,9 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 	}
 	if cur, err := e.CurrentVersion(spec.Pipeline); err == nil {
 		st.CurrentSnapshot, st.FilesChanged = cur, cur != st.Snapshot
+		if st.FilesChanged && st.Snapshot != "" {
+			st.RetryHint = CodeChangedHint(st.Snapshot, cur)
+		}
 	} else {
 		// The pipeline was renamed, deleted or broken since: its files
 		// changed too (the backfill still runs its own version).
