@@ -24,6 +24,8 @@ after(async () => {
 
 const state = () => page.locator('[data-testid="bf-state"]').innerText();
 const legend = async (s) => Number((await page.locator(".legend span", { hasText: s }).first().innerText()).replace(/\D+/g, ""));
+// The header's count of a state (the progress line above the grid).
+const header = async (s) => Number((await page.locator(`.progress-stats .c-${s}`).innerText()).replace(/\D+/g, ""));
 
 // The failure goes into segment_report, the reduce after the dynamic
 // fan-out. (A failure upstream of the fan-out, in raw_orders, hangs the
@@ -62,6 +64,8 @@ test("launch: the grid and progress follow the run to its end", async () => {
   assert.equal(await state(), "failed");
   await eventually(async () => (await legend("succeeded")) >= 3 && (await legend("failed")) === 1, 10_000, "3 succeeded and 1 failed in the grid legend");
   assert.match(await page.locator('[data-testid="progress-text"]').innerText(), /of 5 finished/);
+  // One source of counts: the legend says what the header says.
+  for (const s of ["succeeded", "failed", "running", "skipped", "cancelled"]) assert.equal(await legend(s), await header(s), `${s}: legend and header`);
   await screenshot(page, "backfill-failed");
 });
 
@@ -89,6 +93,9 @@ test("fix the block, retry only what failed", async () => {
   await page.goto(backfillURL);
   // The backfill ran its own pipeline version; the fix is newer.
   await eventually(async () => /ran version [0-9a-f]{7}; the files have changed since/.test(await page.locator('[data-testid="bf-version"]').innerText()), 10_000, "the version line");
+  // Before any retry runs, the page says that a plain retry reruns the
+  // old code and how to run the fix.
+  assert.match(await page.locator('[data-testid="bf-retry-hint"]').innerText(), /a retry reruns [0-9a-f]{7} as launched.*--use-current-code/);
   await page.locator('[data-testid="bf-retry-current"]').click();
   await eventually(async () => (await state()) === "succeeded", 60_000, "the retried backfill to succeed");
   assert.doesNotMatch(await page.locator('[data-testid="bf-version"]').innerText(), /changed since/);

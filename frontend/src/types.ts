@@ -239,6 +239,8 @@ export interface BackfillStatus {
   snapshot: string; // the pipeline version the backfill runs
   current_snapshot?: string; // the version the files make now
   files_changed: boolean;
+  // when the files changed: a plain retry reruns the backfill's version; how to run the current code
+  retry_hint?: string;
   // each pipeline version that computed its partitions, from the catalog:
   // more than one after a retry with the current code
   ran?: VersionShare[];
