@@ -145,6 +145,15 @@ func TestRetryAfterAFixNamesUseCurrentCode(t *testing.T) {
 		t.Fatalf("first failure (exit %d): want the plain retry hint (the files did not change):\n%s", code, out)
 	}
 	id := m[1]
+	// A fix that does not compile is refused by a retry with the current
+	// code as by a launch, at its line, and the backfill keeps its version.
+	if err := os.WriteFile(filepath.Join(dir, "blocks/b/b.go"), []byte(brokenBlock), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code = strataproc.Run(t, bin, "backfill", "retry", dir, id, "--use-current-code")
+	if code == 0 || !strings.Contains(out, "blocks/b/b.go:6:9: undefined: notDefined") {
+		t.Fatalf("retry --use-current-code over code that does not compile (exit %d):\n%s", code, out)
+	}
 	if err := os.WriteFile(filepath.Join(dir, "blocks/b/b.go"), []byte(fixedBlock), 0o644); err != nil {
 		t.Fatal(err)
 	}
