@@ -104,6 +104,15 @@ test("fix the block, retry only what failed", async () => {
   await eventually(async () => /computed by 2 pipeline versions: [0-9a-f]{7} \(\d+ partitions\), [0-9a-f]{7} \(\d+ partitions\)/.test(await page.locator('[data-testid="bf-version"]').innerText()), 10_000, "both versions named");
   await eventually(async () => (await legend("failed")) === 0 && (await legend("succeeded")) >= 4, 10_000, "all green");
   await screenshot(page, "backfill-retried");
+  // The failure history stays: the retry of 2024-01-03 is a run of its own
+  // (attempt 2), and the first attempt is still listed as failed.
+  const id = new URL(backfillURL).pathname.split("/").pop();
+  await page.goto(`${server.base}/runs?backfill=${id}&partition=2024-01-03`);
+  await eventually(async () => (await page.locator('[data-testid="run-row"]').count()) === 2, 10_000, "both attempts at 2024-01-03");
+  assert.equal(await page.locator('[data-testid="run-attempt"]').innerText(), "attempt 2");
+  await page.goto(`${server.base}/runs?backfill=${id}&state=failed`);
+  await eventually(async () => (await page.locator('[data-testid="run-row"]').count()) === 1, 10_000, "the failed first attempt");
+  assert.equal(await page.locator('[data-testid="run-row"]').getAttribute("data-run"), `${id}:2024-01-03`);
 });
 
 test("a reload mid-run still shows the backfill running; pause and resume", async () => {

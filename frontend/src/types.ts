@@ -286,6 +286,8 @@ export interface RunSummary {
   engine?: "interp" | "compiled"; // how the run's Go blocks ran
   /** What launched it: editor, cli, api, backfill, trigger or freshness. */
   launched?: string;
+  /** Which attempt at its backfill partition the run is (each retry is a run of its own). */
+  attempt?: number;
 }
 
 export interface BlockRun {
