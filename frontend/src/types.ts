@@ -175,6 +175,8 @@ export interface BackfillSpec {
   concurrency?: number;
   rate_per_min?: number;
   publish?: PublishMode;
+  /** Who launched it (set by the server, never by the client). */
+  actor?: string;
 }
 
 export interface PlannedPartition {
@@ -288,6 +290,8 @@ export interface RunSummary {
   launched?: string;
   /** Which attempt at its backfill partition the run is (each retry is a run of its own). */
   attempt?: number;
+  /** Who launched it (a user's name), or its backfill's launcher. */
+  actor?: string;
 }
 
 export interface BlockRun {
@@ -470,6 +474,8 @@ export interface Promotion {
   only?: string;
   versions: number;
   overridden?: string[];
+  /** Who promoted. */
+  by?: string;
 }
 
 export interface BackfillReview {

@@ -244,7 +244,7 @@ func (b *backfillRun) run() error {
 				based = pr.basedOn(t.pl, blocks)
 			}
 			opt := RunOptions{RunID: attempt, BackfillID: b.id, Stage: atomicMode, FineOnly: interval == "", Interval: interval,
-				Reuse: prior[runID] != "", Snapshot: t.pin.hash, BasedOn: based, code: code, Origin: t.spec.Origin}
+				Reuse: prior[runID] != "", Snapshot: t.pin.hash, BasedOn: based, code: code, Origin: t.spec.Origin, Actor: t.spec.Actor}
 			if atomicMode {
 				opt.PreferRun = b.id + ":"
 			}
@@ -253,7 +253,8 @@ func (b *backfillRun) run() error {
 			}
 			res, err := e.Run(ctx, t.pl.ID, key, opt)
 			if err != nil {
-				e.store.Append(Event{RunID: attempt, BackfillID: b.id, Pipeline: t.pl.ID, Partition: key, State: StateFailed, Error: err.Error()})
+				e.store.Append(Event{RunID: attempt, BackfillID: b.id, Pipeline: t.pl.ID, Partition: key, State: StateFailed, Error: err.Error(),
+					Origin: withActor(t.spec.Origin, t.spec.Actor).encode()})
 			} else {
 				state = res.State
 			}
@@ -365,7 +366,8 @@ func (b *backfillRun) run() error {
 // skip records that the partition of slot runID is skipped, and why.
 func (b *backfillRun) skip(runID, key, reason string) {
 	id := b.book.get(runID).skipID(runID)
-	b.e.store.Append(Event{RunID: id, BackfillID: b.id, Pipeline: b.t.pl.ID, Partition: key, State: StateSkipped, Error: reason})
+	b.e.store.Append(Event{RunID: id, BackfillID: b.id, Pipeline: b.t.pl.ID, Partition: key, State: StateSkipped, Error: reason,
+		Origin: withActor(b.t.spec.Origin, b.t.spec.Actor).encode()}) // a run that never started still says who launched it
 	b.book.set(runID, id, StateSkipped)
 	b.finishes.add(time.Now())
 }
