@@ -134,7 +134,7 @@ const skippedForFailures = "skipped: some of its partitions failed"
 func (e *Engine) skippedForFailures(ctx context.Context, id string) (int, error) {
 	var n int
 	err := e.wh.DB().QueryRowContext(ctx, `SELECT count(*) FROM (SELECT arg_max(state, seq) AS state, arg_max(error, seq) AS error
-		FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' GROUP BY run_id) WHERE state = 'skipped' AND error = ?`,
+		FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' GROUP BY `+slotSQL+`) WHERE state = 'skipped' AND error = ?`,
 		id, skippedForFailures).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count the rollups a retry of %s decides again: %w", id, err)
@@ -147,13 +147,15 @@ func (e *Engine) skippedForFailures(ctx context.Context, id string) (int, error)
 // snapshot.
 func (e *Engine) staleChildren(ctx context.Context, id, snapshot string) (int, error) {
 	var n int
+	// By slot: a retry is a new attempt of the partition, and reuses the
+	// children any earlier attempt computed (childOutputs).
 	err := e.wh.DB().QueryRowContext(ctx, `WITH retried AS (
-			SELECT run_id FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' GROUP BY run_id
+			SELECT `+slotSQL+` AS slot FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' GROUP BY slot
 			HAVING arg_max(state, seq) NOT IN ('succeeded', 'skipped', 'conflict'))
-		SELECT count(*) FROM (SELECT DISTINCT run_id, block_id, child_key FROM _strata.run_events
+		SELECT count(*) FROM (SELECT DISTINCT `+slotSQL+`, block_id, child_key FROM _strata.run_events
 			WHERE backfill_id = ? AND child_key <> '' AND state = 'succeeded' AND output IS NOT NULL
-			AND run_id IN (SELECT run_id FROM retried)
-			EXCEPT SELECT DISTINCT run_id, block_id, child_key FROM _strata.run_events
+			AND `+slotSQL+` IN (SELECT slot FROM retried)
+			EXCEPT SELECT DISTINCT `+slotSQL+`, block_id, child_key FROM _strata.run_events
 			WHERE backfill_id = ? AND child_key <> '' AND state = 'succeeded' AND output IS NOT NULL AND snapshot = ?)`, id, id, id, snapshot).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count the dynamic children a retry of %s reruns: %w", id, err)
