@@ -237,8 +237,31 @@ func (l *Loop) SetPaused(pipeline, trigger string, paused bool) error {
 	if _, err := SetPaused(proj.Dir, pipeline, trigger, paused, l.clock.Now()); err != nil {
 		return err
 	}
+	if paused {
+		l.skipQueued(pipeline, trigger)
+	}
 	l.Wake()
 	return nil
+}
+
+// skipQueued records the ticks waiting in a just paused trigger's queue as
+// skipped now, when the pause is taken, so history shows at once what the
+// pause covers. (A pause written by another process is found by each tick
+// when its turn comes: see skipPaused.)
+func (l *Loop) skipQueued(pipeline, trigger string) {
+	l.mu.Lock()
+	q := l.queues[pauseKey(pipeline, trigger)]
+	var waiting []Firing
+	if q != nil {
+		waiting, q.pending = q.pending, nil
+	}
+	ctx := l.runCtx
+	l.mu.Unlock()
+	for _, f := range waiting {
+		if !l.skipPaused(ctx, f) {
+			l.enqueue(f) // an API firing, or work that exists already
+		}
+	}
 }
 
 // ParseSpan reads a preview span: each end an RFC 3339 time, or a date
