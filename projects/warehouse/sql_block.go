@@ -59,6 +59,9 @@ func (w *Warehouse) RunSQLBlock(ctx context.Context, query string, inputs []SQLI
 	if err := checkReadOnly(query); err != nil {
 		return nil, nil, nil, fmt.Errorf("a SQL block is one SELECT: %w", err)
 	}
+	if err := w.loadExtensions(ctx); err != nil {
+		return nil, nil, nil, err
+	}
 	var args []any
 	for _, name := range usedParams(query) {
 		v, ok := params[name]
