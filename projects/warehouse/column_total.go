@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/stratahq/strata/blocks/sdk"
@@ -76,8 +77,11 @@ func addParts(parts []sql.NullString) (*big.Rat, error) {
 	return total, nil
 }
 
-// totals is what summarize reads for a numeric column: the DOUBLE sum
-// and mean, and the parts of the exact total.
+// totals is what summarize reads for a numeric column: for DOUBLE its sum
+// and mean, for exact types the count of values and the parts of the exact
+// total, from which the sum and mean are derived (no DOUBLE aggregate: a
+// review summarizes every numeric column of every product, and two
+// aggregates per column are what the float-only statistics cost before).
 type totals struct {
 	dbl, mean sql.NullFloat64
 	n         int64
@@ -86,17 +90,19 @@ type totals struct {
 
 func newTotals(id string, f sdk.Field) (*totals, string) {
 	t := &totals{}
-	sel := fmt.Sprintf("sum(%[1]s::DOUBLE), avg(%[1]s::DOUBLE), count(%[1]s)", id)
-	if f.Type != sdk.TypeFloat64 {
-		exact := exactSumSQL(id, f)
-		t.parts = make([]sql.NullString, len(exact))
-		sel += ", " + strings.Join(exact, ", ")
+	if f.Type == sdk.TypeFloat64 {
+		return t, fmt.Sprintf("sum(%[1]s)::DOUBLE, avg(%[1]s)::DOUBLE", id)
 	}
-	return t, sel
+	exact := exactSumSQL(id, f)
+	t.parts = make([]sql.NullString, len(exact))
+	return t, fmt.Sprintf("count(%s), ", id) + strings.Join(exact, ", ")
 }
 
 func (t *totals) ptrs() []any {
-	out := []any{&t.dbl, &t.mean, &t.n}
+	if t.parts == nil {
+		return []any{&t.dbl, &t.mean}
+	}
+	out := []any{&t.n}
 	for i := range t.parts {
 		out = append(out, &t.parts[i])
 	}
@@ -107,10 +113,10 @@ func (t *totals) ptrs() []any {
 // mean are the nearest float64 of the exact values (the DOUBLE sum of
 // 100.6 and -95.0 is 5.599999999999994, the total 5.6).
 func (t *totals) fill(s *ColumnSummary) {
-	s.Sum, s.Mean = nullFloat(t.dbl), nullFloat(t.mean)
 	if t.parts == nil {
+		s.Sum, s.Mean = nullFloat(t.dbl), nullFloat(t.mean)
 		if t.dbl.Valid {
-			text := fmt.Sprint(t.dbl.Float64)
+			text := strconv.FormatFloat(t.dbl.Float64, 'g', -1, 64)
 			s.Total = &text
 		}
 		return
