@@ -39,11 +39,11 @@ triggers:
 	}
 	out, code := strataproc.Run(t, bin, "triggers", "preview", dir, "hourly", "every-hour", "--from", "2024-01-01", "--to", "2024-12-31")
 	if code != 0 || !strings.Contains(out, "1000 ticks shown; the span has more (--limit 1000): the next page starts --from 2024-02-11T16:00:00Z") {
-		t.Fatalf("exit %d, output tail:\n%s", code, tail(out, 3))
+		t.Fatalf("exit %d, output tail:\n%s", code, lastLines(out, 3))
 	}
 	out, code = strataproc.Run(t, bin, "triggers", "preview", dir, "hourly", "every-hour", "--from", "2024-01-01", "--to", "2024-12-31", "--format", "json")
 	if code != 0 || !strings.Contains(out, `"truncated": true`) || !strings.Contains(out, `"next_from": "2024-02-11T16:00:00Z"`) {
-		t.Fatalf("json: exit %d, output tail:\n%s", code, tail(out, 5))
+		t.Fatalf("json: exit %d, output tail:\n%s", code, lastLines(out, 5))
 	}
 	out, code = strataproc.Run(t, bin, "triggers", "preview", dir, "hourly", "every-hour", "--from", "2024-01-01", "--to", "2024-12-31", "--limit", "0")
 	if code == 0 || !strings.Contains(out, "--limit 0: want at least 1") {
@@ -51,7 +51,7 @@ triggers:
 	}
 }
 
-func tail(s string, n int) string {
+func lastLines(s string, n int) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
