@@ -129,7 +129,7 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 	src := r.srcs[b.ID].text
 	h := &blockHandler{r: r, b: b, part: g.part.Key, item: item}
 	if b.Kind == project.KindSQL {
-		t, err := r.runSQL(ctx, g, src, in)
+		t, err := r.runSQL(ctx, g, b, src, in)
 		if err != nil {
 			return nil, &protocol.RunError{Kind: protocol.ErrRuntime, File: b.File, Message: err.Error()}, "", "", ""
 		}
