@@ -47,12 +47,26 @@ type SQLInput struct {
 // query read; inputs all in memory need no snapshot, and their temporary
 // tables are dropped instead (one statement fewer than BEGIN and ROLLBACK).
 func (w *Warehouse) RunSQLInputs(ctx context.Context, query string, inputs []SQLInput, params map[string]any) (*sdk.Table, [][]VersionRef, error) {
+	attaches, query, err := splitSQLBlock(query)
+	if err != nil {
+		return nil, nil, err
+	}
 	if err := checkReadOnly(query); err != nil {
-		return nil, nil, fmt.Errorf("a SQL block is one SELECT: %w", err)
+		return nil, nil, fmt.Errorf("a SQL block is one SELECT (after ATTACH statements): %w", err)
 	}
 	if err := w.loadExtensions(ctx); err != nil {
 		return nil, nil, err
 	}
+	secrets, release, err := w.attachAll(ctx, attaches)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer release()
+	t, read, err := w.runSQLInputs(ctx, query, inputs, params)
+	return t, read, maskSecrets(err, secrets)
+}
+
+func (w *Warehouse) runSQLInputs(ctx context.Context, query string, inputs []SQLInput, params map[string]any) (*sdk.Table, [][]VersionRef, error) {
 	var args []any
 	for _, name := range usedParams(query) {
 		v, ok := params[name]

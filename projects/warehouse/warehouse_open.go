@@ -133,6 +133,8 @@ type Warehouse struct {
 	emu       sync.Mutex
 	extWant   []string
 	extLoaded map[string]bool
+	// attached are the sources SQL blocks ATTACHed (sql_attach.go).
+	attached attachments
 
 	// tmu guards sharing: how many partitions run statements concurrently
 	// (warehouse_threads.go).
