@@ -41,15 +41,16 @@ func (s *Session) run(ctx context.Context, e *execution, source string) (Event, 
 		}
 		return refused(e.id, CodeInvalid, err.Error()), false
 	}
+	masks := eng.Secrets()
 	if b.Kind == project.KindSQL {
 		t, err := in.ExecSQL(ctx)(source)
 		if err != nil {
 			if ctx.Err() != nil {
 				return stopped(e, b.File, err, time.Since(start)), false
 			}
-			return runFailed(e.id, &protocol.RunError{Kind: protocol.ErrRuntime, File: b.File, Message: err.Error()}, time.Since(start)), false
+			return runFailed(e.id, &protocol.RunError{Kind: protocol.ErrRuntime, File: b.File, Message: masks.Mask(err.Error())}, time.Since(start)), false
 		}
-		return s.succeeded(e, pl, in, source, t, time.Since(start), "sql", ""), false
+		return s.succeeded(e, pl, in, source, engine.MaskTable(masks, t), time.Since(start), "sql", ""), false
 	}
 	req, err := in.ExecRequest(source)
 	if err != nil {
@@ -83,6 +84,7 @@ func (s *Session) run(ctx context.Context, e *execution, source string) (Event, 
 	}
 	if res.Error != nil {
 		re := *res.Error
+		re.Message = masks.Mask(re.Message)
 		if re.File == "" {
 			re.File = b.File
 		}
@@ -95,9 +97,9 @@ func (s *Session) run(ctx context.Context, e *execution, source string) (Event, 
 	}
 	stdout := ""
 	if h.dropped.Load() > 0 {
-		stdout = res.Stdout // the stream lost chunks; the captured text is complete
+		stdout = masks.Mask(res.Stdout) // the stream lost chunks; the captured text is complete
 	}
-	ev := s.succeeded(e, pl, in, source, out, res.Duration, res.Entry, stdout)
+	ev := s.succeeded(e, pl, in, source, engine.MaskTable(masks, out), res.Duration, res.Entry, stdout)
 	ev.Result.Engine = mode
 	return ev, restarted
 }
