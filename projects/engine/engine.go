@@ -102,7 +102,7 @@ func New(ctx context.Context, proj *project.Project, wh *warehouse.Warehouse, po
 	// opened with them has them already) and resolve its secrets.
 	wh.UseExtensions(proj.Extensions)
 	e.secrets = secrets.New(proj.Dir, proj.Secrets)
-	wh.UseSecrets(e.secrets.Resolve)
+	wh.UseSecrets(e.secrets)
 	// Opening a project for writing is a safe moment to drop the
 	// snapshots nothing needs: nothing of this process runs yet.
 	e.collectSnapshots(ctx)

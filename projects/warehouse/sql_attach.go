@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/stratahq/strata/projects/secrets"
 )
 
 // A SQL block reads outside sources by ATTACHing them first:
@@ -38,15 +40,22 @@ type attachment struct {
 type attachments struct {
 	mu      sync.Mutex
 	byAlias map[string]*attachment
-	secret  func(name string) (string, error)
+	secrets *secrets.Store
 }
 
-// UseSecrets sets how `{{secret "NAME"}}` in a SQL block's ATTACH is
-// resolved: the project's secrets, at run time.
-func (w *Warehouse) UseSecrets(resolve func(name string) (string, error)) {
+// UseSecrets sets the project's secrets, which `{{secret "NAME"}}` in a
+// SQL block's ATTACH resolves at run time, and which errors mask.
+func (w *Warehouse) UseSecrets(s *secrets.Store) {
 	w.attached.mu.Lock()
-	w.attached.secret = resolve
+	w.attached.secrets = s
 	w.attached.mu.Unlock()
+}
+
+// masks is what errors of SQL blocks are masked with.
+func (w *Warehouse) masks() *secrets.Store {
+	w.attached.mu.Lock()
+	defer w.attached.mu.Unlock()
+	return w.attached.secrets
 }
 
 // attachStmt is one ATTACH of a SQL block, as written.
@@ -140,11 +149,10 @@ func parseAttach(stmt string) (attachStmt, error) {
 var readOnlyOption = regexp.MustCompile(`(?i)\bREAD_ONLY\b`)
 
 // attachAll ATTACHes what a block needs (or finds it attached already)
-// and returns the secret values it resolved, for masking, and a release
-// to call when the block is done.
-func (w *Warehouse) attachAll(ctx context.Context, stmts []attachStmt) (secrets []string, release func(), err error) {
+// and returns a release to call when the block is done.
+func (w *Warehouse) attachAll(ctx context.Context, stmts []attachStmt) (release func(), err error) {
 	if len(stmts) == 0 {
-		return nil, func() {}, nil
+		return func() {}, nil
 	}
 	at := &w.attached
 	at.mu.Lock()
@@ -157,15 +165,14 @@ func (w *Warehouse) attachAll(ctx context.Context, stmts []attachStmt) (secrets 
 			a.refs--
 		}
 	}
-	fail := func(err error) ([]string, func(), error) {
+	fail := func(err error) (func(), error) {
 		for _, a := range held {
 			a.refs--
 		}
-		return nil, nil, maskSecrets(err, secrets)
+		return nil, maskError(at.secrets, err)
 	}
 	for _, s := range stmts {
-		target, vals, err := at.resolve(s.target)
-		secrets = append(secrets, vals...)
+		target, err := at.resolve(s.target)
 		if err != nil {
 			return fail(err)
 		}
@@ -200,50 +207,35 @@ func (w *Warehouse) attachAll(ctx context.Context, stmts []attachStmt) (secrets 
 		cur.refs++
 		held = append(held, cur)
 	}
-	return secrets, release, nil
+	return release, nil
 }
 
 // resolve replaces the secret placeholders of an ATTACH target.
-func (at *attachments) resolve(target string) (string, []string, error) {
-	var vals []string
+func (at *attachments) resolve(target string) (string, error) {
 	var err error
 	out := secretRef.ReplaceAllStringFunc(target, func(m string) string {
-		name := secretRef.FindStringSubmatch(m)[1]
 		if err != nil {
 			return ""
 		}
-		if at.secret == nil {
-			err = fmt.Errorf("secret %q: this project names no secrets (strata.yaml secrets:)", name)
-			return ""
-		}
-		v, e := at.secret(name)
+		v, e := at.secrets.Resolve(secretRef.FindStringSubmatch(m)[1])
 		if e != nil {
 			err = e
-			return ""
 		}
-		vals = append(vals, v)
 		return v
 	})
-	return out, vals, err
+	return out, err
 }
 
-// maskSecrets replaces each secret value in err's text by ***: DuckDB's
+// maskError replaces every secret value in err's text by ***: DuckDB's
 // errors quote the connection string they could not use.
-func maskSecrets(err error, secrets []string) error {
-	if err == nil || len(secrets) == 0 {
+func maskError(s *secrets.Store, err error) error {
+	if err == nil || !s.Active() {
 		return err
 	}
-	msg := err.Error()
-	masked := msg
-	for _, s := range secrets {
-		if s != "" {
-			masked = strings.ReplaceAll(masked, s, "***")
-		}
+	if msg := s.Mask(err.Error()); msg != err.Error() {
+		return errors.New(msg)
 	}
-	if masked == msg {
-		return err
-	}
-	return errors.New(masked)
+	return err
 }
 
 func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

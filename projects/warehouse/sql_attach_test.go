@@ -67,7 +67,7 @@ func TestSQLBlockStatementsOtherThanAttachAreRefused(t *testing.T) {
 		{"SELECT 1; SELECT 2", `got a statement starting with "SELECT"`},
 		{"ATTACH 'x.db' AS x; DELETE FROM t", "a SQL block is one SELECT (after ATTACH statements)"},
 		{`SELECT '{{secret "pg"}}' AS leak`, "may only stand in an ATTACH's target"},
-		{`ATTACH '{{secret "pg"}}' AS pg (TYPE postgres); SELECT 1`, `secret "pg": this project names no secrets`},
+		{`ATTACH '{{secret "pg"}}' AS pg (TYPE postgres); SELECT 1`, `this project names no secrets in strata.yaml`},
 	} {
 		if _, err := w.RunSQL(ctx, c.sql, nil, nil); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s:\n  got  %v\n  want %s", c.sql, err, c.want)

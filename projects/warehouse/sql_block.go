@@ -57,13 +57,13 @@ func (w *Warehouse) RunSQLInputs(ctx context.Context, query string, inputs []SQL
 	if err := w.loadExtensions(ctx); err != nil {
 		return nil, nil, err
 	}
-	secrets, release, err := w.attachAll(ctx, attaches)
+	release, err := w.attachAll(ctx, attaches)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer release()
 	t, read, err := w.runSQLInputs(ctx, query, inputs, params)
-	return t, read, maskSecrets(err, secrets)
+	return t, read, maskError(w.masks(), err)
 }
 
 func (w *Warehouse) runSQLInputs(ctx context.Context, query string, inputs []SQLInput, params map[string]any) (*sdk.Table, [][]VersionRef, error) {
