@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stratahq/strata/projects/audit"
 	"github.com/stratahq/strata/projects/engine"
 )
 
@@ -44,10 +45,11 @@ func runRun(args []string) error {
 			key = spec.Latest(time.Now()).Key
 		}
 		origin, _ := engine.PersonOrigin(engine.OriginCLI)
-		res, err := ws.eng.Run(ctx, pl.ID, key, engine.RunOptions{Engine: *eng, Origin: origin})
+		res, err := ws.eng.Run(ctx, pl.ID, key, engine.RunOptions{Engine: *eng, Origin: origin, Actor: cliActor()})
 		if err != nil {
 			return err
 		}
+		cliAudit(ws.proj.Dir, audit.Entry{Action: audit.ActionRunLaunch, Pipeline: pl.ID, Target: res.RunID, Detail: string(res.State)})
 		if *format == "json" {
 			if err := printJSON(res); err != nil {
 				return err

@@ -175,6 +175,8 @@ export interface BackfillSpec {
   concurrency?: number;
   rate_per_min?: number;
   publish?: PublishMode;
+  /** Who launched it (set by the server, never by the client). */
+  actor?: string;
 }
 
 export interface PlannedPartition {
@@ -284,6 +286,8 @@ export interface RunSummary {
   engine?: "interp" | "compiled"; // how the run's Go blocks ran
   /** What launched it: editor, cli, api, backfill, trigger or freshness. */
   launched?: string;
+  /** Who launched it (a user's name), or its backfill's launcher. */
+  actor?: string;
 }
 
 export interface BlockRun {
@@ -466,6 +470,8 @@ export interface Promotion {
   only?: string;
   versions: number;
   overridden?: string[];
+  /** Who promoted. */
+  by?: string;
 }
 
 export interface BackfillReview {

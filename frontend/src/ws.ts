@@ -6,6 +6,7 @@
 
 import { backoff, cellKey, ExecStore, type Exec, parseMessage } from "./exec_state";
 import type { Notice, ServerMessage } from "./types";
+import { can } from "./role";
 
 export type ConnState = "connecting" | "open" | "closed";
 type NoticeListener = (n: Notice, topic: string) => void;
@@ -58,7 +59,8 @@ export class WsClient {
     ws.onopen = () => {
       this.attempt = 0;
       this.setState("open");
-      this.send({ type: "hello", id: this.nextId("hello"), session: this.sessionId });
+      // A session owns a kernel: only roles that may run cells ask for one.
+      if (can("edit")) this.send({ type: "hello", id: this.nextId("hello"), session: this.sessionId });
       for (const t of this.topics.keys()) this.send({ type: "subscribe", id: this.nextId("sub"), topic: t });
       if (this.everOpened) this.reconnectListeners.forEach((l) => l());
       this.everOpened = true;

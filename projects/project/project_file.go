@@ -48,6 +48,7 @@ type Project struct {
 	// "pg"}} in a SQL block's ATTACH) and where their values are; never
 	// the values (projects/secrets).
 	Secrets   map[string]secrets.Spec
+	Alerts    AlertConfig // who hears of failures (alert_config.go)
 	Pipelines map[string]*Pipeline
 	Problems  Problems // everything wrong with the project, sorted; empty when valid
 }
@@ -59,7 +60,7 @@ type KernelConfig struct {
 	Allow       []string      // opt-in imports from AllowableImports
 }
 
-var projectFields = []string{"name", "timezone", "retention", "kernel", "variables", "extensions", "secrets"}
+var projectFields = []string{"name", "timezone", "retention", "kernel", "variables", "extensions", "secrets", "alerts"}
 var kernelFields = []string{"memory_limit", "timeout", "allow"}
 
 // decodeProject fills p from the strata.yaml root node (nil for an empty file).
@@ -69,6 +70,7 @@ func (d *decoder) decodeProject(p *Project, root *yaml.Node) {
 	p.Retention = DefaultRetention
 	p.Kernel = KernelConfig{MemoryLimit: DefaultMemoryLimit, Timeout: DefaultKernelTimeout}
 	p.Variables = map[string]string{}
+	p.Alerts = AlertConfig{Attempts: DefaultAlertAttempts, Backoff: DefaultAlertBackoff}
 	if root == nil {
 		return
 	}
@@ -112,6 +114,9 @@ func (d *decoder) decodeProject(p *Project, root *yaml.Node) {
 	}
 	if e, ok := f["secrets"]; ok {
 		d.decodeSecrets(p, e)
+	}
+	if e, ok := f["alerts"]; ok {
+		d.decodeAlerts(&p.Alerts, e)
 	}
 }
 
