@@ -355,6 +355,8 @@ export interface WsErrorBody {
   line?: number;
   column?: number;
   diagnostics?: Diagnostic[];
+  /** "compiled" when the cell may run compiled where the interpreter failed (a fault midway, a timeout). */
+  offer?: string;
 }
 
 /** Any message the server sends on the websocket. */
