@@ -94,6 +94,7 @@ func (s *Session) run(ctx context.Context, e *execution, source string) (Event, 
 
 // ended turns a kernel's result into the execution's final event.
 func (s *Session) ended(ctx context.Context, e *execution, pl *project.Pipeline, in *engine.Interactive, b *project.Block, source string, h *streamHandler, res *protocol.Result, out *sdk.Table, mode string, restarted bool) (Event, bool) {
+	masks := s.m.cfg.Engine.Secrets()
 	if res.Error != nil {
 		re := *res.Error
 		re.Message = masks.Mask(re.Message)
