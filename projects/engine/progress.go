@@ -64,9 +64,13 @@ func (r *rateWindow) perMinute(elapsed time.Duration) float64 {
 }
 
 func (b *backfillRun) progress() *Progress {
+	// The counts are the log's latest state of each partition (the same
+	// tally Backfill makes of the log when no process runs it), not
+	// counters of this pass: one source for the CLI, the API and the UI.
+	c := b.book.counts()
 	p := &Progress{BackfillID: b.id, State: StateRunning, Total: b.t.total + b.t.rollups,
-		Succeeded: int(b.succeeded.Load()), Failed: int(b.failed.Load()), Skipped: int(b.skipped.Load()),
-		Cancelled: int(b.cancelled.Load()), Running: int(b.running.Load()), Conflicts: int(b.conflicts.Load()), Elapsed: time.Since(b.start)}
+		Succeeded: c[StateSucceeded], Failed: c[StateFailed], Skipped: c[StateSkipped],
+		Cancelled: c[StateCancelled], Running: c[StateRunning], Conflicts: c[StateConflict], Elapsed: time.Since(b.start)}
 	if b.win.Paused() {
 		p.State = StatePaused
 	}
