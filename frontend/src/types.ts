@@ -417,6 +417,9 @@ export interface ColumnSummary {
   max: string | null;
   sum?: number;
   mean?: number;
+  /** The exact sum as text (DECIMAL/HUGEINT arithmetic for exact types). */
+  total?: string;
+  total_note?: string;
 }
 
 export interface ColumnChange {

@@ -77,8 +77,7 @@ func (b *backfillRun) progress() *Progress {
 	p.Done = p.Succeeded + p.Skipped
 	p.Engine, _ = b.engine.Load().(string)
 	p.Rate = b.finishes.perMinute(p.Elapsed)
-	if remaining := p.Total - p.Done - p.Failed - p.Cancelled - p.Conflicts; p.Rate > 0 && remaining > 0 {
-		p.ETA = time.Duration(float64(remaining) / p.Rate * float64(time.Minute))
-	}
+	p.ETA = estimateETA(etaInput{Now: time.Now(), Remaining: p.Total - p.Done - p.Failed - p.Cancelled - p.Conflicts,
+		Running: p.Running, Observed: p.Rate, PerMin: b.t.spec.RatePerMin, NextStart: b.win.pace.nextStart()})
 	return p
 }
