@@ -87,6 +87,7 @@ var auditedRoutes = map[string]string{
 	"POST /api/v1/backfills/:id/discard":                  audit.ActionDiscard,
 	"POST /api/v1/backfills/:id/rollback":                 audit.ActionRollback,
 	"POST /api/v1/products/:name/rollback":                audit.ActionProductRollback,
+	"POST /api/v1/products/:name/transfer":                audit.ActionProductTransfer,
 	"POST /api/v1/pipelines/:id/triggers/:trigger/fire":   audit.ActionTriggerFire,
 	"POST /api/v1/pipelines/:id/triggers/:trigger/pause":  audit.ActionTriggerPause,
 	"POST /api/v1/pipelines/:id/triggers/:trigger/resume": audit.ActionTriggerResume,

@@ -78,7 +78,13 @@ func runRollback(args []string) error {
 		if err := ws.eng.RollbackProduct(ctx, product, *part, *to); err != nil {
 			return err
 		}
-		cliAudit(ws.proj.Dir, audit.Entry{Action: audit.ActionProductRollback, Pipeline: pos[1], Target: fmt.Sprintf("%s %s v%d", product, *part, *to)})
+		pipeline := ""
+		if pl, _ := ws.eng.Project().Product(product); pl != nil {
+			pipeline = pl.ID
+		} else if len(pos) == 3 {
+			pipeline = pos[1]
+		}
+		cliAudit(ws.proj.Dir, audit.Entry{Action: audit.ActionProductRollback, Pipeline: pipeline, Target: fmt.Sprintf("%s %s v%d", product, *part, *to)})
 		fmt.Printf("%s %s: version %d is current\n", product, *part, *to)
 		return nil
 	})
@@ -136,6 +142,7 @@ func runProductTransfer(args []string) error {
 		if err != nil {
 			return err
 		}
+		cliAudit(ws.proj.Dir, audit.Entry{Action: audit.ActionProductTransfer, Pipeline: *to, Target: pos[1]})
 		if from == "" {
 			from = "no recorded owner"
 		}

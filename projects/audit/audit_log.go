@@ -45,6 +45,7 @@ const (
 	ActionDiscard         = "backfill.discard"
 	ActionRollback        = "backfill.rollback"
 	ActionProductRollback = "product.rollback"
+	ActionProductTransfer = "product.transfer"
 	ActionTriggerFire     = "trigger.fire"
 	ActionTriggerPause    = "trigger.pause"
 	ActionTriggerResume   = "trigger.resume"

@@ -80,6 +80,10 @@ var Routes = map[string]Role{
 	"GET /api/v1/products/:name/aggregate":   Viewer,
 	"GET /api/v1/products/:name/diff":        Viewer,
 	"POST /api/v1/products/:name/rollback":   Operator,
+	"GET /api/v1/products/owners":            Viewer,
+	// Which pipeline may write a global product is a decision about the
+	// project, as its settings are.
+	"POST /api/v1/products/:name/transfer": Admin,
 
 	// Triggers.
 	"GET /api/v1/triggers":                                Viewer,
