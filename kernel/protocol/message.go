@@ -82,6 +82,13 @@ type ExecRequest struct {
 	// Snapshot is the content hash of the pipeline snapshot Source was
 	// taken from, so a worker's logs and results name the code version.
 	Snapshot string `json:"snapshot,omitempty"`
+	// State is the block's incremental state as of its latest current
+	// version (ctx.State); the result carries it back (state_export.go).
+	State map[string]string `json:"state,omitempty"`
+	// Export is an Export block's idempotency key (ctx.ExportKey): the
+	// kernel asks the coordinator's export ledger before it runs the block
+	// and tells it when the block completed (state_export.go).
+	Export *sdk.ExportKey `json:"export,omitempty"`
 }
 
 // SourceFile is one more file of a Go block's package.
@@ -160,6 +167,13 @@ type Result struct {
 	// may differ from the run's engine: a worker that cannot run the
 	// shipped compiled build runs the block's source interpreted.
 	Engine string `json:"engine,omitempty"`
+	// StateSet says the block set or deleted ctx.State values; State is
+	// then every value it left (possibly none).
+	StateSet bool              `json:"state_set,omitempty"`
+	State    map[string]string `json:"state,omitempty"`
+	// ExportSkipped says the export ledger had this export completed
+	// already, so the block was not run again.
+	ExportSkipped bool `json:"export_skipped,omitempty"`
 }
 
 // Stream is a chunk of output.
@@ -178,11 +192,13 @@ type LogLine struct {
 // HostCall is ctx.Query or ctx.Product.
 type HostCall struct {
 	Seq     int64      `json:"seq"`
-	Method  string     `json:"method"` // query or product
+	Method  string     `json:"method"` // query, product, export_begin or export_done
 	SQL     string     `json:"sql,omitempty"`
 	Args    []any      `json:"args,omitempty"`
 	Product string     `json:"product,omitempty"`
 	Window  sdk.Window `json:"window,omitempty"`
+	// Export is the key of an export_begin or export_done call.
+	Export *sdk.ExportKey `json:"export,omitempty"`
 }
 
 // HostReply answers a HostCall; the table is attached when Error is empty.

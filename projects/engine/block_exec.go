@@ -137,6 +137,13 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 		Task:      taskLabel(r.opt.RunID, b.ID, item),
 		Snapshot:  r.pin.hash,
 	}
+	skip, err := r.prepareState(ctx, g, b, item, req)
+	if err != nil {
+		return nil, &protocol.RunError{Kind: protocol.ErrRuntime, File: b.File, Message: err.Error()}, "", "", ""
+	}
+	if skip != "" {
+		return nil, nil, skip, "", ""
+	}
 	res, out, err := r.exec.Exec(ctx, req, in.tables, h)
 	if err != nil {
 		return nil, &protocol.RunError{Kind: protocol.ErrCrash, Message: "no kernel: " + err.Error()}, h.text(), "", ""
@@ -146,6 +153,12 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 			res.Error.File = b.File
 		}
 		return nil, res.Error, h.text(), res.Worker, res.Engine
+	}
+	if res.ExportSkipped {
+		h.keep(fmt.Sprintf("export %s completed already (export ledger): not run again\n", req.Export))
+	}
+	if rerr := r.keepState(g, b, item, req, res); rerr != nil {
+		return nil, rerr, h.text(), res.Worker, res.Engine
 	}
 	if out == nil && b.Entry != "Export" {
 		out = sdk.NewTable()
