@@ -241,4 +241,3 @@ func equalInts(got []int64, want ...int64) bool {
 	}
 	return true
 }
-
