@@ -27,6 +27,8 @@ func init() {
 		"FitsInt128":          reflect.ValueOf(sdk.FitsInt128),
 		"Float64":             reflect.ValueOf(sdk.Float64),
 		"Float64sFrom":        reflect.ValueOf(sdk.Float64sFrom),
+		"FromRows":            reflect.ValueOf(sdk.FromRows),
+		"InsertSQL":           reflect.ValueOf(sdk.InsertSQL),
 		"Int128":              reflect.ValueOf(sdk.Int128),
 		"Int64":               reflect.ValueOf(sdk.Int64),
 		"Int64sFrom":          reflect.ValueOf(sdk.Int64sFrom),
@@ -41,7 +43,10 @@ func init() {
 		"ParseDecimal":        reflect.ValueOf(sdk.ParseDecimal),
 		"ParseType":           reflect.ValueOf(sdk.ParseType),
 		"Period":              reflect.ValueOf(sdk.Period),
+		"QuoteIdent":          reflect.ValueOf(sdk.QuoteIdent),
+		"QuoteTable":          reflect.ValueOf(sdk.QuoteTable),
 		"Range":               reflect.ValueOf(sdk.Range),
+		"ReplacePartition":    reflect.ValueOf(sdk.ReplacePartition),
 		"Source":              reflect.ValueOf(&sdk.Source).Elem(),
 		"String":              reflect.ValueOf(sdk.String),
 		"StringsFrom":         reflect.ValueOf(sdk.StringsFrom),
@@ -61,6 +66,8 @@ func init() {
 		"TypeUint64":          reflect.ValueOf(sdk.TypeUint64),
 		"Uint64":              reflect.ValueOf(sdk.Uint64),
 		"Uint64sFrom":         reflect.ValueOf(sdk.Uint64sFrom),
+		"Upsert":              reflect.ValueOf(sdk.Upsert),
+		"UpsertClause":        reflect.ValueOf(sdk.UpsertClause),
 		"WallOf":              reflect.ValueOf(sdk.WallOf),
 
 		// type definitions
@@ -77,6 +84,7 @@ func init() {
 		"Table":         reflect.ValueOf((*sdk.Table)(nil)),
 		"Type":          reflect.ValueOf((*sdk.Type)(nil)),
 		"Window":        reflect.ValueOf((*sdk.Window)(nil)),
+		"WriteOptions":  reflect.ValueOf((*sdk.WriteOptions)(nil)),
 
 		// interface wrapper definitions
 		"_Host": reflect.ValueOf((*_github_com_stratahq_strata_blocks_sdk_Host)(nil)),
