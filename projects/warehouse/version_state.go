@@ -37,6 +37,7 @@ func (tx *writeTx) writeState(o *preparedOutput, version int) error {
 	if o.state == "" {
 		return nil
 	}
+	tx.w.hasState.Store(stateSome) // before the commit: at worst a read asks for nothing
 	if err := tx.exec(insertStateSQL, o.Product, o.Partition, version, o.state); err != nil {
 		return fmt.Errorf("record the block state of version %d: %w", version, err)
 	}
@@ -59,6 +60,9 @@ func encodeState(st map[string]string) (string, error) {
 // version that has one (nil: none has). Partitions count by when their
 // current version was written, not by key.
 func (w *Warehouse) State(ctx context.Context, product string) (map[string]string, error) {
+	if some, err := w.anyState(ctx); err != nil || !some {
+		return nil, err
+	}
 	var raw string
 	err := w.db.QueryRowContext(ctx, `SELECT s.state::VARCHAR FROM _strata.version_state s
 		JOIN _strata.versions v ON v.product = s.product AND v.partition = s.partition AND v.version = s.version
@@ -75,6 +79,36 @@ func (w *Warehouse) State(ctx context.Context, product string) (map[string]strin
 		return nil, fmt.Errorf("read the block state of %s: %w", product, err)
 	}
 	return out, nil
+}
+
+// Values of Warehouse.hasState.
+const (
+	stateUnknown int32 = iota
+	stateNone
+	stateSome
+)
+
+// anyState says whether any version has a state. Every Go block's run asks
+// for its state; in a warehouse where no block keeps one (most) the answer
+// costs a query once per process instead of once per run. Only this
+// process writes the file (warehouse_lock.go), and writeState marks it.
+func (w *Warehouse) anyState(ctx context.Context) (bool, error) {
+	switch w.hasState.Load() {
+	case stateSome:
+		return true, nil
+	case stateNone:
+		return false, nil
+	}
+	var some bool
+	if err := w.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM _strata.version_state)`).Scan(&some); err != nil {
+		return false, fmt.Errorf("read block states: %w", err)
+	}
+	if some {
+		w.hasState.Store(stateSome)
+	} else {
+		w.hasState.CompareAndSwap(stateUnknown, stateNone)
+	}
+	return some, nil
 }
 
 // VersionState returns the state stored with one version (nil: none).
