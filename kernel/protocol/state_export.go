@@ -51,6 +51,9 @@ func exportDone(t *sdk.Table) (bool, error) {
 	return false, fmt.Errorf("export ledger: unknown state %q", s)
 }
 
+// ErrExportState refuses ctx.State in an Export block.
+const ErrExportState = "ctx.State: an Export block publishes no version to keep its state with; keep the cursor in the block that loads the data"
+
 // runLedgered runs an exec under the export ledger when it carries an
 // export key, and returns the block's state with the result.
 func (s *server) runLedgered(ctx context.Context, req *ExecRequest, tables []*sdk.Table, env *Env, host *hostClient) (*sdk.Table, *Result) {
@@ -73,6 +76,12 @@ func (s *server) runLedgered(ctx context.Context, req *ExecRequest, tables []*sd
 	t, res := s.ex.Exec(ctx, req, tables, env)
 	if res.Error == nil && st.Touched() {
 		res.StateSet, res.State = true, st.Values()
+		if key != nil {
+			// Refused before the ledger records it: a retry would
+			// otherwise find it completed and count the run succeeded.
+			res.Error = &RunError{Kind: ErrOutput, File: req.Filename, Message: ErrExportState}
+			return nil, res
+		}
 	}
 	if key != nil && !req.CheckOnly && res.Error == nil {
 		if _, err := host.call(ctx, &HostCall{Method: MethodExportDone, Export: key}); err != nil {

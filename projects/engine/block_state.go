@@ -54,14 +54,13 @@ func (r *runner) prepareState(ctx context.Context, g *group, b *project.Block, i
 func (r *runner) keepState(g *group, b *project.Block, item *sdk.Item, req *protocol.ExecRequest, res *protocol.Result) *protocol.RunError {
 	if b.Entry == project.EntryExport {
 		if res.StateSet {
-			return &protocol.RunError{Kind: protocol.ErrRuntime, File: b.File,
-				Message: "ctx.State: an Export block publishes no version to keep its state with; keep the cursor in the block that loads the data"}
+			return &protocol.RunError{Kind: protocol.ErrOutput, File: b.File, Message: protocol.ErrExportState}
 		}
 		return nil
 	}
 	if item != nil {
 		if res.StateSet {
-			return &protocol.RunError{Kind: protocol.ErrRuntime, File: b.File,
+			return &protocol.RunError{Kind: protocol.ErrOutput, File: b.File,
 				Message: "ctx.State: a block run once per item of a dynamic parent cannot set state (its children would race for one cursor); set it in the parent"}
 		}
 		return nil

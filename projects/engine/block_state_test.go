@@ -241,3 +241,23 @@ func equalInts(got []int64, want ...int64) bool {
 	}
 	return true
 }
+
+// A block run once per item of a dynamic parent cannot set state: its
+// children would race for one cursor. Refused, not dropped.
+func TestBlockStateRefusedInDynamicChildren(t *testing.T) {
+	files := fanFiles(2, "")
+	files["blocks/work/work.go"] = strings.Replace(workBlock, `	t := sdk.NewTable(sdk.String("key"), sdk.Int64("double"))`,
+		`	ctx.State().Set("seen", ctx.Item.Key)
+	t := sdk.NewTable(sdk.String("key"), sdk.Int64("double"))`, 1)
+	e := newEnv(t, false, files)
+	res := e.run("fan", "2024-01-01")
+	refused := 0
+	for _, o := range res.Blocks {
+		if o.Block == "work" && o.Child != "" && strings.Contains(o.Error, "cannot set state") {
+			refused++
+		}
+	}
+	if res.State != StateFailed || refused != 2 {
+		t.Fatalf("run %s: %s; want both children refused: %+v", res.State, res.Error, res.Blocks)
+	}
+}

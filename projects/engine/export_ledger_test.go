@@ -243,3 +243,18 @@ func (h *ledgerHandler) Log(protocol.LogLine)  {}
 func (h *ledgerHandler) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk.Table, error) {
 	return h.e.HostCall(ctx, c)
 }
+
+// An Export block publishes no version to keep a state with: setting one
+// is refused, not dropped.
+func TestExportSettingStateIsRefused(t *testing.T) {
+	e := newExportEnv(t, "", "")
+	writeFiles(t, e.dir, map[string]string{"blocks/ship/ship.go": strings.Replace(shipBlock,
+		"key := ctx.ExportKey()", `ctx.State().Set("last", "1")
+	key := ctx.ExportKey()`, 1)})
+	e.reload()
+	res := e.run("p", "2024-01-01")
+	o := outcome(res, "ship")
+	if res.State != StateFailed || o == nil || !strings.Contains(o.Error, "an Export block publishes no version") {
+		t.Fatalf("run %s, ship %+v: want it refused", res.State, o)
+	}
+}
