@@ -358,7 +358,7 @@ func (c *wsConn) dispatch(m ClientMessage) {
 			c.send(ErrorMessage(m.ID, WSNoSession, err.Error()))
 			return
 		}
-		sess.Execute(notebook.Exec{ID: m.ID, Pipeline: m.Pipeline, Block: m.Block, Source: m.Source, Partition: m.Partition, Item: m.Item})
+		sess.Execute(notebook.Exec{ID: m.ID, Pipeline: m.Pipeline, Block: m.Block, Source: m.Source, Partition: m.Partition, Item: m.Item, Engine: m.Engine})
 	case MsgInterrupt:
 		sess := c.currentSession()
 		if sess == nil {

@@ -86,12 +86,13 @@ export class WsClient {
   }
 
   /** Runs a cell's current text; returns the execution, or an error message when not connected. */
-  execute(pipeline: string, block: string, source: string, partition: string, item = ""): Exec | string {
+  /** engine "compiled" takes a failure's offer (error.offer): the cell runs on a compiled worker. */
+  execute(pipeline: string, block: string, source: string, partition: string, item = "", engine = ""): Exec | string {
     if (this.state !== "open") return "not connected to the server (reconnecting…)";
     const id = this.nextId("x");
     const e = this.execs.start(id, pipeline, block, partition, performance.now());
     this.emitExec(cellKey(pipeline, block));
-    this.send({ type: "execute", id, pipeline, block, source, partition, ...(item ? { item } : {}) });
+    this.send({ type: "execute", id, pipeline, block, source, partition, ...(item ? { item } : {}), ...(engine ? { engine } : {}) });
     return e;
   }
 

@@ -160,7 +160,10 @@ func (e *Engine) versionsOf(ctx context.Context, query string, args []any, keys 
 func (e *Engine) publishedByRun(ctx context.Context, runID string, pl *project.Pipeline, blocks []*project.Block) (done, current bool, err error) {
 	want := 0
 	var args []any
-	args = append(args, runID)
+	// Any attempt of the partition (backfill_attempt.go): an earlier one
+	// that published is never published again.
+	slot, _ := slotOf(runID)
+	args = append(args, slot, slot+attemptSep)
 	for _, b := range blocks {
 		if b.Entry == project.EntryExport {
 			continue
@@ -184,6 +187,6 @@ func (e *Engine) publishedByRun(ctx context.Context, runID string, pl *project.P
 		FROM _strata.versions v
 		LEFT JOIN _strata.current c ON c.product = v.product AND c.partition = v.partition
 		LEFT JOIN _strata.versions n ON n.product = c.product AND n.partition = c.partition AND n.version = c.version
-		WHERE v.run_id = ? AND v.product IN (`+ph+`)`, args...).Scan(&n, &cur)
+		WHERE (v.run_id = ? OR starts_with(v.run_id, ?)) AND v.product IN (`+ph+`)`, args...).Scan(&n, &cur)
 	return n == want, cur == want, err
 }
