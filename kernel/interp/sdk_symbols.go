@@ -23,6 +23,7 @@ func init() {
 		"DecimalFromUnscaled": reflect.ValueOf(sdk.DecimalFromUnscaled),
 		"DecimalUnscaled":     reflect.ValueOf(sdk.DecimalUnscaled),
 		"DecimalsFrom":        reflect.ValueOf(sdk.DecimalsFrom),
+		"ErrNoParquet":        reflect.ValueOf(&sdk.ErrNoParquet).Elem(),
 		"ErrNoWarehouse":      reflect.ValueOf(&sdk.ErrNoWarehouse).Elem(),
 		"FitsInt128":          reflect.ValueOf(sdk.FitsInt128),
 		"Float64":             reflect.ValueOf(sdk.Float64),
@@ -79,6 +80,7 @@ func init() {
 		"Host":          reflect.ValueOf((*sdk.Host)(nil)),
 		"Item":          reflect.ValueOf((*sdk.Item)(nil)),
 		"Logger":        reflect.ValueOf((*sdk.Logger)(nil)),
+		"ParquetHost":   reflect.ValueOf((*sdk.ParquetHost)(nil)),
 		"Partition":     reflect.ValueOf((*sdk.Partition)(nil)),
 		"State":         reflect.ValueOf((*sdk.State)(nil)),
 		"Table":         reflect.ValueOf((*sdk.Table)(nil)),
@@ -87,7 +89,8 @@ func init() {
 		"WriteOptions":  reflect.ValueOf((*sdk.WriteOptions)(nil)),
 
 		// interface wrapper definitions
-		"_Host": reflect.ValueOf((*_github_com_stratahq_strata_blocks_sdk_Host)(nil)),
+		"_Host":        reflect.ValueOf((*_github_com_stratahq_strata_blocks_sdk_Host)(nil)),
+		"_ParquetHost": reflect.ValueOf((*_github_com_stratahq_strata_blocks_sdk_ParquetHost)(nil)),
 	}
 }
 
@@ -103,4 +106,14 @@ func (W _github_com_stratahq_strata_blocks_sdk_Host) Product(ctx context.Context
 }
 func (W _github_com_stratahq_strata_blocks_sdk_Host) Query(ctx context.Context, sql string, args ...any) (*sdk.Table, error) {
 	return W.WQuery(ctx, sql, args...)
+}
+
+// _github_com_stratahq_strata_blocks_sdk_ParquetHost is an interface wrapper for ParquetHost type
+type _github_com_stratahq_strata_blocks_sdk_ParquetHost struct {
+	IValue         interface{}
+	WExportParquet func(ctx context.Context, dir string) (string, error)
+}
+
+func (W _github_com_stratahq_strata_blocks_sdk_ParquetHost) ExportParquet(ctx context.Context, dir string) (string, error) {
+	return W.WExportParquet(ctx, dir)
 }

@@ -204,6 +204,8 @@ type HostCall struct {
 	Window  sdk.Window `json:"window,omitempty"`
 	// Export is the key of an export_begin or export_done call.
 	Export *sdk.ExportKey `json:"export,omitempty"`
+	// Dir is the folder of an export_parquet call.
+	Dir string `json:"dir,omitempty"`
 }
 
 // HostReply answers a HostCall; the table is attached when Error is empty.

@@ -14,8 +14,9 @@ import (
 // than the coordinator's run loop is what covers a worker's redelivery: a
 // second delivery of a completed export finds it done in the ledger.
 const (
-	MethodExportBegin = "export_begin"
-	MethodExportDone  = "export_done"
+	MethodExportBegin   = "export_begin"
+	MethodExportDone    = "export_done"
+	MethodExportParquet = "export_parquet" // ctx.ExportParquet; answered by a one-row table, column "path"
 )
 
 // Export ledger answers to export_begin: a one-row table whose column
@@ -108,3 +109,19 @@ func BlockConfig(part sdk.Partition, req *ExecRequest, env *Env) sdk.ContextConf
 	}
 	return cfg
 }
+
+// ExportParquet asks the coordinator to write the Export block's input as
+// Parquet (sdk.ParquetHost).
+func (h *hostClient) ExportParquet(ctx context.Context, dir string) (string, error) {
+	t, err := h.call(ctx, &HostCall{Method: MethodExportParquet, Dir: dir})
+	if err != nil {
+		return "", err
+	}
+	if t == nil || t.Len() != 1 || t.Column("path") == nil {
+		return "", fmt.Errorf("%s: malformed answer", MethodExportParquet)
+	}
+	p, _ := t.Column("path").Value(0).(string)
+	return p, nil
+}
+
+var _ sdk.ParquetHost = (*hostClient)(nil)

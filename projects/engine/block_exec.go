@@ -127,7 +127,7 @@ func retryable(k protocol.ErrorKind) bool {
 // engine how, when the worker said.
 func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *sdk.Item, in *upstreams) (out *sdk.Table, rerr *protocol.RunError, log, worker, engine string) {
 	src := r.srcs[b.ID].text
-	h := &blockHandler{r: r, b: b, part: g.part.Key, item: item}
+	h := &blockHandler{r: r, b: b, part: g.part.Key, item: item, interval: string(g.spec.Interval), inputs: in.tables}
 	if b.Kind == project.KindSQL {
 		t, err := r.runSQL(ctx, g, b, src, in)
 		if err != nil {
@@ -233,6 +233,9 @@ type blockHandler struct {
 	b    *project.Block
 	part string
 	item *sdk.Item
+	// interval and inputs serve ctx.ExportParquet (block_state.go).
+	interval string
+	inputs   []*sdk.Table
 
 	mu      sync.Mutex
 	log     strings.Builder
@@ -276,6 +279,9 @@ func (h *blockHandler) Log(l protocol.LogLine) {
 }
 
 func (h *blockHandler) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk.Table, error) {
+	if c.Method == protocol.MethodExportParquet {
+		return h.exportParquet(ctx, c.Dir)
+	}
 	if c.Method == "product" {
 		if err := h.r.e.ensureFresh(ctx, h.r.pl, c.Product, c.Window); err != nil {
 			return nil, err

@@ -4,10 +4,13 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"path/filepath"
 
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/kernel/protocol"
+	"github.com/stratahq/strata/projects/partitions"
 	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/warehouse"
 )
 
 // A Go block's incremental state (ctx.State) and an Export block's ledger
@@ -107,4 +110,37 @@ func (e *Engine) exportCall(ctx context.Context, c *protocol.HostCall) (*sdk.Tab
 		return sdk.NewTable(), nil
 	}
 	return nil, fmt.Errorf("unknown export ledger call %q", c.Method)
+}
+
+// exportParquet answers ctx.ExportParquet: the Export block's input as
+// dir/<interval>=<partition>/data.parquet, through DuckDB.
+func (h *blockHandler) exportParquet(ctx context.Context, dir string) (*sdk.Table, error) {
+	if h.b.Entry != project.EntryExport || len(h.inputs) != 1 {
+		return nil, fmt.Errorf("ctx.ExportParquet writes the one table an Export block receives; block %s is a %s with %d input(s)", h.b.ID, h.b.Entry, len(h.inputs))
+	}
+	if dir == "" {
+		return nil, fmt.Errorf("ctx.ExportParquet: no folder given")
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(h.r.e.project().Dir, dir)
+	}
+	path := filepath.Join(dir, "data.parquet")
+	if h.interval != string(partitions.None) {
+		path = warehouse.HivePath(dir, h.interval, h.part, "data.parquet")
+	}
+	if err := h.r.e.wh.WriteParquet(ctx, blockInputTable(h.inputs[0]), path); err != nil {
+		return nil, err
+	}
+	t := sdk.NewTable(sdk.String("path"))
+	t.Append(path)
+	return t, nil
+}
+
+// blockInputTable is an input as the block received it.
+func blockInputTable(t *sdk.Table) *sdk.Table {
+	out, err := blockInput(t, nil)
+	if err != nil {
+		return t
+	}
+	return out
 }
