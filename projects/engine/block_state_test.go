@@ -261,3 +261,18 @@ func TestBlockStateRefusedInDynamicChildren(t *testing.T) {
 		t.Fatalf("run %s: %s; want both children refused: %+v", res.State, res.Error, res.Blocks)
 	}
 }
+
+// A notebook cell runs from the cursor a run would start from.
+func TestBlockStateInteractive(t *testing.T) {
+	e := newIncEnv(t, false, "")
+	e.add("1,a", "2,b")
+	e.mustSucceed(e.run("inc", "2024-01-01"))
+	in, err := e.eng.PrepareInteractiveItem(context.Background(), "inc", "orders", "2024-01-02", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := in.ExecRequest(ordersBlock)
+	if err != nil || req.State["last_id"] != "2" {
+		t.Fatalf("cell request state %v %v, want last_id=2", req.State, err)
+	}
+}
