@@ -58,7 +58,13 @@ func (a *analysis) loopFuncLits(others []edit, off func(token.Pos) int) []edit {
 		}
 		return true
 	})
-	qual := a.qualifier()
+	named := a.qualifier()
+	qual := func(p *types.Package) string {
+		if n := named(p); n != "." && n != "_" {
+			return n
+		}
+		return "\x00missing" // dot-imported: no name to write
+	}
 	var out []edit
 	ast.Inspect(a.file, func(n ast.Node) bool {
 		lit, ok := n.(*ast.FuncLit)
