@@ -82,6 +82,7 @@ func init() {
 		"Logger":        reflect.ValueOf((*sdk.Logger)(nil)),
 		"ParquetHost":   reflect.ValueOf((*sdk.ParquetHost)(nil)),
 		"Partition":     reflect.ValueOf((*sdk.Partition)(nil)),
+		"SecretHost":    reflect.ValueOf((*sdk.SecretHost)(nil)),
 		"State":         reflect.ValueOf((*sdk.State)(nil)),
 		"Table":         reflect.ValueOf((*sdk.Table)(nil)),
 		"Type":          reflect.ValueOf((*sdk.Type)(nil)),
@@ -91,6 +92,7 @@ func init() {
 		// interface wrapper definitions
 		"_Host":        reflect.ValueOf((*_github_com_stratahq_strata_blocks_sdk_Host)(nil)),
 		"_ParquetHost": reflect.ValueOf((*_github_com_stratahq_strata_blocks_sdk_ParquetHost)(nil)),
+		"_SecretHost":  reflect.ValueOf((*_github_com_stratahq_strata_blocks_sdk_SecretHost)(nil)),
 	}
 }
 
@@ -116,4 +118,14 @@ type _github_com_stratahq_strata_blocks_sdk_ParquetHost struct {
 
 func (W _github_com_stratahq_strata_blocks_sdk_ParquetHost) ExportParquet(ctx context.Context, dir string) (string, error) {
 	return W.WExportParquet(ctx, dir)
+}
+
+// _github_com_stratahq_strata_blocks_sdk_SecretHost is an interface wrapper for SecretHost type
+type _github_com_stratahq_strata_blocks_sdk_SecretHost struct {
+	IValue  interface{}
+	WSecret func(ctx context.Context, name string) (string, error)
+}
+
+func (W _github_com_stratahq_strata_blocks_sdk_SecretHost) Secret(ctx context.Context, name string) (string, error) {
+	return W.WSecret(ctx, name)
 }

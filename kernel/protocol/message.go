@@ -194,14 +194,17 @@ type LogLine struct {
 	Time  time.Time `json:"time"`
 }
 
-// HostCall is ctx.Query or ctx.Product.
+// HostCall is ctx.Query, ctx.Product or ctx.Secret.
 type HostCall struct {
 	Seq     int64      `json:"seq"`
-	Method  string     `json:"method"` // query, product, export_begin or export_done
+	Method  string     `json:"method"` // query, product, secret, export_begin, export_done or export_parquet
 	SQL     string     `json:"sql,omitempty"`
 	Args    []any      `json:"args,omitempty"`
 	Product string     `json:"product,omitempty"`
 	Window  sdk.Window `json:"window,omitempty"`
+	// Secret names the secret of a "secret" call; the value comes back
+	// as a one-cell table (column "value"), on the kernel's own pipe.
+	Secret string `json:"secret,omitempty"`
 	// Export is the key of an export_begin or export_done call.
 	Export *sdk.ExportKey `json:"export,omitempty"`
 	// Dir is the folder of an export_parquet call.

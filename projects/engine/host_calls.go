@@ -13,7 +13,7 @@ import (
 	"github.com/stratahq/strata/projects/warehouse"
 )
 
-// HostCall answers ctx.Query and ctx.Product for a running block.
+// HostCall answers ctx.Query, ctx.Product and ctx.Secret for a running block.
 func (e *Engine) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk.Table, error) {
 	switch c.Method {
 	case "query":
@@ -23,6 +23,12 @@ func (e *Engine) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk.Table
 		return t, err
 	case protocol.MethodExportBegin, protocol.MethodExportDone:
 		return e.exportCall(ctx, c)
+	case "secret":
+		v, err := e.secrets.Resolve(c.Secret)
+		if err != nil {
+			return nil, err
+		}
+		return protocol.SecretTable(v), nil
 	}
 	return nil, fmt.Errorf("unknown host call %q", c.Method)
 }

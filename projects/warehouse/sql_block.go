@@ -56,12 +56,26 @@ func (w *Warehouse) RunSQLInputs(ctx context.Context, query string, inputs []SQL
 // product, every current partition of it, in the query's snapshot): what
 // the block computed from beside its upstreams (sql_block_reads.go).
 func (w *Warehouse) RunSQLBlock(ctx context.Context, query string, inputs []SQLInput, params map[string]any) (*sdk.Table, [][]VersionRef, [][]VersionRef, error) {
+	attaches, query, err := splitSQLBlock(query)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	if err := checkReadOnly(query); err != nil {
-		return nil, nil, nil, fmt.Errorf("a SQL block is one SELECT: %w", err)
+		return nil, nil, nil, fmt.Errorf("a SQL block is one SELECT (after ATTACH statements): %w", err)
 	}
 	if err := w.loadExtensions(ctx); err != nil {
 		return nil, nil, nil, err
 	}
+	release, err := w.attachAll(ctx, attaches)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer release()
+	t, read, byName, err := w.runSQLInputs(ctx, query, inputs, params)
+	return t, read, byName, maskError(w.masks(), err)
+}
+
+func (w *Warehouse) runSQLInputs(ctx context.Context, query string, inputs []SQLInput, params map[string]any) (*sdk.Table, [][]VersionRef, [][]VersionRef, error) {
 	var args []any
 	for _, name := range usedParams(query) {
 		v, ok := params[name]
