@@ -33,9 +33,9 @@ blocks:
     upstream: [customers]
 `
 
-// ordersBlock and ordersDay (the hand-written program's loader) must
+// ordersLoaderBlock and ordersDay (the hand-written program's loader) must
 // generate the same orders: the benchmark checks the outputs match.
-const ordersBlock = `package orders
+const ordersLoaderBlock = `package orders
 
 import (
 	"math/rand"
@@ -85,7 +85,7 @@ func Transform(ctx *sdk.Context, customers *sdk.Table) (*sdk.Table, error) {
 func ordersFiles() map[string]string {
 	return map[string]string{
 		"pipelines/orders.yaml":   ordersPipeline,
-		"blocks/orders/orders.go": ordersBlock,
+		"blocks/orders/orders.go": ordersLoaderBlock,
 		"blocks/customers.sql":    customersBlock,
 		"blocks/scored/scored.go": scoredBlock,
 	}
@@ -172,7 +172,7 @@ func handwrittenBackfill(tb testing.TB, dir string, days int) string {
 	return sum
 }
 
-// handwrittenDay is one partition's work in plain Go: ordersBlock's
+// handwrittenDay is one partition's work in plain Go: ordersLoaderBlock's
 // orders, customersBlock's aggregate (in integer cents, so the revenue is
 // DuckDB's round(sum(amount), 2) exactly) and scoredBlock's scores.
 func handwrittenDay(start time.Time) (orders, customers, scored [][]driver.Value) {
