@@ -151,9 +151,9 @@ func (s *Server) putBlock(c echo.Context) error {
 	}
 	file := b.File
 	if file == "" {
-		kind := c.QueryParam("kind")
-		if kind != "" && kind != project.KindGo && kind != project.KindSQL {
-			return badRequest("kind %q: want go or sql", kind)
+		kind, err := newFileKind(pl, b, c.QueryParam("kind"))
+		if err != nil {
+			return err
 		}
 		file = defaultBlockFile(b.ID, kind)
 	}
@@ -175,6 +175,26 @@ func (s *Server) putBlock(c echo.Context) error {
 		return err
 	}
 	return s.blockResponse(c, http.StatusOK, pl.ID, b.ID)
+}
+
+// newFileKind is the kind of the file a block's first save creates: the one
+// the pipeline file declares ("kind: sql"), else the one asked for (?kind=),
+// else Go. Asking for a kind the pipeline file contradicts is refused: the
+// file would be written and never read.
+func newFileKind(pl *project.Pipeline, b *project.Block, asked string) (string, error) {
+	if asked != "" && asked != project.KindGo && asked != project.KindSQL {
+		return "", badRequest("kind %q: want go or sql", asked)
+	}
+	switch {
+	case b.Kind == "":
+		if asked == "" {
+			return project.KindGo, nil
+		}
+		return asked, nil
+	case asked != "" && asked != b.Kind:
+		return "", badRequest("block %s is declared kind: %s in %s (line %d), not %s: change the pipeline file first", b.ID, b.Kind, pl.File, b.Line, asked)
+	}
+	return b.Kind, nil
 }
 
 // unlistedBlockFile finds the file of a block its pipeline no longer lists
