@@ -180,6 +180,7 @@ func (s *Server) routes() *echo.Echo {
 	api := e.Group("/api/v1")
 	s.pipelineRoutes(api)
 	s.blockRoutes(api)
+	s.structureRoutes(api)
 	s.cellRoutes(api)
 	s.projectRoutes(api)
 	s.runRoutes(api)
