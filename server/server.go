@@ -187,6 +187,7 @@ func (s *Server) routes() *echo.Echo {
 	s.backfillRoutes(api)
 	s.productRoutes(api)
 	s.tableRoutes(api)
+	s.outputRoutes(api)
 	s.reviewRoutes(api)
 	s.triggerRoutes(api)
 	api.GET("/ws", s.hub.serveWS)
