@@ -15,7 +15,7 @@ import { describeOrigin } from "../input_origin";
 import { BackfillDialog } from "../views/backfill_dialog";
 import { blockStates } from "../run_states";
 import { isValidKey, KEY_EXAMPLES, latestPartition, mapKey, shiftKey } from "../partitions";
-import { formatDuration, formatInstant } from "../time";
+import { formatAgo, formatDuration, formatInstant } from "../time";
 import { FINAL_STATES, type BlockDetail, type BlockView, type PipelineView, type RunDetail, type RunSummary } from "../types";
 import { setUpstream } from "../yaml_edit";
 import { DagPanel } from "../views/dag_view";
@@ -29,6 +29,7 @@ import { ws } from "../ws";
 import { settings } from "../settings";
 import { CellStates } from "../views/cell_state";
 import { YamlCells } from "../views/yaml_cell";
+import { NotebookStructure, removeBlockText } from "../views/notebook_structure";
 
 interface Cell {
   block: BlockView;
@@ -86,6 +87,8 @@ export class PipelinePage implements Page {
   states: CellStates;
   /** The pipeline file and strata.yaml as YAML editor cells. */
   yamlCells?: YamlCells;
+  /** Adding blocks and notes between cells, renaming and moving blocks. */
+  structure: NotebookStructure;
 
   constructor(
     readonly id: string,
@@ -105,6 +108,24 @@ export class PipelinePage implements Page {
         return b ? this.partitionFor(b) : this.partition;
       },
       update: () => this.update(),
+    });
+    this.structure = new NotebookStructure(id, {
+      pipeline: () => this.pipeline,
+      reload: () => this.load(),
+      update: () => this.update(),
+      focus: (block) => {
+        const c = this.cells.get(block);
+        c?.host.closest(".cell")?.scrollIntoView({ block: "center" });
+        c?.editor?.view.focus();
+      },
+      say: (block, msg, error) => {
+        const c = this.cells.get(block);
+        if (!c) return;
+        c.status = msg;
+        c.statusError = error;
+        this.update();
+      },
+      dirty: (block) => !!this.cells.get(block)?.dirty,
     });
     this.partition = partition ?? "";
     this.offs.push(ws.onExec((cell) => this.onExec(cell)));
@@ -193,6 +214,7 @@ export class PipelinePage implements Page {
       }
       // A reload during a run: the session's running execution shows in its cell.
       for (const c of this.cells.values()) this.onExec(cellKey(this.id, c.block.id));
+      void this.restoreOutputs();
       void this.loadLastRun();
       this.states.refreshSoon(0);
       // A link to a cell (#cell-<block>, from the products page) scrolls to it once drawn.
@@ -201,6 +223,20 @@ export class PipelinePage implements Page {
       this.error = errorText(e);
     }
     this.update();
+  }
+
+  /** After a reload, each cell shows its last output of this session again (the server keeps them). */
+  private async restoreOutputs(): Promise<void> {
+    try {
+      const { outputs } = await api.sessionOutputs(ws.sessionId, this.id);
+      for (const o of outputs) {
+        const cell = ws.execs.restore(this.id, o.block, o.partition, Date.parse(o.at), o.message, performance.now());
+        if (cell) this.onExec(cell);
+      }
+      this.update();
+    } catch {
+      /* outputs are a convenience: none restored */
+    }
   }
 
   /** Creates the cell's editor on first load, or refreshes a clean one. */
@@ -442,7 +478,7 @@ export class PipelinePage implements Page {
   }
 
   async removeBlock(c: Cell): Promise<void> {
-    if (!confirm(`Remove block ${c.block.id} from ${this.id} and delete ${c.block.file}?`)) return;
+    if (!confirm(removeBlockText(this.pipeline?.file ?? "the pipeline file", c.block))) return;
     try {
       await api.deleteBlock(this.id, c.block.id);
       await this.load();
@@ -559,7 +595,7 @@ export class PipelinePage implements Page {
       <div class="notebook">
         <div class="cells">
           ${this.yamlCells ? this.yamlCells.render(pl) : nothing}
-          ${order.map((id) => this.cells.get(id)).filter((c): c is Cell => !!c).map((c) => this.cell(c, zone))}
+          ${order.map((id) => this.cells.get(id)).filter((c): c is Cell => !!c).map((c, i, all) => html`${c.unlisted ? nothing : this.structure.insertBar(c.block.id, all[i - 1]?.block.id)}${this.structure.noteCell(c.block)}${this.cell(c, zone)}`)}
           ${this.addBlockForm()}
         </div>
         <aside class="side">
@@ -630,7 +666,8 @@ export class PipelinePage implements Page {
           <div class="menu-body">
             <button class="link" ?disabled=${!c.dirty} @click=${menu(() => this.revert(c))}>Revert to saved</button>
             <button class="link" @click=${menu(() => ((c.editEdges = !c.editEdges), (c.edgeDraft = new Set(b.upstream)), this.update()))}>Edit upstream…</button>
-            <button class="link danger" @click=${menu(() => this.removeBlock(c))}>Remove block…</button>
+            ${this.structure.menuItems(b, menu)}
+            <button class="link danger" data-testid="remove-block" @click=${menu(() => this.removeBlock(c))}>Remove block…</button>
           </div>
         </details>
       </header>
@@ -697,8 +734,8 @@ export class PipelinePage implements Page {
         ${running
           ? html`<span class="spinner" aria-hidden="true"></span> <b>running</b> ${c.block.id} for ${e.partition}… <span class="mono" data-testid="run-timer">${this.timer(e)}</span>`
           : e.phase === "done"
-            ? html`<span class="ok">✓</span> ${e.entry ?? ""} for ${e.partition}${e.item ? html` as item <b data-testid="run-item">${e.item}</b>` : nothing} · ${rows?.toLocaleString("en-US")} row${rows === 1 ? "" : "s"} · ${formatDuration(e.durationMs)}${e.engine ? html` · <span class="tag" data-testid="cell-engine" title="the interpreter cannot run this block, so it ran as compiled Go">${e.engine}</span>` : nothing}`
-            : html`<span class="bad">✗</span> ${e.error?.kind ?? e.error?.code ?? "failed"}${e.error?.line ? ` at line ${e.error.line}` : ""}${e.durationMs != null ? ` · ${formatDuration(e.durationMs)}` : ""}${e.engine ? html` · <span class="tag" data-testid="cell-engine">${e.engine}</span>` : nothing}`}
+            ? html`<span class="ok">✓</span> ${e.entry ?? ""} for ${e.partition}${this.ranAt(e, zone)}${e.item ? html` as item <b data-testid="run-item">${e.item}</b>` : nothing} · ${rows?.toLocaleString("en-US")} row${rows === 1 ? "" : "s"} · ${formatDuration(e.durationMs)}${e.engine ? html` · <span class="tag" data-testid="cell-engine" title="the interpreter cannot run this block, so it ran as compiled Go">${e.engine}</span>` : nothing}`
+            : html`<span class="bad">✗</span> ${e.error?.kind ?? e.error?.code ?? "failed"}${e.error?.line ? ` at line ${e.error.line}` : ""}${e.partition ? ` for ${e.partition}` : ""}${this.ranAt(e, zone)}${e.durationMs != null ? ` · ${formatDuration(e.durationMs)}` : ""}${e.engine ? html` · <span class="tag" data-testid="cell-engine">${e.engine}</span>` : nothing}`}
       </div>
       ${e.inputs?.length
         ? html`<div class="run-inputs small" data-testid="run-inputs">read ${e.inputs.map((o) => html`<span class=${"tag " + (o.draft ? "draft" : "published")} data-testid=${"input-" + o.block}>${describeOrigin(o, zone)}</span> `)}</div>`
@@ -715,6 +752,12 @@ export class PipelinePage implements Page {
       ${e.error ? html`<div class="error-box" data-testid="run-error"><pre>${e.error.file && e.error.line ? `${e.error.file}:${e.error.line}${e.error.column ? ":" + e.error.column : ""}: ` : ""}${e.error.message}</pre>
             ${(e.error.diagnostics ?? []).length > 1 ? html`<ul>${e.error.diagnostics!.map((d) => html`<li>line ${d.line}:${d.column}: ${d.message}</li>`)}</ul>` : nothing}
           </div>` : nothing}`;
+  }
+
+  /** When a finished execution ended, as an age; "restored" after a reload. */
+  private ranAt(e: Exec, zone: string): TemplateResult | typeof nothing {
+    if (!e.endedAt) return nothing;
+    return html` · <span class="muted" data-testid="run-age" title=${`ended ${formatInstant(e.endedAt, zone)} (${zone})`}>${formatAgo(e.endedAt, Date.now())}</span>${e.restored ? html` <span class="tag" data-testid="run-restored" title="this session's last output of the cell, kept by the server across the reload">restored</span>` : nothing}`;
   }
 
   /** The grid of a finished run: its pages come from the cell's output the session keeps. */

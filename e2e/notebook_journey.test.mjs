@@ -1,0 +1,158 @@
+// Journey: a project started from nothing in the browser. From an empty
+// project (`strata init`), create a pipeline with its partitioning, zone
+// and first Go block; add a SQL block at the bottom and a Go block between
+// the two; write a Markdown note above the SQL block; run cells and the
+// pipeline; reload and still see each cell's last output; then check the
+// files written on disk. Screenshots: artifacts/e2e/journey-*.png.
+
+import assert from "node:assert/strict";
+import { readFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { cell, eventually, launchBrowser, screenshot, signedInPage, startServer } from "./harness.mjs";
+
+let server, browser, page;
+
+before(async () => {
+  server = await startServer("journey", [], { empty: true });
+  browser = await launchBrowser();
+  page = await signedInPage(browser, server, "/");
+  page.on("dialog", (d) => d.accept());
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const ordersGo = `package orders
+
+import "github.com/stratahq/strata/blocks/sdk"
+
+// Load returns two orders of the partition's day.
+func Load(ctx *sdk.Context) (*sdk.Table, error) {
+	t := sdk.NewTable(sdk.String("sku"), sdk.Float64("amount"))
+	t.Append("a", 0.1)
+	t.Append("b", 0.2)
+	return t, nil
+}
+`;
+
+const totalsSQL = "SELECT sum(amount) AS total, count(*) AS n FROM orders";
+
+/** Replaces a cell's text, runs it with Ctrl+Enter and waits for the run to end. */
+async function runText(block, text) {
+  const c = cell(page, block);
+  await c.locator(".cm-content").click();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.insertText(text);
+  await page.keyboard.press("Control+Enter");
+  await eventually(async () => (await c.locator('[data-testid="run-status"]').getAttribute("data-phase")) === "done", 60_000, `the run of ${block}`);
+  return c;
+}
+
+async function save(block) {
+  const c = cell(page, block);
+  await c.locator('[data-testid="save"]').click();
+  await eventually(async () => (await c.locator('[data-testid="cell-status"]').innerText()) === "saved", 10_000, `${block} saved`);
+}
+
+/** The cell's result table, row by row. */
+async function rowsOf(c) {
+  return c.locator('[data-testid="preview-table"]').evaluate((t) => [...t.querySelectorAll("tbody tr")].map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
+}
+
+test("an empty project offers New pipeline; the form creates it with its zone and first block", async () => {
+  const form = page.locator('[data-testid="new-pipeline-form"]');
+  await form.waitFor({ timeout: 15_000 });
+  assert.equal(await page.locator('[data-testid="no-pipelines"]').count(), 1);
+  await screenshot(page, "journey-01-empty-project");
+  // A bad zone is refused by the server with the field named, nothing written.
+  await form.locator('input[name="id"]').fill("orders_daily");
+  await form.locator('input[name="description"]').fill("Orders per day, summed");
+  await form.locator('select[name="interval"]').selectOption("day");
+  await form.locator('input[name="timezone"]').fill("Europe/Pariss");
+  await form.locator('input[name="start"]').fill("2024-01-01");
+  await form.locator('input[name="block"]').fill("orders");
+  await form.locator('select[name="kind"]').selectOption("go");
+  await page.locator('[data-testid="create-pipeline"]').click();
+  await eventually(async () => /Europe\/Pariss/.test(await page.locator('[data-testid="new-pipeline-error"]').innerText()), 10_000, "the zone error");
+  assert.equal(existsSync(join(server.project, "pipelines/orders_daily.yaml")), false);
+  await form.locator('input[name="timezone"]').fill("Europe/Paris");
+  await screenshot(page, "journey-02-new-pipeline-form");
+  await page.locator('[data-testid="create-pipeline"]').click();
+  await cell(page, "orders").locator(".cm-content").waitFor({ timeout: 15_000 });
+  assert.match(page.url(), /\/pipelines\/orders_daily/);
+  assert.match(await page.locator('[data-testid="partition-picker"]').innerText(), /day partitions in Europe\/Paris/);
+});
+
+test("a Go block runs and saves; a SQL block is added below and a Go block between them", async () => {
+  let c = await runText("orders", ordersGo);
+  assert.deepEqual(await rowsOf(c), [["a", "0.1"], ["b", "0.2"]]);
+  await save("orders");
+
+  const add = page.locator('[data-testid="add-block"]');
+  await add.locator('input[aria-label="new block id"]').fill("totals");
+  await add.locator('select[aria-label="kind"]').selectOption("sql");
+  await add.locator("label", { hasText: "orders" }).locator("input").check();
+  await add.getByRole("button", { name: "Add" }).click();
+  await cell(page, "totals").locator(".cm-content").waitFor({ timeout: 15_000 });
+  c = await runText("totals", totalsSQL);
+  // The sum of 0.1 and 0.2 is shown as the API and CSV carry it, not rounded.
+  assert.deepEqual(await rowsOf(c), [["0.30000000000000004", "2"]]);
+  await save("totals");
+
+  // Between orders and totals: the bar above totals.
+  await page.locator('[data-testid="insert-totals"] [data-testid="insert-go"]').click();
+  const ins = page.locator('[data-testid="insert-form"]');
+  await ins.locator('input[name="id"]').fill("cleaned");
+  assert.equal(await ins.locator('input[name="up-orders"]').isChecked(), true, "the block above is its upstream by default");
+  await ins.getByRole("button", { name: "Add" }).click();
+  await cell(page, "cleaned").locator(".cm-content").waitFor({ timeout: 15_000 });
+  const order = await page.locator(".cells section.cell[data-block]").evaluateAll((els) => els.map((e) => e.dataset.block));
+  assert.deepEqual(order, ["orders", "cleaned", "totals"]);
+  await runText("cleaned", readFileSync(join(server.project, "blocks/cleaned/cleaned.go"), "utf8"));
+  await screenshot(page, "journey-03-three-blocks");
+});
+
+test("a Markdown note above the SQL block is rendered and kept in the pipeline file", async () => {
+  await page.locator('[data-testid="insert-totals"] [data-testid="insert-md"]').click();
+  const note = page.locator('[data-testid="note-totals"]');
+  await note.locator("textarea").fill("## Totals\n\nThe **sum** of the day's amounts, and how many orders.");
+  await note.locator('[data-testid="note-save"]').click();
+  await note.locator('[data-testid="note-rendered"] h3').waitFor({ timeout: 10_000 });
+  assert.equal(await note.locator("h3").innerText(), "Totals");
+  assert.equal(await note.locator("b").innerText(), "sum");
+  await screenshot(page, "journey-04-markdown-note");
+});
+
+test("run the pipeline, reload: every cell shows its last output again, with its partition and age", async () => {
+  const partition = await page.locator('[data-testid="partition-input"]').inputValue();
+  await page.getByRole("button", { name: new RegExp(`Run pipeline for ${partition}`) }).click();
+  await eventually(async () => (await page.locator('[data-testid="dag"] g.node.succeeded').count()) === 3, 60_000, "the run to succeed");
+  await page.reload();
+  for (const [block, rows] of [
+    ["orders", [["a", "0.1"], ["b", "0.2"]]],
+    ["totals", [["0.30000000000000004", "2"]]],
+  ]) {
+    const c = cell(page, block);
+    await c.locator('[data-testid="run-restored"]').waitFor({ timeout: 15_000 });
+    assert.equal(await c.locator('[data-testid="run-status"]').getAttribute("data-phase"), "done");
+    assert.match(await c.locator('[data-testid="run-status"]').innerText(), new RegExp(`for ${partition}[\\s\\S]*(just now|s ago|min ago)`));
+    await c.locator('[data-testid="preview-table"]').waitFor({ timeout: 15_000 });
+    assert.deepEqual(await rowsOf(c), rows, `${block} after the reload`);
+  }
+  assert.equal(await page.locator('[data-testid="note-totals"] h3').innerText(), "Totals");
+  await screenshot(page, "journey-05-after-reload");
+});
+
+test("the files on disk are the ones a person would have written", async () => {
+  const yaml = readFileSync(join(server.project, "pipelines/orders_daily.yaml"), "utf8");
+  assert.match(yaml, /description: Orders per day, summed\n/);
+  assert.match(yaml, /partitions:\n  interval: day\n  timezone: Europe\/Paris\n  start: "2024-01-01"\n/);
+  assert.match(yaml, /- id: orders\n  - id: cleaned\n    upstream: \[orders\]\n  - id: totals\n    note: \|-\n      ## Totals\n\n      The \*\*sum\*\* of the day's amounts, and how many orders.\n    upstream: \[orders\]\n/);
+  assert.equal(readFileSync(join(server.project, "blocks/orders/orders.go"), "utf8"), ordersGo);
+  assert.equal(readFileSync(join(server.project, "blocks/totals.sql"), "utf8").trim(), totalsSQL);
+  assert.match(readFileSync(join(server.project, "blocks/cleaned/cleaned.go"), "utf8"), /^package cleaned\n[\s\S]*func Transform\(ctx \*sdk.Context, orders \*sdk.Table\)/);
+  assert.equal(existsSync(join(server.project, "blocks/totals")), false, "no Go folder for the SQL block");
+});
