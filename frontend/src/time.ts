@@ -193,3 +193,15 @@ export function formatAgo(at: number, now: number): string {
   if (h < 48) return `${h} h ago`;
   return `${Math.floor(h / 24)} d ago`;
 }
+
+/**
+ * A block run's log with each line's leading instant ("2024-03-10T12:00:01.250Z
+ * info …", as the engine writes ctx.Log lines) shown as the clock in zone
+ * ("08:00:01.250 info …"). Other lines (stdout, older logs) stay as they are.
+ */
+export function logInZone(log: string, zone: string): string {
+  return log.replace(/^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)) /gm, (whole, at: string) => {
+    const d = new Date(at);
+    return Number.isNaN(d.getTime()) ? whole : formatInstant(d, zone, { ms: true }).slice(11) + " ";
+  });
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCell } from "./table";
+import { formatCell, formatDiffValue } from "./table";
 
 describe("formatCell numbers", () => {
   it("shows a float64 with every digit the API and CSV carry", () => {
@@ -20,5 +20,18 @@ describe("formatCell numbers", () => {
   it("leaves NaN and infinities the server sends as strings", () => {
     expect(formatCell("NaN", "float64", "UTC")).toBe("NaN");
     expect(formatCell("+Inf", "float64", "UTC")).toBe("+Inf");
+  });
+});
+
+describe("formatDiffValue", () => {
+  it("shows a review diff's instants in the display zone with their offset, not raw …Z", () => {
+    expect(formatDiffValue("2024-03-10T12:00:00Z", "America/New_York")).toBe("2024-03-10 08:00:00 -04:00");
+    expect(formatDiffValue("2024-03-10T12:00:00.5Z", "UTC")).toBe("2024-03-10 12:00:00.5 +00:00");
+  });
+  it("leaves wall times, dates, numbers and text as sent", () => {
+    expect(formatDiffValue("2024-03-10T02:30:00", "America/New_York")).toBe("2024-03-10T02:30:00");
+    expect(formatDiffValue("2024-03-10", "America/New_York")).toBe("2024-03-10");
+    expect(formatDiffValue(0.1 + 0.2, "UTC")).toBe("0.30000000000000004");
+    expect(formatDiffValue("a", "UTC")).toBe("a");
   });
 });

@@ -3,7 +3,7 @@
 // dates and wall times as they are, and only instants moved into the
 // display zone, with the offset they are read in.
 
-import { formatInstantOffset, formatWallTime } from "../time";
+import { formatInstantOffset, formatWallTime, isTimestamp } from "../time";
 import type { Column } from "../types";
 
 export const NUMERIC = new Set(["int64", "float64", "int32", "float32", "uint64", "int128", "decimal"]);
@@ -15,6 +15,17 @@ export function formatCell(v: unknown, type: string, zone: string): string {
   if (type === "float64" && typeof v === "number") return formatFloat(v);
   if (type === "float32" && typeof v === "number") return formatFloat(shortest32(v));
   if (type === "int64" && typeof v === "number") return String(v);
+  return typeof v === "string" ? v : JSON.stringify(v);
+}
+
+/**
+ * A value of a review's row diff, which carries no column types: instants
+ * (RFC 3339 with Z or an offset) in the display zone with their offset, as
+ * the result grid shows them; everything else as sent (numbers are exact
+ * already: String gives every digit).
+ */
+export function formatDiffValue(v: unknown, zone: string): string {
+  if (isTimestamp(v)) return formatInstantOffset(v, zone);
   return typeof v === "string" ? v : JSON.stringify(v);
 }
 
