@@ -12,12 +12,18 @@ import { after, before, test } from "node:test";
 import { cell, eventually, launchBrowser, screenshot, signedInPage, startServer } from "./harness.mjs";
 
 let server, browser, page;
+let nextName = "";
+const dialogs = [];
 
 before(async () => {
   server = await startServer("journey", [], { empty: true });
   browser = await launchBrowser();
   page = await signedInPage(browser, server, "/");
-  page.on("dialog", (d) => d.accept());
+  // Confirmations are accepted; a rename's prompt gets the next name the test set.
+  page.on("dialog", (d) => {
+    dialogs.push(d.message());
+    return d.type() === "prompt" ? d.accept(nextName) : d.accept();
+  });
 });
 
 after(async () => {
@@ -155,4 +161,32 @@ test("the files on disk are the ones a person would have written", async () => {
   assert.equal(readFileSync(join(server.project, "blocks/totals.sql"), "utf8").trim(), totalsSQL);
   assert.match(readFileSync(join(server.project, "blocks/cleaned/cleaned.go"), "utf8"), /^package cleaned\n[\s\S]*func Transform\(ctx \*sdk.Context, orders \*sdk.Table\)/);
   assert.equal(existsSync(join(server.project, "blocks/totals")), false, "no Go folder for the SQL block");
+});
+
+test("rename, move and remove a block from its menu; each says what it changes", async () => {
+  const menuOf = async (block, item) => {
+    await cell(page, block).locator("details.menu summary").click();
+    await cell(page, block).locator(`[data-testid="${item}"]`).click();
+  };
+  const order = () => page.locator(".cells section.cell[data-block]").evaluateAll((els) => els.map((e) => e.dataset.block));
+  // Move: cleaned below totals; totals cannot go above orders, which it reads.
+  await menuOf("cleaned", "move-down");
+  await eventually(async () => (await order()).join() === "orders,totals,cleaned", 10_000, "cleaned moved down");
+  await menuOf("totals", "move-up");
+  await eventually(async () => /totals reads orders/.test(await cell(page, "totals").locator('[data-testid="cell-status"]').innerText()), 10_000, "the refusal");
+  // Rename: the folder, file and package follow; the prompt said what stays.
+  nextName = "clean_orders";
+  await menuOf("cleaned", "rename-block");
+  await cell(page, "clean_orders").locator(".cm-content").waitFor({ timeout: 10_000 });
+  assert.match(dialogs.at(-1), /Stored outputs stay under orders_daily__cleaned/);
+  assert.match(readFileSync(join(server.project, "blocks/clean_orders/clean_orders.go"), "utf8"), /^package clean_orders\n/);
+  assert.equal(existsSync(join(server.project, "blocks/cleaned")), false);
+  // Remove: the confirmation lists the entry and the file, and says the outputs stay.
+  await menuOf("clean_orders", "remove-block");
+  await eventually(async () => (await cell(page, "clean_orders").count()) === 0, 10_000, "the block to go");
+  assert.match(dialogs.at(-1), /Removes:\n  its entry in pipelines\/orders_daily.yaml\n  blocks\/clean_orders\/clean_orders.go/);
+  assert.match(dialogs.at(-1), /Stored outputs stay in the warehouse: orders_daily__clean_orders/);
+  assert.equal(existsSync(join(server.project, "blocks/clean_orders")), false);
+  assert.deepEqual(await order(), ["orders", "totals"]);
+  await screenshot(page, "journey-06-after-rename-move-remove");
 });
