@@ -190,3 +190,28 @@ test("rename, move and remove a block from its menu; each says what it changes",
   assert.deepEqual(await order(), ["orders", "totals"]);
   await screenshot(page, "journey-06-after-rename-move-remove");
 });
+
+test("drag a block onto another in the DAG to wire it", async () => {
+  const add = page.locator('[data-testid="add-block"]');
+  await add.locator('input[aria-label="new block id"]').fill("audit");
+  await add.locator('select[aria-label="kind"]').selectOption("sql");
+  await add.getByRole("button", { name: "Add" }).click();
+  await cell(page, "audit").locator(".cm-content").waitFor({ timeout: 15_000 });
+  assert.match(await cell(page, "audit").locator(".cell-head").innerText(), /source/);
+  const dag = page.locator('[data-testid="dag"]');
+  const box = async (id) => {
+    const b = await dag.locator(`g.node[data-block="${id}"]`).boundingBox();
+    return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+  };
+  const from = await box("orders"),
+    to = await box("audit");
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 4 });
+  await page.mouse.move(to.x, to.y, { steps: 4 });
+  await page.mouse.up();
+  await eventually(async () => /← orders/.test(await cell(page, "audit").locator(".cell-head").innerText()), 10_000, "audit to read orders");
+  assert.match(dialogs.at(-1), /Make audit read orders\?/);
+  assert.match(readFileSync(join(server.project, "pipelines/orders_daily.yaml"), "utf8"), /- id: audit\n    upstream: \[orders\]\n/);
+  await screenshot(page, "journey-07-dag-wired");
+});

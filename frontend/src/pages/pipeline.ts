@@ -606,9 +606,9 @@ export class PipelinePage implements Page {
               this.dagPicked = id;
               this.update();
               this.cells.get(id)?.host.closest(".cell")?.scrollIntoView({ behavior: "smooth", block: "start" });
-            }, flags, this.dagPicked)}
+            }, flags, this.dagPicked, (from, to) => void this.structure.wire(from, to))}
             ${this.dagPicked ? this.dagPickedLine() : nothing}
-            <p class="muted small">* dynamic fan-out · Σ reduce. Colors: the last run${this.lastRun ? html` (<a href=${runHref(this.lastRun.run_id)} data-testid="last-run-link">${this.lastRun.partition}, ${this.lastRun.state}</a>)` : nothing}.</p>
+            <p class="muted small">Drag a block onto another to make it read it. * dynamic fan-out · Σ reduce. Colors: the last run${this.lastRun ? html` (<a href=${runHref(this.lastRun.run_id)} data-testid="last-run-link">${this.lastRun.partition}, ${this.lastRun.state}</a>)` : nothing}.</p>
           </div>
           ${this.lastRun
             ? html`<div class="side-box">

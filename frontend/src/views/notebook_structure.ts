@@ -9,6 +9,8 @@ import { html, nothing, type TemplateResult } from "lit-html";
 import { api, errorText } from "../api";
 import { renderMarkdown } from "../markdown";
 import type { BlockView, PipelineView } from "../types";
+import { cycleVia } from "../edge_edit";
+import { setUpstream } from "../yaml_edit";
 
 export interface StructureHost {
   pipeline(): PipelineView | undefined;
@@ -160,6 +162,35 @@ export class NotebookStructure {
       await this.host.reload();
     } catch (e) {
       this.host.say(b.id, errorText(e), true);
+    }
+  }
+
+  /**
+   * Wires an edge dragged in the DAG: to reads from, appended to its
+   * upstream list (a Go Transform gets one more table, last). The pipeline
+   * file is saved with If-Match, as the edge editor does; a loop is refused.
+   */
+  async wire(from: string, to: string): Promise<void> {
+    const pl = this.host.pipeline();
+    const b = pl?.blocks.find((x) => x.id === to);
+    if (!pl || !b) return;
+    if (b.upstream.includes(from)) {
+      this.host.say(to, `${to} already reads ${from}`, false);
+      return;
+    }
+    const ups = [...b.upstream, from];
+    const loop = cycleVia(to, ups, new Map(pl.blocks.map((x) => [x.id, x.upstream])));
+    if (loop) {
+      this.host.say(to, `refused: that edge would make a cycle ${loop}`, true);
+      return;
+    }
+    if (!confirm(`Make ${to} read ${from}?\n\nIts upstream list becomes [${ups.join(", ")}] in ${pl.file}${b.kind === "go" ? `; its ${b.entry ?? "entry function"} then takes ${ups.length} table(s), ${from} last` : `; ${from} becomes a relation its SQL can read`}.`)) return;
+    try {
+      const res = await api.savePipeline(this.id, setUpstream(pl.yaml, to, ups), pl.etag);
+      await this.host.reload();
+      this.host.say(to, res.problems.length ? `now reads ${from}; the pipeline has ${res.problems.length} problem(s)` : `now reads ${from}`, res.problems.length > 0);
+    } catch (e) {
+      this.host.say(to, errorText(e), true);
     }
   }
 
