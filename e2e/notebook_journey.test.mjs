@@ -117,7 +117,11 @@ test("a Go block runs and saves; a SQL block is added below and a Go block betwe
   await cell(page, "cleaned").locator(".cm-content").waitFor({ timeout: 15_000 });
   const order = await page.locator(".cells section.cell[data-block]").evaluateAll((els) => els.map((e) => e.dataset.block));
   assert.deepEqual(order, ["orders", "cleaned", "totals"]);
-  await runText("cleaned", readFileSync(join(server.project, "blocks/cleaned/cleaned.go"), "utf8"));
+  // Shift+Enter, as in Jupyter: runs the cell and puts the cursor in the next one.
+  await cell(page, "cleaned").locator(".cm-content").click();
+  await page.keyboard.press("Shift+Enter");
+  await eventually(async () => (await cell(page, "cleaned").locator('[data-testid="run-status"]').getAttribute("data-phase")) === "done", 60_000, "the run of cleaned");
+  assert.equal(await page.evaluate(() => document.activeElement?.closest("[data-block]")?.getAttribute("data-block")), "totals");
   await screenshot(page, "journey-03-three-blocks");
 });
 

@@ -225,6 +225,15 @@ export class PipelinePage implements Page {
     this.update();
   }
 
+  /** Puts the cursor in the cell after block (DAG order), as Jupyter's Shift+Enter does. */
+  private focusNext(block: string): void {
+    const order = this.pipeline?.order ?? [];
+    const next = this.cells.get(order[order.indexOf(block) + 1] ?? "");
+    if (!next?.editor) return;
+    next.host.closest(".cell")?.scrollIntoView({ block: "nearest" });
+    next.editor.view.focus();
+  }
+
   /** After a reload, each cell shows its last output of this session again (the server keeps them). */
   private async restoreOutputs(): Promise<void> {
     try {
@@ -251,6 +260,10 @@ export class PipelinePage implements Page {
           return Object.fromEntries(r.tables.map((t) => [t.name, t.columns.map((col) => ({ label: col.name, detail: col.type }))]));
         },
         run: () => void this.run(c),
+        runNext: () => {
+          void this.run(c);
+          this.focusNext(c.block.id);
+        },
         save: () => void this.save(c),
         change: (dirty) => {
           c.dirty = dirty;
