@@ -201,6 +201,8 @@ test("drag a block onto another in the DAG to wire it", async () => {
   await add.locator('select[aria-label="kind"]').selectOption("sql");
   await add.getByRole("button", { name: "Add" }).click();
   await cell(page, "audit").locator(".cm-content").waitFor({ timeout: 15_000 });
+  // The form is ready for the next block: no stale id left in it.
+  assert.equal(await add.locator('input[aria-label="new block id"]').inputValue(), "");
   assert.match(await cell(page, "audit").locator(".cell-head").innerText(), /source/);
   const dag = page.locator('[data-testid="dag"]');
   const box = async (id) => {
@@ -218,4 +220,21 @@ test("drag a block onto another in the DAG to wire it", async () => {
   assert.match(dialogs.at(-1), /Make audit read orders\?/);
   assert.match(readFileSync(join(server.project, "pipelines/orders_daily.yaml"), "utf8"), /- id: audit\n    upstream: \[orders\]\n/);
   await screenshot(page, "journey-07-dag-wired");
+});
+
+test("Run all stale reruns, in DAG order, the cells an unsaved edit made stale; nothing is published", async () => {
+  const before = await server.api("GET", "/products");
+  const c = cell(page, "orders");
+  await c.locator(".cm-line", { hasText: '"b", 0.2' }).click();
+  await page.keyboard.press("End");
+  await page.keyboard.press("Backspace");
+  await page.keyboard.insertText("25)"); // 0.2 becomes 0.225
+  await page.locator('[data-testid="run-all-stale"]').click();
+  const progress = page.locator('.page-head ~ [data-testid="upstream-progress"]');
+  await eventually(async () => (await progress.getAttribute("data-finished")) === "true", 90_000, "Run all stale to finish");
+  const steps = await progress.locator('[data-testid="upstream-step"]').evaluateAll((els) => els.map((e) => `${e.dataset.block}:${e.dataset.state}`));
+  assert.deepEqual(steps, ["orders:done", "totals:done", "audit:done"]);
+  assert.deepEqual(await rowsOf(cell(page, "totals")), [["0.325", "2"]]);
+  assert.deepEqual(await server.api("GET", "/products"), before, "nothing was published");
+  await screenshot(page, "journey-08-run-all-stale");
 });

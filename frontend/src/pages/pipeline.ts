@@ -4,6 +4,7 @@
 
 import { html, nothing, type TemplateResult } from "lit-html";
 import { ref } from "lit-html/directives/ref.js";
+import { live } from "lit-html/directives/live.js";
 import { api, ApiError, errorText } from "../api";
 import { DraftStore, draftKey, shouldRestore } from "../drafts";
 import { compactDiff, lineDiff } from "../line_diff";
@@ -589,6 +590,7 @@ export class PipelinePage implements Page {
         </div>
         <div class="head-actions">
           <button ?disabled=${this.runBusy || !pl.runnable} @click=${() => this.runPipeline()} title="run the saved pipeline for the chosen partition and publish it">${this.runBusy ? "Running pipeline…" : `Run pipeline for ${this.partition}`}</button>
+          <button data-testid="run-all-stale" ?disabled=${this.states.busy()} @click=${() => void this.states.runAllStale(order.filter((id) => !this.cells.get(id)?.unlisted))} title="run every cell whose output is not up to date, in DAG order, in this session (each draft feeds the next); nothing is published">Run all stale</button>
           <button data-testid="open-backfill" @click=${() => ((this.backfillDialog = new BackfillDialog(pl, this.update, () => ((this.backfillDialog = undefined), this.update()))), this.update())}>Backfill…</button>
           <button data-testid="restart-kernel" title="kill this tab's kernel (stopping a running cell) and start a fresh one" @click=${() => {
             this.kernelNote = ws.restart() ? "restarting the kernel…" : "not connected";
@@ -598,6 +600,7 @@ export class PipelinePage implements Page {
           ${this.kernelNote ? html`<div class="muted small" data-testid="kernel-note">${this.kernelNote}</div>` : nothing}
         </div>
       </section>
+      ${this.states.progress("")}
       ${pl.problems.length
         ? html`<div class="error-box" data-testid="pipeline-problems">
             <b>${pl.problems.length} problem(s):</b>
@@ -819,12 +822,12 @@ export class PipelinePage implements Page {
     const order = this.pipeline?.order ?? [];
     return html`<form class="cell add-block" data-testid="add-block" @submit=${(e: Event) => this.addBlock(e)}>
       <b>Add a block</b>
-      <input required pattern="[a-z][a-z0-9_]*" placeholder="block_id" aria-label="new block id" .value=${f.id} @input=${(e: Event) => (f.id = (e.target as HTMLInputElement).value)} />
+      <input required pattern="[a-z][a-z0-9_]*" placeholder="block_id" aria-label="new block id" .value=${live(f.id)} @input=${(e: Event) => (f.id = (e.target as HTMLInputElement).value)} />
       <select aria-label="kind" @change=${(e: Event) => (f.kind = (e.target as HTMLSelectElement).value)}>
         <option value="go" ?selected=${f.kind === "go"}>Go</option><option value="sql" ?selected=${f.kind === "sql"}>SQL</option>
       </select>
       <span class="muted">upstream:</span>
-      ${order.map((id) => html`<label class="small"><input type="checkbox" .checked=${f.upstream.has(id)} @change=${(e: Event) => ((e.target as HTMLInputElement).checked ? f.upstream.add(id) : f.upstream.delete(id))} /> ${id}</label>`)}
+      ${order.map((id) => html`<label class="small"><input type="checkbox" .checked=${live(f.upstream.has(id))} @change=${(e: Event) => ((e.target as HTMLInputElement).checked ? f.upstream.add(id) : f.upstream.delete(id))} /> ${id}</label>`)}
       <button type="submit">Add</button>
       ${f.error ? html`<div class="error-text small">${f.error}</div>` : nothing}
     </form>`;
