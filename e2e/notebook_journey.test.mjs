@@ -140,7 +140,16 @@ test("run the pipeline, reload: every cell shows its last output again, with its
   const partition = await page.locator('[data-testid="partition-input"]').inputValue();
   await page.getByRole("button", { name: new RegExp(`Run pipeline for ${partition}`) }).click();
   await eventually(async () => (await page.locator('[data-testid="dag"] g.node.succeeded').count()) === 3, 60_000, "the run to succeed");
-  await page.reload();
+  // The page links to the run it started, and the Last run panel is this partition's.
+  const started = await page.locator('[data-testid="started-run"]').getAttribute("href");
+  const runs = await server.api("GET", `/runs?pipeline=orders_daily&partition=${partition}`);
+  assert.equal(started, `/runs/${encodeURIComponent(runs.runs[0].run_id)}`);
+  await page.locator(".partition-picker button[title='previous partition']").click();
+  await eventually(async () => (await page.locator("h3", { hasText: "Last run" }).count()) === 0, 10_000, "no Last run panel for a partition that never ran");
+  assert.equal(await page.locator('[data-testid="dag"] g.node.succeeded').count(), 0, "the DAG is not coloured by another partition's run");
+  await page.goto(server.base + `/pipelines/orders_daily?partition=${partition}`);
+  await page.locator('[data-testid="last-run-open"]').waitFor({ timeout: 10_000 });
+  assert.match(await page.locator('[data-testid="last-run-open"]').innerText(), new RegExp(`Last run · ${partition}`));
   for (const [block, rows] of [
     ["orders", [["a", "0.1"], ["b", "0.2"]]],
     ["totals", [["0.30000000000000004", "2"]]],

@@ -75,6 +75,8 @@ export class PipelinePage implements Page {
   dag = new DagPanel(() => this.update());
   dagPicked = "";
   runBusy = false;
+  /** The run the Run pipeline button started last: the head links to it. */
+  startedRun = "";
   addForm = { id: "", kind: "go", upstream: new Set<string>(), error: "" };
   /** What the kernel restart button last did. */
   kernelNote = "";
@@ -304,27 +306,21 @@ export class PipelinePage implements Page {
     return mapKey(pl.partitions, this.partition, b.partitions) ?? latestPartition(b.partitions, Date.now());
   }
 
-  /** The newest run of the chosen partition, for the cells' "last run" links. */
-  private async loadPartitionRun(): Promise<void> {
+  /**
+   * The last run of the chosen partition, for the Last run panel and the
+   * DAG's colours: the page is about that partition, so another
+   * partition's run would tell the wrong story.
+   */
+  private async loadLastRun(): Promise<void> {
     const key = this.partition;
     try {
       const r = (await api.runs({ pipeline: this.id, partition: key, limit: 1 })).runs[0];
       if (this.destroyed || key !== this.partition) return;
       this.partitionRun = r;
-      this.update();
-    } catch {
-      /* the links are a convenience: no runs list, no links */
-    }
-  }
-
-  private async loadLastRun(): Promise<void> {
-    void this.loadPartitionRun();
-    try {
-      const rs = await api.runs({ pipeline: this.id, limit: 1 });
-      const r = rs.runs[0];
-      if (!r || this.destroyed) return;
-      this.lastRun = await api.run(r.run_id);
-      this.runStates = blockStates(this.lastRun.blocks);
+      const d = r ? await api.run(r.run_id) : undefined;
+      if (this.destroyed || key !== this.partition) return;
+      this.lastRun = d;
+      this.runStates = d ? blockStates(d.blocks) : new Map();
       this.states.refreshSoon();
       this.update();
     } catch {
@@ -347,7 +343,9 @@ export class PipelinePage implements Page {
     this.states.refreshSoon(0);
     history.replaceState(null, "", `/pipelines/${encodeURIComponent(this.id)}?partition=${encodeURIComponent(key)}`);
     this.partitionRun = undefined;
-    void this.loadPartitionRun();
+    this.lastRun = undefined;
+    this.runStates = new Map();
+    void this.loadLastRun();
     this.update();
   }
 
@@ -525,6 +523,7 @@ export class PipelinePage implements Page {
     this.update();
     try {
       const r = await api.startRun(this.id, this.partition);
+      this.startedRun = r.run_id;
       this.runStates = new Map();
       this.lastRun = undefined;
       this.runSub?.();
@@ -542,7 +541,7 @@ export class PipelinePage implements Page {
             this.runStates = blockStates(d.blocks);
             this.update();
           });
-          void this.loadPartitionRun();
+          void this.loadLastRun();
         }
         this.update();
       });
@@ -590,6 +589,7 @@ export class PipelinePage implements Page {
         </div>
         <div class="head-actions">
           <button ?disabled=${this.runBusy || !pl.runnable} @click=${() => this.runPipeline()} title="run the saved pipeline for the chosen partition and publish it">${this.runBusy ? "Running pipeline…" : `Run pipeline for ${this.partition}`}</button>
+          ${this.startedRun ? html`<a class="small" data-testid="started-run" href=${runHref(this.startedRun)} title=${this.startedRun}>${this.runBusy ? "follow the run ▸" : "the run you started ▸"}</a>` : nothing}
           <button data-testid="run-all-stale" ?disabled=${this.states.busy()} @click=${() => void this.states.runAllStale(order.filter((id) => !this.cells.get(id)?.unlisted))} title="run every cell whose output is not up to date, in DAG order, in this session (each draft feeds the next); nothing is published">Run all stale</button>
           <button data-testid="open-backfill" @click=${() => ((this.backfillDialog = new BackfillDialog(pl, this.update, () => ((this.backfillDialog = undefined), this.update()))), this.update())}>Backfill…</button>
           <button data-testid="restart-kernel" title="kill this tab's kernel (stopping a running cell) and start a fresh one" @click=${() => {
@@ -628,7 +628,7 @@ export class PipelinePage implements Page {
           </div>
           ${this.lastRun
             ? html`<div class="side-box">
-                <h3>Last run · ${this.lastRun.partition} <span class=${"tag " + this.lastRun.state}>${this.lastRun.state}</span>${this.lastRun.engine ? html` <span class="tag" data-testid="run-engine" title="how the Go blocks ran">${this.lastRun.engine}</span>` : nothing}</h3>
+                <h3><a href=${runHref(this.lastRun.run_id)} data-testid="last-run-open" title="open the run">Last run · ${this.lastRun.partition}</a> <span class=${"tag " + this.lastRun.state}>${this.lastRun.state}</span>${this.lastRun.engine ? html` <span class="tag" data-testid="run-engine" title="how the Go blocks ran">${this.lastRun.engine}</span>` : nothing}</h3>
                 ${ganttView(this.lastRun.blocks, zone, 380)}
                 ${this.lastRun.error ? html`<div class="error-text small">${this.lastRun.error}</div>` : nothing}
               </div>`
