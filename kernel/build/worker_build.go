@@ -30,6 +30,9 @@ type Options struct {
 	Dir   string
 	Allow []string // opted-in restricted imports
 	Tool  *Toolchain
+	// Root is the folder block files are relative to (the project's), for
+	// the files their //go:embed patterns match; empty: the working folder.
+	Root string
 }
 
 // Worker is a built worker binary.
@@ -79,10 +82,15 @@ func Build(ctx context.Context, opt Options, blocks []Block) (*Worker, error) {
 	}
 	w := &Worker{Failed: map[string]*protocol.RunError{}}
 	var ok []*checked
+	var err error
 	for _, b := range blocks {
 		c, rerr := checkBlock(b, allow)
 		if rerr != nil {
 			w.Failed[b.File] = rerr
+			continue
+		}
+		if c.embeds, err = embeddedFiles(opt.Root, b); err != nil {
+			w.Failed[b.File] = &protocol.RunError{Kind: protocol.ErrCompile, File: b.File, Message: err.Error()}
 			continue
 		}
 		ok = append(ok, c)
@@ -164,6 +172,10 @@ func contentHash(opt Options, blocks []*checked) string {
 		for _, f := range sortedKeys(b.Others) {
 			fmt.Fprintf(h, "\x00%s\x00%d\x00%s", f, len(b.Others[f]), b.Others[f])
 		}
+		for _, f := range sortedEmbeds(b.embeds) {
+			fmt.Fprintf(h, "\x00embed\x00%s\x00%d\x00", f, len(b.embeds[f]))
+			h.Write(b.embeds[f])
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
@@ -221,6 +233,9 @@ func compile(ctx context.Context, opt Options, blocks []*checked, out string) (m
 			// The //line directive makes the compiler and runtime traces
 			// speak of the block's own file and lines.
 			files[target] = []byte("//line " + file + ":1:1\n" + rewriteExits(file, src))
+		}
+		for rel, data := range b.embeds {
+			files[embedTarget(dir, rel)] = data
 		}
 		if reset.generated != "" {
 			target := dir + "/strata_reset.go"

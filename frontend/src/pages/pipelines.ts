@@ -114,7 +114,7 @@ export class PipelinesPage implements Page {
       <ul class="pipeline-list">
         ${this.pipelines.map(
           (p) => html`<li data-testid=${"pipeline-" + p.id}><a href=${`/pipelines/${encodeURIComponent(p.id)}`}><b>${p.id}</b></a> · ${p.blocks} blocks · ${p.partitions.interval}${p.partitions.interval === "none" ? "" : ` in ${p.partitions.timezone}`}${p.problems ? html` · <span class="error-text">${p.problems} problem(s)</span>` : ""}
-            <button class="link small" @click=${() => this.rename(p)}>rename</button> <button class="link small danger" data-testid="delete-pipeline" @click=${() => this.remove(p)}>delete…</button>
+            <button class="link small" data-testid="rename-pipeline" @click=${() => this.rename(p)}>rename</button> <button class="link small danger" data-testid="delete-pipeline" @click=${() => this.remove(p)}>delete…</button>
             ${this.rowStatus.get(p.id) ? html`<span class="error-text small">${this.rowStatus.get(p.id)}</span>` : nothing}
             <div class="muted">${p.description}</div></li>`,
         )}

@@ -8,6 +8,7 @@
 import { html, nothing, type TemplateResult } from "lit-html";
 import { api, errorText } from "../api";
 import { renderMarkdown } from "../markdown";
+import { can } from "../role";
 import type { BlockView, PipelineView } from "../types";
 import { cycleVia } from "../edge_edit";
 import { setUpstream } from "../yaml_edit";
@@ -121,7 +122,7 @@ export class NotebookStructure {
       </section>`;
     }
     if (!b.note) return nothing;
-    return html`<section class="cell md-cell" data-testid=${"note-" + b.id} @dblclick=${() => this.editNote(b.id, b.note ?? "")} title="double-click to edit">
+    return html`<section class="cell md-cell" data-testid=${"note-" + b.id} @dblclick=${() => can("edit") && this.editNote(b.id, b.note ?? "")} title=${can("edit") ? "double-click to edit" : ""}>
       <div class="md" data-testid="note-rendered">${renderMarkdown(b.note)}</div>
       <div class="md-actions">
         <button class="link small" data-testid="note-edit" @click=${() => this.editNote(b.id, b.note ?? "")}>edit</button>
