@@ -274,8 +274,13 @@ func (h *blockHandler) Stream(name, data string) {
 	h.notice("stdout", data)
 }
 
+// LogTimeLayout starts each ctx.Log line of a block run's log.
+const LogTimeLayout = "2006-01-02T15:04:05.000Z07:00"
+
 func (h *blockHandler) Log(l protocol.LogLine) {
-	line := h.r.e.secrets.Mask(fmt.Sprintf("%s %s %s\n", l.Time.Format("15:04:05.000"), l.Level, l.Msg))
+	// An instant with its zone (UTC, "Z"): the kernel's own zone is unknown
+	// to whoever reads the log, and the UI shows it in the display zone.
+	line := h.r.e.secrets.Mask(fmt.Sprintf("%s %s %s\n", l.Time.UTC().Format(LogTimeLayout), l.Level, l.Msg))
 	h.keep(line)
 	h.notice("log", line)
 }
