@@ -71,7 +71,9 @@ func runWorker(args []string) error {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	nc, err := nats.Connect(*url, opts...)
+	// An unreachable server is waited for, as after a disconnect: workers
+	// may well start before their coordinator.
+	nc, err := remote.WorkerConnect(*url, os.Stderr, opts...)
 	if err != nil {
 		return fmt.Errorf("connect to %s: %w", *url, err)
 	}

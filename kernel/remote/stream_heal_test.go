@@ -1,0 +1,61 @@
+package remote
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/stratahq/strata/blocks/sdk"
+)
+
+// The NATS server restarts on the same port with an empty store (a pod
+// without a persistent volume): the pool's streams, consumers and object
+// store are gone. The coordinator re-creates them, counts it, and the next
+// tasks run on the worker that was there all along. (It used to fail every
+// dispatch with "no response from stream", forever.)
+func TestStreamsRecreatedAfterEmptyRestart(t *testing.T) {
+	store := t.TempDir()
+	ns, err := StartServer(ServerConfig{Listen: "127.0.0.1:0", Token: testToken, StoreDir: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ns.Addr().String()
+	t.Cleanup(func() { ns.Shutdown() })
+	p := newPool(t, ns)
+	startAgent(t, ns, "w1", 1)
+	req := block(`func Transform(ctx *sdk.Context) (*sdk.Table, error) {
+	out := sdk.NewTable(sdk.String("s"))
+	out.Append("ran")
+	return out, nil
+}`)
+	run := func(what string) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		res, out, err := p.Exec(ctx, req, nil, &recorder{reply: sdk.NewTable()})
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if res.Error != nil || out == nil || out.Column("s").Strings()[0] != "ran" {
+			t.Fatalf("%s: %+v, want ran", what, res.Error)
+		}
+	}
+	run("before the restart")
+
+	ns.Shutdown()
+	ns.WaitForShutdown()
+	if err := os.RemoveAll(store); err != nil {
+		t.Fatal(err)
+	}
+	ns, err = StartServer(ServerConfig{Listen: addr, Token: testToken, StoreDir: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		run("after the restart with an empty store")
+	}
+	if p.Recreated() < 1 {
+		t.Fatalf("the tasks ran but the pool says it re-created nothing")
+	}
+}
