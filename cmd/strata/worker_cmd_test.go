@@ -72,7 +72,7 @@ func TestWorkerWaitsForNATS(t *testing.T) {
 	t.Cleanup(pool.Close)
 	day := time.Date(2024, 3, 10, 0, 0, 0, 0, time.UTC)
 	req := &protocol.ExecRequest{Filename: "b.go", Task: "run1/b", Timeout: 20 * time.Second,
-		Source: "package b\n\nimport \"github.com/stratahq/strata/blocks/sdk\"\n\nfunc Transform(ctx *sdk.Context) (*sdk.Table, error) {\n\tout := sdk.NewTable(sdk.String(\"s\"))\n\tout.Append(\"ran\")\n\treturn out, nil\n}\n",
+		Source:    "package b\n\nimport \"github.com/stratahq/strata/blocks/sdk\"\n\nfunc Transform(ctx *sdk.Context) (*sdk.Table, error) {\n\tout := sdk.NewTable(sdk.String(\"s\"))\n\tout.Append(\"ran\")\n\treturn out, nil\n}\n",
 		Partition: protocol.PartitionWire{Key: "2024-03-10", Start: day, End: day.AddDate(0, 0, 1), Interval: "day", Zone: "UTC"}}
 	res, out, err := pool.Exec(ctx, req, nil, nil)
 	if err != nil {
