@@ -43,6 +43,40 @@ func TestStreamsRecreatedAfterEmptyRestart(t *testing.T) {
 	}
 	run("before the restart")
 
+	// A task in flight when the store goes: its message is lost with the
+	// stream, so the coordinator sends it again and its Exec still ends.
+	slow := block(`func Transform(ctx *sdk.Context) (*sdk.Table, error) {
+	if _, err := ctx.Query("SELECT 1"); err != nil {
+		return nil, err
+	}
+	time.Sleep(time.Second)
+	out := sdk.NewTable(sdk.String("s"))
+	out.Append("slow")
+	return out, nil
+}`)
+	h := &startedHandler{recorder: recorder{reply: sdk.NewTable()}, started: make(chan struct{}, 1)}
+	type done struct {
+		out *sdk.Table
+		err error
+		msg string
+	}
+	end := make(chan done, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		res, out, err := p.Exec(ctx, slow, nil, h)
+		d := done{out: out, err: err}
+		if res != nil && res.Error != nil {
+			d.msg = res.Error.Message
+		}
+		end <- d
+	}()
+	select {
+	case <-h.started:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the slow block never started")
+	}
+
 	ns.Shutdown()
 	ns.WaitForShutdown()
 	if err := os.RemoveAll(store); err != nil {
@@ -51,6 +85,10 @@ func TestStreamsRecreatedAfterEmptyRestart(t *testing.T) {
 	ns, err = StartServer(ServerConfig{Listen: addr, Token: testToken, StoreDir: store})
 	if err != nil {
 		t.Fatal(err)
+	}
+	d := <-end
+	if d.err != nil || d.msg != "" || d.out == nil || d.out.Column("s").Strings()[0] != "slow" {
+		t.Fatalf("the task in flight at the restart: %v %q, want slow", d.err, d.msg)
 	}
 	for i := 0; i < 3; i++ {
 		run("after the restart with an empty store")
