@@ -104,6 +104,9 @@ func runWorker(args []string) error {
 	}
 	fmt.Fprintf(os.Stderr, "strata worker %s: %d slots, pulling from %s (pool %s), runs %s\n", a.ID(), *slots, *url, *pool, how)
 	err = a.Run(ctx)
+	if last := nc.LastError(); err != nil && last != nil {
+		err = fmt.Errorf("%w (NATS at %s: %v)", err, *url, last) // a wrong token ends the wait: say why
+	}
 	_ = nc.Drain()
 	fmt.Fprintf(os.Stderr, "strata worker %s: stopped after %d tasks\n", a.ID(), a.Ran())
 	return err
