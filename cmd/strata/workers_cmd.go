@@ -31,10 +31,21 @@ func runWorkers(args []string) error {
 	if err != nil {
 		return err
 	}
-	if *format == "json" {
-		return printJSON(f)
-	}
 	now := time.Now()
+	if *format == "json" {
+		type row struct {
+			remote.Heartbeat
+			State string `json:"state"` // live or stale, as of now
+		}
+		out := struct {
+			Written time.Time `json:"written"`
+			Workers []row     `json:"workers"`
+		}{Written: f.Written, Workers: []row{}}
+		for _, w := range f.Workers {
+			out.Workers = append(out.Workers, row{w, workerState(w, now)})
+		}
+		return printJSON(out)
+	}
 	if age := now.Sub(f.Written); age > 10*time.Second {
 		fmt.Fprintf(os.Stderr, "strata: the coordinator last wrote this list %s ago; it may have stopped\n", age.Round(time.Second))
 	}
@@ -57,11 +68,19 @@ func printWorkers(w io.Writer, workers []remote.Heartbeat, now time.Time) {
 		if w.Compiled {
 			runs = "compiled (" + w.Platform + ")"
 		}
-		state, busy := "live", strconv.Itoa(w.Busy)
-		if remote.Stale(w, now) {
-			state, busy = "stale", "-"
+		state, busy := workerState(w, now), strconv.Itoa(w.Busy)
+		if state == "stale" {
+			busy = "-"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s ago\n", id, state, w.Host, w.Slots, busy, w.Version, runs, now.Sub(w.At).Round(100*time.Millisecond))
 	}
 	_ = tw.Flush()
+}
+
+// workerState is "stale" for a worker whose heartbeats lapsed, else "live".
+func workerState(w remote.Heartbeat, now time.Time) string {
+	if remote.Stale(w, now) {
+		return "stale"
+	}
+	return "live"
 }

@@ -50,4 +50,16 @@ func TestWorkersMarksStale(t *testing.T) {
 	if r := rows["w-live"]; len(r) < 5 || r[1] != "live" || r[4] != "1" {
 		t.Errorf("live worker's row %q: want STATE live and BUSY 1\n%s", r, out)
 	}
+	out, code = strataproc.Run(t, bin, "workers", dir, "--format", "json")
+	var js struct {
+		Workers []struct {
+			ID    string `json:"id"`
+			Busy  int    `json:"busy"`
+			State string `json:"state"`
+		} `json:"workers"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &js) != nil || len(js.Workers) != 2 ||
+		js.Workers[0].ID != "w-dead" || js.Workers[0].State != "stale" || js.Workers[1].State != "live" || js.Workers[1].Busy != 1 {
+		t.Errorf("strata workers --format json: want w-dead stale and w-live live, got exit %d\n%s", code, out)
+	}
 }
