@@ -153,6 +153,7 @@ test("a cancelled backfill offers resume and retry; its unstarted partitions cou
   await page.locator('[data-testid="bf-launch"]').click();
   await page.waitForURL(/\/backfills\/bf_/);
   await page.locator('[data-testid="bf-cancel"]').click();
+  await page.locator('[data-testid="bf-cancel-yes"]').click(); // Cancel asks first (e2e/backfill_cancel.test.mjs)
   await eventually(async () => (await state()) === "cancelled", 15_000, "cancelled");
   await page.locator('[data-testid="bf-resume"]').waitFor();
   await page.locator('[data-testid="bf-retry"]').waitFor();
@@ -161,6 +162,7 @@ test("a cancelled backfill offers resume and retry; its unstarted partitions cou
   await page.locator('[data-testid="bf-resume"]').click();
   await eventually(async () => (await state()) === "running", 15_000, "resumed");
   await page.locator('[data-testid="bf-cancel"]').click();
+  await page.locator('[data-testid="bf-cancel-yes"]').click();
   await eventually(async () => (await state()) === "cancelled", 15_000, "cancelled again");
 });
 

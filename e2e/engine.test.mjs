@@ -31,7 +31,8 @@ test("a pipeline run shows its engine: compiled by default, interp when forced",
   await screenshot(page, "engine-run-compiled");
 
   await server.api("POST", "/pipelines/clv/runs?wait=true", { partition: "2024-01-04", engine: "interp" });
-  await page.reload();
+  // The Last run panel is the chosen partition's: choose 2024-01-04.
+  await page.goto(server.base + "/pipelines/clv?partition=2024-01-04");
   await eventually(async () => (await page.locator('[data-testid="run-engine"]').innerText()).trim() === "interp", 30_000, "the last run's engine tag to say interp");
   assert.match(await page.locator("h3", { hasText: "Last run" }).innerText(), /2024-01-04/);
 });

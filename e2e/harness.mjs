@@ -2,7 +2,7 @@
 // project in a temp dir, on a free port, and Debian's Chromium driven by
 // playwright-core. Screenshots go to artifacts/e2e/<test>.png.
 
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -27,10 +27,18 @@ export function freePort() {
   });
 }
 
-/** Starts `strata start DIR` (with extra flags) on a fresh demo project; resolves once it answers /healthz. */
-export async function startServer(name = "e2e", extra = []) {
+/**
+ * Starts `strata start DIR` (with extra flags) on a fresh demo project, or
+ * on an empty one (`strata init DIR`) with { empty: true }; resolves once it
+ * answers /healthz.
+ */
+export async function startServer(name = "e2e", extra = [], opts = {}) {
   const dir = mkdtempSync(join(tmpdir(), `strata-${name}-`));
   const project = join(dir, "demo");
+  if (opts.empty) {
+    const r = spawnSync(BIN, ["init", project], { encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`strata init exited with ${r.status}: ${r.stderr}`);
+  }
   const port = await freePort();
   let proc;
   let log = "";

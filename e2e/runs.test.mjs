@@ -128,7 +128,8 @@ test("a running run is cancelled from its page", async () => {
 });
 
 test("the DAG shows full names, zooms and links a block to the last run", async () => {
-  await page.goto(server.base + "/pipelines/clv?partition=2024-01-03");
+  // The DAG is coloured by the chosen partition's last run: 2024-01-07's.
+  await page.goto(server.base + "/pipelines/clv?partition=2024-01-07");
   const dag = page.locator('[data-testid="dag"]');
   await dag.waitFor();
   // Every name in full, inside its box.
@@ -153,7 +154,7 @@ test("the DAG shows full names, zooms and links a block to the last run", async 
   await eventually(async () => (await width()) < w1, 5_000, "the wheel zoomed out");
   await page.locator('[data-testid="dag-fit"]').click();
   await eventually(async () => Math.abs((await width()) - w0) < 2, 5_000, "fit back");
-  // The last run (2024-01-07, cancelled) colours the DAG; clicking a block offers its run.
+  // Its last run (cancelled) colours the DAG; clicking a block offers its run.
   await eventually(async () => (await dag.locator("g.node.cancelled").count()) >= 1, 10_000, "the last run's colours");
   await dag.locator('g.node[data-block="raw_orders"]').click();
   const picked = page.locator('[data-testid="dag-picked"]');

@@ -40,6 +40,7 @@ type blockView struct {
 	Entry      string         `json:"entry,omitempty"` // Load, Transform or Export
 	HasCheck   bool           `json:"has_check"`
 	Line       int            `json:"line"` // in the pipeline file
+	Note       string         `json:"note"` // markdown shown above the cell
 	Timeout    string         `json:"timeout"`
 	Retries    retriesView    `json:"retries"`
 }
@@ -61,7 +62,7 @@ func newBlockView(pl *project.Pipeline, b *project.Block) blockView {
 	return blockView{
 		ID: b.ID, File: b.File, Kind: b.Kind, Upstream: up, Dynamic: b.Dynamic, Reduce: b.Reduce,
 		FanOut: b.FanOut, Product: b.Product, Writes: engine.ProductName(pl, b),
-		Partitions: partitionsOf(b.Partitions), Entry: b.Entry, HasCheck: b.HasCheck, Line: b.Line,
+		Partitions: partitionsOf(b.Partitions), Entry: b.Entry, HasCheck: b.HasCheck, Line: b.Line, Note: b.Note,
 		Timeout: b.Timeout.String(), Retries: retriesOf(b.Retries),
 	}
 }
@@ -151,9 +152,9 @@ func (s *Server) putBlock(c echo.Context) error {
 	}
 	file := b.File
 	if file == "" {
-		kind := c.QueryParam("kind")
-		if kind != "" && kind != project.KindGo && kind != project.KindSQL {
-			return badRequest("kind %q: want go or sql", kind)
+		kind, err := newFileKind(pl, b, c.QueryParam("kind"))
+		if err != nil {
+			return err
 		}
 		file = defaultBlockFile(b.ID, kind)
 	}
@@ -175,6 +176,26 @@ func (s *Server) putBlock(c echo.Context) error {
 		return err
 	}
 	return s.blockResponse(c, http.StatusOK, pl.ID, b.ID)
+}
+
+// newFileKind is the kind of the file a block's first save creates: the one
+// the pipeline file declares ("kind: sql"), else the one asked for (?kind=),
+// else Go. Asking for a kind the pipeline file contradicts is refused: the
+// file would be written and never read.
+func newFileKind(pl *project.Pipeline, b *project.Block, asked string) (string, error) {
+	if asked != "" && asked != project.KindGo && asked != project.KindSQL {
+		return "", badRequest("kind %q: want go or sql", asked)
+	}
+	switch {
+	case b.Kind == "":
+		if asked == "" {
+			return project.KindGo, nil
+		}
+		return asked, nil
+	case asked != "" && asked != b.Kind:
+		return "", badRequest("block %s is declared kind: %s in %s (line %d), not %s: change the pipeline file first", b.ID, b.Kind, pl.File, b.Line, asked)
+	}
+	return b.Kind, nil
 }
 
 // unlistedBlockFile finds the file of a block its pipeline no longer lists
@@ -232,7 +253,7 @@ func (s *Server) putUnlistedBlock(c echo.Context, file string) error {
 	return c.JSON(http.StatusOK, d)
 }
 
-// createBlock: POST /pipelines/:id/blocks {"id", "kind", "upstream", "source"?}.
+// createBlock: POST /pipelines/:id/blocks {"id", "kind", "upstream", "source"?, "before"?}.
 // It writes the block file (a template when source is absent, unless the
 // file already exists, which another pipeline may share) and adds the block
 // to the pipeline file.
@@ -246,6 +267,7 @@ func (s *Server) createBlock(c echo.Context) error {
 		Kind     string   `json:"kind"`
 		Upstream []string `json:"upstream"`
 		Source   *string  `json:"source"`
+		Before   string   `json:"before"` // the block it goes above in the file (the notebook's order); "" appends
 	}
 	if err := decodeJSON(c, &req); err != nil {
 		return err
@@ -271,6 +293,9 @@ func (s *Server) createBlock(c echo.Context) error {
 	if pl.Block(req.ID) != nil {
 		return conflict("pipeline %s already has a block %q", pl.ID, req.ID)
 	}
+	if req.Before != "" && pl.Block(req.Before) == nil {
+		return badRequest("before: pipeline %s has no block %q", pl.ID, req.Before)
+	}
 	file := defaultBlockFile(req.ID, req.Kind)
 
 	s.files.Lock()
@@ -279,7 +304,7 @@ func (s *Server) createBlock(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	edited, err := project.AddBlock(ytext, req.ID, req.Upstream)
+	edited, err := project.InsertBlock(ytext, req.ID, req.Upstream, req.Before)
 	if err != nil {
 		return apiErr(http.StatusUnprocessableEntity, CodeUnprocessable, "cannot add a block to %s: %s; fix the file first", pl.File, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"net/http"
+	"path"
 
 	"github.com/labstack/echo/v4"
 
@@ -168,12 +169,15 @@ func (s *Server) getPipeline(c echo.Context) error {
 	return s.pipelineResponse(c, http.StatusOK, s.eng.Project(), id)
 }
 
-// createPipeline: POST /pipelines {"id", "yaml"?}. Without yaml the file
+// createPipeline: POST /pipelines {"id", "yaml"?} or, from the "New
+// pipeline" form, {"id", "description"?, "partitions"?: {"interval",
+// "timezone", "start"}, "block"?: {"id", "kind"}}. Without either the file
 // starts as a daily pipeline in the project's zone with no blocks.
 func (s *Server) createPipeline(c echo.Context) error {
 	var req struct {
 		ID   string  `json:"id"`
 		YAML *string `json:"yaml"`
+		newPipelineForm
 	}
 	if err := decodeJSON(c, &req); err != nil {
 		return err
@@ -182,16 +186,20 @@ func (s *Server) createPipeline(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	text := ""
+	var text []byte
+	var blockFile, blockSrc string
 	if req.YAML != nil {
-		text = *req.YAML
-	} else {
-		text = "description: \"\"\npartitions:\n  interval: day\n  timezone: " + s.eng.Project().Timezone + "\nblocks: []\n"
+		if req.Partitions != nil || req.Block != nil || req.Description != "" {
+			return badRequest("send either yaml or the form's description, partitions and block, not both")
+		}
+		text = []byte(*req.YAML)
+	} else if text, blockFile, blockSrc, err = s.newPipelineText(req.newPipelineForm); err != nil {
+		return err
 	}
-	if probs := yamlSyntax(file, []byte(text)); len(probs) > 0 {
+	if probs := yamlSyntax(file, text); len(probs) > 0 {
 		return invalidYAML(file, probs)
 	}
-	if err := yamlMapping(file, text); err != nil {
+	if err := yamlMapping(file, string(text)); err != nil {
 		return err
 	}
 	s.files.Lock()
@@ -199,7 +207,15 @@ func (s *Server) createPipeline(c echo.Context) error {
 	if _, err := s.readFile(file); err == nil {
 		return conflict("pipeline %q already exists (%s)", req.ID, file)
 	}
-	if err := s.writeFile(file, []byte(text)); err != nil {
+	// A first block whose file exists already (another pipeline's) is shared, not overwritten.
+	if blockFile != "" {
+		if _, err := s.readFile(blockFile); errors.Is(err, fs.ErrNotExist) {
+			if err := s.writeFile(blockFile, []byte(blockSrc)); err != nil {
+				return err
+			}
+		}
+	}
+	if err := s.writeFile(file, text); err != nil {
 		return err
 	}
 	proj, err := s.reload()
@@ -226,7 +242,7 @@ func (s *Server) putPipeline(c echo.Context) error {
 	if probs := yamlSyntax(file, []byte(text)); len(probs) > 0 {
 		return invalidYAML(file, probs)
 	}
-	if err := yamlMapping(file, text); err != nil {
+	if err := yamlMapping(file, string(text)); err != nil {
 		return err
 	}
 	s.files.Lock()
@@ -248,8 +264,9 @@ func (s *Server) putPipeline(c echo.Context) error {
 	return s.pipelineResponse(c, status, proj, id)
 }
 
-// deletePipeline removes the pipeline file. Block files stay: another
-// pipeline may use them, and they are the user's code.
+// deletePipeline removes the pipeline file. Block files stay unless
+// ?blocks=true, which also removes those no other pipeline uses
+// (GET /pipelines/:id/delete-plan lists them first).
 func (s *Server) deletePipeline(c echo.Context) error {
 	id := c.Param("id")
 	file, err := pipelineFile(id)
@@ -264,8 +281,17 @@ func (s *Server) deletePipeline(c echo.Context) error {
 		}
 		return err
 	}
-	if err := s.removeFile(file); err != nil {
-		return err
+	removes := []string{file}
+	if pl := s.eng.Project().Pipelines[id]; pl != nil && c.QueryParam("blocks") == "true" {
+		removes = s.planPipelineDelete(pl, true).Removes
+	}
+	for _, f := range removes {
+		if err := s.removeFile(f); err != nil {
+			return err
+		}
+		if f != file {
+			s.removeEmptyDir(path.Dir(f))
+		}
 	}
 	if _, err := s.reload(); err != nil {
 		return err

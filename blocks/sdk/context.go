@@ -74,7 +74,9 @@ type Context struct {
 	Vars      map[string]string // pipeline variables
 	Log       *Logger
 
-	host Host
+	host      Host
+	state     *State
+	exportKey ExportKey
 }
 
 // ContextConfig is what the kernel fills to make a Context.
@@ -84,6 +86,11 @@ type ContextConfig struct {
 	Vars      map[string]string
 	Host      Host
 	LogSink   func(level, msg string)
+	// State is the block's incremental state (context_state.go); nil: an
+	// empty one.
+	State *State
+	// ExportKey is an Export block's idempotency key (context_state.go).
+	ExportKey ExportKey
 }
 
 // NewContext returns a Context for one run.
@@ -95,6 +102,10 @@ func NewContext(parent context.Context, cfg ContextConfig) *Context {
 	if vars == nil {
 		vars = map[string]string{}
 	}
+	st := cfg.State
+	if st == nil {
+		st = NewState(nil)
+	}
 	return &Context{
 		Context:   parent,
 		Partition: cfg.Partition,
@@ -102,8 +113,19 @@ func NewContext(parent context.Context, cfg ContextConfig) *Context {
 		Vars:      vars,
 		Log:       &Logger{sink: cfg.LogSink},
 		host:      cfg.Host,
+		state:     st,
+		exportKey: cfg.ExportKey,
 	}
 }
+
+// State is the block's incremental state, stored with the version it
+// publishes (context_state.go).
+func (c *Context) State() *State { return c.state }
+
+// ExportKey is an Export block's idempotency key: (product, partition,
+// version), the same for every retry of one export. It is zero for other
+// blocks and outside a project.
+func (c *Context) ExportKey() ExportKey { return c.exportKey }
 
 // Var returns a pipeline variable, or def when it is not set.
 func (c *Context) Var(name, def string) string {

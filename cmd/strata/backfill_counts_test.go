@@ -166,7 +166,9 @@ func TestBackfillCountsAndFailureHistory(t *testing.T) {
 
 	// During: two failed, the third held running, the fourth queued.
 	// Both reads at a moment nothing moves: 03 is held running.
-	waitCounts(t, srv, id, func(h, g counts) bool { return g["running"] == 1 && g["failed"] == 2 && h["running"] == 1 && h["failed"] == 2 })
+	waitCounts(t, srv, id, func(h, g counts) bool {
+		return g["running"] == 1 && g["failed"] == 2 && h["running"] == 1 && h["failed"] == 2
+	})
 	h, g := apiCounts(t, srv, id)
 	if !h.same(g) {
 		t.Fatalf("while running: the header says %v, the grid %v", h, g)

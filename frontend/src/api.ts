@@ -9,11 +9,14 @@ import type {
   BackfillSpec,
   BackfillStatus,
   BlockDetail,
+  CellOutput,
+  DeletePlan,
   DraftRowsResponse,
   PartitionDiff,
   PartitionStatus,
   PipelineSummary,
   PipelineView,
+  NewPipelineForm,
   Plan,
   PreviewResponse,
   ProductPartition,
@@ -100,8 +103,22 @@ export const api = {
   /** Saves a block's file; with etag, refused (412 changed_elsewhere) when the file changed since. */
   saveBlock: (pipeline: string, block: string, source: string, etag?: string, gofmt = false) =>
     call<BlockDetail>("PUT", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}` + (gofmt ? "?format=gofmt" : ""), { source }, etag ? { "If-Match": etag } : {}),
-  createBlock: (pipeline: string, b: { id: string; kind: string; upstream: string[] }) =>
+  /** Adds a block; with before, just above that block in the pipeline file (the notebook's order). */
+  createBlock: (pipeline: string, b: { id: string; kind: string; upstream: string[]; before?: string }) =>
     call<BlockDetail>("POST", `/pipelines/${enc(pipeline)}/blocks`, b),
+  /** The New pipeline form: the server writes the file (and the first block's). */
+  createPipeline: (f: NewPipelineForm) => call<PipelineView>("POST", "/pipelines", f),
+  renamePipeline: (id: string, to: string) => call<PipelineView>("POST", `/pipelines/${enc(id)}/rename`, { id: to }),
+  /** What deleting a pipeline removes and keeps, for its confirmation. */
+  pipelineDeletePlan: (id: string, blocks: boolean) => call<DeletePlan>("GET", `/pipelines/${enc(id)}/delete-plan` + q({ blocks: blocks ? "true" : "" })),
+  deletePipeline: (id: string, blocks: boolean) => call<void>("DELETE", `/pipelines/${enc(id)}` + q({ blocks: blocks ? "true" : "" })),
+  /** Moves a block just above another ("" to the end); refused above a block it reads. */
+  moveBlock: (pipeline: string, block: string, before: string) => call<BlockDetail>("POST", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}/move`, { before }),
+  renameBlock: (pipeline: string, block: string, to: string) => call<BlockDetail>("POST", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}/rename`, { id: to }),
+  /** The markdown note above a block's cell; "" removes it. */
+  setNote: (pipeline: string, block: string, note: string) => call<BlockDetail>("PUT", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}/note`, { note }),
+  /** Each cell's last output in this editor session (after a reload). */
+  sessionOutputs: (session: string, pipeline: string) => call<{ outputs: CellOutput[] }>("GET", `/sessions/${enc(session)}/outputs` + q({ pipeline })),
   /** The relations a SQL cell can name, with their columns (catalog or the session's drafts). */
   sqlTables: (pipeline: string, block: string, session: string) =>
     call<{ tables: { name: string; columns: { name: string; type: string }[]; published: boolean; draft: boolean }[] }>("GET", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}/sql-tables` + q({ session })),

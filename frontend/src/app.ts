@@ -4,6 +4,7 @@
 // re-renders once per frame with lit-html, which touches only what changed.
 
 import { html, nothing, render, type TemplateResult } from "lit-html";
+import { api } from "./api";
 import { settings } from "./settings";
 import { whoAmI } from "./role";
 import { browserZone, ZONE_MODES, type ZoneMode } from "./time";
@@ -28,6 +29,12 @@ class App {
   private scheduled = false;
   private navSeq = 0;
   notice = "";
+  /**
+   * The zone of the project's pipelines when they all share one: the
+   * "pipeline zone" of pages that show several pipelines (Runs, Products),
+   * so every page reads times in one zone. UTC when they differ.
+   */
+  projectZone?: string;
 
   route(pattern: RegExp, make: Route["make"]): void {
     this.routes.push({ pattern, make });
@@ -54,8 +61,20 @@ class App {
     addEventListener("popstate", () => this.load());
     settings.onChange(() => this.update());
     ws.onConn(() => this.update());
+    ws.onProject(() => void this.loadProjectZone());
     ws.connect();
+    void this.loadProjectZone();
     void this.load();
+  }
+
+  private async loadProjectZone(): Promise<void> {
+    try {
+      const zones = new Set((await api.pipelines()).pipelines.filter((p) => p.partitions.interval !== "none").map((p) => p.partitions.timezone));
+      this.projectZone = zones.size === 1 ? [...zones][0] : undefined;
+      this.update();
+    } catch {
+      /* not signed in yet, or no project: UTC */
+    }
   }
 
   go(path: string, replace = false): void {
@@ -103,7 +122,7 @@ class App {
 
   private shell(): TemplateResult {
     const mode = settings.zoneMode;
-    const pz = this.page?.pipelineZone?.();
+    const pz = this.page?.pipelineZone?.() ?? this.projectZone;
     const path = location.pathname;
     const label: Record<ZoneMode, string> = {
       local: `Browser (${browserZone()})`,
@@ -137,7 +156,7 @@ class App {
 
   /** The zone times are shown in on the current page. */
   zone(): string {
-    return settings.zone(this.page?.pipelineZone?.());
+    return settings.zone(this.page?.pipelineZone?.() ?? this.projectZone);
   }
 }
 

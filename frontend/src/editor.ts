@@ -15,6 +15,8 @@ import { can } from "./role";
 
 export interface EditorHooks {
   run: () => void;
+  /** Shift+Enter, as in Jupyter: run, then go to the next cell (run alone when unset). */
+  runNext?: () => void;
   save: () => void;
   change: (dirty: boolean) => void;
   /** Every change of the text, for drafts kept in the browser. */
@@ -55,7 +57,7 @@ export function createEditor(parent: HTMLElement, source: string, kind: string, 
         Prec.highest(
           keymap.of([
             { key: "Mod-Enter", run: () => (hooks.run(), true), preventDefault: true },
-            { key: "Shift-Enter", run: () => (hooks.run(), true), preventDefault: true },
+            { key: "Shift-Enter", run: () => ((hooks.runNext ?? hooks.run)(), true), preventDefault: true },
             { key: "Mod-s", run: () => (hooks.save(), true), preventDefault: true },
           ]),
         ),

@@ -2,6 +2,21 @@ import { describe, expect, it } from "vitest";
 import { backoff, ExecStore, errorPositions, MAX_STDOUT, parseMessage } from "./exec_state";
 
 describe("ExecStore", () => {
+  it("restores a reloaded page's last outputs, never over an execution of this page", () => {
+    const s = new ExecStore();
+    const preview = { columns: [{ name: "n", type: "int64" }], rows: [[1]], row_count: 1 };
+    const at = Date.parse("2024-03-10T12:00:00Z");
+    expect(s.restore("clv", "raw_orders", "2024-03-10", at, { type: "result", id: "x9", preview, duration_ms: 3, entry: "Load", partition: "2024-03-10" }, 0)).toBe("clv/raw_orders");
+    expect(s.forCell("clv", "raw_orders")).toMatchObject({ phase: "done", restored: true, endedAt: at, partition: "2024-03-10", preview });
+    const err = { code: "run", kind: "compile", message: "undefined: foo", line: 4 };
+    expect(s.restore("clv", "clv", "2024-03-09", at, { type: "error", id: "x8", error: err }, 0)).toBe("clv/clv");
+    expect(s.forCell("clv", "clv")).toMatchObject({ phase: "failed", error: err, partition: "2024-03-09", restored: true });
+    s.start("x10", "clv", "segments", "2024-03-10", 0);
+    expect(s.restore("clv", "segments", "2024-03-10", at, { type: "result", id: "x7", preview }, 0)).toBeNull();
+    expect(s.forCell("clv", "segments")?.id).toBe("x10");
+    expect(s.running()?.id).toBe("x10");
+  });
+
   it("runs an execution from pending to done", () => {
     const s = new ExecStore();
     s.start("x1", "clv", "raw_orders", "2024-01-02", 0);

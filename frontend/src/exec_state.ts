@@ -40,6 +40,10 @@ export interface Exec {
   item?: string;
   /** performance.now() when sent or discovered; for the UI's own latency. */
   startedAt: number;
+  /** Epoch ms the execution ended (a result or error arrived, or the server's time for a restored one). */
+  endedAt?: number;
+  /** Brought back from the server after a reload: the session's last output of the cell. */
+  restored?: boolean;
 }
 
 export const MAX_STDOUT = 256 * 1024;
@@ -96,6 +100,22 @@ export class ExecStore {
     return cellKey(e.pipeline, e.block);
   }
 
+  /**
+   * Brings back a cell's last output the server kept for the session (after
+   * a reload), unless the cell already shows an execution of this page.
+   * Returns the cell key when it restored one.
+   */
+  restore(pipeline: string, block: string, partition: string, endedAt: number, m: ServerMessage, now: number): string | null {
+    if (!m.id || this.byCell.has(cellKey(pipeline, block)) || (m.type !== "result" && m.type !== "error")) return null;
+    const e = this.start(m.id, pipeline, block, partition, now);
+    e.phase = "running";
+    const cell = this.apply(m, now);
+    e.endedAt = endedAt;
+    e.restored = true;
+    if (m.type === "result") e.partition = partition;
+    return cell;
+  }
+
   apply(m: ServerMessage, now: number): string | null {
     switch (m.type) {
       case "status": {
@@ -144,6 +164,7 @@ export class ExecStore {
         const e = m.id ? this.byId.get(m.id) : undefined;
         if (!e) return null;
         e.phase = "done";
+        e.endedAt = Date.now();
         e.preview = m.preview ?? { columns: [], rows: [], row_count: 0 };
         e.durationMs = m.duration_ms;
         e.entry = m.entry;
@@ -162,6 +183,7 @@ export class ExecStore {
         if (!e || !m.error) return null;
         if (isFinal(e.phase)) return null;
         e.phase = m.error.kind === "interrupted" ? "interrupted" : "failed";
+        e.endedAt = Date.now();
         e.error = m.error;
         e.engine = m.engine;
         e.durationMs = m.duration_ms;

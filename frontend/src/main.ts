@@ -1,12 +1,11 @@
 // Entry point: routes to pages.
 
 import "./style.css";
-import { html } from "lit-html";
-import { api, errorText } from "./api";
-import { app, type Page } from "./app";
+import { app } from "./app";
 import { BackfillPage } from "./pages/backfill";
 import { BackfillsPage } from "./pages/backfills";
 import { PipelinePage } from "./pages/pipeline";
+import { PipelinesPage } from "./pages/pipelines";
 import { ProductsPage } from "./pages/products";
 import { RunPage } from "./pages/run";
 import { RunsPage } from "./pages/runs";
@@ -14,25 +13,9 @@ import { UsersPage } from "./pages/users";
 import { loadRole } from "./role";
 import { queryFromParams } from "./runs";
 
-app.route(/^\/$/, async (): Promise<Page> => {
-  try {
-    const { pipelines } = await api.pipelines();
-    if (pipelines.length === 1) {
-      queueMicrotask(() => app.go(`/pipelines/${encodeURIComponent(pipelines[0].id)}`, true));
-    }
-    return {
-      title: "Pipelines",
-      render: () => html`<main class="page">
-        <h1>Pipelines</h1>
-        <ul class="pipeline-list">
-          ${pipelines.map((p) => html`<li><a href=${`/pipelines/${encodeURIComponent(p.id)}`}><b>${p.id}</b></a> · ${p.blocks} blocks · ${p.partitions.interval} in ${p.partitions.timezone}${p.problems ? html` · <span class="error-text">${p.problems} problem(s)</span>` : ""}<div class="muted">${p.description}</div></li>`)}
-        </ul>
-      </main>`,
-    };
-  } catch (e) {
-    return { title: "Strata", render: () => html`<main class="page"><div class="error-box">${errorText(e)}</div></main>` };
-  }
-});
+// The first page of a visit opens the only pipeline at once; the nav link lists them.
+let firstPage = true;
+app.route(/^\/$/, () => new PipelinesPage(firstPage));
 app.route(/^\/pipelines\/([^/]+)\/?$/, (m, q) => new PipelinePage(m[1], q.get("partition")));
 app.route(/^\/products\/?$/, () => new ProductsPage(null));
 app.route(/^\/products\/([^/]+)\/?$/, (m, q) => new ProductsPage(m[1], q.get("end")));
@@ -45,4 +28,7 @@ app.route(/^\/users\/?$/, () => new UsersPage());
 app.route(/^\/dev\/grid-bench\/?$/, async (_m, q) => (await import("./pages/grid_bench")).gridBench(+(q.get("n") ?? 100000)));
 
 // The role first: pages render without the controls it may not use.
-void loadRole().finally(() => app.start(document.getElementById("app")!));
+void loadRole().finally(() => {
+  app.start(document.getElementById("app")!);
+  firstPage = false;
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDuration, formatInstant, formatInstantOffset, formatWallTime, instantOf, isTimestamp, parseZoneMode, resolveZone, wallTime, zoneOffsetMinutes } from "./time";
+import { formatAgo, formatDuration, formatInstant, formatInstantOffset, formatWallTime, instantOf, isTimestamp, logInZone, parseZoneMode, resolveZone, wallTime, zoneOffsetMinutes } from "./time";
 
 describe("formatInstant", () => {
   const cases: [string, string, string][] = [
@@ -79,4 +79,26 @@ it("recognizes RFC 3339 timestamps", () => {
   expect(isTimestamp("2024-01-02T06:29:59.123456Z")).toBe(true);
   expect(isTimestamp("2024-01-02")).toBe(false);
   expect(isTimestamp(5)).toBe(false);
+});
+
+describe("logInZone", () => {
+  it("shows each ctx.Log line's UTC instant as the clock in the display zone", () => {
+    const log = "2024-03-10T12:00:01.250Z info loaded\nplain stdout\n2024-03-10T12:00:02.000Z warn slow\n";
+    expect(logInZone(log, "America/New_York")).toBe("08:00:01.250 info loaded\nplain stdout\n08:00:02.000 warn slow\n");
+    expect(logInZone(log, "UTC")).toBe("12:00:01.250 info loaded\nplain stdout\n12:00:02.000 warn slow\n");
+  });
+  it("leaves older clock-only lines as they are", () => {
+    expect(logInZone("15:04:05.000 info x\n", "Asia/Kolkata")).toBe("15:04:05.000 info x\n");
+  });
+});
+
+describe("formatAgo", () => {
+  it("reads an age", () => {
+    const now = Date.parse("2024-03-10T12:00:00Z");
+    expect(formatAgo(now - 2000, now)).toBe("just now");
+    expect(formatAgo(now - 40_000, now)).toBe("40 s ago");
+    expect(formatAgo(now - 5 * 60_000, now)).toBe("5 min ago");
+    expect(formatAgo(now - 3 * 3600_000, now)).toBe("3 h ago");
+    expect(formatAgo(now - 72 * 3600_000, now)).toBe("3 d ago");
+  });
 });

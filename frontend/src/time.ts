@@ -181,3 +181,27 @@ export function formatInstantOffset(iso: string, zone: string): string {
 export function formatWallTime(s: string): string {
   return s.replace("T", " ");
 }
+
+/** How long ago an instant was: "just now", "40 s ago", "5 min ago", "3 h ago", "2 d ago". */
+export function formatAgo(at: number, now: number): string {
+  const s = Math.max(0, Math.round((now - at) / 1000));
+  if (s < 5) return "just now";
+  if (s < 60) return `${s} s ago`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ago`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return `${h} h ago`;
+  return `${Math.floor(h / 24)} d ago`;
+}
+
+/**
+ * A block run's log with each line's leading instant ("2024-03-10T12:00:01.250Z
+ * info …", as the engine writes ctx.Log lines) shown as the clock in zone
+ * ("08:00:01.250 info …"). Other lines (stdout, older logs) stay as they are.
+ */
+export function logInZone(log: string, zone: string): string {
+  return log.replace(/^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)) /gm, (whole, at: string) => {
+    const d = new Date(at);
+    return Number.isNaN(d.getTime()) ? whole : formatInstant(d, zone, { ms: true }).slice(11) + " ";
+  });
+}

@@ -36,6 +36,32 @@ export interface BlockView {
   entry?: string;
   has_check: boolean;
   line: number;
+  /** Markdown shown above the cell (blocks[].note in the pipeline file). */
+  note?: string;
+}
+
+/** POST /pipelines from the New pipeline form. */
+export interface NewPipelineForm {
+  id: string;
+  description?: string;
+  partitions: { interval: string; timezone?: string; start?: string };
+  block?: { id: string; kind: string };
+}
+
+/** What deleting a pipeline removes, keeps, and leaves stored. */
+export interface DeletePlan {
+  pipeline: string;
+  removes: string[];
+  keeps: string[];
+  products: string[];
+}
+
+/** A cell's last output in the editor session: the message that ended it. */
+export interface CellOutput {
+  block: string;
+  partition: string;
+  at: string;
+  message: ServerMessage;
 }
 
 export interface BlockDetail extends BlockView {

@@ -23,13 +23,7 @@ func newBlockContext(ctx context.Context, req *protocol.ExecRequest, env *protoc
 		loc = l
 	}
 	part := sdk.Partition{Key: pw.Key, Start: pw.Start.In(loc), End: pw.End.In(loc), Interval: pw.Interval, Zone: loc}
-	return sdk.NewContext(ctx, sdk.ContextConfig{
-		Partition: part,
-		Item:      req.Item,
-		Vars:      req.Vars,
-		Host:      env.Host,
-		LogSink:   env.Log,
-	}), nil
+	return sdk.NewContext(ctx, protocol.BlockConfig(part, req, env)), nil
 }
 
 func funcSpans(a *analysis) []funcSpan {

@@ -23,10 +23,13 @@ func init() {
 		"DecimalFromUnscaled": reflect.ValueOf(sdk.DecimalFromUnscaled),
 		"DecimalUnscaled":     reflect.ValueOf(sdk.DecimalUnscaled),
 		"DecimalsFrom":        reflect.ValueOf(sdk.DecimalsFrom),
+		"ErrNoParquet":        reflect.ValueOf(&sdk.ErrNoParquet).Elem(),
 		"ErrNoWarehouse":      reflect.ValueOf(&sdk.ErrNoWarehouse).Elem(),
 		"FitsInt128":          reflect.ValueOf(sdk.FitsInt128),
 		"Float64":             reflect.ValueOf(sdk.Float64),
 		"Float64sFrom":        reflect.ValueOf(sdk.Float64sFrom),
+		"FromRows":            reflect.ValueOf(sdk.FromRows),
+		"InsertSQL":           reflect.ValueOf(sdk.InsertSQL),
 		"Int128":              reflect.ValueOf(sdk.Int128),
 		"Int64":               reflect.ValueOf(sdk.Int64),
 		"Int64sFrom":          reflect.ValueOf(sdk.Int64sFrom),
@@ -35,12 +38,16 @@ func init() {
 		"NewColumn":           reflect.ValueOf(sdk.NewColumn),
 		"NewContext":          reflect.ValueOf(sdk.NewContext),
 		"NewFieldColumn":      reflect.ValueOf(sdk.NewFieldColumn),
+		"NewState":            reflect.ValueOf(sdk.NewState),
 		"NewTable":            reflect.ValueOf(sdk.NewTable),
 		"One":                 reflect.ValueOf(sdk.One),
 		"ParseDecimal":        reflect.ValueOf(sdk.ParseDecimal),
 		"ParseType":           reflect.ValueOf(sdk.ParseType),
 		"Period":              reflect.ValueOf(sdk.Period),
+		"QuoteIdent":          reflect.ValueOf(sdk.QuoteIdent),
+		"QuoteTable":          reflect.ValueOf(sdk.QuoteTable),
 		"Range":               reflect.ValueOf(sdk.Range),
+		"ReplacePartition":    reflect.ValueOf(sdk.ReplacePartition),
 		"Source":              reflect.ValueOf(&sdk.Source).Elem(),
 		"String":              reflect.ValueOf(sdk.String),
 		"StringsFrom":         reflect.ValueOf(sdk.StringsFrom),
@@ -60,25 +67,32 @@ func init() {
 		"TypeUint64":          reflect.ValueOf(sdk.TypeUint64),
 		"Uint64":              reflect.ValueOf(sdk.Uint64),
 		"Uint64sFrom":         reflect.ValueOf(sdk.Uint64sFrom),
+		"Upsert":              reflect.ValueOf(sdk.Upsert),
+		"UpsertClause":        reflect.ValueOf(sdk.UpsertClause),
 		"WallOf":              reflect.ValueOf(sdk.WallOf),
 
 		// type definitions
 		"Column":        reflect.ValueOf((*sdk.Column)(nil)),
 		"Context":       reflect.ValueOf((*sdk.Context)(nil)),
 		"ContextConfig": reflect.ValueOf((*sdk.ContextConfig)(nil)),
+		"ExportKey":     reflect.ValueOf((*sdk.ExportKey)(nil)),
 		"Field":         reflect.ValueOf((*sdk.Field)(nil)),
 		"Host":          reflect.ValueOf((*sdk.Host)(nil)),
 		"Item":          reflect.ValueOf((*sdk.Item)(nil)),
 		"Logger":        reflect.ValueOf((*sdk.Logger)(nil)),
+		"ParquetHost":   reflect.ValueOf((*sdk.ParquetHost)(nil)),
 		"Partition":     reflect.ValueOf((*sdk.Partition)(nil)),
 		"SecretHost":    reflect.ValueOf((*sdk.SecretHost)(nil)),
+		"State":         reflect.ValueOf((*sdk.State)(nil)),
 		"Table":         reflect.ValueOf((*sdk.Table)(nil)),
 		"Type":          reflect.ValueOf((*sdk.Type)(nil)),
 		"Window":        reflect.ValueOf((*sdk.Window)(nil)),
+		"WriteOptions":  reflect.ValueOf((*sdk.WriteOptions)(nil)),
 
 		// interface wrapper definitions
-		"_Host":       reflect.ValueOf((*_github_com_stratahq_strata_blocks_sdk_Host)(nil)),
-		"_SecretHost": reflect.ValueOf((*_github_com_stratahq_strata_blocks_sdk_SecretHost)(nil)),
+		"_Host":        reflect.ValueOf((*_github_com_stratahq_strata_blocks_sdk_Host)(nil)),
+		"_ParquetHost": reflect.ValueOf((*_github_com_stratahq_strata_blocks_sdk_ParquetHost)(nil)),
+		"_SecretHost":  reflect.ValueOf((*_github_com_stratahq_strata_blocks_sdk_SecretHost)(nil)),
 	}
 }
 
@@ -94,6 +108,16 @@ func (W _github_com_stratahq_strata_blocks_sdk_Host) Product(ctx context.Context
 }
 func (W _github_com_stratahq_strata_blocks_sdk_Host) Query(ctx context.Context, sql string, args ...any) (*sdk.Table, error) {
 	return W.WQuery(ctx, sql, args...)
+}
+
+// _github_com_stratahq_strata_blocks_sdk_ParquetHost is an interface wrapper for ParquetHost type
+type _github_com_stratahq_strata_blocks_sdk_ParquetHost struct {
+	IValue         interface{}
+	WExportParquet func(ctx context.Context, dir string) (string, error)
+}
+
+func (W _github_com_stratahq_strata_blocks_sdk_ParquetHost) ExportParquet(ctx context.Context, dir string) (string, error) {
+	return W.WExportParquet(ctx, dir)
 }
 
 // _github_com_stratahq_strata_blocks_sdk_SecretHost is an interface wrapper for SecretHost type

@@ -82,6 +82,13 @@ type ExecRequest struct {
 	// Snapshot is the content hash of the pipeline snapshot Source was
 	// taken from, so a worker's logs and results name the code version.
 	Snapshot string `json:"snapshot,omitempty"`
+	// State is the block's incremental state as of its latest current
+	// version (ctx.State); the result carries it back (state_export.go).
+	State map[string]string `json:"state,omitempty"`
+	// Export is an Export block's idempotency key (ctx.ExportKey): the
+	// kernel asks the coordinator's export ledger before it runs the block
+	// and tells it when the block completed (state_export.go).
+	Export *sdk.ExportKey `json:"export,omitempty"`
 }
 
 // SourceFile is one more file of a Go block's package.
@@ -165,6 +172,13 @@ type Result struct {
 	// may differ from the run's engine: a worker that cannot run the
 	// shipped compiled build runs the block's source interpreted.
 	Engine string `json:"engine,omitempty"`
+	// StateSet says the block set or deleted ctx.State values; State is
+	// then every value it left (possibly none).
+	StateSet bool              `json:"state_set,omitempty"`
+	State    map[string]string `json:"state,omitempty"`
+	// ExportSkipped says the export ledger had this export completed
+	// already, so the block was not run again.
+	ExportSkipped bool `json:"export_skipped,omitempty"`
 }
 
 // Stream is a chunk of output.
@@ -183,7 +197,7 @@ type LogLine struct {
 // HostCall is ctx.Query, ctx.Product or ctx.Secret.
 type HostCall struct {
 	Seq     int64      `json:"seq"`
-	Method  string     `json:"method"` // query, product or secret
+	Method  string     `json:"method"` // query, product, secret, export_begin, export_done or export_parquet
 	SQL     string     `json:"sql,omitempty"`
 	Args    []any      `json:"args,omitempty"`
 	Product string     `json:"product,omitempty"`
@@ -191,6 +205,10 @@ type HostCall struct {
 	// Secret names the secret of a "secret" call; the value comes back
 	// as a one-cell table (column "value"), on the kernel's own pipe.
 	Secret string `json:"secret,omitempty"`
+	// Export is the key of an export_begin or export_done call.
+	Export *sdk.ExportKey `json:"export,omitempty"`
+	// Dir is the folder of an export_parquet call.
+	Dir string `json:"dir,omitempty"`
 }
 
 // HostReply answers a HostCall; the table is attached when Error is empty.

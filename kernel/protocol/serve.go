@@ -31,6 +31,8 @@ type Env struct {
 	Trace io.Writer
 	Log   func(level, msg string) // ctx.Log
 	Host  sdk.Host                // ctx.Query and ctx.Product
+	// State is the block's ctx.State; nil: one made from the request.
+	State *sdk.State
 }
 
 // MaxCapturedOutput bounds the stdout kept in a Result; the stream carries it all.
@@ -159,9 +161,10 @@ func (s *server) startExec(m *Message, tables []*sdk.Table, inputs *SharedInputs
 			Log: func(level, msg string) {
 				_ = s.out.Write(&Message{Type: TypeLog, ID: id, Log: &LogLine{Level: level, Msg: msg, Time: time.Now()}})
 			},
-			Host: &hostClient{s: s, id: id},
 		}
-		t, res := s.ex.Exec(ctx, m.Exec, tables, env)
+		host := &hostClient{s: s, id: id}
+		env.Host = host
+		t, res := s.runLedgered(ctx, m.Exec, tables, env, host)
 		res.Stdout = stdout.kept()
 		s.mu.Lock()
 		s.running, s.cancel = "", nil

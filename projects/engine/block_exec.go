@@ -128,7 +128,7 @@ func retryable(k protocol.ErrorKind) bool {
 // engine how, when the worker said.
 func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *sdk.Item, in *upstreams) (out *sdk.Table, rerr *protocol.RunError, log, worker, engine string) {
 	src := r.srcs[b.ID].text
-	h := &blockHandler{r: r, b: b, part: g.part.Key, item: item}
+	h := &blockHandler{r: r, b: b, part: g.part.Key, item: item, interval: string(g.spec.Interval), inputs: in.tables}
 	if b.Kind == project.KindSQL {
 		t, err := r.runSQL(ctx, g, b, src, in)
 		if err != nil {
@@ -150,6 +150,13 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 		Task:      taskLabel(r.opt.RunID, b.ID, item),
 		Snapshot:  r.pin.hash,
 	}
+	skip, err := r.prepareState(ctx, g, b, item, req)
+	if err != nil {
+		return nil, &protocol.RunError{Kind: protocol.ErrRuntime, File: b.File, Message: err.Error()}, "", "", ""
+	}
+	if skip != "" {
+		return nil, nil, skip, "", ""
+	}
 	res, out, err := r.exec.Exec(ctx, req, in.tables, h)
 	if err != nil {
 		return nil, &protocol.RunError{Kind: protocol.ErrCrash, Message: "no kernel: " + err.Error()}, h.text(), "", ""
@@ -159,6 +166,12 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 			res.Error.File = b.File
 		}
 		return nil, res.Error, h.text(), res.Worker, res.Engine
+	}
+	if res.ExportSkipped {
+		h.keep(fmt.Sprintf("export %s completed already (export ledger): not run again\n", req.Export))
+	}
+	if rerr := r.keepState(g, b, item, req, res); rerr != nil {
+		return nil, rerr, h.text(), res.Worker, res.Engine
 	}
 	if out == nil && b.Entry != "Export" {
 		out = sdk.NewTable()
@@ -221,6 +234,9 @@ type blockHandler struct {
 	b    *project.Block
 	part string
 	item *sdk.Item
+	// interval and inputs serve ctx.ExportParquet (block_state.go).
+	interval string
+	inputs   []*sdk.Table
 
 	mu      sync.Mutex
 	log     strings.Builder
@@ -258,13 +274,21 @@ func (h *blockHandler) Stream(name, data string) {
 	h.notice("stdout", data)
 }
 
+// LogTimeLayout starts each ctx.Log line of a block run's log.
+const LogTimeLayout = "2006-01-02T15:04:05.000Z07:00"
+
 func (h *blockHandler) Log(l protocol.LogLine) {
-	line := h.r.e.secrets.Mask(fmt.Sprintf("%s %s %s\n", l.Time.Format("15:04:05.000"), l.Level, l.Msg))
+	// An instant with its zone (UTC, "Z"): the kernel's own zone is unknown
+	// to whoever reads the log, and the UI shows it in the display zone.
+	line := h.r.e.secrets.Mask(fmt.Sprintf("%s %s %s\n", l.Time.UTC().Format(LogTimeLayout), l.Level, l.Msg))
 	h.keep(line)
 	h.notice("log", line)
 }
 
 func (h *blockHandler) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk.Table, error) {
+	if c.Method == protocol.MethodExportParquet {
+		return h.exportParquet(ctx, c.Dir)
+	}
 	if c.Method == "product" {
 		if err := h.r.e.ensureFresh(ctx, h.r.pl, c.Product, c.Window); err != nil {
 			return nil, err

@@ -21,6 +21,8 @@ func (e *Engine) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk.Table
 	case "product":
 		t, _, err := e.readProduct(ctx, c)
 		return t, err
+	case protocol.MethodExportBegin, protocol.MethodExportDone:
+		return e.exportCall(ctx, c)
 	case "secret":
 		v, err := e.secrets.Resolve(c.Secret)
 		if err != nil {

@@ -48,6 +48,9 @@ type Interactive struct {
 	Zone    *time.Location // the block's partition zone, for previews
 	r       *runner
 	g       *group
+	// state is the block's ctx.State as a run would start from it; what
+	// the cell sets is dropped, as a cell publishes nothing.
+	state map[string]string
 }
 
 // PrepareInteractive resolves a block's inputs for an editor run of key
@@ -69,7 +72,13 @@ func (e *Engine) PrepareInteractiveItem(ctx context.Context, pipelineID, blockID
 	if err != nil {
 		return nil, err
 	}
-	return &Interactive{Block: b, Key: g.part.Key, Inputs: inputs, Origins: origins, Item: it, Zone: g.spec.Zone, r: r, g: g}, nil
+	var state map[string]string
+	if b.Kind == project.KindGo && b.Entry != project.EntryExport {
+		if state, err = e.wh.State(ctx, ProductName(r.pl, b)); err != nil {
+			return nil, err
+		}
+	}
+	return &Interactive{Block: b, Key: g.part.Key, Inputs: inputs, Origins: origins, Item: it, Zone: g.spec.Zone, r: r, g: g, state: state}, nil
 }
 
 // ExecRequest builds the kernel request that runs source as the prepared Go
@@ -90,6 +99,7 @@ func (in *Interactive) ExecRequest(source string) (*protocol.ExecRequest, error)
 		Inputs:    b.Upstream,
 		Timeout:   b.Timeout,
 		Allow:     r.e.project().Kernel.Allow,
+		State:     in.state,
 	}, nil
 }
 

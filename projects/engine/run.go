@@ -156,6 +156,9 @@ type runner struct {
 	// final is the run's final event as its last publish wrote it (see
 	// foldFinal); nil until that publish committed.
 	final *Event
+	// states are the block states to publish, by block and partition
+	// (block_state.go).
+	states map[string]map[string]string
 }
 
 type childKey struct{ block, child string }
@@ -493,6 +496,7 @@ func (r *runner) publish(ctx context.Context, g *group, outcomes []*BlockOutcome
 			Hold: r.opt.BackfillID,
 			// A backfill's end applies it, for every partition at once.
 			LateRetention: r.opt.BackfillID != "",
+			State:         r.blockState(b.ID, g.part.Key),
 		})
 		if v, ok := r.opt.BasedOn[outs[len(outs)-1].Product]; ok {
 			outs[len(outs)-1].BasedOn, outs[len(outs)-1].IfCurrent = v, true

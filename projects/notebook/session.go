@@ -27,6 +27,7 @@ type Session struct {
 	exec     *execution
 	missed   *Event // the final event of an execution that ended while detached
 	closed   bool
+	outputs  map[[2]string]CellOutput // each cell's last output, by pipeline and block
 
 	kmu    sync.Mutex // held while the kernel is started or swapped
 	kernel *supervisor.Kernel
@@ -145,6 +146,7 @@ func (s *Session) Execute(x Exec) {
 			outcome = "error"
 		}
 		s.m.cfg.OnExec(outcome)
+		s.keepOutput(e, final, time.Now())
 		s.mu.Lock()
 		s.exec = nil
 		s.lastSeen = time.Now()

@@ -47,7 +47,8 @@ func (s *Session) run(ctx context.Context, e *execution, source string) (Event, 
 			if ctx.Err() != nil {
 				return stopped(e, b.File, err, time.Since(start)), false
 			}
-			return runFailed(e.id, &protocol.RunError{Kind: protocol.ErrRuntime, File: b.File, Message: masks.Mask(err.Error())}, time.Since(start)), false
+			line, col := sqlErrorPosition(err.Error(), source) // numbers only: nothing to mask
+			return runFailed(e.id, &protocol.RunError{Kind: protocol.ErrRuntime, File: b.File, Line: line, Column: col, Message: masks.Mask(err.Error())}, time.Since(start)), false
 		}
 		return s.succeeded(e, pl, in, source, engine.MaskTable(masks, t), time.Since(start), "sql", ""), false
 	}

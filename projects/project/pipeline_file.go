@@ -78,6 +78,7 @@ type Block struct {
 	Entry      string          // Go: "Load", "Transform" or "Export"; "" for SQL or when not found
 	HasCheck   bool            // the Go package defines Check(ctx, out *sdk.Table) error
 	Line       int             // line of the block in the pipeline file
+	Note       string          // markdown shown above the block's cell: the notebook's text between blocks
 
 	index   int              // position in the file's blocks list, for field paths
 	node    *yaml.Node       // the block's mapping
@@ -88,7 +89,7 @@ type Block struct {
 }
 
 var pipelineFields = []string{"id", "description", "partitions", "variables", "concurrency", "retries", "timeout", "blocks", "triggers", "checks", "reads"}
-var blockFields = []string{"id", "file", "kind", "upstream", "dynamic", "reduce", "product", "key", "partitions", "timeout", "retries"}
+var blockFields = []string{"id", "note", "file", "kind", "upstream", "dynamic", "reduce", "product", "key", "partitions", "timeout", "retries"}
 var retryFields = []string{"attempts", "backoff", "max_backoff"}
 
 // retryLayer is what one level (pipeline or block) writes of a retry policy.
@@ -214,6 +215,9 @@ func (d *decoder) decodeBlock(pl *Pipeline, n *yaml.Node, i int, pipelineRetries
 	}
 	if err := ValidateBlockID(b.ID); err != nil {
 		d.addf(idEntry.val, path+".id", "%s", err)
+	}
+	if e, ok := f["note"]; ok {
+		b.Note, _ = d.str(e, path+".note")
 	}
 	if e, ok := f["file"]; ok {
 		if s, ok := d.str(e, path+".file"); ok && s == "" {

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/stratahq/strata/blocks/sdk"
@@ -126,7 +127,7 @@ func (w *Warehouse) initCatalog(ctx context.Context) error {
 		case v != fmt.Sprint(layoutVersion):
 			return fmt.Errorf("catalog layout %s is not supported by this strata (layout %d); use a matching strata version", v, layoutVersion)
 		}
-		for _, stmt := range append(append(catalogDDL, switchDDL...), rollbackDDL...) {
+		for _, stmt := range slices.Concat(catalogDDL, switchDDL, rollbackDDL, stateDDL, exportDDL) {
 			if _, err := conn.ExecContext(ctx, stmt); err != nil {
 				return fmt.Errorf("create catalog: %w", err)
 			}

@@ -47,6 +47,9 @@ type Output struct {
 	// transaction, with others (retention_late.go): a backfill's outputs,
 	// whose end applies it (Sweep).
 	LateRetention bool
+	// State is the block's incremental state (sdk.State), stored with the
+	// new version in the same transaction (version_state.go); nil: none.
+	State map[string]string
 }
 
 // Version is a version written by Publish or Stage.
@@ -103,6 +106,7 @@ type preparedOutput struct {
 	upstream string // JSON
 	inputs   string // JSON list; "" when Inputs is nil (NULL in the catalog)
 	hash     string // content_hash.go
+	state    string // JSON; "" when State is nil (version_state.go)
 }
 
 func prepareOutputs(outs []Output) ([]preparedOutput, error) {
@@ -147,7 +151,11 @@ func prepareOutputs(outs []Output) ([]preparedOutput, error) {
 			}
 			inputs = string(ib)
 		}
-		prepared[i] = preparedOutput{Output: o, schema: schema, upstream: string(b), inputs: inputs, hash: contentHash(o.Table, schema)}
+		state, err := encodeState(o.State)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", where, err)
+		}
+		prepared[i] = preparedOutput{Output: o, schema: schema, upstream: string(b), inputs: inputs, hash: contentHash(o.Table, schema), state: state}
 	}
 	return prepared, nil
 }
@@ -221,6 +229,9 @@ func (tx *writeTx) writeOutput(o *preparedOutput, makeCurrent bool, created time
 		basedOn = o.BasedOn
 	}
 	if err := tx.insertTable(table, o.Partition, version, o.Table); err != nil {
+		return Version{}, err
+	}
+	if err := tx.writeState(o, version); err != nil {
 		return Version{}, err
 	}
 	rows := int64(o.Table.Len())

@@ -96,6 +96,8 @@ type Warehouse struct {
 	readOnly  bool
 	opened    identity              // the file and lock opened (warehouse_health.go)
 	broken    atomic.Pointer[error] // set once they changed: every write is refused
+	// hasState says whether any version has a block state (version_state.go).
+	hasState atomic.Int32
 
 	mu      sync.Mutex
 	writer  *sql.Conn                  // nil until first write, and after a broken rollback

@@ -38,14 +38,21 @@ var Routes = map[string]Role{
 	"DELETE /api/v1/pipelines/:id/blocks/:block":         Editor,
 	"POST /api/v1/pipelines/:id/cells/state":             Viewer, // reads what is stale; changes nothing
 	"GET /api/v1/pipelines/:id/blocks/:block/sql-tables": Viewer,
-	"GET /api/v1/project/settings":                       Viewer, // strata.yaml, a file of the project
-	"PUT /api/v1/project/settings":                       Admin,
-	"POST /api/v1/project/check":                         Editor, // diagnostics of unsaved text
-	"GET /api/v1/lsp":                                    Editor, // gopls runs the go command on the project
+	// The notebook's structure: files written, as a save does.
+	"POST /api/v1/pipelines/:id/rename":               Editor,
+	"GET /api/v1/pipelines/:id/delete-plan":           Viewer, // lists what a delete would remove; changes nothing
+	"POST /api/v1/pipelines/:id/blocks/:block/move":   Editor,
+	"POST /api/v1/pipelines/:id/blocks/:block/rename": Editor,
+	"PUT /api/v1/pipelines/:id/blocks/:block/note":    Editor,
+	"GET /api/v1/project/settings":                    Viewer, // strata.yaml, a file of the project
+	"PUT /api/v1/project/settings":                    Admin,
+	"POST /api/v1/project/check":                      Editor, // diagnostics of unsaved text
+	"GET /api/v1/lsp":                                 Editor, // gopls runs the go command on the project
 
 	// Editor sessions' drafts.
 	"GET /api/v1/sessions/:session/drafts/:pipeline/:block/rows":     Editor,
 	"GET /api/v1/sessions/:session/drafts/:pipeline/:block/rows.csv": Editor,
+	"GET /api/v1/sessions/:session/outputs":                          Editor, // the cells' last outputs (previews of drafts)
 
 	// Runs.
 	"POST /api/v1/pipelines/:id/runs": Operator,

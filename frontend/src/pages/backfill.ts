@@ -5,6 +5,7 @@
 // reload mid-run shows the backfill still running.
 
 import { html, nothing, type TemplateResult } from "lit-html";
+import { ref } from "lit-html/directives/ref.js";
 import { api, errorText, type BackfillAction } from "../api";
 import { app, type Page } from "../app";
 import { STATES, legendCounts } from "../grid";
@@ -31,6 +32,8 @@ export class BackfillPage implements Page {
   error = "";
   actionError = "";
   acting = "";
+  /** Cancel was clicked: the page asks before cancelling every unfinished partition. */
+  confirmCancel = false;
   grid = new PartitionGrid();
   parts: (PartitionStatus | undefined)[] = [];
   hover = -1;
@@ -284,7 +287,12 @@ export class BackfillPage implements Page {
           <span class=${"tag big " + st.state} data-testid="bf-state">${st.state}</span>
           ${st.state === "running" ? html`<button data-testid="bf-pause" ?disabled=${!!this.acting} @click=${() => this.act("pause")}>Pause</button>` : nothing}
           ${!ended && (st.state === "paused" || st.state === "cancelled" || (st.state === "running" && !st.in_process)) ? html`<button data-testid="bf-resume" ?disabled=${!!this.acting} @click=${() => this.act("resume")}>Resume</button>` : nothing}
-          ${!final ? html`<button class="danger" data-testid="bf-cancel" ?disabled=${!!this.acting} @click=${() => this.act("cancel")}>Cancel</button>` : nothing}
+          ${!final ? html`<button class="danger" data-testid="bf-cancel" ?disabled=${!!this.acting || this.confirmCancel} @click=${() => ((this.confirmCancel = true), app.update())}>Cancel</button>` : nothing}
+          ${!final && this.confirmCancel ? cancelConfirm(st.total - (pr.succeeded + pr.failed + pr.skipped + pr.cancelled), st.total, (yes) => {
+            this.confirmCancel = false;
+            if (yes) void this.act("cancel");
+            else app.update();
+          }) : nothing}
           ${canRetry ? html`<button class="primary" data-testid="bf-retry" ?disabled=${!!this.acting} @click=${() => this.act("retry")} title="with the backfill's own pipeline version">Retry ${pr.failed + pr.cancelled} failed or cancelled</button>` : nothing}
           ${canRetry && st.files_changed ? html`<button data-testid="bf-retry-current" ?disabled=${!!this.acting} @click=${() => this.act("retry-current")} title="the files changed since the backfill's version: run the retried partitions with the current code">Retry with the current code</button>` : nothing}
           ${st.state === "needs_attention" ? html`<button class="primary" data-testid="bf-promote-anyway" ?disabled=${!!this.acting} @click=${() => this.act("promote-anyway")} title="make the backfill's versions current over the newer ones">Promote anyway</button><button data-testid="bf-keep-newer" ?disabled=${!!this.acting} @click=${() => this.act("keep-newer")} title="discard the backfill's versions of these partitions">Keep newer</button>` : nothing}
@@ -387,4 +395,16 @@ function conflictsView(st: BackfillStatus): TemplateResult {
       <tbody>${(st.conflicts ?? []).map((c) => html`<tr><td class="mono">${c.partition}</td><td>${c.product}</td><td>v${c.version}</td><td>${v(c.based_on)}</td><td>${v(c.current)}</td></tr>`)}</tbody>
     </table>
   </section>`;
+}
+
+/** Focuses an element when it first renders (a stable callback: lit-html calls it once). */
+const focusOnce = (el?: Element) => (el as HTMLElement | undefined)?.focus();
+
+/** The confirmation Cancel asks for: what it stops, what stays. */
+function cancelConfirm(unfinished: number, total: number, answer: (yes: boolean) => void): TemplateResult {
+  return html`<div class="confirm-box" role="alertdialog" aria-label="cancel the backfill?" data-testid="bf-cancel-confirm">
+    Cancel ${unfinished.toLocaleString("en-US")} unfinished partition${unfinished === 1 ? "" : "s"} of ${total.toLocaleString("en-US")}? Running ones stop; finished ones keep their versions. Resume or retry can run them later.
+    <button class="danger" data-testid="bf-cancel-yes" @click=${() => answer(true)}>Yes, cancel them</button>
+    <button data-testid="bf-cancel-no" @click=${() => answer(false)} ${ref(focusOnce)}>Keep running</button>
+  </div>`;
 }

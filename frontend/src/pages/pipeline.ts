@@ -4,6 +4,7 @@
 
 import { html, nothing, type TemplateResult } from "lit-html";
 import { ref } from "lit-html/directives/ref.js";
+import { live } from "lit-html/directives/live.js";
 import { api, ApiError, errorText } from "../api";
 import { DraftStore, draftKey, shouldRestore } from "../drafts";
 import { compactDiff, lineDiff } from "../line_diff";
@@ -15,7 +16,7 @@ import { describeOrigin } from "../input_origin";
 import { BackfillDialog } from "../views/backfill_dialog";
 import { blockStates } from "../run_states";
 import { isValidKey, KEY_EXAMPLES, latestPartition, mapKey, shiftKey } from "../partitions";
-import { formatDuration, formatInstant } from "../time";
+import { formatAgo, formatDuration, formatInstant } from "../time";
 import { FINAL_STATES, type BlockDetail, type BlockView, type PipelineView, type RunDetail, type RunSummary } from "../types";
 import { setUpstream } from "../yaml_edit";
 import { DagPanel } from "../views/dag_view";
@@ -29,6 +30,7 @@ import { ws } from "../ws";
 import { settings } from "../settings";
 import { CellStates } from "../views/cell_state";
 import { YamlCells } from "../views/yaml_cell";
+import { NotebookStructure, removeBlockText } from "../views/notebook_structure";
 
 interface Cell {
   block: BlockView;
@@ -73,6 +75,8 @@ export class PipelinePage implements Page {
   dag = new DagPanel(() => this.update());
   dagPicked = "";
   runBusy = false;
+  /** The run the Run pipeline button started last: the head links to it. */
+  startedRun = "";
   addForm = { id: "", kind: "go", upstream: new Set<string>(), error: "" };
   /** What the kernel restart button last did. */
   kernelNote = "";
@@ -86,6 +90,8 @@ export class PipelinePage implements Page {
   states: CellStates;
   /** The pipeline file and strata.yaml as YAML editor cells. */
   yamlCells?: YamlCells;
+  /** Adding blocks and notes between cells, renaming and moving blocks. */
+  structure: NotebookStructure;
 
   constructor(
     readonly id: string,
@@ -105,6 +111,24 @@ export class PipelinePage implements Page {
         return b ? this.partitionFor(b) : this.partition;
       },
       update: () => this.update(),
+    });
+    this.structure = new NotebookStructure(id, {
+      pipeline: () => this.pipeline,
+      reload: () => this.load(),
+      update: () => this.update(),
+      focus: (block) => {
+        const c = this.cells.get(block);
+        c?.host.closest(".cell")?.scrollIntoView({ block: "center" });
+        c?.editor?.view.focus();
+      },
+      say: (block, msg, error) => {
+        const c = this.cells.get(block);
+        if (!c) return;
+        c.status = msg;
+        c.statusError = error;
+        this.update();
+      },
+      dirty: (block) => !!this.cells.get(block)?.dirty,
     });
     this.partition = partition ?? "";
     this.offs.push(ws.onExec((cell) => this.onExec(cell)));
@@ -193,6 +217,7 @@ export class PipelinePage implements Page {
       }
       // A reload during a run: the session's running execution shows in its cell.
       for (const c of this.cells.values()) this.onExec(cellKey(this.id, c.block.id));
+      void this.restoreOutputs();
       void this.loadLastRun();
       this.states.refreshSoon(0);
       // A link to a cell (#cell-<block>, from the products page) scrolls to it once drawn.
@@ -201,6 +226,29 @@ export class PipelinePage implements Page {
       this.error = errorText(e);
     }
     this.update();
+  }
+
+  /** Puts the cursor in the cell after block (DAG order), as Jupyter's Shift+Enter does. */
+  private focusNext(block: string): void {
+    const order = this.pipeline?.order ?? [];
+    const next = this.cells.get(order[order.indexOf(block) + 1] ?? "");
+    if (!next?.editor) return;
+    next.host.closest(".cell")?.scrollIntoView({ block: "nearest" });
+    next.editor.view.focus();
+  }
+
+  /** After a reload, each cell shows its last output of this session again (the server keeps them). */
+  private async restoreOutputs(): Promise<void> {
+    try {
+      const { outputs } = await api.sessionOutputs(ws.sessionId, this.id);
+      for (const o of outputs) {
+        const cell = ws.execs.restore(this.id, o.block, o.partition, Date.parse(o.at), o.message, performance.now());
+        if (cell) this.onExec(cell);
+      }
+      this.update();
+    } catch {
+      /* outputs are a convenience: none restored */
+    }
   }
 
   /** Creates the cell's editor on first load, or refreshes a clean one. */
@@ -215,6 +263,10 @@ export class PipelinePage implements Page {
           return Object.fromEntries(r.tables.map((t) => [t.name, t.columns.map((col) => ({ label: col.name, detail: col.type }))]));
         },
         run: () => void this.run(c),
+        runNext: () => {
+          void this.run(c);
+          this.focusNext(c.block.id);
+        },
         save: () => void this.save(c),
         change: (dirty) => {
           c.dirty = dirty;
@@ -254,27 +306,21 @@ export class PipelinePage implements Page {
     return mapKey(pl.partitions, this.partition, b.partitions) ?? latestPartition(b.partitions, Date.now());
   }
 
-  /** The newest run of the chosen partition, for the cells' "last run" links. */
-  private async loadPartitionRun(): Promise<void> {
+  /**
+   * The last run of the chosen partition, for the Last run panel and the
+   * DAG's colours: the page is about that partition, so another
+   * partition's run would tell the wrong story.
+   */
+  private async loadLastRun(): Promise<void> {
     const key = this.partition;
     try {
       const r = (await api.runs({ pipeline: this.id, partition: key, limit: 1 })).runs[0];
       if (this.destroyed || key !== this.partition) return;
       this.partitionRun = r;
-      this.update();
-    } catch {
-      /* the links are a convenience: no runs list, no links */
-    }
-  }
-
-  private async loadLastRun(): Promise<void> {
-    void this.loadPartitionRun();
-    try {
-      const rs = await api.runs({ pipeline: this.id, limit: 1 });
-      const r = rs.runs[0];
-      if (!r || this.destroyed) return;
-      this.lastRun = await api.run(r.run_id);
-      this.runStates = blockStates(this.lastRun.blocks);
+      const d = r ? await api.run(r.run_id) : undefined;
+      if (this.destroyed || key !== this.partition) return;
+      this.lastRun = d;
+      this.runStates = d ? blockStates(d.blocks) : new Map();
       this.states.refreshSoon();
       this.update();
     } catch {
@@ -297,7 +343,9 @@ export class PipelinePage implements Page {
     this.states.refreshSoon(0);
     history.replaceState(null, "", `/pipelines/${encodeURIComponent(this.id)}?partition=${encodeURIComponent(key)}`);
     this.partitionRun = undefined;
-    void this.loadPartitionRun();
+    this.lastRun = undefined;
+    this.runStates = new Map();
+    void this.loadLastRun();
     this.update();
   }
 
@@ -443,7 +491,7 @@ export class PipelinePage implements Page {
   }
 
   async removeBlock(c: Cell): Promise<void> {
-    if (!confirm(`Remove block ${c.block.id} from ${this.id} and delete ${c.block.file}?`)) return;
+    if (!confirm(removeBlockText(this.pipeline?.file ?? "the pipeline file", c.block))) return;
     try {
       await api.deleteBlock(this.id, c.block.id);
       await this.load();
@@ -476,6 +524,7 @@ export class PipelinePage implements Page {
     this.update();
     try {
       const r = await api.startRun(this.id, this.partition);
+      this.startedRun = r.run_id;
       this.runStates = new Map();
       this.lastRun = undefined;
       this.runSub?.();
@@ -493,7 +542,7 @@ export class PipelinePage implements Page {
             this.runStates = blockStates(d.blocks);
             this.update();
           });
-          void this.loadPartitionRun();
+          void this.loadLastRun();
         }
         this.update();
       });
@@ -541,6 +590,8 @@ export class PipelinePage implements Page {
         </div>
         <div class="head-actions">
           <button data-testid="run-pipeline" ?disabled=${this.runBusy || !pl.runnable} @click=${() => this.runPipeline()} title="run the saved pipeline for the chosen partition and publish it">${this.runBusy ? "Running pipeline…" : `Run pipeline for ${this.partition}`}</button>
+          ${this.startedRun ? html`<a class="small" data-testid="started-run" href=${runHref(this.startedRun)} title=${this.startedRun}>${this.runBusy ? "follow the run ▸" : "the run you started ▸"}</a>` : nothing}
+          <button data-testid="run-all-stale" ?disabled=${this.states.busy()} @click=${() => void this.states.runAllStale(order.filter((id) => !this.cells.get(id)?.unlisted))} title="run every cell whose output is not up to date, in DAG order, in this session (each draft feeds the next); nothing is published">Run all stale</button>
           <button data-testid="open-backfill" @click=${() => ((this.backfillDialog = new BackfillDialog(pl, this.update, () => ((this.backfillDialog = undefined), this.update()))), this.update())}>Backfill…</button>
           <button data-testid="restart-kernel" title="kill this tab's kernel (stopping a running cell) and start a fresh one" @click=${() => {
             this.kernelNote = ws.restart() ? "restarting the kernel…" : "not connected";
@@ -550,6 +601,7 @@ export class PipelinePage implements Page {
           ${this.kernelNote ? html`<div class="muted small" data-testid="kernel-note">${this.kernelNote}</div>` : nothing}
         </div>
       </section>
+      ${this.states.progress("")}
       ${pl.problems.length
         ? html`<div class="error-box" data-testid="pipeline-problems">
             <b>${pl.problems.length} problem(s):</b>
@@ -560,7 +612,7 @@ export class PipelinePage implements Page {
       <div class="notebook">
         <div class="cells">
           ${this.yamlCells ? this.yamlCells.render(pl) : nothing}
-          ${order.map((id) => this.cells.get(id)).filter((c): c is Cell => !!c).map((c) => this.cell(c, zone))}
+          ${order.map((id) => this.cells.get(id)).filter((c): c is Cell => !!c).map((c, i, all) => html`${c.unlisted ? nothing : this.structure.insertBar(c.block.id, all[i - 1]?.block.id)}${this.structure.noteCell(c.block)}${this.cell(c, zone)}`)}
           ${this.addBlockForm()}
         </div>
         <aside class="side">
@@ -571,13 +623,13 @@ export class PipelinePage implements Page {
               this.dagPicked = id;
               this.update();
               this.cells.get(id)?.host.closest(".cell")?.scrollIntoView({ behavior: "smooth", block: "start" });
-            }, flags, this.dagPicked)}
+            }, flags, this.dagPicked, (from, to) => void this.structure.wire(from, to))}
             ${this.dagPicked ? this.dagPickedLine() : nothing}
-            <p class="muted small">* dynamic fan-out · Σ reduce. Colors: the last run${this.lastRun ? html` (<a href=${runHref(this.lastRun.run_id)} data-testid="last-run-link">${this.lastRun.partition}, ${this.lastRun.state}</a>)` : nothing}.</p>
+            <p class="muted small">Drag a block onto another to make it read it. * dynamic fan-out · Σ reduce. Colors: the last run${this.lastRun ? html` (<a href=${runHref(this.lastRun.run_id)} data-testid="last-run-link">${this.lastRun.partition}, ${this.lastRun.state}</a>)` : nothing}.</p>
           </div>
           ${this.lastRun
             ? html`<div class="side-box">
-                <h3>Last run · ${this.lastRun.partition} <span class=${"tag " + this.lastRun.state}>${this.lastRun.state}</span>${this.lastRun.engine ? html` <span class="tag" data-testid="run-engine" title="how the Go blocks ran">${this.lastRun.engine}</span>` : nothing}</h3>
+                <h3><a href=${runHref(this.lastRun.run_id)} data-testid="last-run-open" title="open the run">Last run · ${this.lastRun.partition}</a> <span class=${"tag " + this.lastRun.state}>${this.lastRun.state}</span>${this.lastRun.engine ? html` <span class="tag" data-testid="run-engine" title="how the Go blocks ran">${this.lastRun.engine}</span>` : nothing}</h3>
                 ${ganttView(this.lastRun.blocks, zone, 380)}
                 ${this.lastRun.error ? html`<div class="error-text small">${this.lastRun.error}</div>` : nothing}
               </div>`
@@ -631,7 +683,8 @@ export class PipelinePage implements Page {
           <div class="menu-body">
             <button class="link" ?disabled=${!c.dirty} @click=${menu(() => this.revert(c))}>Revert to saved</button>
             <button class="link" @click=${menu(() => ((c.editEdges = !c.editEdges), (c.edgeDraft = new Set(b.upstream)), this.update()))}>Edit upstream…</button>
-            <button class="link danger" @click=${menu(() => this.removeBlock(c))}>Remove block…</button>
+            ${this.structure.menuItems(b, menu)}
+            <button class="link danger" data-testid="remove-block" @click=${menu(() => this.removeBlock(c))}>Remove block…</button>
           </div>
         </details>
       </header>
@@ -698,8 +751,8 @@ export class PipelinePage implements Page {
         ${running
           ? html`<span class="spinner" aria-hidden="true"></span> <b>running</b> ${c.block.id} for ${e.partition}… <span class="mono" data-testid="run-timer">${this.timer(e)}</span>`
           : e.phase === "done"
-            ? html`<span class="ok">✓</span> ${e.entry ?? ""} for ${e.partition}${e.item ? html` as item <b data-testid="run-item">${e.item}</b>` : nothing} · ${rows?.toLocaleString("en-US")} row${rows === 1 ? "" : "s"} · ${formatDuration(e.durationMs)}${e.engine ? html` · <span class="tag" data-testid="cell-engine" title="the interpreter cannot run this block, so it ran as compiled Go">${e.engine}</span>` : nothing}`
-            : html`<span class="bad">✗</span> ${e.error?.kind ?? e.error?.code ?? "failed"}${e.error?.line ? ` at line ${e.error.line}` : ""}${e.durationMs != null ? ` · ${formatDuration(e.durationMs)}` : ""}${e.engine ? html` · <span class="tag" data-testid="cell-engine">${e.engine}</span>` : nothing}`}
+            ? html`<span class="ok">✓</span> ${e.entry ?? ""} for ${e.partition}${this.ranAt(e, zone)}${e.item ? html` as item <b data-testid="run-item">${e.item}</b>` : nothing} · ${rows?.toLocaleString("en-US")} row${rows === 1 ? "" : "s"} · ${formatDuration(e.durationMs)}${e.engine ? html` · <span class="tag" data-testid="cell-engine" title="the interpreter cannot run this block, so it ran as compiled Go">${e.engine}</span>` : nothing}`
+            : html`<span class="bad">✗</span> ${e.error?.kind ?? e.error?.code ?? "failed"}${e.error?.line ? ` at line ${e.error.line}` : ""}${e.partition ? ` for ${e.partition}` : ""}${this.ranAt(e, zone)}${e.durationMs != null ? ` · ${formatDuration(e.durationMs)}` : ""}${e.engine ? html` · <span class="tag" data-testid="cell-engine">${e.engine}</span>` : nothing}`}
       </div>
       ${e.inputs?.length
         ? html`<div class="run-inputs small" data-testid="run-inputs">read ${e.inputs.map((o) => html`<span class=${"tag " + (o.draft ? "draft" : "published")} data-testid=${"input-" + o.block}>${describeOrigin(o, zone)}</span> `)}</div>`
@@ -719,6 +772,12 @@ export class PipelinePage implements Page {
               ? html`<button data-testid="run-compiled" title="build this cell's text as native Go and run it once more, on a compiled worker" @click=${() => this.run(c, "compiled")}>Run compiled</button>`
               : nothing}
           </div>` : nothing}`;
+  }
+
+  /** When a finished execution ended, as an age; "restored" after a reload. */
+  private ranAt(e: Exec, zone: string): TemplateResult | typeof nothing {
+    if (!e.endedAt) return nothing;
+    return html` · <span class="muted" data-testid="run-age" title=${`ended ${formatInstant(e.endedAt, zone)} (${zone})`}>${formatAgo(e.endedAt, Date.now())}</span>${e.restored ? html` <span class="tag" data-testid="run-restored" title="this session's last output of the cell, kept by the server across the reload">restored</span>` : nothing}`;
   }
 
   /** The grid of a finished run: its pages come from the cell's output the session keeps. */
@@ -767,12 +826,12 @@ export class PipelinePage implements Page {
     const order = this.pipeline?.order ?? [];
     return html`<form class="cell add-block" data-testid="add-block" @submit=${(e: Event) => this.addBlock(e)}>
       <b>Add a block</b>
-      <input required pattern="[a-z][a-z0-9_]*" placeholder="block_id" aria-label="new block id" .value=${f.id} @input=${(e: Event) => (f.id = (e.target as HTMLInputElement).value)} />
+      <input required pattern="[a-z][a-z0-9_]*" placeholder="block_id" aria-label="new block id" .value=${live(f.id)} @input=${(e: Event) => (f.id = (e.target as HTMLInputElement).value)} />
       <select aria-label="kind" @change=${(e: Event) => (f.kind = (e.target as HTMLSelectElement).value)}>
         <option value="go" ?selected=${f.kind === "go"}>Go</option><option value="sql" ?selected=${f.kind === "sql"}>SQL</option>
       </select>
       <span class="muted">upstream:</span>
-      ${order.map((id) => html`<label class="small"><input type="checkbox" .checked=${f.upstream.has(id)} @change=${(e: Event) => ((e.target as HTMLInputElement).checked ? f.upstream.add(id) : f.upstream.delete(id))} /> ${id}</label>`)}
+      ${order.map((id) => html`<label class="small"><input type="checkbox" .checked=${live(f.upstream.has(id))} @change=${(e: Event) => ((e.target as HTMLInputElement).checked ? f.upstream.add(id) : f.upstream.delete(id))} /> ${id}</label>`)}
       <button type="submit">Add</button>
       ${f.error ? html`<div class="error-text small">${f.error}</div>` : nothing}
     </form>`;

@@ -153,7 +153,7 @@ export class ProductsPage implements Page {
       <p class="muted">Every block's output is a partitioned, versioned data product. Pick one for its partitions, versions and previews.</p>
       ${this.products.length === 0 ? html`<p class="muted">No products yet: run a pipeline or a backfill.</p>` : nothing}
       <table class="data" data-testid="products">
-        <thead><tr><th>product</th><th>written by</th><th>interval</th><th class="num">partitions</th><th class="num">rows</th><th>latest</th><th>updated</th></tr></thead>
+        <thead><tr><th>product</th><th>written by</th><th>interval</th><th class="num">partitions</th><th class="num">rows</th><th>latest</th><th data-testid="products-updated-head">updated (${zone})</th></tr></thead>
         <tbody>
           ${this.products.map(
             (p) => html`<tr>

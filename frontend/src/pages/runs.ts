@@ -79,7 +79,7 @@ export class RunsPage implements Page {
         : !this.runs.length
           ? html`<p class="muted" data-testid="runs-empty">No runs${off ? " on this page" : " match"}.</p>`
           : html`<table class="data runs" data-testid="runs-table">
-              <thead><tr><th>started</th><th>pipeline</th><th>partition</th><th>state</th><th>launched by</th><th class="num">duration</th><th>error</th></tr></thead>
+              <thead><tr><th data-testid="runs-started-head">started (${zone})</th><th>pipeline</th><th>partition</th><th>state</th><th>launched by</th><th class="num">duration</th><th>error</th></tr></thead>
               <tbody>
                 ${this.runs.map(
                   (r) => html`<tr data-testid="run-row" data-run=${r.run_id}>

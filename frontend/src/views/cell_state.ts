@@ -196,7 +196,45 @@ export class CellStates {
     void this.refresh();
   }
 
-  /** The progress of a Run with upstream, on its target cell. */
+  /**
+   * Run all stale: every cell whose output is not up to date for this
+   * session (its draft, else the stored output; fresh in the server's
+   * judgement), in DAG order, each with its editor's text, nothing
+   * published. States are re-read before each step, since a cell run makes
+   * the cells below it stale. Stops at the first failure. Its progress has
+   * target "" (the page head).
+   */
+  async runAllStale(order: string[]): Promise<void> {
+    if (this.busy()) return;
+    const run: UpstreamRun = { target: "", steps: [], finished: false };
+    this.upstream = run;
+    this.host.update();
+    for (const block of order) {
+      await this.refresh();
+      if (this.states.get(block)?.fresh !== false) continue;
+      const step: UpstreamStep = { block, state: "running" };
+      run.steps.push(step);
+      this.host.update();
+      const e = this.host.runCell(block);
+      if (typeof e === "string") {
+        step.state = "failed";
+        run.error = `${block}: ${e}`;
+        break;
+      }
+      step.exec = e.id;
+      const end = await waitFinal(e);
+      step.state = end.phase === "done" ? "done" : "failed";
+      if (step.state === "failed") {
+        run.error = `${block} ${end.phase}: ${end.error?.message ?? ""}`;
+        break;
+      }
+    }
+    run.finished = true;
+    this.host.update();
+    void this.refresh();
+  }
+
+  /** The progress of a Run with upstream, on its target cell ("" for Run all stale, in the page head). */
   progress(block: string): TemplateResult | typeof nothing {
     const r = this.upstream;
     const failedHere = r?.finished && r.steps.some((s) => s.block === block && s.state === "failed") && r.target !== block;
@@ -204,8 +242,8 @@ export class CellStates {
     if (!r || r.target !== block) return nothing;
     const mark = { pending: "○", running: "●", done: "✓", failed: "✗", skipped: "–" } as const;
     return html`<div class=${"upstream-progress small" + (r.error ? " failed" : "")} data-testid="upstream-progress" data-finished=${String(r.finished)}>
-      <b>Run with upstream</b>
-      ${r.steps.length === 0 ? html`<span class="muted">planning…</span>` : nothing}
+      <b>${r.target ? "Run with upstream" : "Run all stale"}</b>
+      ${r.steps.length === 0 ? html`<span class="muted">${r.finished ? "every cell was up to date" : "planning…"}</span>` : nothing}
       ${r.steps.map(
         (s, i) => html`${i ? " → " : ""}<span class=${"step " + s.state} data-testid="upstream-step" data-block=${s.block} data-state=${s.state}
             ><a href=${"#cell-" + s.block} @click=${(e: Event) => (e.preventDefault(), document.getElementById("cell-" + s.block)?.scrollIntoView({ block: "start" }))}>${s.block}</a> ${mark[s.state]}</span

@@ -2,8 +2,10 @@
 // colored by the latest state of each block. Boxes are as wide as the
 // longest name (no truncation; each also has a tooltip), and the drawing
 // zooms with the wheel or the buttons, fits its box, and scrolls to pan.
+// Dragging from one box onto another wires an edge (the second reads the
+// first), when the page passes onWire.
 
-import { html, svg, type TemplateResult } from "lit-html";
+import { html, nothing, svg, type TemplateResult } from "lit-html";
 import { ref } from "lit-html/directives/ref.js";
 import { edgePath, fitScale, layoutDag, nodeWidthFor, scrollAfterZoom, zoomBy } from "../dag";
 import type { Edge } from "../types";
@@ -32,6 +34,8 @@ export function dagView(nodes: string[], edges: Edge[], states: Map<string, stri
 /** The DAG with its zoom: owns the scale and the scrolled viewport. */
 export class DagPanel {
   scale = 1;
+  /** The block a drag started on, while the pointer is down. */
+  dragFrom = "";
   private fitted = false;
   private viewport?: HTMLElement;
   private size = { w: 0, h: 0 };
@@ -62,7 +66,23 @@ export class DagPanel {
     this.update();
   }
 
-  render(nodes: string[], edges: Edge[], states: Map<string, string>, onClick: (id: string) => void, flags: Map<string, string>, selected: string): TemplateResult {
+  /** Starts a drag on a box: released over another box, it asks onWire to wire them. */
+  private dragStart(e: PointerEvent, onWire?: (from: string, to: string) => void): void {
+    const from = (e.target as Element).closest?.("g.node")?.getAttribute("data-block");
+    if (!from || !onWire || e.button !== 0) return;
+    this.dragFrom = from;
+    this.update();
+    const up = (ev: PointerEvent) => {
+      removeEventListener("pointerup", up);
+      const to = document.elementFromPoint(ev.clientX, ev.clientY)?.closest("g.node")?.getAttribute("data-block");
+      this.dragFrom = "";
+      this.update();
+      if (to && to !== from) onWire(from, to);
+    };
+    addEventListener("pointerup", up);
+  }
+
+  render(nodes: string[], edges: Edge[], states: Map<string, string>, onClick: (id: string) => void, flags: Map<string, string>, selected: string, onWire?: (from: string, to: string) => void): TemplateResult {
     const lay = layoutDag(nodes, edges, { nodeW: nodeWidthFor(nodes.map((n) => n + (flags.get(n) ?? ""))) });
     this.size = { w: lay.width, h: lay.height };
     // First paint: fit once the viewport has a size.
@@ -77,8 +97,9 @@ export class DagPanel {
         <button class="icon" data-testid="dag-zoom-out" title="zoom out" @click=${() => this.zoom(0.8)}>−</button>
         <button class="icon" data-testid="dag-fit" title="fit the whole DAG in the box" @click=${() => this.fit()}>fit</button>
         <span class="muted small" data-testid="dag-scale">${Math.round(this.scale * 100)}%</span>
+        ${this.dragFrom ? html`<span class="muted small drag-hint" data-testid="dag-drag-hint">· release over a block to make it read <b>${this.dragFrom}</b></span>` : nothing}
       </div>
-      <div class="dag-viewport" data-testid="dag-viewport" @wheel=${onWheel} ${ref((el) => (this.viewport = el as HTMLElement | undefined))}>
+      <div class=${"dag-viewport" + (onWire ? " wirable" : "")} data-testid="dag-viewport" @wheel=${onWheel} @pointerdown=${(e: PointerEvent) => this.dragStart(e, onWire)} ${ref((el) => (this.viewport = el as HTMLElement | undefined))}>
         ${dagView(nodes, edges, states, onClick, flags, this.scale, selected)}
       </div>`;
   }

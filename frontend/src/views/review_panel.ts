@@ -10,6 +10,7 @@ import { html, nothing, type TemplateResult } from "lit-html";
 import { api, ApiError, errorText } from "../api";
 import type { BackfillReview, PartitionChange, PartitionDiff, ProductReview } from "../types";
 import { CalendarCanvas, dayKey, keyDays } from "./calendar_canvas";
+import { formatDiffValue } from "./table";
 
 type Action = { kind: "promote" | "promote-part" | "discard" | "rollback"; text: string; only?: string; skipNewer?: boolean };
 
@@ -288,9 +289,10 @@ export class ReviewPanel {
     const d = this.diff;
     if (this.diffError) return html`<div class="error-box">${this.diffError}</div>`;
     if (!d) return html`<p class="muted">Diffing ${this.partition}…</p>`;
-    const cell = (v: unknown) => (v === null || v === undefined ? html`<span class="muted">NULL</span>` : String(v));
+    const zone = this.zone();
+    const cell = (v: unknown) => (v === null || v === undefined ? html`<span class="muted">NULL</span>` : formatDiffValue(v, zone));
     return html`<section class="row-diff" data-testid="row-diff">
-      <h3><span class="mono">${d.product}</span> · ${d.partition}: ${d.from_version ? `v${d.from_version}` : "nothing"} → v${d.to_version}</h3>
+      <h3><span class="mono">${d.product}</span> · ${d.partition}: ${d.from_version ? `v${d.from_version}` : "nothing"} → v${d.to_version} <span class="muted small" data-testid="row-diff-zone">times in ${zone}</span></h3>
       <p data-testid="row-diff-counts">${d.unchanged ? "unchanged" : `${n(d.counts.changed)} changed, ${n(d.counts.added)} added, ${n(d.counts.removed)} removed`} · rows ${n(d.rows_before)} → ${n(d.rows_after)} · ${d.keys.length ? `key ${d.keys.join(", ")}` : "whole rows"}${d.key_note ? ` · ${d.key_note}` : ""}</p>
       ${d.rows.length
         ? html`<div class="table-scroll"><table class="data diff-table">

@@ -3,14 +3,15 @@
 
 import { html, nothing, type TemplateResult } from "lit-html";
 import { blockName, searchLogs, splitMatches } from "../runs";
-import { formatDuration, formatInstant } from "../time";
+import { formatDuration, formatInstant, logInZone } from "../time";
 import type { RunDetail } from "../types";
+import { app } from "../app";
 
 /** One row per block or dynamic child; focus highlights one block's rows. */
 export function blockTable(r: RunDetail, zone: string, focus = ""): TemplateResult {
   const workers = r.blocks.some((b) => b.worker); // scale-out: which worker ran each block
   return html`<table class="data" data-testid="block-runs">
-    <thead><tr><th>block</th><th>state</th><th class="num">attempt</th><th class="num">rows</th><th>started</th><th class="num">duration</th>${workers ? html`<th>worker</th><th>engine</th>` : nothing}<th>error</th></tr></thead>
+    <thead><tr><th>block</th><th>state</th><th class="num">attempt</th><th class="num">rows</th><th>started (${zone})</th><th class="num">duration</th>${workers ? html`<th>worker</th><th>engine</th>` : nothing}<th>error</th></tr></thead>
     <tbody>
       ${r.blocks.map(
         (b) => html`<tr class=${b.block === focus ? "focus" : ""} data-block=${b.block} data-testid=${"block-run-" + blockName(b)}>
@@ -32,13 +33,14 @@ export function blockTable(r: RunDetail, zone: string, focus = ""): TemplateResu
 }
 
 /** The logs of every block, filtered by search (matches highlighted). */
-export function logsView(r: RunDetail, search: string, onSearch: (s: string) => void): TemplateResult {
-  const { hits, total } = searchLogs(r.blocks, search);
+export function logsView(r: RunDetail, search: string, onSearch: (s: string) => void, zone = app.zone()): TemplateResult {
+  // ctx.Log lines start with their instant in UTC: shown, and searched, in the display zone.
+  const { hits, total } = searchLogs(r.blocks.map((b) => (b.log ? { ...b, log: logInZone(b.log, zone) } : b)), search);
   const any = r.blocks.some((b) => b.log);
   return html`<div class="logs" data-testid="run-logs">
     <div class="logs-head">
       <input type="search" data-testid="log-search" placeholder="search the logs" .value=${search} @input=${(e: Event) => onSearch((e.target as HTMLInputElement).value)} />
-      <span class="muted small" data-testid="log-count">${!any ? "no block wrote a log" : search.trim() ? `${total} matching line(s) in ${hits.length} block(s)` : `${hits.length} block(s) wrote logs`}</span>
+      <span class="muted small" data-testid="log-count">${!any ? "no block wrote a log" : search.trim() ? `${total} matching line(s) in ${hits.length} block(s)` : `${hits.length} block(s) wrote logs`}</span>${any ? html`<span class="muted small"> · times in <b data-testid="log-zone">${zone}</b></span>` : nothing}
     </div>
     ${hits.map(
       (h) => html`<div class="log-block" data-testid=${"log-" + h.block}>
