@@ -12,12 +12,15 @@ import (
 type Compiler struct {
 	Dir   string // e.g. <project>/.strata/build
 	Pools *Pools
+	// Module is the project folder, whose go.mod and go.sum the blocks'
+	// module imports resolve through ("" for none).
+	Module string
 }
 
 // NewCompiler returns a compiler for the project in projectDir whose pools
 // start kernels with cfg (memory limit, grace) and hold size kernels each.
 func NewCompiler(projectDir string, cfg supervisor.Config, size int) *Compiler {
-	return &Compiler{Dir: filepath.Join(projectDir, ".strata", "build"), Pools: NewPools(cfg, size)}
+	return &Compiler{Dir: filepath.Join(projectDir, ".strata", "build"), Pools: NewPools(cfg, size), Module: projectDir}
 }
 
 // Available reports whether a Go toolchain is installed (else blocks run
@@ -30,7 +33,7 @@ func (c *Compiler) Available() error {
 // Executor builds blocks (or finds them built) and returns an executor on
 // the worker; release it when the run or backfill ends.
 func (c *Compiler) Executor(ctx context.Context, blocks []Block, allow []string) (*Executor, func(), error) {
-	w, err := Build(ctx, Options{Dir: c.Dir, Allow: allow}, blocks)
+	w, err := Build(ctx, Options{Dir: c.Dir, Allow: allow, Module: c.Module}, blocks)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -41,7 +44,7 @@ func (c *Compiler) Executor(ctx context.Context, blocks []Block, allow []string)
 // Build builds blocks (or finds them built) without starting kernels: for
 // a coordinator that ships the binary to worker machines.
 func (c *Compiler) Build(ctx context.Context, blocks []Block, allow []string) (*Worker, error) {
-	return Build(ctx, Options{Dir: c.Dir, Allow: allow}, blocks)
+	return Build(ctx, Options{Dir: c.Dir, Allow: allow, Module: c.Module}, blocks)
 }
 
 // Close stops the workers.

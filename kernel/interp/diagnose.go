@@ -116,7 +116,11 @@ func (e *Executor) analyze(filename, src, wantEntry string, allow map[string]boo
 			at(imp.Pos(), "%spackage %q (%s) is not in the kernel's interpreter, which has the standard library of Go 1.22 (yaegi v0.16)", NeedsCompiledPrefix, path, strings.Replace(since, "go", "Go ", 1))
 			continue
 		}
-		at(imp.Pos(), "package %q is not available: a Go block imports the Go standard library and %s, not other modules", path, SDKPath)
+		if why, ok := moduleGap(path); ok {
+			at(imp.Pos(), "%s%s", NeedsCompiledPrefix, why)
+			continue
+		}
+		at(imp.Pos(), "package %q is a module's package, and this kernel has the Go standard library and %s only: blocks import modules through the project's go.mod, run in a project kernel built with the Go toolchain", path, SDKPath)
 		kind = protocol.ErrRefused
 	}
 	if len(diags) > 0 {
@@ -150,6 +154,10 @@ func (e *Executor) analyze(filename, src, wantEntry string, allow map[string]boo
 				if m := undefinedQualified.FindStringSubmatch(te.Msg); m != nil {
 					if since, ok := stdGenericTypes[locals[m[1]]+"."+m[2]]; ok {
 						at(te.Pos, "%s%s.%s (generic, %s) is not in the kernel's interpreter: yaegi cannot import the standard library's generic types", NeedsCompiledPrefix, m[1], m[2], strings.Replace(since, "go", "Go ", 1))
+						return
+					}
+					if why, ok := moduleGap(locals[m[1]] + "." + m[2]); ok {
+						at(te.Pos, "%s%s.%s %s", NeedsCompiledPrefix, m[1], m[2], why)
 						return
 					}
 					if since, ok := stdAPISince[locals[m[1]]+"."+m[2]]; ok {

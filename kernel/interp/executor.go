@@ -63,7 +63,7 @@ func NewExecutor() *Executor {
 	// Merged symbol by symbol: unrestricted.Symbols holds only the extra
 	// os, log and syscall symbols (os.Exit, log.Fatal, syscall.Exec), and
 	// replacing whole packages with it hid the rest of os and log.
-	for _, set := range []yaegi.Exports{Symbols, unrestricted.Symbols, unsafe.Symbols, syscall.Symbols} {
+	for _, set := range []yaegi.Exports{Symbols, unrestricted.Symbols, unsafe.Symbols, syscall.Symbols, moduleSymbols()} {
 		for k, v := range set {
 			merged := map[string]reflect.Value{}
 			for n, sym := range all[k] {
@@ -158,6 +158,9 @@ func (e *Executor) program(req *protocol.ExecRequest) (*program, *protocol.RunEr
 
 	p.interp = e.newInterp(p, allow["os/exec"])
 	uses := []yaegi.Exports{stdlib.Symbols, Symbols, e.rtSymbols()}
+	if m := moduleSymbols(); len(m) > 0 {
+		uses = append(uses, m)
+	}
 	if allow["os/exec"] {
 		uses = append(uses, unrestricted.Symbols)
 	}
