@@ -156,8 +156,8 @@ func (e *Executor) analyze(filename, src, wantEntry string, allow map[string]boo
 						at(te.Pos, "%s%s.%s (generic, %s) is not in the kernel's interpreter: yaegi cannot import the standard library's generic types", NeedsCompiledPrefix, m[1], m[2], strings.Replace(since, "go", "Go ", 1))
 						return
 					}
-					if why, ok := moduleGap(locals[m[1]] + "." + m[2]); ok {
-						at(te.Pos, "%s%s.%s %s", NeedsCompiledPrefix, m[1], m[2], why)
+					if carriesModule(locals[m[1]]) {
+						at(te.Pos, "%s%s.%s is not in the project kernel's symbol tables of %s: they carry no generic functions or types (yaegi's extract cannot)", NeedsCompiledPrefix, m[1], m[2], locals[m[1]])
 						return
 					}
 					if since, ok := stdAPISince[locals[m[1]]+"."+m[2]]; ok {

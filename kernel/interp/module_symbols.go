@@ -58,6 +58,22 @@ func moduleSymbols() yaegi.Exports {
 	return modules.symbols
 }
 
+// carriesModule reports whether the kernel has the symbol table of the
+// third-party package p.
+func carriesModule(p string) bool {
+	if p == "" || !IsModuleImport(p) {
+		return false
+	}
+	modules.mu.Lock()
+	defer modules.mu.Unlock()
+	for k := range modules.symbols {
+		if k[:strings.LastIndex(k, "/")] == p {
+			return true
+		}
+	}
+	return false
+}
+
 // moduleGap says why the kernel's tables do not carry key (an import path
 // or "path.Name"), if they do not.
 func moduleGap(key string) (string, bool) {

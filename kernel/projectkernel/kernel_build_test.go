@@ -26,8 +26,8 @@ func project(t *testing.T) (string, *build.Toolchain) {
 
 type discard struct{}
 
-func (discard) Stream(name, data string)  {}
-func (discard) Log(l protocol.LogLine)    {}
+func (discard) Stream(name, data string) {}
+func (discard) Log(l protocol.LogLine)   {}
 func (discard) HostCall(context.Context, *protocol.HostCall) (*sdk.Table, error) {
 	return nil, sdk.ErrNoWarehouse
 }

@@ -189,6 +189,8 @@ func readSources(dir string, pl *project.Pipeline) (map[string]blockSource, erro
 		for _, f := range files {
 			if f.Path == b.File {
 				text = string(f.Src)
+			} else if f.Path == fingerprint.ModFile {
+				continue // versions for the fingerprint, not source to run
 			} else {
 				others = append(others, protocol.SourceFile{Name: f.Path, Source: string(f.Src)})
 			}

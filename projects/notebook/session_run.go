@@ -55,6 +55,13 @@ func (s *Session) run(ctx context.Context, e *execution, source string) (Event, 
 	if err != nil {
 		return refused(e.id, CodeInvalid, err.Error()), false
 	}
+	h := &streamHandler{s: s, id: e.id, host: eng.HostCall}
+	if rerr := s.useProjectKernel(ctx, h, b.File, req); rerr != nil {
+		if ctx.Err() != nil {
+			return stopped(e, b.File, errors.New(rerr.Message), time.Since(start)), false
+		}
+		return runFailed(e.id, rerr, time.Since(start)), false
+	}
 	k, err := s.ensureKernel(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -62,7 +69,6 @@ func (s *Session) run(ctx context.Context, e *execution, source string) (Event, 
 		}
 		return refused(e.id, CodeKernel, "start the session's kernel: "+err.Error()), false
 	}
-	h := &streamHandler{s: s, id: e.id, host: eng.HostCall}
 	res, out := k.Exec(ctx, req, in.Inputs, h)
 	restarted := false
 	if !k.Alive() {
