@@ -221,7 +221,7 @@ func importProblem(p, msg string) (string, bool) {
 	if !cannotFind.MatchString(msg) {
 		return "", false
 	}
-	if strings.Contains(msg, "module lookup disabled") && !strings.Contains(msg, "no required module") {
+	if strings.Contains(msg, "module lookup disabled") && !strings.Contains(msg, "cannot find module providing") {
 		return fmt.Sprintf("package %s: a module it needs is not in the module cache, and builds never download: run `strata mod download` in the project folder while online (%s)", p, msg), true
 	}
 	return fmt.Sprintf("package %s is not provided by any module of the project's go.mod: run `go get %s` (or `strata mod add %s@VERSION`) in the project folder", p, p, p), true
