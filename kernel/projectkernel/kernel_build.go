@@ -59,6 +59,23 @@ type ImportError struct {
 
 func (e *ImportError) Error() string { return e.Message }
 
+// RunError is the error as a block's run reports it, at the import's line
+// in src, the block's file.
+func (e *ImportError) RunError(file, src string) *protocol.RunError {
+	re := &protocol.RunError{Kind: protocol.ErrRefused, File: file, Message: e.Message}
+	if e.Path == "" {
+		return re
+	}
+	for i, l := range strings.Split(src, "\n") {
+		if c := strings.Index(l, `"`+e.Path+`"`); c >= 0 {
+			re.Line, re.Column = i+1, c+1
+			re.Diagnostics = []protocol.Diagnostic{{File: file, Line: re.Line, Column: re.Column, Message: re.Message}}
+			break
+		}
+	}
+	return re
+}
+
 // buildFormat changes when the generated code changes meaning.
 const buildFormat = 1
 

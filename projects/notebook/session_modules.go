@@ -48,7 +48,7 @@ func (s *Session) useProjectKernel(ctx context.Context, h *streamHandler, file s
 	if err != nil {
 		var ie *projectkernel.ImportError
 		if errors.As(err, &ie) {
-			return importError(file, req.Source, ie)
+			return ie.RunError(file, req.Source)
 		}
 		return &protocol.RunError{Kind: protocol.ErrCompile, File: file, Message: "build the project kernel: " + err.Error()}
 	}
@@ -64,22 +64,6 @@ func (s *Session) useProjectKernel(ctx context.Context, h *streamHandler, file s
 		go old.Close()
 	}
 	return nil
-}
-
-// importError places an unresolvable import at its line in the cell.
-func importError(file, src string, ie *projectkernel.ImportError) *protocol.RunError {
-	re := &protocol.RunError{Kind: protocol.ErrRefused, File: file, Message: ie.Message}
-	if ie.Path == "" {
-		return re
-	}
-	for i, l := range strings.Split(src, "\n") {
-		if c := strings.Index(l, `"`+ie.Path+`"`); c >= 0 {
-			re.Line, re.Column = i+1, c+1
-			re.Diagnostics = []protocol.Diagnostic{{File: file, Line: re.Line, Column: re.Column, Message: re.Message}}
-			break
-		}
-	}
-	return re
 }
 
 // shortNames is how the cell names the packages it waits for: their last
