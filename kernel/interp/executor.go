@@ -78,6 +78,13 @@ func NewExecutor() *Executor {
 	e := &Executor{importer: newSymbolImporter(all), cache: map[string]*program{}}
 	if c, err := newFileCapture(); err == nil {
 		e.out = c
+		if len(moduleSymbols()) > 0 {
+			// A module's compiled code prints to the process's os.Stdout
+			// (golang.org/x/text/message's Printer.Printf): in a project
+			// kernel that is the run's stdout too, as in go run. The
+			// protocol has its own copy of fd 1 (kernel/child).
+			os.Stdout = c.w
+		}
 	}
 	if c, err := newFileCapture(); err == nil {
 		e.errOut = c

@@ -13,8 +13,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/traefik/yaegi/extract"
@@ -26,8 +30,24 @@ func main() {
 	gaps := map[string]string{}
 	for _, p := range os.Args[1:] {
 		var buf bytes.Buffer
-		ext := extract.Extractor{Dest: "main"}
-		if _, err := ext.Extract(p, "", &buf); err != nil {
+		var exclude []string
+		var err error
+		// A table may name another module's internal package (an alias
+		// of an internal type), which the kernel may not import: the
+		// symbols that do are left out, until none does.
+		for try := 0; try < 4; try++ {
+			buf.Reset()
+			ext := extract.Extractor{Dest: "main", Exclude: exclude}
+			if _, err = ext.Extract(p, "", &buf); err != nil {
+				break
+			}
+			more := internalSymbols(buf.Bytes())
+			if len(more) == 0 {
+				break
+			}
+			exclude = append(exclude, more...)
+		}
+		if err != nil {
 			msg := strings.TrimSpace(err.Error())
 			if i := strings.IndexByte(msg, '\n'); i > 0 {
 				msg = msg[:i]
@@ -44,5 +64,78 @@ func main() {
 		}
 	}
 	_ = json.NewEncoder(os.Stdout).Encode(gaps)
+}
+
+// internalSymbols lists, as exclude patterns, the symbols of a generated
+// table whose values reach an internal package through its imports.
+func internalSymbols(src []byte) []string {
+	f, err := parser.ParseFile(token.NewFileSet(), "symbols.go", src, 0)
+	if err != nil {
+		return nil
+	}
+	bad := map[string]bool{}
+	for _, imp := range f.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		if strings.Contains(path, "/internal/") || strings.HasSuffix(path, "/internal") {
+			name := path[strings.LastIndex(path, "/")+1:]
+			if imp.Name != nil {
+				name = imp.Name.Name
+			}
+			bad[name] = true
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	uses := func(n ast.Node) bool {
+		found := false
+		ast.Inspect(n, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && bad[id.Name] {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	// Wrapper types and their methods that use a bad name are bad too.
+	for changed := true; changed; {
+		changed = false
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.GenDecl:
+				for _, sp := range d.Specs {
+					if ts, ok := sp.(*ast.TypeSpec); ok && !bad[ts.Name.Name] && uses(ts) {
+						bad[ts.Name.Name], changed = true, true
+					}
+				}
+			case *ast.FuncDecl:
+				if d.Recv == nil || len(d.Recv.List) == 0 || !uses(d) {
+					continue
+				}
+				t := d.Recv.List[0].Type
+				if st, ok := t.(*ast.StarExpr); ok {
+					t = st.X
+				}
+				if id, ok := t.(*ast.Ident); ok && !bad[id.Name] {
+					bad[id.Name], changed = true, true
+				}
+			}
+		}
+	}
+	var out []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		kv, ok := n.(*ast.KeyValueExpr)
+		if !ok {
+			return true
+		}
+		key, ok := kv.Key.(*ast.BasicLit)
+		if !ok || key.Kind != token.STRING || !uses(kv.Value) {
+			return true
+		}
+		name, _ := strconv.Unquote(key.Value)
+		out = append(out, "^"+regexp.QuoteMeta(strings.TrimPrefix(name, "_"))+"$")
+		return true
+	})
+	return out
 }
 `
