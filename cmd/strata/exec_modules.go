@@ -14,6 +14,7 @@ import (
 	"github.com/stratahq/strata/kernel/protocol"
 	"github.com/stratahq/strata/kernel/supervisor"
 	"github.com/stratahq/strata/projects/engine"
+	"github.com/stratahq/strata/projects/project"
 )
 
 // requestImports are the third-party packages a block's files import.
@@ -96,4 +97,24 @@ func execModules(ctx context.Context, want, module string, imports []string, req
 		return res, out, engine.EngineCompiled + ": " + shortReason(reason), err
 	}
 	return res, out, engine.EngineInterp + " (project kernel)", nil
+}
+
+// projectKernelPools gives interpreted runs of proj a pool of project
+// kernels carrying the packages their blocks import, built (or found
+// built) under the project's .strata/kernel.
+func projectKernelPools(proj *project.Project, size int) func(ctx context.Context, imports []string) (engine.Executor, func(), error) {
+	return func(ctx context.Context, imports []string) (engine.Executor, func(), error) {
+		tool, err := build.FindToolchain()
+		if err != nil {
+			return nil, nil, fmt.Errorf("blocks importing modules run in a project kernel built with the Go toolchain: %w", err)
+		}
+		k, err := projectkernel.Build(ctx, projectkernel.Options{Dir: filepath.Join(proj.Dir, ".strata", "kernel"), Project: proj.Dir, Tool: tool}, imports)
+		if err != nil {
+			return nil, nil, err
+		}
+		cfg := kernelConfig(proj)
+		cfg.Command = k.Command()
+		pool := supervisor.NewPool(cfg, size)
+		return pool, pool.Close, nil
+	}
 }

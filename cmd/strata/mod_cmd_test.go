@@ -85,6 +85,18 @@ func TestModAddAndExecModuleBlock(t *testing.T) {
 			t.Fatalf("exec --engine %q: exit %d\n%s", engine, code, out)
 		}
 	}
+	// A pipeline run: compiled by default, the project kernel with
+	// --engine interp.
+	pipeline := "partitions: {interval: day, timezone: UTC, start: \"2024-01-01\"}\nblocks:\n  - id: ids\n"
+	if err := os.WriteFile(filepath.Join(dir, "pipelines", "ids.yaml"), []byte(pipeline), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, engine := range []string{"compiled", "interp"} {
+		out, code := strataCmd(t, bin, offline, "run", dir, "ids", "--partition", "2024-03-10", "--engine", engine)
+		if code != 0 || !strings.Contains(out, "succeeded") || !strings.Contains(out, want) {
+			t.Fatalf("run --engine %s: exit %d\n%s", engine, code, out)
+		}
+	}
 	out, code := strataCmd(t, bin, []string{"STRATA_GO=off"}, "exec", block)
 	if code == 0 || !strings.Contains(out, "need the Go toolchain") || !strings.Contains(out, "go.dev/dl") {
 		t.Fatalf("without a toolchain: exit %d\n%s", code, out)

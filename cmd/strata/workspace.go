@@ -86,6 +86,9 @@ func openScaledWorkspace(ctx context.Context, dir string, so *scaleOut) (*worksp
 		exec = cluster.Pool
 	}
 	opts := engine.Options{Compiler: compiler, Now: clock.Now}
+	if cluster == nil {
+		opts.ProjectKernel = projectKernelPools(proj, size)
+	}
 	if cluster != nil {
 		// Compiled builds happen here, once per pipeline version, and the
 		// workers fetch the binary by its content hash.

@@ -164,15 +164,51 @@ func Build(ctx context.Context, opt Options, imports []string) (*Kernel, error) 
 	if err := build.SyncTree(opt.Dir, files, []string{"rt", "gen"}); err != nil {
 		return nil, err
 	}
-	gaps, err := extractSymbols(ctx, opt, imports)
+	// A table depends on the package's source (its module's version, so
+	// go.mod and go.sum) and the extractor: one extracted under the same
+	// stamp is kept, so adding an import extracts only that package (each
+	// extraction type-checks the package and the standard library it
+	// uses from source: seconds).
+	stamp := contentHash(opt.Tool.Version, gomod, sum, nil)
+	stamps := readStamps(opt.Dir)
+	var todo []string
+	for _, p := range imports {
+		if stamps[p] != stamp || !restoreTable(opt.Dir, p, stamps) {
+			todo = append(todo, p)
+		}
+	}
+	gaps, err := extractSymbols(ctx, opt, todo)
 	if err != nil {
 		return nil, err
+	}
+	for _, p := range imports {
+		if why, ok := stamps["gap:"+p]; ok && stamps[p] == stamp {
+			gaps[p] = why
+		}
+	}
+	next := map[string]string{}
+	for _, p := range imports {
+		next[p] = stamp
+		if why, ok := gaps[p]; ok {
+			next["gap:"+p] = why
+		}
+	}
+	for p, st := range stamps { // tables of other sets stay usable
+		if _, ok := next[p]; !ok && !strings.HasPrefix(p, "gap:") && st == stamp {
+			next[p] = st
+			if why, ok := stamps["gap:"+p]; ok {
+				next["gap:"+p] = why
+			}
+		}
 	}
 	k.Gaps = gaps
 	if err := pruneSymbolFiles(opt.Dir, imports, gaps); err != nil {
 		return nil, err
 	}
 	if err := os.WriteFile(filepath.Join(opt.Dir, "main.go"), generateMain(gaps), 0o644); err != nil {
+		return nil, err
+	}
+	if err := writeStamps(opt.Dir, next); err != nil {
 		return nil, err
 	}
 	if err := goCmd(ctx, opt, "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", "-o", bin+".tmp", "."); err != nil {
@@ -323,7 +359,24 @@ func symbolFile(p string) string {
 	return "symbols_" + strings.Trim(notIdent.ReplaceAllString(p, "_"), "_") + ".go"
 }
 
-// pruneSymbolFiles removes tables of packages no longer imported.
+// spareDir keeps the tables of packages the current set does not import
+// (the go command ignores folders starting with _), for a later set.
+const spareDir = "_tables"
+
+// restoreTable brings p's table back from spareDir if it is there; it
+// reports whether p has its table (or its recorded gap) in place.
+func restoreTable(dir, p string, stamps map[string]string) bool {
+	if _, gap := stamps["gap:"+p]; gap {
+		return true
+	}
+	name := symbolFile(p)
+	if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+		return true
+	}
+	return os.Rename(filepath.Join(dir, spareDir, name), filepath.Join(dir, name)) == nil
+}
+
+// pruneSymbolFiles moves tables of packages no longer imported aside.
 func pruneSymbolFiles(dir string, imports []string, gaps map[string]string) error {
 	keep := map[string]bool{}
 	for _, p := range imports {
@@ -337,12 +390,36 @@ func pruneSymbolFiles(dir string, imports []string, gaps map[string]string) erro
 	}
 	for _, n := range names {
 		if !keep[filepath.Base(n)] {
-			if err := os.Remove(n); err != nil {
+			if err := os.MkdirAll(filepath.Join(dir, spareDir), 0o755); err != nil {
+				return err
+			}
+			if err := os.Rename(n, filepath.Join(dir, spareDir, filepath.Base(n))); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+const stampFile = "symbols.json"
+
+// readStamps maps each import path whose table is in the folder to the
+// stamp it was extracted under ("gap:"+path: why it has none).
+func readStamps(dir string) map[string]string {
+	m := map[string]string{}
+	b, err := os.ReadFile(filepath.Join(dir, stampFile))
+	if err == nil {
+		_ = json.Unmarshal(b, &m)
+	}
+	return m
+}
+
+func writeStamps(dir string, m map[string]string) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, stampFile), b, 0o644)
 }
 
 // loadMeta fills k from the record written beside a built binary.

@@ -3,6 +3,11 @@ package engine
 import (
 	"context"
 	"fmt"
+	"go/parser"
+	"go/token"
+	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/kernel/protocol"
@@ -46,6 +51,35 @@ func ParseEngine(s string) (string, error) {
 // Compiled means one build of exactly the version's sources, before
 // anything runs.
 func (e *Engine) prepare(ctx context.Context, pin *pinned, want string) (*preparedCode, error) {
+	code, err := e.prepareExec(ctx, pin, want)
+	if err != nil || code.engine != EngineInterp || e.projectKernel == nil {
+		return code, err
+	}
+	// Interpreted blocks that import modules run in the project kernel of
+	// the pipeline's imports (the plain kernel would refuse them).
+	var srcs []string
+	for _, b := range pin.pl.Blocks {
+		if b.Kind == project.KindGo {
+			srcs = append(srcs, pin.srcs[b.ID].text)
+			for _, f := range pin.srcs[b.ID].others {
+				srcs = append(srcs, f.Source)
+			}
+		}
+	}
+	if imports := moduleImports(srcs); len(imports) > 0 {
+		ex, release, err := e.projectKernel(ctx, imports)
+		if err != nil {
+			code.release()
+			return nil, fmt.Errorf("build the project kernel for %s: %w", strings.Join(imports, ", "), err)
+		}
+		prev := code.release
+		code.exec, code.release = ex, func() { release(); prev() }
+	}
+	return code, nil
+}
+
+// prepareExec is prepare without the project kernel.
+func (e *Engine) prepareExec(ctx context.Context, pin *pinned, want string) (*preparedCode, error) {
 	if _, err := ParseEngine(want); err != nil {
 		return nil, err
 	}
@@ -130,3 +164,27 @@ func (c *compileErrorsFirst) Exec(ctx context.Context, req *protocol.ExecRequest
 }
 
 func (c *compileErrorsFirst) Size() int { return c.exec.Size() }
+
+// moduleImports lists, sorted, the third-party packages Go sources import.
+func moduleImports(srcs []string) []string {
+	seen := map[string]bool{}
+	for _, src := range srcs {
+		f, _ := parser.ParseFile(token.NewFileSet(), "block.go", src, parser.ImportsOnly)
+		if f == nil {
+			continue
+		}
+		for _, imp := range f.Imports {
+			p, err := strconv.Unquote(imp.Path.Value)
+			first, _, _ := strings.Cut(p, "/")
+			if err == nil && strings.Contains(first, ".") && !strings.HasPrefix(p+"/", "github.com/stratahq/strata/") {
+				seen[p] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for p := range seen {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
