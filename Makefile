@@ -5,7 +5,7 @@ BIN     := bin/strata
 DEMO    ?= demo
 PKGS    := ./...
 
-.PHONY: check-dist all build run test test-go test-race bench check fmt generate clean frontend test-frontend test-e2e soak soak-scaleout
+.PHONY: check-dist all build run test test-go test-race bench check fmt generate clean frontend test-frontend test-e2e soak soak-scaleout setup setup-system setup-gopls setup-extensions
 
 all: build
 
@@ -18,7 +18,36 @@ run: build
 	./$(BIN) start $(DEMO)
 
 # test: every test: vet, the Go suite, the race detector on the concurrent packages, the frontend's unit and browser tests
-test: check check-dist test-go test-race test-frontend test-e2e
+test: setup check check-dist test-go test-race test-frontend test-e2e
+
+# The DuckDB extensions the tests load, and where their wheels are cached.
+DUCKDB_VERSION    := 1.5.5
+DUCKDB_EXTENSIONS := ducklake postgres httpfs
+WHEELS            := .cache/duckdb-wheels
+PIP               ?= python3 -m pip
+GOPLS_VERSION     := v0.23.0
+SUDO              := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# setup: install what the tests need when it is missing (Chromium, Postgres, gopls, the DuckDB extension files, npm packages); quick when all is there
+setup: setup-system setup-gopls setup-extensions node_modules/.package-lock.json
+
+# setup-system: Debian's chromium (the browser tests) and postgresql (the throwaway Postgres of the tests)
+setup-system:
+	@if [ ! -x /usr/bin/chromium ]; then $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q --no-install-recommends chromium; fi
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q --no-install-recommends postgresql; fi
+
+# setup-gopls: gopls, pinned (the newest that builds on Go 1.26), where Strata looks for it: $(go env GOPATH)/bin
+setup-gopls:
+	@gopls="$$($(GO) env GOPATH)/bin/gopls"; \
+	  if ! "$$gopls" version 2>/dev/null | grep -q " $(GOPLS_VERSION)$$"; then GOFLAGS= $(GO) install golang.org/x/tools/gopls@$(GOPLS_VERSION); fi
+
+# setup-extensions: the DuckDB extension wheels from PyPI (cached in .cache/duckdb-wheels), installed into DuckDB's extension folder
+setup-extensions: $(WHEELS)/.v$(DUCKDB_VERSION)
+	@$(GO) run ./cmd/strata extensions install $(addprefix --name ,$(DUCKDB_EXTENSIONS)) --from $(WHEELS)
+
+$(WHEELS)/.v$(DUCKDB_VERSION):
+	$(PIP) download --no-deps --disable-pip-version-check -q -d $(WHEELS) $(foreach e,$(DUCKDB_EXTENSIONS),duckdb-extension-$(e)==$(DUCKDB_VERSION))
+	@touch $@
 
 # test-go: the whole Go suite (real kernel processes, real DuckDB files)
 test-go:

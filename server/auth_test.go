@@ -145,7 +145,7 @@ func TestWebsocketAuthAndOrigin(t *testing.T) {
 func TestNoAuthOnlyOnLoopback(t *testing.T) {
 	e := newEnv(t)
 	for _, addr := range []string{"0.0.0.0:6789", ":6789", "192.168.1.4:80", "[::]:6789"} {
-		_, err := New(Config{Engine: e.eng, Warehouse: e.wh, Kernel: kernelConfig(), NoAuth: true, Addr: addr})
+		_, err := New(Config{Engine: e.eng, Warehouse: e.wh, Notebook: notebookConfig(), NoAuth: true, Addr: addr})
 		if err == nil {
 			t.Errorf("--no-auth on %s accepted", addr)
 		}
@@ -155,7 +155,7 @@ func TestNoAuthOnlyOnLoopback(t *testing.T) {
 			t.Errorf("%s should be loopback", addr)
 		}
 	}
-	if _, err := New(Config{Engine: e.eng, Warehouse: e.wh, Kernel: kernelConfig(), Token: "short"}); err == nil {
+	if _, err := New(Config{Engine: e.eng, Warehouse: e.wh, Notebook: notebookConfig(), Token: "short"}); err == nil {
 		t.Error("a short token was accepted")
 	}
 }

@@ -7,9 +7,11 @@
 // It holds no business logic. What a pipeline is, how a run executes, what
 // a backfill plans and how a product is read belong to projects/project,
 // projects/engine and projects/warehouse; running a block's editor text
-// belongs to kernel/supervisor. Handlers decode a request, call those
-// packages, and encode the answer; every failure leaves through one error
-// shape, {"error": {"code", "message", "details"}} (errors.go).
+// belongs to projects/notebook. The server imports nothing from kernel/:
+// cmd/strata assembles the kernel pool and the editor kernels' settings and
+// hands them over (Config.Pool, Config.Notebook). Handlers decode a
+// request, call those packages, and encode the answer; every failure leaves
+// through one error shape, {"error": {"code", "message", "details"}} (errors.go).
 //
 // # Editor sessions
 //

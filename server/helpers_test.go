@@ -21,6 +21,7 @@ import (
 	"github.com/stratahq/strata/kernel/kerneltest"
 	"github.com/stratahq/strata/kernel/supervisor"
 	"github.com/stratahq/strata/projects/engine"
+	"github.com/stratahq/strata/projects/notebook"
 	"github.com/stratahq/strata/projects/project"
 	"github.com/stratahq/strata/projects/scaffold"
 	"github.com/stratahq/strata/projects/warehouse"
@@ -34,6 +35,10 @@ func TestMain(m *testing.M) {
 }
 
 func kernelConfig() supervisor.Config { return kerneltest.Config() }
+
+// notebookConfig starts editor kernels as cmd/strata does, from the test
+// binary.
+func notebookConfig() notebook.Config { return notebook.Config{Kernel: kernelConfig()} }
 
 const testToken = "0123456789abcdef0123456789abcdef"
 
@@ -91,7 +96,7 @@ func newEnvWith(t testing.TB, compiled bool, tune ...func(*Config)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Engine: eng, Warehouse: wh, Pool: pool, Kernel: kernelConfig(), ProjectDir: proj.Dir,
+	cfg := Config{Engine: eng, Warehouse: wh, Pool: pool, Notebook: notebookConfig(), ProjectDir: proj.Dir,
 		Token: testToken, Logger: testLogger()}
 	for _, f := range tune {
 		f(&cfg)

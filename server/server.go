@@ -13,7 +13,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/stratahq/strata/kernel/supervisor"
 	"github.com/stratahq/strata/projects/engine"
 	"github.com/stratahq/strata/projects/notebook"
 	"github.com/stratahq/strata/projects/triggers/launcher"
@@ -36,10 +35,13 @@ const (
 type Config struct {
 	Engine    *engine.Engine
 	Warehouse *warehouse.Warehouse
-	// Pool is the engine's kernel pool, read for /metrics only.
-	Pool *supervisor.Pool
-	// Kernel starts an editor session's own kernel.
-	Kernel supervisor.Config
+	// Pool is the engine's kernel pool, read for /metrics only; nil leaves
+	// its gauges out. The caller (cmd/strata) builds it.
+	Pool PoolStats
+	// Notebook configures the editor sessions; its Kernel (how to start a
+	// session's own kernel) is required. The server sets Engine, Logger and
+	// OnExec itself, and MaxSessions and Idle from the fields below.
+	Notebook notebook.Config
 	// ProjectDir is the project folder, where pipeline and block files are written.
 	ProjectDir string
 	// TriggerClock drives the trigger loop; the wall clock when nil.
@@ -65,6 +67,12 @@ type Config struct {
 	// NoWatch turns off watching ProjectDir for changes made outside the server.
 	NoWatch bool
 	Logger  *slog.Logger // slog.Default() when nil
+}
+
+// PoolStats is what /metrics reads of the engine's kernel pool.
+type PoolStats interface {
+	Size() int                  // the most block runs at once
+	Stats() (running, idle int) // kernel processes started, and those of them waiting for work
 }
 
 // Server is Strata's HTTP server. It is an http.Handler; Serve runs it on a
@@ -101,9 +109,6 @@ type Server struct {
 func New(cfg Config) (*Server, error) {
 	if cfg.Engine == nil || cfg.Warehouse == nil {
 		return nil, errors.New("server: Engine and Warehouse are required")
-	}
-	if len(cfg.Kernel.Command) == 0 {
-		return nil, errors.New("server: Kernel.Command is required to start editor kernels")
 	}
 	if cfg.Addr == "" {
 		cfg.Addr = DefaultAddr
@@ -142,8 +147,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.triggers = loop
 	s.metrics = newMetrics(cfg.Engine.Hub())
-	if s.sessions, err = notebook.NewManager(notebook.Config{Engine: cfg.Engine, Kernel: cfg.Kernel, MaxSessions: cfg.MaxSessions,
-		Idle: cfg.SessionIdle, Logger: cfg.Logger, OnExec: s.metrics.exec}); err != nil {
+	nb := cfg.Notebook
+	nb.Engine, nb.MaxSessions, nb.Idle, nb.Logger, nb.OnExec = cfg.Engine, cfg.MaxSessions, cfg.SessionIdle, cfg.Logger, s.metrics.exec
+	if s.sessions, err = notebook.NewManager(nb); err != nil {
 		cancel()
 		return nil, err
 	}

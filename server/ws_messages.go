@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/stratahq/strata/blocks/tableio"
-	"github.com/stratahq/strata/kernel/protocol"
 	"github.com/stratahq/strata/projects/engine"
 	"github.com/stratahq/strata/projects/notebook"
 	"github.com/stratahq/strata/projects/triggers/launcher"
@@ -89,11 +88,11 @@ type ClientMessage struct {
 type ErrorBody struct {
 	Code        string                `json:"code"`
 	Message     string                `json:"message"`
-	Kind        protocol.ErrorKind    `json:"kind,omitempty"`
+	Kind        notebook.ErrorKind    `json:"kind,omitempty"`
 	File        string                `json:"file,omitempty"`
 	Line        int                   `json:"line,omitempty"`
 	Column      int                   `json:"column,omitempty"`
-	Diagnostics []protocol.Diagnostic `json:"diagnostics,omitempty"`
+	Diagnostics []notebook.Diagnostic `json:"diagnostics,omitempty"`
 }
 
 // Message is any message the server sends. Constructors below fill the
@@ -154,7 +153,7 @@ func StdoutMessage(id, stream, data string) Message {
 }
 
 // LogMessage is a ctx.Log line of execution id.
-func LogMessage(id string, l protocol.LogLine) Message {
+func LogMessage(id string, l notebook.LogLine) Message {
 	t := l.Time
 	return Message{Type: MsgLog, ID: id, Level: l.Level, Msg: l.Msg, Time: &t}
 }
@@ -166,7 +165,7 @@ func ResultMessage(id string, preview tableio.JSONTable, d time.Duration, entry 
 }
 
 // RunErrorMessage ends a failed execution with the kernel's error as is.
-func RunErrorMessage(id string, e *protocol.RunError, d time.Duration) Message {
+func RunErrorMessage(id string, e *notebook.RunError, d time.Duration) Message {
 	ms := float64(d.Microseconds()) / 1000
 	return Message{Type: MsgError, ID: id, DurationMS: &ms, Error: &ErrorBody{Code: WSRun, Message: e.Message, Kind: e.Kind,
 		File: e.File, Line: e.Line, Column: e.Column, Diagnostics: e.Diagnostics}}

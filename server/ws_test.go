@@ -10,7 +10,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/stratahq/strata/kernel/protocol"
+	"github.com/stratahq/strata/projects/notebook"
 )
 
 // Bad input gets an error message and the connection keeps working.
@@ -134,7 +134,7 @@ func Load(ctx *sdk.Context) (*sdk.Table, error) {
 }
 `
 	final, _ := c.execute("raw_orders", src, "2024-03-10", 30*time.Second)
-	if final.Type != MsgError || final.Error.Code != WSRun || final.Error.Kind != protocol.ErrCompile {
+	if final.Type != MsgError || final.Error.Code != WSRun || final.Error.Kind != notebook.ErrCompile {
 		t.Fatalf("got %+v %+v", final, final.Error)
 	}
 	if final.Error.Line != 7 || final.Error.Column != 14 || final.Error.File != "blocks/raw_orders/raw_orders.go" {
@@ -202,7 +202,7 @@ func Load(ctx *sdk.Context) (*sdk.Table, error) {
 // A block that kills its kernel: its session gets the error and a fresh
 // kernel; another session, running at the same time, notices nothing.
 func TestWSKernelCrashIsolated(t *testing.T) {
-	e := newEnv(t, func(c *Config) { c.Kernel.MemoryLimit = 256 << 20 })
+	e := newEnv(t, func(c *Config) { c.Notebook.Kernel.MemoryLimit = 256 << 20 })
 	a, b := e.connect(), e.connect()
 	a.hello("victim")
 	b.hello("bystander")
@@ -224,7 +224,7 @@ func TestWSKernelCrashIsolated(t *testing.T) {
 		}
 	}()
 	final, _ := a.execute("raw_orders", memoryHog, "2024-03-10", 60*time.Second)
-	if final.Type != MsgError || final.Error.Code != WSRun || final.Error.Kind != protocol.ErrMemory {
+	if final.Type != MsgError || final.Error.Code != WSRun || final.Error.Kind != notebook.ErrMemory {
 		t.Fatalf("victim: %+v %+v", final, final.Error)
 	}
 	st, _ := a.await("idle status", 10*time.Second, func(m Message) bool { return m.Type == MsgStatus && m.State == StateIdle })
@@ -291,7 +291,7 @@ func Load(ctx *sdk.Context) (*sdk.Table, error) {
 	c.await("busy", 10*time.Second, func(m Message) bool { return m.Type == MsgStatus && m.State == StateBusy })
 	c.send(ClientMessage{Type: MsgInterrupt, ID: "i1", ExecID: "w1"})
 	final, _ := c.await("interrupted", 10*time.Second, func(m Message) bool { return m.ID == "w1" && m.Type == MsgError })
-	if final.Error.Kind != protocol.ErrInterrupted {
+	if final.Error.Kind != notebook.ErrInterrupted {
 		t.Fatalf("interrupt: %+v", final.Error)
 	}
 
@@ -323,7 +323,7 @@ func Load(ctx *sdk.Context) (*sdk.Table, error) {
 			idle = &m
 		}
 	}
-	if stopped.Error.Kind != protocol.ErrInterrupted || !strings.Contains(stopped.Error.Message, "restart") {
+	if stopped.Error.Kind != notebook.ErrInterrupted || !strings.Contains(stopped.Error.Message, "restart") {
 		t.Fatalf("restart: %+v", stopped.Error)
 	}
 	if !restarted.Restarted {

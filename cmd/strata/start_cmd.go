@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/stratahq/strata/frontend"
+	"github.com/stratahq/strata/projects/notebook"
 	"github.com/stratahq/strata/projects/scaffold"
 	"github.com/stratahq/strata/server"
 )
@@ -77,7 +78,7 @@ func runStart(args []string) error {
 			Pool:         ws.pool,
 			ProjectDir:   ws.proj.Dir,
 			TriggerClock: ws.clock,
-			Kernel:       kernelConfig(ws.proj),
+			Notebook:     notebook.Config{Kernel: kernelConfig(ws.proj)},
 			Token:        tok,
 			NoAuth:       *noAuth,
 			Addr:         ln.Addr().String(),

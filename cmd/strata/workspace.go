@@ -65,7 +65,7 @@ func openScaledWorkspace(ctx context.Context, dir string, so *scaleOut) (*worksp
 	if err := os.MkdirAll(filepath.Join(dir, ".strata"), 0o755); err != nil {
 		return nil, err
 	}
-	wh, err := warehouse.Open(ctx, warehousePath(dir), warehouse.Options{Retention: proj.Retention, FilesDir: proj.Dir})
+	wh, err := warehouse.Open(ctx, warehousePath(dir), warehouse.Options{Retention: proj.Retention, FilesDir: proj.Dir, Extensions: proj.Extensions})
 	if err != nil {
 		return nil, err
 	}
@@ -205,7 +205,7 @@ func openInspection(ctx context.Context, dir string) (*workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	wh, err := warehouse.Open(ctx, warehousePath(dir), warehouse.Options{Retention: proj.Retention, ReadOnly: true, FilesDir: proj.Dir})
+	wh, err := warehouse.Open(ctx, warehousePath(dir), warehouse.Options{Retention: proj.Retention, ReadOnly: true, FilesDir: proj.Dir, Extensions: proj.Extensions})
 	if err != nil {
 		return nil, err
 	}

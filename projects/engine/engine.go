@@ -101,6 +101,9 @@ func New(ctx context.Context, proj *project.Project, wh *warehouse.Warehouse, po
 	}
 	e := &Engine{proj: proj, wh: wh, pool: pool, compiler: opt.Compiler, noCompiled: opt.NoCompiled, projectKernel: opt.ProjectKernel, shipBuild: opt.ShipBuild, store: store, hub: NewHub(), now: now,
 		FanOutWindow: 64, backfills: map[string]*backfillRun{}, pins: map[string]*pinned{}, inUse: map[string]int{}, readOnly: opt.ReadOnly}
+	// SQL blocks LOAD the project's DuckDB extensions (a warehouse
+	// opened with them has them already).
+	wh.UseExtensions(proj.Extensions)
 	// Opening a project for writing is a safe moment to drop the
 	// snapshots nothing needs: nothing of this process runs yet.
 	e.collectSnapshots(ctx)
@@ -136,6 +139,7 @@ func (e *Engine) SetProject(p *project.Project) {
 	e.mu.Lock()
 	e.proj = p
 	e.mu.Unlock()
+	e.wh.UseExtensions(p.Extensions)
 	e.hub.Publish(Notice{Kind: NoticeProject})
 }
 

@@ -294,7 +294,7 @@ func (h *streamHandler) Stream(name, data string) {
 
 func (h *streamHandler) Log(l protocol.LogLine) {
 	c := h.s.currentClient()
-	if c == nil || !c.TrySend(Event{Kind: EventLog, ID: h.id, Log: &l}) {
+	if c == nil || !c.TrySend(Event{Kind: EventLog, ID: h.id, Log: &LogLine{Level: l.Level, Msg: l.Msg, Time: l.Time}}) {
 		h.dropped.Add(1)
 	}
 }

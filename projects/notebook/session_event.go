@@ -46,7 +46,7 @@ type Event struct {
 	Status *Status
 	Stream string
 	Data   string
-	Log    *protocol.LogLine
+	Log    *LogLine
 	Result *Result
 	Error  *Failure
 }
@@ -82,7 +82,7 @@ type Result struct {
 type Failure struct {
 	Code     string
 	Message  string
-	Run      *protocol.RunError
+	Run      *RunError
 	Duration *time.Duration
 	Engine   string // as Result.Engine
 }
@@ -102,5 +102,62 @@ func refused(id, code, msg string) Event {
 }
 
 func runFailed(id string, e *protocol.RunError, d time.Duration) Event {
-	return Event{Kind: EventError, ID: id, Error: &Failure{Code: CodeRun, Message: e.Message, Run: e, Duration: &d}}
+	re := runErrorOf(e)
+	return Event{Kind: EventError, ID: id, Error: &Failure{Code: CodeRun, Message: e.Message, Run: re, Duration: &d}}
+}
+
+// ErrorKind classifies a failed execution, with the kernel's names: compile,
+// unsupported, refused, error, panic, check, output, timeout, memory, crash,
+// interrupted.
+type ErrorKind string
+
+// Error kinds, as the kernel names them.
+const (
+	ErrCompile     = ErrorKind(protocol.ErrCompile)     // parse, type or contract error before running
+	ErrUnsupported = ErrorKind(protocol.ErrUnsupported) // valid Go the interpreter cannot run faithfully
+	ErrRefused     = ErrorKind(protocol.ErrRefused)     // a restricted import without the project's opt-in
+	ErrRuntime     = ErrorKind(protocol.ErrRuntime)     // the block returned an error
+	ErrPanic       = ErrorKind(protocol.ErrPanic)       // the block panicked (or called os.Exit)
+	ErrCheck       = ErrorKind(protocol.ErrCheck)       // Check returned an error
+	ErrOutput      = ErrorKind(protocol.ErrOutput)      // the returned table is invalid
+	ErrTimeout     = ErrorKind(protocol.ErrTimeout)
+	ErrMemory      = ErrorKind(protocol.ErrMemory)
+	ErrCrash       = ErrorKind(protocol.ErrCrash) // the kernel process died
+	ErrInterrupted = ErrorKind(protocol.ErrInterrupted)
+)
+
+// Diagnostic is one problem at a position of the cell's file.
+type Diagnostic struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
+}
+
+// RunError says why an execution failed and, when known, where. It is the
+// kernel's error as the session's clients see it: the web layer speaks
+// these types, not the kernel protocol's, so the protocol can change
+// without the websocket changing.
+type RunError struct {
+	Kind        ErrorKind
+	Message     string
+	File        string
+	Line        int
+	Column      int
+	Diagnostics []Diagnostic
+}
+
+// LogLine is a ctx.Log line of the running block.
+type LogLine struct {
+	Level string
+	Msg   string
+	Time  time.Time
+}
+
+func runErrorOf(e *protocol.RunError) *RunError {
+	re := &RunError{Kind: ErrorKind(e.Kind), Message: e.Message, File: e.File, Line: e.Line, Column: e.Column}
+	for _, d := range e.Diagnostics {
+		re.Diagnostics = append(re.Diagnostics, Diagnostic(d))
+	}
+	return re
 }

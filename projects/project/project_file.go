@@ -39,8 +39,11 @@ type Project struct {
 	Retention int               // versions kept per product partition, the current one included
 	Kernel    KernelConfig      // limits of the kernel processes that run blocks
 	Variables map[string]string // visible to every block; pipelines may override them
-	Pipelines map[string]*Pipeline
-	Problems  Problems // everything wrong with the project, sorted; empty when valid
+	// Extensions are the DuckDB extensions the warehouse loads on open
+	// (installed by `strata extensions install`), as strata.yaml names them.
+	Extensions []string
+	Pipelines  map[string]*Pipeline
+	Problems   Problems // everything wrong with the project, sorted; empty when valid
 }
 
 // KernelConfig limits a kernel process.
@@ -50,7 +53,7 @@ type KernelConfig struct {
 	Allow       []string      // opt-in imports from AllowableImports
 }
 
-var projectFields = []string{"name", "timezone", "retention", "kernel", "variables"}
+var projectFields = []string{"name", "timezone", "retention", "kernel", "variables", "extensions"}
 var kernelFields = []string{"memory_limit", "timeout", "allow"}
 
 // decodeProject fills p from the strata.yaml root node (nil for an empty file).
@@ -97,6 +100,9 @@ func (d *decoder) decodeProject(p *Project, root *yaml.Node) {
 		if vars := d.strMap(e, "variables"); vars != nil {
 			p.Variables = vars
 		}
+	}
+	if e, ok := f["extensions"]; ok {
+		d.decodeExtensions(p, e)
 	}
 }
 

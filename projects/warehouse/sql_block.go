@@ -50,6 +50,9 @@ func (w *Warehouse) RunSQLInputs(ctx context.Context, query string, inputs []SQL
 	if err := checkReadOnly(query); err != nil {
 		return nil, nil, fmt.Errorf("a SQL block is one SELECT: %w", err)
 	}
+	if err := w.loadExtensions(ctx); err != nil {
+		return nil, nil, err
+	}
 	var args []any
 	for _, name := range usedParams(query) {
 		v, ok := params[name]

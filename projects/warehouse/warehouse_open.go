@@ -8,27 +8,30 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/stratahq/strata/projects/extensions"
 )
 
 // DefaultRetention is how many versions of a partition are kept when Options
 // leaves Retention at zero.
 const DefaultRetention = 3
 
-// Extensions cannot be fetched at run time (offline machines, reproducible
-// builds); icu, json and parquet are compiled into the driver.
-//
 // DuckDB's checkpoint_threshold (16 MiB of WAL) is kept: 256 MiB looked a
 // fifth faster on the 5-year demo backfill in a few runs, but eight
 // alternating runs with the final checkpoint counted showed no difference
 // (39.6-60.6 s either way, engine CPU within 5%), and a large WAL costs
 // seconds of replay at the next open after a crash.
-const dsnOptions = "autoinstall_known_extensions=false&autoload_known_extensions=false"
+//
+// Extensions are never fetched nor autoloaded at run time (offline
+// machines, reproducible builds): icu, json and parquet are compiled into
+// the driver, and the project's own are LOADed at Open (extensions.DSNOptions).
 
 // Options configure Open.
 type Options struct {
@@ -46,6 +49,9 @@ type Options struct {
 	// FilesDir is where relative file paths in SQL (read_csv('data/x.csv'))
 	// resolve, DuckDB's file_search_path; empty: the process's folder.
 	FilesDir string
+	// Extensions are LOADed at Open (the project's `extensions:`); one
+	// that is not installed fails Open with an *extensions.MissingError.
+	Extensions []string
 }
 
 // ErrReadOnly answers writes to a warehouse opened with Options.ReadOnly.
@@ -122,6 +128,12 @@ type Warehouse struct {
 	// late are the partitions whose retention waits (retention_late.go).
 	late map[partKey]bool
 
+	// emu guards the DuckDB extensions SQL blocks want and those loaded
+	// (warehouse_extensions.go).
+	emu       sync.Mutex
+	extWant   []string
+	extLoaded map[string]bool
+
 	// tmu guards sharing: how many partitions run statements concurrently
 	// (warehouse_threads.go).
 	tmu     sync.Mutex
@@ -174,7 +186,7 @@ func Open(ctx context.Context, path string, opts Options) (*Warehouse, error) {
 
 func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) (*Warehouse, error) {
 	_, walErr := os.Stat(path + ".wal") // before DuckDB replays (and may remove) it
-	dsn := path + "?" + dsnOptions
+	dsn := path + "?" + extensions.DSNOptions()
 	if opts.ReadOnly {
 		dsn += "&access_mode=read_only"
 	}
@@ -197,6 +209,11 @@ func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) 
 	if err := checkWhole(ctx, db, path, walErr == nil); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open warehouse: %w", err)
+	}
+	w.extWant, w.extLoaded = slices.Clone(opts.Extensions), map[string]bool{}
+	if err := w.loadExtensions(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
 	}
 	w.readOnly = opts.ReadOnly
 	if opts.ReadOnly {
