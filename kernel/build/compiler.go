@@ -47,5 +47,13 @@ func (c *Compiler) Build(ctx context.Context, blocks []Block, allow []string) (*
 	return Build(ctx, Options{Dir: c.Dir, Allow: allow, Module: c.Module}, blocks)
 }
 
+// ForModule is the compiler building against the go.mod and go.sum in dir
+// (a pipeline version's snapshot folder) instead: same folder and pools.
+func (c *Compiler) ForModule(dir string) *Compiler {
+	cp := *c
+	cp.Module = dir
+	return &cp
+}
+
 // Close stops the workers.
 func (c *Compiler) Close() { c.Pools.Close() }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"go/parser"
 	"go/token"
+	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -104,6 +106,13 @@ func (e *Engine) prepareExec(ctx context.Context, pin *pinned, want string) (*pr
 		}
 		return code, nil // no toolchain: everything still runs, interpreted
 	}
+	// The modules the pipeline version pinned (its snapshot holds go.mod
+	// and go.sum), not the ones on disk now: a backfill resumed after a
+	// `go get` builds what it started with.
+	compiler := e.compiler
+	if _, err := os.Stat(filepath.Join(pin.proj.Dir, "go.mod")); err == nil {
+		compiler = compiler.ForModule(pin.proj.Dir)
+	}
 	var blocks []build.Block
 	for _, b := range pl.Blocks {
 		if b.Kind == project.KindGo {
@@ -115,9 +124,9 @@ func (e *Engine) prepareExec(ctx context.Context, pin *pinned, want string) (*pr
 		}
 	}
 	if e.shipBuild != nil {
-		return e.prepareShipped(ctx, code, blocks, pin.proj.Kernel.Allow, want)
+		return e.prepareShipped(ctx, compiler, code, blocks, pin.proj.Kernel.Allow, want)
 	}
-	ex, release, err := e.compiler.Executor(ctx, blocks, pin.proj.Kernel.Allow)
+	ex, release, err := compiler.Executor(ctx, blocks, pin.proj.Kernel.Allow)
 	if err != nil {
 		if want == EngineCompiled {
 			return nil, fmt.Errorf("build compiled worker: %w", err)
@@ -131,8 +140,8 @@ func (e *Engine) prepareExec(ctx context.Context, pin *pinned, want string) (*pr
 
 // prepareShipped builds here and hands the binary to the executor that
 // runs blocks elsewhere (workers fetch it by its content hash).
-func (e *Engine) prepareShipped(ctx context.Context, code *preparedCode, blocks []build.Block, allow []string, want string) (*preparedCode, error) {
-	w, err := e.compiler.Build(ctx, blocks, allow)
+func (e *Engine) prepareShipped(ctx context.Context, compiler *build.Compiler, code *preparedCode, blocks []build.Block, allow []string, want string) (*preparedCode, error) {
+	w, err := compiler.Build(ctx, blocks, allow)
 	var ex Executor
 	if err == nil {
 		ex, err = e.shipBuild(ctx, w)
