@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -52,5 +53,41 @@ func TestModuleChangeMakesImportersStale(t *testing.T) {
 	e.reload()
 	if s := storedOf(t, e, "p", key)["src"]; s.State != "current" {
 		t.Fatalf("src after an unrelated module changed: %+v", s)
+	}
+}
+
+// A compiled build of a pipeline version uses the go.mod and go.sum its
+// snapshot pinned, not what the project folder holds now: here go.mod moved
+// on to a version no cache holds, and the pinned build still succeeds.
+func TestPinnedVersionBuildsWithItsModules(t *testing.T) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip(err)
+	}
+	files := dailyFiles("")
+	files["blocks/src/src.go"] = strings.Replace(strings.Replace(srcBlock, `"errors"`, "\"errors\"\n\n\t\"github.com/google/uuid\"", 1),
+		`t.Append(ctx.Partition.Key, int64(i))`, `_ = uuid.NewSHA1(uuid.NameSpaceURL, []byte(ctx.Partition.Key))
+		t.Append(ctx.Partition.Key, int64(i))`, 1)
+	for _, f := range []string{"go.mod", "go.sum"} {
+		b, err := os.ReadFile(filepath.Join("../../kernel/testdata/modules", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[f] = string(b)
+	}
+	e := newCompiledEnv(t, false, files)
+	modtest.Download(t, goCmd, e.dir)
+	pin, err := e.eng.pin("p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, e.dir, map[string]string{"go.mod": strings.Replace(files["go.mod"], "github.com/google/uuid v1.6.0", "github.com/google/uuid v1.99.0", 1)})
+	code, err := e.eng.prepare(context.Background(), pin, EngineCompiled)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer code.release()
+	if code.built == nil || len(code.built.Failed) > 0 {
+		t.Fatalf("the pinned version did not build: %+v", code.built)
 	}
 }

@@ -88,3 +88,20 @@ func TestCellImportingModuleRunsInProjectKernel(t *testing.T) {
 		t.Fatalf("a module not in go.mod: %+v", ev.Error)
 	}
 }
+
+// Without a Go toolchain a cell importing a module is refused, saying what
+// to install; the plain kernel is not asked.
+func TestCellImportingModuleWithoutToolchain(t *testing.T) {
+	t.Setenv("STRATA_GO", "off")
+	m, _ := newTestManager(t)
+	rec := newRecorder()
+	s, err := m.Attach("tab-nogo", rec, "h1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := run(t, s, rec, Exec{ID: "n1", Pipeline: "clv", Block: "raw_orders", Source: uuidCell, Partition: "2024-01-03"})
+	if ev.Kind != EventError || ev.Error.Run == nil || ev.Error.Run.Kind != "refused" ||
+		!strings.Contains(ev.Error.Run.Message, "github.com/google/uuid") || !strings.Contains(ev.Error.Run.Message, "go.dev/dl") {
+		t.Fatalf("without a toolchain: %+v %+v", ev.Error, ev.Error.Run)
+	}
+}
