@@ -99,16 +99,37 @@ func execModules(ctx context.Context, want, module string, imports []string, req
 	return res, out, engine.EngineInterp + " (project kernel)", nil
 }
 
+// projectKernelShipped gives interpreted runs of proj, when their blocks
+// run on workers, the project kernel built here and shipped as a compiled
+// worker binary is (ship).
+func projectKernelShipped(proj *project.Project, ship func(ctx context.Context, hash, path string) (engine.Executor, error)) func(ctx context.Context, imports []string) (engine.Executor, func(), error) {
+	return func(ctx context.Context, imports []string) (engine.Executor, func(), error) {
+		k, err := buildProjectKernel(ctx, proj, imports)
+		if err != nil {
+			return nil, nil, err
+		}
+		ex, err := ship(ctx, "kernel-"+k.Hash[:40], k.Path)
+		if err != nil {
+			return nil, nil, err
+		}
+		return ex, func() {}, nil
+	}
+}
+
+func buildProjectKernel(ctx context.Context, proj *project.Project, imports []string) (*projectkernel.Kernel, error) {
+	tool, err := build.FindToolchain()
+	if err != nil {
+		return nil, fmt.Errorf("blocks importing modules run in a project kernel built with the Go toolchain: %w", err)
+	}
+	return projectkernel.Build(ctx, projectkernel.Options{Dir: filepath.Join(proj.Dir, ".strata", "kernel"), Project: proj.Dir, Tool: tool}, imports)
+}
+
 // projectKernelPools gives interpreted runs of proj a pool of project
 // kernels carrying the packages their blocks import, built (or found
 // built) under the project's .strata/kernel.
 func projectKernelPools(proj *project.Project, size int) func(ctx context.Context, imports []string) (engine.Executor, func(), error) {
 	return func(ctx context.Context, imports []string) (engine.Executor, func(), error) {
-		tool, err := build.FindToolchain()
-		if err != nil {
-			return nil, nil, fmt.Errorf("blocks importing modules run in a project kernel built with the Go toolchain: %w", err)
-		}
-		k, err := projectkernel.Build(ctx, projectkernel.Options{Dir: filepath.Join(proj.Dir, ".strata", "kernel"), Project: proj.Dir, Tool: tool}, imports)
+		k, err := buildProjectKernel(ctx, proj, imports)
 		if err != nil {
 			return nil, nil, err
 		}
