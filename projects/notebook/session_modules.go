@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -31,10 +32,14 @@ func (s *Session) useProjectKernel(ctx context.Context, h *streamHandler, file s
 		return nil
 	}
 	s.kmu.Lock()
-	have := s.kimports
+	have, cmd := s.kimports, s.kcommand
 	s.kmu.Unlock()
-	if projectkernel.Covers(have, want) {
-		return nil
+	if projectkernel.Covers(have, want) && len(cmd) > 0 {
+		if _, err := os.Stat(cmd[0]); err == nil {
+			return nil
+		}
+		// Pruned from .strata/kernel while this session kept it: the
+		// same set is built (or found) again below.
 	}
 	tool, err := build.FindToolchain()
 	if err != nil {
