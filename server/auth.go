@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/stratahq/strata/server/auth"
 )
 
 // NewToken returns 32 hex characters from crypto/rand.
@@ -65,22 +67,46 @@ func cookieName(r *http.Request) string {
 	return "strata_token_" + port
 }
 
-// tokenMatches compares in constant time. Hashing first makes the time
-// independent of the length of the guess, too.
+// tokenMatches compares with the server's own token in constant time.
+// Hashing first makes the time independent of the length of the guess, too.
 func (s *Server) tokenMatches(got string) bool {
-	if got == "" {
+	if got == "" || s.cfg.Token == "" {
 		return false
 	}
 	a, b := sha256.Sum256([]byte(got)), sha256.Sum256([]byte(s.cfg.Token))
 	return subtle.ConstantTimeCompare(a[:], b[:]) == 1
 }
 
+// owner is whoever holds the server's own token: the admin of a
+// one-person install.
+var owner = auth.Principal{Name: auth.Owner, Role: auth.Admin}
+
+// whoIs returns the principal a token belongs to: the server's own token
+// is the owner, any other is looked up among the project's users.
+func (s *Server) whoIs(tok string) (auth.Principal, bool) {
+	if s.tokenMatches(tok) {
+		return owner, true
+	}
+	return s.users.Authenticate(tok)
+}
+
 // needsAuth: the API, the websocket and /metrics (which names pipelines and
 // backfills). /healthz and the static frontend, which holds no data, do not.
 func needsAuth(path string) bool { return isAPIPath(path) }
 
-// authenticate accepts the token from, in order, an Authorization: Bearer
-// header, the cookie, or a ?token= query parameter. A page visit with a valid
+// principalKey is where authenticate leaves the caller on the echo context.
+const principalKey = "strata.principal"
+
+// principal is the caller of a request that passed authenticate; a request
+// that needed no token (the static frontend) has none.
+func principal(c echo.Context) (auth.Principal, bool) {
+	p, ok := c.Get(principalKey).(auth.Principal)
+	return p, ok
+}
+
+// authenticate accepts a token from, in order, an Authorization: Bearer
+// header, the cookie, or a ?token= query parameter, and leaves who it
+// belongs to on the context for authorize. A page visit with a valid
 // ?token= sets the cookie and redirects to the same URL without it, so the
 // token leaves the address bar and the history; an API call with ?token=
 // (a websocket cannot send headers from a browser) sets the cookie and goes
@@ -95,14 +121,20 @@ func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 			if needsAuth(r.URL.Path) && !hostIsLoopback(r.Host) {
 				return apiErr(http.StatusForbidden, CodeForbidden, "Host %q is not a loopback name; with --no-auth only loopback hosts are served", r.Host)
 			}
+			c.Set(principalKey, owner)
 			return next(c)
 		}
 		query := r.URL.Query()
 		if qt, ok := query["token"]; ok {
-			if len(qt) != 1 || !s.tokenMatches(qt[0]) {
+			p, valid := auth.Principal{}, false
+			if len(qt) == 1 {
+				p, valid = s.whoIs(qt[0])
+			}
+			if !valid {
 				return unauthorized()
 			}
-			s.setCookie(c)
+			s.setCookie(c, qt[0])
+			c.Set(principalKey, p)
 			if !needsAuth(r.URL.Path) && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
 				query.Del("token")
 				u := url.URL{Path: r.URL.Path, RawPath: r.URL.RawPath, RawQuery: query.Encode()}
@@ -115,13 +147,18 @@ func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		if h := r.Header.Get("Authorization"); h != "" {
 			scheme, tok, _ := strings.Cut(h, " ")
-			if !strings.EqualFold(scheme, "Bearer") || !s.tokenMatches(strings.TrimSpace(tok)) {
+			p, ok := s.whoIs(strings.TrimSpace(tok))
+			if !strings.EqualFold(scheme, "Bearer") || !ok {
 				return unauthorized()
 			}
+			c.Set(principalKey, p)
 			return next(c)
 		}
-		if ck, err := r.Cookie(cookieName(r)); err == nil && s.tokenMatches(ck.Value) {
-			return next(c)
+		if ck, err := r.Cookie(cookieName(r)); err == nil {
+			if p, ok := s.whoIs(ck.Value); ok {
+				c.Set(principalKey, p)
+				return next(c)
+			}
 		}
 		return unauthorized()
 	}
@@ -131,10 +168,11 @@ func unauthorized() *APIError {
 	return apiErr(http.StatusUnauthorized, CodeUnauthorized, "missing or wrong token: send Authorization: Bearer <token>, or open the URL printed by `strata start`")
 }
 
-func (s *Server) setCookie(c echo.Context) {
+// setCookie keeps the token the browser came with, the caller's own.
+func (s *Server) setCookie(c echo.Context, tok string) {
 	c.SetCookie(&http.Cookie{
 		Name:     cookieName(c.Request()),
-		Value:    s.cfg.Token,
+		Value:    tok,
 		Path:     "/",
 		HttpOnly: true,
 		SameSite: http.SameSiteStrictMode,

@@ -29,4 +29,16 @@
 // and is served without the token. The websocket also checks Origin, so a
 // page from another site cannot drive a kernel through the user's cookie.
 // Request bodies and websocket messages are bounded.
+//
+// # People and roles
+//
+// A token names a principal: the server's own token is the owner (admin);
+// the project's users (server/auth, .strata/users.json) have their own
+// tokens and roles. authenticate (before routing) finds the principal;
+// authorize (after routing, authorize.go) checks the route against
+// auth.Routes and records changing requests in the audit trail
+// (projects/audit); the websocket checks each message against
+// auth.Messages (ws_roles.go). Handlers only hand the principal's name to
+// the engine (RunOptions.Actor, BackfillSpec.Actor), which records it and
+// checks nothing.
 package server

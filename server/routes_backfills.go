@@ -35,6 +35,7 @@ func (s *Server) backfillSpec(c echo.Context) (engine.BackfillSpec, error) {
 	if spec.Pipeline == "" {
 		return spec, badRequest("pipeline is required")
 	}
+	spec.Actor = actorName(c) // never the client's say
 	if _, err := s.runnablePipeline(spec.Pipeline); err != nil {
 		return spec, err
 	}
@@ -96,6 +97,8 @@ func (s *Server) launchBackfill(c echo.Context) error {
 	if err != nil {
 		return specError(err)
 	}
+	auditTarget(c, st.ID)
+	auditPipeline(c, st.Pipeline)
 	return c.JSON(http.StatusCreated, st)
 }
 

@@ -125,6 +125,7 @@ func (s *Server) promoteBackfill(c echo.Context) error {
 	if err := decodeJSON(c, &opt); err != nil {
 		return err
 	}
+	opt.Actor = actorName(c)
 	res, err := s.eng.PromoteBackfill(c.Request().Context(), id, opt)
 	if err != nil {
 		return reviewError(err)

@@ -65,7 +65,7 @@ func TestReviewAPI(t *testing.T) {
 	}
 	var res engine.PromoteResult
 	e.call(http.MethodPost, "/api/v1/backfills/"+st.ID+"/promote", map[string]any{"override": true}, http.StatusOK, &res)
-	if res.State != engine.StateSucceeded || len(res.Overridden) == 0 {
+	if res.State != engine.StateSucceeded || len(res.Overridden) == 0 || res.By != "owner" {
 		t.Fatalf("promote: %+v", res)
 	}
 	var pd warehouse.PartitionDiff
@@ -117,8 +117,8 @@ func TestReviewPushedOverWebsocket(t *testing.T) {
 	c.await("subscribed", 10*time.Second, func(m Message) bool { return m.Type == MsgSubscribed && m.ID == "bf" })
 	e.call(http.MethodPost, "/api/v1/backfills/"+st.ID+"/promote", map[string]any{"only": "2024-03-05"}, http.StatusOK, nil)
 	rv = pushed("review after a partial promote", func(r *engine.BackfillReview) bool { return len(r.Promotions) == 1 })
-	if rv.Backfill.State != engine.StateReview || rv.Staged == 0 {
-		t.Fatalf("pushed after promoting 2024-03-05: state %s, %d staged", rv.Backfill.State, rv.Staged)
+	if rv.Backfill.State != engine.StateReview || rv.Staged == 0 || rv.Promotions[0].By != "owner" {
+		t.Fatalf("pushed after promoting 2024-03-05: state %s, %d staged, promotions %+v", rv.Backfill.State, rv.Staged, rv.Promotions)
 	}
 	// Newer work in 2024-03-04: the promote of the rest is a review
 	// conflict, with its own code and resolutions, and the pushed review

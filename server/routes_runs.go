@@ -81,10 +81,12 @@ func (s *Server) startRun(c echo.Context) error {
 		err error
 	}
 	done := make(chan outcome, 1)
+	auditTarget(c, runID)
+	actor := actorName(c) // read before the goroutine: echo reuses c
 	s.runs.Add(1)
 	go func() {
 		defer s.runs.Done()
-		res, err := s.eng.Run(s.ctx, pl.ID, p.Key, engine.RunOptions{RunID: runID, Engine: req.Engine, Origin: origin})
+		res, err := s.eng.Run(s.ctx, pl.ID, p.Key, engine.RunOptions{RunID: runID, Engine: req.Engine, Origin: origin, Actor: actor})
 		if err != nil && !errors.Is(err, s.ctx.Err()) {
 			s.log.Warn("pipeline run failed to start or record", "run", runID, "err", err)
 		}

@@ -13,11 +13,14 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/stratahq/strata/projects/alerts"
+	"github.com/stratahq/strata/projects/audit"
 	"github.com/stratahq/strata/projects/engine"
 	"github.com/stratahq/strata/projects/notebook"
 	"github.com/stratahq/strata/projects/triggers/launcher"
 	"github.com/stratahq/strata/projects/warehouse"
 	"github.com/stratahq/strata/projects/watch"
+	"github.com/stratahq/strata/server/auth"
 )
 
 // Defaults of Config.
@@ -50,7 +53,14 @@ type Config struct {
 	NoTriggers bool
 
 	// Token every API call and the websocket must present. Empty only with NoAuth.
+	// Its holder is the admin of a one-person install (auth.Owner).
 	Token string
+	// Users are the project's named users; opened from ProjectDir when nil.
+	Users *auth.Store
+	// Audit is the project's audit trail; opened in ProjectDir when nil.
+	Audit *audit.Log
+	// Alerts, when set, hears of the engine's failures while the server runs.
+	Alerts *alerts.Notifier
 	// NoAuth serves without a token; New refuses it unless Addr is loopback.
 	NoAuth bool
 	// Addr is the address the server listens on; it decides whether NoAuth is allowed.
@@ -94,11 +104,17 @@ type Server struct {
 	triggersDone chan struct{}
 	files        sync.Mutex // serializes writes of project files and the reload that follows
 	watcher      *watch.Watcher
+	users        *auth.Store
+	audit        *audit.Log
+	// registered is every "METHOD path" of the router, for authorize.
+	registered map[string]bool
 
 	// ctx is cancelled at shutdown; background runs and executions use it.
 	ctx    context.Context
 	cancel context.CancelFunc
 	runs   sync.WaitGroup // runs started by POST /pipelines/:id/runs
+	// alertsDone closes when the alert feed stops (after s.ctx ends).
+	alertsDone chan struct{}
 
 	closeOnce sync.Once
 }
@@ -138,8 +154,19 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	if cfg.Users == nil {
+		u, err := auth.OpenStore(cfg.ProjectDir)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Users = u
+	}
+	if cfg.Audit == nil {
+		cfg.Audit = audit.Open(cfg.ProjectDir)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{cfg: cfg, eng: cfg.Engine, wh: cfg.Warehouse, log: cfg.Logger, ctx: ctx, cancel: cancel}
+	s := &Server{cfg: cfg, eng: cfg.Engine, wh: cfg.Warehouse, log: cfg.Logger, ctx: ctx, cancel: cancel,
+		users: cfg.Users, audit: cfg.Audit}
 	loop, err := launcher.New(ctx, launcher.Config{Engine: cfg.Engine, Warehouse: cfg.Warehouse, Clock: cfg.TriggerClock, Logger: cfg.Logger})
 	if err != nil {
 		cancel()
@@ -156,6 +183,7 @@ func New(cfg Config) (*Server, error) {
 	s.hub = newWSHub(s)
 	s.lsp = newLSPBridge(s)
 	s.echo = s.routes()
+	s.followAlerts()
 	if !cfg.NoWatch {
 		if s.watcher, err = watch.Start(cfg.ProjectDir, 0, s.filesChanged); err != nil {
 			// Without a watcher the server still works; edits elsewhere need a restart.
@@ -173,6 +201,7 @@ func (s *Server) routes() *echo.Echo {
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.errorHandler
 	e.Pre(s.recoverPanics, s.securityHeaders, s.authenticate, s.rejectDotDot, s.limitBody)
+	e.Use(s.authorize) // after routing: roles are per route (auth.Routes)
 
 	e.GET("/healthz", s.healthz)
 	e.GET("/metrics", s.serveMetrics)
@@ -190,10 +219,26 @@ func (s *Server) routes() *echo.Echo {
 	s.triggerRoutes(api)
 	api.GET("/ws", s.hub.serveWS)
 	s.lspRoutes(api)
+	s.peopleRoutes(api)
+	s.alertRoutes(api)
 
 	e.GET("/*", s.serveStatic)
 	e.HEAD("/*", s.serveStatic)
+	s.registered = registeredRoutes(e)
 	return e
+}
+
+// followAlerts feeds the engine's notices to the alert notifier, if any,
+// until the server shuts down.
+func (s *Server) followAlerts() {
+	if s.cfg.Alerts == nil || s.alertsDone != nil {
+		return
+	}
+	s.alertsDone = make(chan struct{})
+	go func() {
+		defer close(s.alertsDone)
+		alerts.Follow(s.ctx, s.eng, s.cfg.Alerts)
+	}()
 }
 
 // ServeHTTP makes the server an http.Handler (httptest.NewServer in tests).
@@ -257,6 +302,9 @@ func (s *Server) Shutdown(ctx context.Context) {
 		select {
 		case <-done:
 		case <-ctx.Done():
+		}
+		if s.alertsDone != nil {
+			<-s.alertsDone
 		}
 		s.sessions.Close()
 		s.hub.wait()

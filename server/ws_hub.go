@@ -13,6 +13,7 @@ import (
 	"github.com/stratahq/strata/projects/engine"
 	"github.com/stratahq/strata/projects/notebook"
 	"github.com/stratahq/strata/projects/triggers/launcher"
+	"github.com/stratahq/strata/server/auth"
 )
 
 const (
@@ -68,7 +69,8 @@ func (h *wsHub) serveWS(c echo.Context) error {
 	if err != nil {
 		return nil // the upgrader has answered the client
 	}
-	conn := &wsConn{hub: h, ws: ws, out: make(chan []byte, wsOutBuffer), done: make(chan struct{}), readDone: make(chan struct{}), topics: map[string]bool{}}
+	who, _ := principal(c)
+	conn := &wsConn{hub: h, who: who, ws: ws, out: make(chan []byte, wsOutBuffer), done: make(chan struct{}), readDone: make(chan struct{}), topics: map[string]bool{}}
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
@@ -135,6 +137,9 @@ type wsConn struct {
 	closeOnce   sync.Once
 	closeCode   int
 	closeReason string
+
+	// who connected: every message is checked against its role.
+	who auth.Principal
 
 	mu      sync.Mutex
 	session *notebook.Session
@@ -339,6 +344,9 @@ func (c *wsConn) readLoop() {
 }
 
 func (c *wsConn) dispatch(m ClientMessage) {
+	if !c.authorized(m) {
+		return
+	}
 	switch m.Type {
 	case MsgPing:
 		c.send(PongMessage(m.ID))
@@ -350,7 +358,7 @@ func (c *wsConn) dispatch(m ClientMessage) {
 			c.send(ErrorMessage(m.ID, WSNoSession, err.Error()))
 			return
 		}
-		sess.Execute(notebook.Exec{ID: m.ID, Pipeline: m.Pipeline, Block: m.Block, Source: m.Source, Partition: m.Partition, Item: m.Item})
+		sess.Execute(notebook.Exec{ID: m.ID, Pipeline: m.Pipeline, Block: m.Block, Source: m.Source, Partition: m.Partition, Item: m.Item, Engine: m.Engine})
 	case MsgInterrupt:
 		sess := c.currentSession()
 		if sess == nil {
@@ -370,7 +378,9 @@ func (c *wsConn) dispatch(m ClientMessage) {
 	case MsgUnsubscribe:
 		c.unsubscribe(m)
 	case MsgTriggers:
-		c.send(c.hub.s.wsTriggers(m))
+		reply := c.hub.s.wsTriggers(m)
+		c.auditTriggers(m, reply)
+		c.send(reply)
 	case "":
 		c.send(ErrorMessage(m.ID, WSBadMessage, `missing "type": want one of hello, execute, interrupt, restart, subscribe, unsubscribe, triggers, ping`))
 	default:

@@ -17,7 +17,7 @@ type MessageType string
 // Client to server.
 const (
 	MsgHello       MessageType = "hello"       // {session}: attach to (or create) an editor session; answered by status
-	MsgExecute     MessageType = "execute"     // {pipeline, block, source, partition, item?}: run unsaved editor text
+	MsgExecute     MessageType = "execute"     // {pipeline, block, source, partition, item?, engine?}: run unsaved editor text
 	MsgInterrupt   MessageType = "interrupt"   // {exec_id?}: stop the session's running execution
 	MsgRestart     MessageType = "restart"     // kill the session's kernel and start a fresh one
 	MsgSubscribe   MessageType = "subscribe"   // {topic}: engine events: backfill:<id>, run:<id>, pipeline:<id>, all
@@ -72,8 +72,11 @@ type ClientMessage struct {
 	Source    string      `json:"source,omitempty"`
 	Partition string      `json:"partition,omitempty"`
 	Item      string      `json:"item,omitempty"` // execute: the dynamic item a block under a dynamic parent runs as
-	ExecID    string      `json:"exec_id,omitempty"`
-	Topic     string      `json:"topic,omitempty"`
+	// Engine is "compiled" on an execute that takes a failure's offer
+	// (error.offer): the cell runs on a compiled worker.
+	Engine string `json:"engine,omitempty"`
+	ExecID string `json:"exec_id,omitempty"`
+	Topic  string `json:"topic,omitempty"`
 	// triggers: action list (pipeline optional), pause, resume or preview
 	// (pipeline and trigger; preview also from and to).
 	Action  string `json:"action,omitempty"`
@@ -93,6 +96,10 @@ type ErrorBody struct {
 	Line        int                   `json:"line,omitempty"`
 	Column      int                   `json:"column,omitempty"`
 	Diagnostics []notebook.Diagnostic `json:"diagnostics,omitempty"`
+	// Offer is "compiled" when the cell may run compiled where the
+	// interpreter failed (a fault midway, a timeout): the client offers it
+	// as one click, an execute with engine "compiled".
+	Offer string `json:"offer,omitempty"`
 }
 
 // Message is any message the server sends. Constructors below fill the

@@ -38,6 +38,7 @@ func eventMessage(ev notebook.Event) Message {
 		if f.Run != nil {
 			m := RunErrorMessage(ev.ID, f.Run, *f.Duration)
 			m.Engine = f.Engine
+			m.Error.Offer = f.Offer
 			return m
 		}
 		return ErrorMessage(ev.ID, f.Code, f.Message)

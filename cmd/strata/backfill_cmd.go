@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/stratahq/strata/projects/audit"
 	"github.com/stratahq/strata/projects/engine"
 	"github.com/stratahq/strata/projects/warehouse"
 )
@@ -86,10 +87,12 @@ func runBackfill(args []string) error {
 			printPlan(plan, limit)
 			return nil
 		}
+		spec.Actor = cliActor()
 		st, err := ws.eng.Launch(context.Background(), spec)
 		if err != nil {
 			return err
 		}
+		cliAudit(ws.proj.Dir, audit.Entry{Action: audit.ActionBackfillLaunch, Pipeline: st.Pipeline, Target: st.ID})
 		fmt.Printf("backfill %s: pipeline %s, %s..%s (%d partitions), reprocess %s, publish %s\n",
 			st.ID, st.Pipeline, spec.From, spec.To, st.Total, st.Spec.Reprocess, st.Spec.Publish)
 		fmt.Printf("pipeline version %s (edits to the files from now on do not reach this backfill)\n", shortVersion(st.Snapshot))
@@ -338,6 +341,9 @@ func backfillStatus(args []string) error {
 		fmt.Printf("(read from pid %d, which is running it)\n", locked.PID)
 	}
 	fmt.Printf("backfill %s (%s %s..%s): %s %s\n", st.ID, st.Pipeline, st.Spec.From, st.Spec.To, st.State, st.Message)
+	if by := launchedBy(st.Spec); by != "" {
+		fmt.Println(by)
+	}
 	fmt.Printf("pipeline version %s%s\n", shortVersion(st.Snapshot), map[bool]string{true: "; the files have changed since", false: ""}[st.FilesChanged])
 	if ran := st.RanString(); ran != "" {
 		fmt.Println(ran)
@@ -403,4 +409,18 @@ func backfillControl(action string, args []string) error {
 		}
 	}
 	return followBackfill(ctx, ws, id)
+}
+
+// launchedBy says who or what launched a backfill, for status lines:
+// "launched by ana", "launched by trigger nightly @ ...".
+func launchedBy(spec engine.BackfillSpec) string {
+	switch {
+	case spec.Origin != nil:
+		o := *spec.Origin
+		o.Actor = spec.Actor
+		return "launched by " + o.String()
+	case spec.Actor != "":
+		return "launched by " + spec.Actor
+	}
+	return ""
 }

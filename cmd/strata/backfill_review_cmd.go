@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/stratahq/strata/projects/audit"
 	"github.com/stratahq/strata/projects/engine"
 )
 
@@ -122,10 +123,12 @@ func backfillPromote(args []string) error {
 		return fmt.Errorf("usage: strata backfill promote DIR ID [--only A..B] [--override] [--skip-newer]")
 	}
 	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
+		opt.Actor = cliActor()
 		res, err := ws.eng.PromoteBackfill(ctx, pos[1], opt)
 		if err != nil {
 			return err
 		}
+		cliAudit(ws.proj.Dir, audit.Entry{Action: audit.ActionPromote, Target: pos[1]})
 		fmt.Printf("backfill %s: %d versions are current now (one transaction)", pos[1], res.Versions)
 		if len(res.Overridden) > 0 {
 			fmt.Printf("; review checks overridden: %s", strings.Join(res.Overridden, ", "))
@@ -158,6 +161,7 @@ func backfillDiscard(args []string) error {
 		if err != nil {
 			return err
 		}
+		cliAudit(ws.proj.Dir, audit.Entry{Action: audit.ActionDiscard, Target: args[1]})
 		fmt.Printf("backfill %s: discarded %d staged versions; none of them was made current\n", args[1], n)
 		if st, err := ws.eng.Backfill(ctx, args[1]); err == nil && st.Progress.Succeeded > 0 {
 			fmt.Printf("the %d partitions promoted before stay current\n", st.Progress.Succeeded)
@@ -175,6 +179,7 @@ func backfillRollback(args []string) error {
 		if err != nil {
 			return err
 		}
+		cliAudit(ws.proj.Dir, audit.Entry{Action: audit.ActionRollback, Target: args[1]})
 		fmt.Printf("backfill %s: rolled back %d partitions to the versions current before it (one transaction)\n", args[1], n)
 		return nil
 	})

@@ -22,12 +22,12 @@ import (
 // …"), which then runs compiled when a toolchain is found, as an editor
 // cell does. used is the engine that ran, with the reason when compiled was
 // picked for the block ("compiled: range over a function …").
-func execEngine(ctx context.Context, want, module string, req *protocol.ExecRequest, tables []*sdk.Table, memLimit int64, h supervisor.Handler) (res *protocol.Result, out *sdk.Table, used string, err error) {
+func execEngine(ctx context.Context, want, srcDir, module string, req *protocol.ExecRequest, tables []*sdk.Table, memLimit int64, h supervisor.Handler) (res *protocol.Result, out *sdk.Table, used string, err error) {
 	if imports := requestImports(req); len(imports) > 0 {
-		return execModules(ctx, want, module, imports, req, tables, memLimit, h)
+		return execModules(ctx, want, srcDir, module, imports, req, tables, memLimit, h)
 	}
 	if want == engine.EngineCompiled {
-		res, out, err := execCompiled(ctx, module, req, tables, memLimit, h)
+		res, out, err := execCompiled(ctx, srcDir, module, req, tables, memLimit, h)
 		return res, out, engine.EngineCompiled, err
 	}
 	reason := ""
@@ -43,14 +43,17 @@ func execEngine(ctx context.Context, want, module string, req *protocol.ExecRequ
 		}
 		res, out = k.Exec(ctx, req, tables, h)
 		k.Close()
-		// Some refusals only show while running (yaegi fails to compile
-		// the block); nothing ran yet then, so it can run compiled.
-		if want == "" && res.Error != nil && res.Error.Kind == protocol.ErrUnsupported && res.Stdout == "" {
+		// Some refusals only show as the block loads (yaegi fails to
+		// compile it); nothing ran yet then, so it can run compiled. A
+		// fault once the block ran (Started) is never replayed: what ran
+		// had its effects (a line appended to a file, twice).
+		if want == "" && res.Error != nil && res.Error.Kind == protocol.ErrUnsupported && !res.Error.Started {
 			reason = res.Error.Message
 			if len(res.Error.Diagnostics) > 0 {
 				reason = res.Error.Diagnostics[0].Message
 			}
 		} else {
+			offerCompiled(res.Error)
 			return res, out, engine.EngineInterp, nil
 		}
 		if _, terr := build.FindToolchain(); terr != nil {
@@ -66,14 +69,31 @@ func execEngine(ctx context.Context, want, module string, req *protocol.ExecRequ
 		res, out = k.Exec(ctx, req, tables, h)
 		return res, out, engine.EngineInterp + " (no Go toolchain for compiled: " + terr.Error() + ")", nil
 	}
-	res, out, err = execCompiled(ctx, module, req, tables, memLimit, h)
+	res, out, err = execCompiled(ctx, srcDir, module, req, tables, memLimit, h)
 	return res, out, engine.EngineCompiled + ": " + shortReason(reason), err
+}
+
+// offerCompiled words an interpreted failure that compiled may not have (a
+// fault of the interpreter midway, a timeout) with how to run it compiled,
+// when a toolchain is there to.
+func offerCompiled(e *protocol.RunError) {
+	if e == nil || !(e.Kind == protocol.ErrUnsupported && e.Started) && e.Kind != protocol.ErrTimeout {
+		return
+	}
+	if _, err := build.FindToolchain(); err != nil {
+		return
+	}
+	if e.Kind == protocol.ErrTimeout {
+		e.Message += "; the interpreter runs CPU-bound Go many times slower than compiled Go: run it with --engine compiled"
+	} else {
+		e.Message += "; it was not run again by itself, as what ran before the fault had its effects: run it with --engine compiled"
+	}
 }
 
 // execCompiled builds the block into a native worker (cached by content
 // in the user's cache folder, so an unchanged block starts no build) and
 // runs it there.
-func execCompiled(ctx context.Context, module string, req *protocol.ExecRequest, tables []*sdk.Table, memLimit int64, h supervisor.Handler) (*protocol.Result, *sdk.Table, error) {
+func execCompiled(ctx context.Context, srcDir, module string, req *protocol.ExecRequest, tables []*sdk.Table, memLimit int64, h supervisor.Handler) (*protocol.Result, *sdk.Table, error) {
 	tool, err := build.FindToolchain()
 	if err != nil {
 		return nil, nil, fmt.Errorf("--engine compiled: %w", err)
@@ -86,7 +106,7 @@ func execCompiled(ctx context.Context, module string, req *protocol.ExecRequest,
 	for _, f := range req.Files {
 		others[f.Name] = f.Source
 	}
-	w, err := build.Build(ctx, build.Options{Dir: filepath.Join(cache, "strata", "exec-build"), Allow: req.Allow, Tool: tool, Module: module},
+	w, err := build.Build(ctx, build.Options{Dir: filepath.Join(cache, "strata", "exec-build"), Allow: req.Allow, Tool: tool, Root: srcDir, Module: module},
 		[]build.Block{{File: req.Filename, Source: req.Source, Others: others}})
 	if err != nil {
 		return nil, nil, fmt.Errorf("build compiled worker: %w", err)

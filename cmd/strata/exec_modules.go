@@ -50,14 +50,14 @@ func moduleRoot(file string) string {
 // seconds where a first project kernel takes a minute), in the project
 // kernel with --engine interp. Without a toolchain it is refused with what
 // to install.
-func execModules(ctx context.Context, want, module string, imports []string, req *protocol.ExecRequest, tables []*sdk.Table, memLimit int64, h supervisor.Handler) (*protocol.Result, *sdk.Table, string, error) {
+func execModules(ctx context.Context, want, srcDir, module string, imports []string, req *protocol.ExecRequest, tables []*sdk.Table, memLimit int64, h supervisor.Handler) (*protocol.Result, *sdk.Table, string, error) {
 	tool, err := build.FindToolchain()
 	if err != nil {
 		return &protocol.Result{Error: &protocol.RunError{Kind: protocol.ErrRefused, File: req.Filename, Message: fmt.Sprintf(
 			"the block imports %s, a module: blocks importing modules need the Go toolchain to build them: %v", strings.Join(imports, ", "), err)}}, nil, engine.EngineInterp, nil
 	}
 	if want != engine.EngineInterp {
-		res, out, err := execCompiled(ctx, module, req, tables, memLimit, h)
+		res, out, err := execCompiled(ctx, srcDir, module, req, tables, memLimit, h)
 		used := engine.EngineCompiled
 		if want == "" {
 			used += ": imports modules"
@@ -93,7 +93,7 @@ func execModules(ctx context.Context, want, module string, imports []string, req
 		if len(res.Error.Diagnostics) > 0 {
 			reason = res.Error.Diagnostics[0].Message
 		}
-		res, out, err := execCompiled(ctx, module, req, tables, memLimit, h)
+		res, out, err := execCompiled(ctx, srcDir, module, req, tables, memLimit, h)
 		return res, out, engine.EngineCompiled + ": " + shortReason(reason), err
 	}
 	return res, out, engine.EngineInterp + " (project kernel)", nil

@@ -7,6 +7,8 @@ import (
 	"os"
 	"text/tabwriter"
 	"time"
+
+	"github.com/stratahq/strata/projects/audit"
 )
 
 func init() {
@@ -61,6 +63,7 @@ func runRollback(args []string) error {
 		if err := ws.eng.RollbackProduct(ctx, product, *part, *to); err != nil {
 			return err
 		}
+		cliAudit(ws.proj.Dir, audit.Entry{Action: audit.ActionProductRollback, Pipeline: pos[1], Target: fmt.Sprintf("%s %s v%d", product, *part, *to)})
 		fmt.Printf("%s %s: version %d is current\n", product, *part, *to)
 		return nil
 	})

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stratahq/strata/projects/audit"
 	"github.com/stratahq/strata/projects/engine"
 )
 
@@ -44,10 +45,11 @@ func runRun(args []string) error {
 			key = spec.Latest(time.Now()).Key
 		}
 		origin, _ := engine.PersonOrigin(engine.OriginCLI)
-		res, err := ws.eng.Run(ctx, pl.ID, key, engine.RunOptions{Engine: *eng, Origin: origin})
+		res, err := ws.eng.Run(ctx, pl.ID, key, engine.RunOptions{Engine: *eng, Origin: origin, Actor: cliActor()})
 		if err != nil {
 			return err
 		}
+		cliAudit(ws.proj.Dir, audit.Entry{Action: audit.ActionRunLaunch, Pipeline: pl.ID, Target: res.RunID, Detail: string(res.State)})
 		if *format == "json" {
 			if err := printJSON(res); err != nil {
 				return err
@@ -74,10 +76,9 @@ func printRun(res *engine.RunResult) {
 		}
 		line := fmt.Sprintf("  %-34s %-9s %-11s %7d rows  %8s", name, b.State, b.Partition, b.Rows, b.Duration.Round(time.Microsecond*100))
 		if b.Error != "" {
-			line += "  " + b.Error
-			if b.ErrorLine > 0 {
-				line += fmt.Sprintf(" (line %d)", b.ErrorLine)
-			}
+			// As the compiler and the interpreter name it (file:line:col),
+			// so that an editor or terminal can jump to it.
+			line += "  " + errorPosition(b) + b.Error
 		}
 		fmt.Println(line)
 		printBlockLog(b.Log)
@@ -89,6 +90,22 @@ func printRun(res *engine.RunResult) {
 	if res.Error != "" {
 		fmt.Fprintln(os.Stderr, "error:", res.Error)
 	}
+}
+
+// errorPosition is "blocks/clv/clv.go:27:15: " for a block error at a
+// position, "" for one at none.
+func errorPosition(b *engine.BlockOutcome) string {
+	if b.ErrorLine <= 0 {
+		return ""
+	}
+	file := b.ErrorFile
+	if file == "" {
+		file = b.Block
+	}
+	if b.ErrorColumn > 0 {
+		return fmt.Sprintf("%s:%d:%d: ", file, b.ErrorLine, b.ErrorColumn)
+	}
+	return fmt.Sprintf("%s:%d: ", file, b.ErrorLine)
 }
 
 // maxLogLines is how much of a block's log the text output shows.

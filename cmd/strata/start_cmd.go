@@ -25,6 +25,7 @@ func runStart(args []string) error {
 	addr := fs.String("addr", server.DefaultAddr, "address to listen on")
 	token := fs.String("token", "", "API token (default: random, written to DIR/.strata/token)")
 	noAuth := fs.Bool("no-auth", false, "serve without a token (loopback addresses only)")
+	logFormat := fs.String("log-format", "text", "the server's log on stderr: text or json (one object per line)")
 	var so scaleOut
 	so.register(fs)
 	fs.Usage = func() {
@@ -33,6 +34,9 @@ func runStart(args []string) error {
 	}
 	flags, pos := interleaved(args, map[string]bool{"no-auth": true, "no-local": true})
 	if err := fs.Parse(flags); err != nil {
+		return err
+	}
+	if err := setLogFormat(*logFormat); err != nil {
 		return err
 	}
 	if len(pos) > 1 {
@@ -72,7 +76,19 @@ func runStart(args []string) error {
 		if err != nil {
 			return err
 		}
+		notifier, err := openAlerts(ws, ln.Addr())
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		defer notifier.Close()
+		if ws.cluster != nil {
+			wctx, stopWatch := context.WithCancel(ctx)
+			defer stopWatch()
+			go watchWorkers(wctx, ws.cluster.Pool.Workers(), notifier)
+		}
 		srv, err := server.New(server.Config{
+			Alerts:       notifier,
 			Engine:       ws.eng,
 			Warehouse:    ws.wh,
 			Pool:         ws.pool,

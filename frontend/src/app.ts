@@ -5,6 +5,7 @@
 
 import { html, nothing, render, type TemplateResult } from "lit-html";
 import { settings } from "./settings";
+import { whoAmI } from "./role";
 import { browserZone, ZONE_MODES, type ZoneMode } from "./time";
 import { ws } from "./ws";
 
@@ -117,8 +118,10 @@ class App {
           <a href="/products" class=${path.startsWith("/products") ? "active" : ""}>Products</a>
           <a href="/backfills" class=${path.startsWith("/backfills") ? "active" : ""}>Backfills</a>
           <a href="/runs" class=${path.startsWith("/runs") ? "active" : ""}>Runs</a>
+          ${whoAmI()?.can.includes("admin") ? html`<a href="/users" data-testid="nav-users" class=${path.startsWith("/users") ? "active" : ""}>People</a>` : nothing}
         </nav>
         <span class="spacer"></span>
+        ${whoAmI() ? html`<span class="whoami" data-testid="whoami" title="signed in with this user's token">${whoAmI()!.name} · ${whoAmI()!.role}</span>` : nothing}
         ${running ? html`<span class="busy-pill" title="a block is running in your editor session">● running ${running.block}</span>` : nothing}
         <label class="zone-setting" title="Zone used to show timestamps (remembered in this browser)">
           Times in

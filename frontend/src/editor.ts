@@ -11,6 +11,7 @@ import { basicSetup } from "codemirror";
 import { indentUnit } from "@codemirror/language";
 import { attachGoServer, lspCompartment } from "./lsp";
 import { yamlLanguage } from "./yaml_mode";
+import { can } from "./role";
 
 export interface EditorHooks {
   run: () => void;
@@ -65,6 +66,9 @@ export function createEditor(parent: HTMLElement, source: string, kind: string, 
         lintGutter(),
         theme,
         EditorView.contentAttributes.of({ "aria-label": kind === "yaml" ? "YAML file" : "block source" }),
+        // A viewer reads the source; the server would refuse its save anyway.
+        EditorState.readOnly.of(!can("edit")),
+        EditorView.editable.of(can("edit")),
         EditorView.updateListener.of((u) => {
           if (!u.docChanged) return;
           const text = u.state.doc.toString();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { backoff, ExecStore, errorPositions, parseMessage } from "./exec_state";
+import { backoff, ExecStore, errorPositions, MAX_STDOUT, parseMessage } from "./exec_state";
 
 describe("ExecStore", () => {
   it("runs an execution from pending to done", () => {
@@ -76,6 +76,18 @@ describe("ExecStore", () => {
     s.apply({ type: "stdout", id: "b2", data: "par" }, 2);
     s.apply({ type: "result", id: "b2", preview: { columns: [], rows: [], row_count: 0 }, stdout: "partial and complete" }, 3);
     expect(s.forCell("p", "b")?.stdout).toBe("partial and complete");
+  });
+
+  it("counts what it drops of a long stdout, so the cell can say so", () => {
+    const s = new ExecStore();
+    s.start("big", "p", "b", "", 0);
+    s.apply({ type: "stdout", id: "big", data: "a".repeat(MAX_STDOUT) }, 1);
+    expect(s.forCell("p", "b")?.stdoutCut).toBeUndefined();
+    s.apply({ type: "stdout", id: "big", data: "b".repeat(1000) }, 2);
+    const e = s.forCell("p", "b")!;
+    expect(e.stdoutCut).toBe(1000);
+    expect(e.stdout.length).toBe(MAX_STDOUT);
+    expect(e.stdout.endsWith("b".repeat(1000))).toBe(true);
   });
 
   it("ignores messages for unknown executions", () => {

@@ -34,6 +34,8 @@ export interface Exec {
   inputs?: InputOrigin[];
   /** Set when the cell ran compiled because the interpreter cannot run it ("compiled: range over a function"). */
   engine?: string;
+  /** Bytes of the start of stdout the cell no longer holds (it keeps the last MAX_STDOUT). */
+  stdoutCut?: number;
   /** The dynamic item a block under a dynamic parent ran as. */
   item?: string;
   /** performance.now() when sent or discovered; for the UI's own latency. */
@@ -124,7 +126,10 @@ export class ExecStore {
         if (!e || isFinal(e.phase)) return null;
         e.phase = "running";
         e.stdout += m.data ?? "";
-        if (e.stdout.length > MAX_STDOUT) e.stdout = e.stdout.slice(e.stdout.length - MAX_STDOUT);
+        if (e.stdout.length > MAX_STDOUT) {
+          e.stdoutCut = (e.stdoutCut ?? 0) + e.stdout.length - MAX_STDOUT;
+          e.stdout = e.stdout.slice(e.stdout.length - MAX_STDOUT);
+        }
         return cellKey(e.pipeline, e.block);
       }
       case "log": {
@@ -146,7 +151,10 @@ export class ExecStore {
         e.engine = m.engine;
         e.item = m.item;
         if (m.partition) e.partition = m.partition;
-        if (m.stdout) e.stdout = m.stdout;
+        if (m.stdout) {
+          e.stdout = m.stdout;
+          e.stdoutCut = undefined;
+        }
         return cellKey(e.pipeline, e.block);
       }
       case "error": {

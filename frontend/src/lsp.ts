@@ -12,6 +12,7 @@
 import { LSPClient, languageServerExtensions, type Transport } from "@codemirror/lsp-client";
 import { Compartment } from "@codemirror/state";
 import type { EditorView } from "@codemirror/view";
+import { can } from "./role";
 
 interface Ready {
   client: LSPClient;
@@ -71,6 +72,7 @@ function tellOnce(message: string): void {
 }
 
 async function connect(): Promise<Ready | null> {
+  if (!can("edit")) return null; // gopls serves editors; a viewer's source is read-only
   const res = await fetch("/api/v1/lsp", { credentials: "same-origin" });
   if (!res.ok) {
     let msg = `Go completion is off: GET /api/v1/lsp answered ${res.status}`;

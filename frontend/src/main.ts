@@ -10,6 +10,8 @@ import { PipelinePage } from "./pages/pipeline";
 import { ProductsPage } from "./pages/products";
 import { RunPage } from "./pages/run";
 import { RunsPage } from "./pages/runs";
+import { UsersPage } from "./pages/users";
+import { loadRole } from "./role";
 import { queryFromParams } from "./runs";
 
 app.route(/^\/$/, async (): Promise<Page> => {
@@ -38,7 +40,9 @@ app.route(/^\/backfills\/?$/, (_m, q) => new BackfillsPage(q.get("pipeline")));
 app.route(/^\/backfills\/([^/]+)\/?$/, (m) => new BackfillPage(m[1]));
 app.route(/^\/runs\/?$/, (_m, q) => new RunsPage(queryFromParams(q)));
 app.route(/^\/runs\/([^/]+)\/?$/, (m, q) => new RunPage(m[1], q.get("block") ?? ""));
+app.route(/^\/users\/?$/, () => new UsersPage());
 // A synthetic 100,000-partition grid for `npm run bench` (loaded on demand).
 app.route(/^\/dev\/grid-bench\/?$/, async (_m, q) => (await import("./pages/grid_bench")).gridBench(+(q.get("n") ?? 100000)));
 
-app.start(document.getElementById("app")!);
+// The role first: pages render without the controls it may not use.
+void loadRole().finally(() => app.start(document.getElementById("app")!));

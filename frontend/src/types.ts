@@ -175,6 +175,8 @@ export interface BackfillSpec {
   concurrency?: number;
   rate_per_min?: number;
   publish?: PublishMode;
+  /** Who launched it (set by the server, never by the client). */
+  actor?: string;
 }
 
 export interface PlannedPartition {
@@ -284,6 +286,8 @@ export interface RunSummary {
   engine?: "interp" | "compiled"; // how the run's Go blocks ran
   /** What launched it: editor, cli, api, backfill, trigger or freshness. */
   launched?: string;
+  /** Who launched it (a user's name), or its backfill's launcher. */
+  actor?: string;
 }
 
 export interface BlockRun {
@@ -351,6 +355,8 @@ export interface WsErrorBody {
   line?: number;
   column?: number;
   diagnostics?: Diagnostic[];
+  /** "compiled" when the cell may run compiled where the interpreter failed (a fault midway, a timeout). */
+  offer?: string;
 }
 
 /** Any message the server sends on the websocket. */
@@ -466,6 +472,8 @@ export interface Promotion {
   only?: string;
   versions: number;
   overridden?: string[];
+  /** Who promoted. */
+  by?: string;
 }
 
 export interface BackfillReview {

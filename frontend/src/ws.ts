@@ -6,6 +6,7 @@
 
 import { backoff, cellKey, ExecStore, type Exec, parseMessage } from "./exec_state";
 import type { Notice, ServerMessage } from "./types";
+import { can } from "./role";
 
 export type ConnState = "connecting" | "open" | "closed";
 type NoticeListener = (n: Notice, topic: string) => void;
@@ -58,7 +59,8 @@ export class WsClient {
     ws.onopen = () => {
       this.attempt = 0;
       this.setState("open");
-      this.send({ type: "hello", id: this.nextId("hello"), session: this.sessionId });
+      // A session owns a kernel: only roles that may run cells ask for one.
+      if (can("edit")) this.send({ type: "hello", id: this.nextId("hello"), session: this.sessionId });
       for (const t of this.topics.keys()) this.send({ type: "subscribe", id: this.nextId("sub"), topic: t });
       if (this.everOpened) this.reconnectListeners.forEach((l) => l());
       this.everOpened = true;
@@ -84,12 +86,13 @@ export class WsClient {
   }
 
   /** Runs a cell's current text; returns the execution, or an error message when not connected. */
-  execute(pipeline: string, block: string, source: string, partition: string, item = ""): Exec | string {
+  /** engine "compiled" takes a failure's offer (error.offer): the cell runs on a compiled worker. */
+  execute(pipeline: string, block: string, source: string, partition: string, item = "", engine = ""): Exec | string {
     if (this.state !== "open") return "not connected to the server (reconnecting…)";
     const id = this.nextId("x");
     const e = this.execs.start(id, pipeline, block, partition, performance.now());
     this.emitExec(cellKey(pipeline, block));
-    this.send({ type: "execute", id, pipeline, block, source, partition, ...(item ? { item } : {}) });
+    this.send({ type: "execute", id, pipeline, block, source, partition, ...(item ? { item } : {}), ...(engine ? { engine } : {}) });
     return e;
   }
 

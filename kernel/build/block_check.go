@@ -40,6 +40,9 @@ type checked struct {
 	tables     int
 	check      bool
 	entryPos   token.Position
+	// embeds are the files its //go:embed patterns match, by path
+	// relative to its folder (embeddedFiles).
+	embeds map[string][]byte
 	// reset: the package has state to set again before each run (its
 	// generated StrataReset); fresh: it has, in an order the rewrite could
 	// not work out, so the worker restarts after each run instead

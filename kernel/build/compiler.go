@@ -11,6 +11,7 @@ import (
 // workers. One per project: its folder is the project's build folder.
 type Compiler struct {
 	Dir   string // e.g. <project>/.strata/build
+	Root  string // the project folder: block files are relative to it
 	Pools *Pools
 	// Module is the project folder, whose go.mod and go.sum the blocks'
 	// module imports resolve through ("" for none).
@@ -20,7 +21,7 @@ type Compiler struct {
 // NewCompiler returns a compiler for the project in projectDir whose pools
 // start kernels with cfg (memory limit, grace) and hold size kernels each.
 func NewCompiler(projectDir string, cfg supervisor.Config, size int) *Compiler {
-	return &Compiler{Dir: filepath.Join(projectDir, ".strata", "build"), Pools: NewPools(cfg, size), Module: projectDir}
+	return &Compiler{Dir: filepath.Join(projectDir, ".strata", "build"), Root: projectDir, Pools: NewPools(cfg, size), Module: projectDir}
 }
 
 // Available reports whether a Go toolchain is installed (else blocks run
@@ -33,7 +34,7 @@ func (c *Compiler) Available() error {
 // Executor builds blocks (or finds them built) and returns an executor on
 // the worker; release it when the run or backfill ends.
 func (c *Compiler) Executor(ctx context.Context, blocks []Block, allow []string) (*Executor, func(), error) {
-	w, err := Build(ctx, Options{Dir: c.Dir, Allow: allow, Module: c.Module}, blocks)
+	w, err := Build(ctx, Options{Dir: c.Dir, Allow: allow, Root: c.Root, Module: c.Module}, blocks)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -44,7 +45,7 @@ func (c *Compiler) Executor(ctx context.Context, blocks []Block, allow []string)
 // Build builds blocks (or finds them built) without starting kernels: for
 // a coordinator that ships the binary to worker machines.
 func (c *Compiler) Build(ctx context.Context, blocks []Block, allow []string) (*Worker, error) {
-	return Build(ctx, Options{Dir: c.Dir, Allow: allow, Module: c.Module}, blocks)
+	return Build(ctx, Options{Dir: c.Dir, Allow: allow, Root: c.Root, Module: c.Module}, blocks)
 }
 
 // ForModule is the compiler building against the go.mod and go.sum in dir

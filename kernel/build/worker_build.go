@@ -33,6 +33,9 @@ type Options struct {
 	// Module is the folder of the project's go.mod ("" for none): blocks
 	// import the modules it requires, at the versions its go.sum pins.
 	Module string
+	// Root is the folder block files are relative to (the project's), for
+	// the files their //go:embed patterns match; empty: the working folder.
+	Root string
 }
 
 // Worker is a built worker binary.
@@ -90,6 +93,10 @@ func Build(ctx context.Context, opt Options, blocks []Block) (*Worker, error) {
 		c, rerr := checkBlock(b, allow)
 		if rerr != nil {
 			w.Failed[b.File] = rerr
+			continue
+		}
+		if c.embeds, err = embeddedFiles(opt.Root, b); err != nil {
+			w.Failed[b.File] = &protocol.RunError{Kind: protocol.ErrCompile, File: b.File, Message: err.Error()}
 			continue
 		}
 		ok = append(ok, c)
@@ -173,6 +180,10 @@ func contentHash(opt Options, man *Manifest, blocks []*checked) string {
 		for _, f := range sortedKeys(b.Others) {
 			fmt.Fprintf(h, "\x00%s\x00%d\x00%s", f, len(b.Others[f]), b.Others[f])
 		}
+		for _, f := range sortedEmbeds(b.embeds) {
+			fmt.Fprintf(h, "\x00embed\x00%s\x00%d\x00", f, len(b.embeds[f]))
+			h.Write(b.embeds[f])
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
@@ -232,6 +243,9 @@ func compile(ctx context.Context, opt Options, man *Manifest, blocks []*checked,
 			// The //line directive makes the compiler and runtime traces
 			// speak of the block's own file and lines.
 			files[target] = []byte("//line " + file + ":1:1\n" + rewriteExits(file, src))
+		}
+		for rel, data := range b.embeds {
+			files[embedTarget(dir, rel)] = data
 		}
 		if reset.generated != "" {
 			target := dir + "/strata_reset.go"

@@ -164,6 +164,8 @@ var NeedsCompiled = map[string]string{
 	"adv7_pipeline_ctx":         "a select statement that several goroutines may run at once",
 	"adv7_panic_recover_kinds":  "raised inside itself (reflect: slice index out of range)",
 	"adv7_generics_collections": "CFG post-order panic",
+	// Issue 24: every function printed at one address interpreted.
+	"i24_func_value_identity": "a function value printed by fmt.Sprint",
 }
 
 // ExitCodes are the programs that end with os.Exit or log.Fatal: `go run`

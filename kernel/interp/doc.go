@@ -100,7 +100,12 @@
 // NeedsCompiledPrefix ("needs compiled: ") followed by what and why, at the
 // user's line. Executor.NeedsCompiled returns the static ones without running
 // the block (the last item below only shows in an Exec result); the compiled
-// path routes such blocks to a native worker. Today:
+// path routes such blocks to a native worker. A refusal that comes once the
+// block is running (a fault of yaegi's plumbing midway, a routed runtime
+// fault) carries protocol.RunError.Started: what ran had its effects, so the
+// editor and `strata exec` report it and offer compiled instead of running
+// the block again by themselves. (The replay that finds such a fault's line,
+// locatePanic, has no effects: see fault_replay.go.) Today:
 //
 //   - packages and API newer than Go 1.22 (yaegi v0.16's tables): iter,
 //     unique, slices.Collect, sync.OnceValue, errors.AsType, …

@@ -239,8 +239,12 @@ func (p *program) compileOverlays() *protocol.RunError {
 func (p *program) eval(filename string) (rerr *protocol.RunError) {
 	defer func() {
 		if r := recover(); r != nil {
+			// A fault of yaegi's plumbing (reflect's panics) or a routed
+			// runtime fault while loading came from the block's initializers
+			// running, not from compiling: they had their effects.
+			_, routed := r.(routedFault)
 			rerr = &protocol.RunError{Kind: protocol.ErrUnsupported, File: filename,
-				Message: fmt.Sprintf("%sthe kernel's interpreter (yaegi) cannot compile this block: %v", NeedsCompiledPrefix, r)}
+				Message: fmt.Sprintf("%sthe kernel's interpreter (yaegi) cannot compile this block: %v", NeedsCompiledPrefix, r), Started: routed || interpreterFault(r)}
 			// yaegi's panic usually starts with the position it was at
 			// ("64:7: CFG post-order panic: …"): the block's own line.
 			if m := posPrefix.FindStringSubmatch(fmt.Sprint(r)); m != nil {
@@ -260,6 +264,12 @@ func (p *program) eval(filename string) (rerr *protocol.RunError) {
 		// The block type-checked, so what yaegi refuses is its own gap.
 		rerr := yaegiError(p.a.fileOf(err.Error(), filename), err, protocol.ErrUnsupported)
 		rerr.Message = NeedsCompiledPrefix + "the kernel's interpreter (yaegi) cannot compile this valid Go: " + rerr.Message
+		if errors.As(err, new(yaegi.Panic)) {
+			// yaegi ran the package's initializers and one of them hit a
+			// fault of its own: they had their effects.
+			rerr.Started = true
+			rerr.Message = strings.Replace(rerr.Message, "cannot compile this valid Go", "failed running this valid Go as the block loaded (a package variable's initializer or an init function)", 1)
+		}
 		for i := range rerr.Diagnostics {
 			rerr.Diagnostics[i].Message = rerr.Message
 		}
@@ -457,14 +467,14 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 		case routed:
 			file, col := p.fileColumn(filename, rf.col)
 			return finish(nil, &protocol.RunError{Kind: protocol.ErrUnsupported, File: file, Line: rf.line, Column: col,
-				Message: NeedsCompiledPrefix + rf.msg})
+				Message: NeedsCompiledPrefix + rf.msg, Started: true})
 		case o.panicked != nil && interpreterFault(o.panicked):
 			// reflect's own panics come from yaegi's plumbing, not the block.
 			// They are reported at the block's line, as a panic is: they
 			// named none (corpus adv7_yaegi_fault_line).
 			rerr := &protocol.RunError{Kind: protocol.ErrUnsupported, File: filename,
-				Message: fmt.Sprintf("%sthe kernel's interpreter (yaegi) failed running this valid Go: %v", NeedsCompiledPrefix, o.panicked)}
-			if line, col := e.locatePanic(ctx, req, p, bctx, inputs, fmt.Sprint(o.panicked)); line > 0 {
+				Message: fmt.Sprintf("%sthe kernel's interpreter (yaegi) failed running this valid Go: %v", NeedsCompiledPrefix, o.panicked), Started: true}
+			if line, col := e.locatePanic(ctx, req, p, env, inputs, fmt.Sprint(o.panicked)); line > 0 {
 				rerr.Line, rerr.Column = line, col
 			} else if pe := p.panicError(filename, o.panicked, st, trace.String()); pe.Line > 0 {
 				rerr.File, rerr.Line, rerr.Column = pe.File, pe.Line, pe.Column
@@ -476,7 +486,7 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 			explicit := st.panicPos[0] != 0
 			st.mu.Unlock()
 			if !explicit && !strings.HasPrefix(fmt.Sprint(o.panicked), "os.Exit(") {
-				if line, col := e.locatePanic(ctx, req, p, bctx, inputs, fmt.Sprint(o.panicked)); line > 0 {
+				if line, col := e.locatePanic(ctx, req, p, env, inputs, fmt.Sprint(o.panicked)); line > 0 {
 					rerr.Line, rerr.Column = line, col
 					rerr.Message = "panic: " + fmt.Sprint(o.panicked)
 				}
@@ -525,55 +535,6 @@ func (e *Executor) Exec(ctx context.Context, req *protocol.ExecRequest, inputs [
 		}
 		return finish(nil, stoppedError(req, filename, ctx.Err()))
 	}
-}
-
-// locatePanic finds the exact line of a runtime panic (a nil map, an index
-// out of range), which yaegi only places at the function: it replays the
-// block once with every statement marked, in a fresh interpreter, and keeps
-// the last line reached when the same panic recurs. Blocks are meant to be
-// deterministic and idempotent (retries rely on it too); the replay's output
-// is discarded, and it gets at most what is left of the run's time.
-func (e *Executor) locatePanic(ctx context.Context, req *protocol.ExecRequest, p *program, bctx *sdk.Context, inputs []*sdk.Table, msg string) (line, col int) {
-	if p.a.entry == "Export" {
-		return 0, 0 // never repeat an export's side effects
-	}
-	if p.fsys != nil {
-		return 0, 0 // the replay marks one file's lines; a block of several keeps the function's line
-	}
-	q := &program{a: p.a, rewrote: p.a.rewriteWith(req.Source, true)}
-	q.interp = e.newInterp(q, false)
-	if e.out != nil {
-		e.out.flush()
-		e.out.set(nil) // the replay's output is not the run's
-	}
-	for _, u := range []yaegi.Exports{stdlib.Symbols, Symbols, e.rtSymbols(), q.proc.symbols()} {
-		if err := q.interp.Use(u); err != nil {
-			return 0, 0
-		}
-	}
-	if rerr := q.compileOverlays(); rerr != nil {
-		return 0, 0
-	}
-	if rerr := q.eval(req.Filename); rerr != nil {
-		return 0, 0
-	}
-	st := newRunState()
-	e.state.Store(st)
-	done := make(chan any, 1)
-	go func() {
-		defer func() { done <- recover() }()
-		_, _ = q.call(q.entry, bctx, inputs)
-	}()
-	select {
-	case r := <-done:
-		if r != nil && fmt.Sprint(r) == msg {
-			at := st.line.Load()
-			return int(at >> 16), int(at & 0xffff)
-		}
-	case <-ctx.Done():
-	case <-time.After(5 * time.Second):
-	}
-	return 0, 0
 }
 
 // interpreterFault reports whether a panic is the interpreter's, not the

@@ -31,8 +31,10 @@ import (
 
 // ifaceWrap is one value to wrap: the expression's span and the interface.
 type ifaceWrap struct {
+	expr     ast.Expr
 	pos, end token.Pos
 	iface    string
+	conv     string // the interface to convert the copy to, for a call's argument (see ifaceArgConv)
 }
 
 // ifaceCopies returns the values of the block's types with methods (and
@@ -44,6 +46,7 @@ func (a *analysis) ifaceCopies() []ifaceWrap {
 	var out []ifaceWrap
 	seen := map[ast.Expr]bool{}
 	qual := a.qualifier()
+	conv := a.ifaceArgConv()
 	a.ifaceConversions(a.file, true, func(e ast.Expr, dst types.Type, _ bool, native *types.Func) {
 		if native != nil || seen[e] || isTypeParam(dst) {
 			return
@@ -61,7 +64,7 @@ func (a *analysis) ifaceCopies() []ifaceWrap {
 			return
 		}
 		seen[e] = true
-		out = append(out, ifaceWrap{pos: e.Pos(), end: e.End(), iface: ts})
+		out = append(out, ifaceWrap{expr: e, pos: e.Pos(), end: e.End(), iface: ts, conv: conv[e]})
 	})
 	return out
 }
@@ -74,23 +77,14 @@ func ifaceCopyEdits(wraps []ifaceWrap, others []edit, off func(token.Pos) int) [
 	var out []edit
 	for _, w := range wraps {
 		p, e := off(w.pos), off(w.end)
-		clash := false
-		for _, o := range others {
-			if o.del == 0 {
-				continue
-			}
-			inside := p <= o.off && o.off+o.del <= e
-			if o.off < e && o.off+o.del > p && !inside {
-				clash = true
-				break
-			}
-		}
-		if clash {
+		if clashes(p, e, others) {
 			continue
 		}
-		out = append(out,
-			edit{off: p, text: "func() " + w.iface + " { strata_v := "},
-			edit{off: e, text: "; return strata_v }()"})
+		open, close := "func() "+w.iface+" { strata_v := ", "; return strata_v }()"
+		if w.conv != "" {
+			open, close = w.conv+"("+open, close+")"
+		}
+		out = append(out, edit{off: p, text: open}, edit{off: e, text: close})
 	}
 	return out
 }

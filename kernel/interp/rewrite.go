@@ -246,7 +246,14 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 	// After every other edit, so a copy is left out where another edit
 	// replaces text across it; before the opening parens, which then
 	// enclose it (see operatorParens).
-	edits = append(edits, ifaceCopyEdits(a.ifaceCopies(), edits, off)...)
+	copies := a.ifaceCopies()
+	wrapped := map[ast.Expr]bool{}
+	for _, w := range copies {
+		wrapped[w.expr] = true
+	}
+	argEdits := ifaceArgEdits(a.ifaceArgConv(), wrapped, edits, off)
+	edits = append(edits, ifaceCopyEdits(copies, edits, off)...)
+	edits = append(edits, argEdits...)
 	edits = append(edits, a.promotedIfaceCalls(edits, off)...)
 	edits = append(edits, a.mapMultiAssigns(src, edits, off)...)
 	edits = append(edits, openParens...) // last: see operatorParens

@@ -38,6 +38,7 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 	a.initOrderDiffers(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.commaOkVarsInLoops(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.gotoCommaOks(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
+	a.funcPrints(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	moved := a.movedExprs()
 	a.eachMultiAssignNil(func(id *ast.Ident, ts string) {
 		switch {

@@ -134,6 +134,11 @@ type RunError struct {
 	Line        int          `json:"line,omitempty"`
 	Column      int          `json:"column,omitempty"`
 	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
+	// Started is set on an error of kind ErrUnsupported that came once the
+	// block's code was running (a fault of the interpreter midway): what
+	// ran had its effects, so the block must not be run again by itself
+	// on another engine, as a refusal before running is.
+	Started bool `json:"started,omitempty"`
 }
 
 func (e *RunError) Error() string {

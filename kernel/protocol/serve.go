@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,6 +35,18 @@ type Env struct {
 
 // MaxCapturedOutput bounds the stdout kept in a Result; the stream carries it all.
 const MaxCapturedOutput = 1 << 20
+
+// TruncatedNote ends a text kept up to limit bytes of what a block wrote,
+// more bytes after it not kept: "… output truncated at 1 MiB: 951469 bytes
+// more". Every place that bounds a block's output says so with it, in
+// both engines: the cut was silent.
+func TruncatedNote(limit int, more int64) string {
+	size := strconv.Itoa(limit>>10) + " KiB"
+	if limit >= 1<<20 && limit%(1<<20) == 0 {
+		size = strconv.Itoa(limit>>20) + " MiB"
+	}
+	return "\n… output truncated at " + size + ": " + strconv.FormatInt(more, 10) + " bytes more\n"
+}
 
 // Serve is the kernel's main loop: it answers pings while a block runs,
 // runs one exec at a time, and relays host calls. It returns when the
@@ -227,16 +240,17 @@ type streamWriter struct {
 	name string
 	keep bool
 
-	mu  sync.Mutex
-	buf []byte
+	mu      sync.Mutex
+	buf     []byte
+	dropped int64 // bytes written past MaxCapturedOutput
 }
 
 func (w *streamWriter) Write(p []byte) (int, error) {
 	if w.keep {
 		w.mu.Lock()
-		if room := MaxCapturedOutput - len(w.buf); room > 0 {
-			w.buf = append(w.buf, p[:min(room, len(p))]...)
-		}
+		room := max(MaxCapturedOutput-len(w.buf), 0)
+		w.buf = append(w.buf, p[:min(room, len(p))]...)
+		w.dropped += int64(len(p) - min(room, len(p)))
 		w.mu.Unlock()
 	}
 	if err := w.s.out.Write(&Message{Type: TypeStdout, ID: w.id, Stream: &Stream{Name: w.name, Data: string(p)}}); err != nil {
@@ -248,8 +262,8 @@ func (w *streamWriter) Write(p []byte) (int, error) {
 func (w *streamWriter) kept() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if len(w.buf) >= MaxCapturedOutput {
-		return string(w.buf) + "\n… (output truncated at 1 MiB)"
+	if w.dropped > 0 {
+		return string(w.buf) + TruncatedNote(MaxCapturedOutput, w.dropped)
 	}
 	return string(w.buf)
 }

@@ -32,6 +32,9 @@ type PromoteOptions struct {
 	// work): those keep it, and their staged versions stay staged (a
 	// promote without it refuses with a *ReviewConflictError).
 	SkipNewer bool `json:"skip_newer,omitempty"`
+	// Actor is who promotes (a user's name), recorded with the promotion;
+	// set by the server or the CLI, never read from a request body.
+	Actor string `json:"-"`
 }
 
 // Promotion is one promote of a review backfill, as recorded.
@@ -40,6 +43,7 @@ type Promotion struct {
 	Only       string    `json:"only,omitempty"`
 	Versions   int       `json:"versions"`
 	Overridden []string  `json:"overridden,omitempty"` // gates that failed and were overridden
+	By         string    `json:"by,omitempty"`         // who promoted ("" before it was recorded)
 }
 
 // PromoteResult says what a promote made current.
@@ -153,13 +157,13 @@ func (e *Engine) PromoteBackfill(ctx context.Context, id string, opt PromoteOpti
 	// The promote is what makes a review backfill's versions current: event
 	// triggers downstream follow it as they follow any publish.
 	e.published(pl.ID, "", id, refs)
-	res.At, res.Only, res.Versions = e.now().UTC(), opt.Only, len(switches)
+	res.At, res.Only, res.Versions, res.By = e.now().UTC(), opt.Only, len(switches), opt.Actor
 	for _, g := range failed {
 		res.Overridden = append(res.Overridden, g.Name)
 	}
 	res.Remaining = len(staged) - len(switches)
-	if _, err := e.wh.DB().ExecContext(ctx, `INSERT INTO _strata.backfill_promotions VALUES (?, ?, ?, ?, ?)`,
-		id, res.At, opt.Only, res.Versions, strings.Join(res.Overridden, ",")); err != nil {
+	if _, err := e.wh.DB().ExecContext(ctx, `INSERT INTO _strata.backfill_promotions (backfill_id, promoted_at, only_range, versions, overridden, actor)
+		VALUES (?, ?, ?, ?, ?, ?)`, id, res.At, opt.Only, res.Versions, strings.Join(res.Overridden, ","), opt.Actor); err != nil {
 		return nil, fmt.Errorf("record promotion (the versions are current): %w", err)
 	}
 	msg := fmt.Sprintf("promoted %d versions", res.Versions)
@@ -308,7 +312,7 @@ func (e *Engine) RollbackBackfill(ctx context.Context, id string) (int, error) {
 
 // promotions lists a backfill's recorded promotes.
 func (e *Engine) promotions(ctx context.Context, id string) ([]Promotion, error) {
-	rows, err := e.wh.DB().QueryContext(ctx, `SELECT promoted_at, only_range, versions, overridden FROM _strata.backfill_promotions
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT promoted_at, only_range, versions, overridden, coalesce(actor, '') FROM _strata.backfill_promotions
 		WHERE backfill_id = ? ORDER BY promoted_at`, id)
 	if err != nil {
 		return nil, err
@@ -318,7 +322,7 @@ func (e *Engine) promotions(ctx context.Context, id string) ([]Promotion, error)
 	for rows.Next() {
 		var p Promotion
 		var over string
-		if err := rows.Scan(&p.At, &p.Only, &p.Versions, &over); err != nil {
+		if err := rows.Scan(&p.At, &p.Only, &p.Versions, &over, &p.By); err != nil {
 			return nil, err
 		}
 		if over != "" {

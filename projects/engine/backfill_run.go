@@ -227,7 +227,7 @@ func (b *backfillRun) run() error {
 				based = pr.basedOn(t.pl, blocks)
 			}
 			opt := RunOptions{RunID: runID, BackfillID: b.id, Stage: atomicMode, FineOnly: interval == "", Interval: interval,
-				Reuse: prior[runID] != "", Snapshot: t.pin.hash, BasedOn: based, code: code, Origin: t.spec.Origin}
+				Reuse: prior[runID] != "", Snapshot: t.pin.hash, BasedOn: based, code: code, Origin: t.spec.Origin, Actor: t.spec.Actor}
 			if atomicMode {
 				opt.PreferRun = b.id + ":"
 			}
@@ -236,7 +236,8 @@ func (b *backfillRun) run() error {
 			}
 			res, err := e.Run(ctx, t.pl.ID, key, opt)
 			if err != nil {
-				e.store.Append(Event{RunID: runID, BackfillID: b.id, Pipeline: t.pl.ID, Partition: key, State: StateFailed, Error: err.Error()})
+				e.store.Append(Event{RunID: runID, BackfillID: b.id, Pipeline: t.pl.ID, Partition: key, State: StateFailed, Error: err.Error(),
+					Origin: withActor(t.spec.Origin, t.spec.Actor).encode()})
 			} else {
 				state = res.State
 			}
@@ -346,7 +347,8 @@ func (b *backfillRun) run() error {
 }
 
 func (b *backfillRun) skip(runID, key, reason string) {
-	b.e.store.Append(Event{RunID: runID, BackfillID: b.id, Pipeline: b.t.pl.ID, Partition: key, State: StateSkipped, Error: reason})
+	b.e.store.Append(Event{RunID: runID, BackfillID: b.id, Pipeline: b.t.pl.ID, Partition: key, State: StateSkipped, Error: reason,
+		Origin: withActor(b.t.spec.Origin, b.t.spec.Actor).encode()}) // a run that never started still says who launched it
 	b.count(StateSkipped)
 }
 

@@ -40,6 +40,9 @@ type BackfillSpec struct {
 	Engine string `json:"engine,omitempty"`
 	// Origin is what launched the backfill, when not a person (a trigger).
 	Origin *Origin `json:"origin,omitempty"`
+	// Actor is who launched it (a user's name), as handed by the server or
+	// the CLI; each of its runs records it too.
+	Actor string `json:"actor,omitempty"`
 	// AllowOverlap launches it even while another backfill of the
 	// pipeline runs over part of its range (backfill_overlap.go).
 	AllowOverlap bool `json:"allow_overlap,omitempty"`

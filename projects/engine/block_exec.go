@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/kernel/protocol"
@@ -26,9 +27,13 @@ type BlockOutcome struct {
 	DurationMS float64       `json:"duration_ms"`
 	Error      string        `json:"error,omitempty"`
 	ErrorLine  int           `json:"error_line,omitempty"`
-	ErrorKind  string        `json:"error_kind,omitempty"`
-	Log        string        `json:"log,omitempty"`
-	Worker     string        `json:"worker,omitempty"`
+	// ErrorFile and ErrorColumn complete ErrorLine's position: the file of
+	// the block's package it is in (relative to the project) and the column.
+	ErrorFile   string `json:"error_file,omitempty"`
+	ErrorColumn int    `json:"error_column,omitempty"`
+	ErrorKind   string `json:"error_kind,omitempty"`
+	Log         string `json:"log,omitempty"`
+	Worker      string `json:"worker,omitempty"`
 	// Engine is how the worker ran it, when it said (a worker that cannot
 	// run the shipped compiled build runs the block interpreted).
 	Engine string `json:"engine,omitempty"`
@@ -68,6 +73,13 @@ func (r *runner) execute(ctx context.Context, g *group, b *project.Block, item *
 			break
 		}
 		o.State, o.Error, o.ErrorLine, o.ErrorKind = StateFailed, rerr.Message, rerr.Line, string(rerr.Kind)
+		o.ErrorFile, o.ErrorColumn = "", 0
+		if rerr.Line > 0 {
+			o.ErrorFile, o.ErrorColumn = rerr.File, rerr.Column
+			if o.ErrorFile == "" {
+				o.ErrorFile = b.File
+			}
+		}
 		if ctx.Err() != nil {
 			o.State = StateCancelled
 			break
@@ -209,8 +221,9 @@ type blockHandler struct {
 	part string
 	item *sdk.Item
 
-	mu  sync.Mutex
-	log strings.Builder
+	mu      sync.Mutex
+	log     strings.Builder
+	dropped int64 // bytes past maxLog
 }
 
 func (h *blockHandler) notice(kind, text string) {
@@ -221,11 +234,20 @@ func (h *blockHandler) notice(kind, text string) {
 	h.r.e.hub.Publish(Notice{Kind: kind, Event: &ev, Text: text})
 }
 
+// keep adds s to the block's log, up to exactly maxLog bytes (whole
+// chunks overshot it by as much as the engine's chunking, so the two
+// engines kept different lengths); text says how much more there was.
 func (h *blockHandler) keep(s string) {
 	h.mu.Lock()
-	if h.log.Len() < maxLog {
-		h.log.WriteString(s)
+	n := min(max(maxLog-h.log.Len(), 0), len(s))
+	if h.dropped > 0 {
+		n = 0 // once cut, the log keeps no later piece: no gap inside it
 	}
+	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
+		n-- // whole characters only: the store keeps text
+	}
+	h.log.WriteString(s[:n])
+	h.dropped += int64(len(s) - n)
 	h.mu.Unlock()
 }
 
@@ -257,5 +279,8 @@ func (h *blockHandler) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk
 func (h *blockHandler) text() string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.dropped > 0 {
+		return h.log.String() + protocol.TruncatedNote(maxLog, h.dropped)
+	}
 	return h.log.String()
 }

@@ -21,6 +21,24 @@ type Origin struct {
 	Upstream    *Upstream `json:"upstream,omitempty"` // event: the change that fired it
 	Request     string    `json:"request,omitempty"`  // api: the partition or range asked for
 	Note        string    `json:"note,omitempty"`     // catch-up position and the like
+	// Actor is the person who launched it (a user's name), as the server or
+	// CLI handed it; the engine records it and never checks a role.
+	Actor string `json:"actor,omitempty"`
+}
+
+// withActor is the origin recorded on a run's first event: o with the
+// actor's name. A person's backfill has no Origin of its own; its runs
+// record one of kind "" that only names the actor.
+func withActor(o *Origin, actor string) *Origin {
+	if actor == "" {
+		return o
+	}
+	out := Origin{}
+	if o != nil {
+		out = *o
+	}
+	out.Actor = actor
+	return &out
 }
 
 // Origin kinds. A trigger's (and freshness, in product_freshness.go) carry
@@ -74,6 +92,14 @@ type Upstream struct {
 func (o *Origin) String() string {
 	if o == nil {
 		return "manual"
+	}
+	if o.Actor != "" {
+		by := *o
+		by.Actor = ""
+		if by.Kind == "" {
+			return "manual by " + o.Actor
+		}
+		return by.String() + " by " + o.Actor
 	}
 	switch o.Kind {
 	case OriginFreshness:

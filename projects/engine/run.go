@@ -53,6 +53,8 @@ type RunOptions struct {
 	Pin string
 	// Origin is what launched the run (a trigger), recorded on its first event.
 	Origin *Origin
+	// Actor is who launched it (a user's name), recorded with Origin.
+	Actor string
 	// Engine runs the Go blocks interpreted ("interp") or compiled
 	// ("compiled"); empty: compiled when a Go toolchain is found.
 	Engine string
@@ -197,7 +199,7 @@ func (r *runner) emitBlock(ev Event) {
 
 func (r *runner) run(ctx context.Context) (*RunResult, error) {
 	start := time.Now()
-	if err := <-r.emit(Event{State: StateRunning, Engine: r.res.Engine, Origin: r.opt.Origin.encode()}); err != nil {
+	if err := <-r.emit(Event{State: StateRunning, Engine: r.res.Engine, Origin: withActor(r.opt.Origin, r.opt.Actor).encode()}); err != nil {
 		return nil, err
 	}
 	if r.opt.Reuse {

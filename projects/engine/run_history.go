@@ -36,6 +36,9 @@ type RunSummary struct {
 	DurationMS float64   `json:"duration_ms,omitempty"`
 	Engine     string    `json:"engine,omitempty"` // interp or compiled
 	Origin     *Origin   `json:"origin,omitempty"` // nil when a person launched it
+	// Actor is who launched it ("launched by ana"), or the actor of its
+	// backfill; "" for a trigger's run or a run older than the record.
+	Actor string `json:"actor,omitempty"`
 	// Launched is the origin filter this run answers to: editor, cli, api,
 	// backfill, trigger or freshness ("" for runs older than the record).
 	Launched string `json:"launched,omitempty"`
@@ -55,6 +58,12 @@ func scanRunSummary(sc scanner) (RunSummary, error) {
 		return r, err
 	}
 	r.Origin = decodeOrigin(origin)
+	if r.Origin != nil {
+		r.Actor = r.Origin.Actor
+		if r.Origin.Kind == "" {
+			r.Origin = nil // only named the actor of a person's backfill
+		}
+	}
 	r.Launched = launchedBy(r.Origin, r.BackfillID)
 	return r, nil
 }

@@ -143,6 +143,8 @@ func OpenStore(ctx context.Context, db *sql.DB) (*Store, error) {
 		`ALTER TABLE _strata.backfills ADD COLUMN IF NOT EXISTS snapshot VARCHAR`,
 		// The plan a backfill made at launch (backfill_launchplan.go).
 		`ALTER TABLE _strata.backfills ADD COLUMN IF NOT EXISTS plan VARCHAR`,
+		// Who promoted (issue 30: the engine records the actor it is handed).
+		`ALTER TABLE _strata.backfill_promotions ADD COLUMN IF NOT EXISTS actor VARCHAR DEFAULT ''`,
 	} {
 		if _, err := db.ExecContext(ctx, q); err != nil {
 			return nil, fmt.Errorf("upgrade run state tables: %w", err)

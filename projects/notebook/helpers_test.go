@@ -33,12 +33,15 @@ func newTestManager(t *testing.T) (*Manager, *engine.Engine) {
 
 // newTestManagerWith is newTestManager whose engine can build compiled
 // workers, as `strata start` has with a Go toolchain.
-func newTestManagerWith(t *testing.T, compiled bool) (*Manager, *engine.Engine) {
+func newTestManagerWith(t *testing.T, compiled bool, tune ...func(dir string)) (*Manager, *engine.Engine) {
 	t.Helper()
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "demo")
 	if err := scaffold.Init(dir, true); err != nil {
 		t.Fatal(err)
+	}
+	for _, f := range tune {
+		f(dir) // before the project loads: its strata.yaml, its pipelines
 	}
 	proj, err := project.Load(dir)
 	if proj == nil {

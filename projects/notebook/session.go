@@ -53,12 +53,20 @@ type Exec struct {
 	// Item names the dynamic parent's row a block under a dynamic parent
 	// runs as (engine.DynamicItems lists them); empty: the first row.
 	Item string
+	// Engine is EngineCompiled to run the cell on a compiled worker (the
+	// "run compiled" a failure offers); empty: the interpreter, unless
+	// its checks before running route the cell to compiled.
+	Engine string
 }
+
+// EngineCompiled asks Execute to run a cell compiled.
+const EngineCompiled = "compiled"
 
 // execution is the session's running execution.
 type execution struct {
 	id, pipeline, block, partition string
 	item                           string
+	engine                         string
 	cancel                         context.CancelFunc
 	byRestart                      atomic.Bool // the kernel was killed by a restart request
 }
@@ -110,6 +118,10 @@ func (s *Session) Execute(x Exec) {
 		s.send(refused(id, CodeInvalid, "execute needs pipeline and block (and source; partition defaults to the latest)"))
 		return
 	}
+	if x.Engine != "" && x.Engine != EngineCompiled {
+		s.send(refused(id, CodeInvalid, fmt.Sprintf("execute: engine %q is not known; want %q or none (the interpreter)", x.Engine, EngineCompiled)))
+		return
+	}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -123,7 +135,7 @@ func (s *Session) Execute(x Exec) {
 		return
 	}
 	ctx, cancel := context.WithCancel(s.m.ctx)
-	e := &execution{id: id, pipeline: x.Pipeline, block: x.Block, partition: x.Partition, item: x.Item, cancel: cancel}
+	e := &execution{id: id, pipeline: x.Pipeline, block: x.Block, partition: x.Partition, item: x.Item, engine: x.Engine, cancel: cancel}
 	s.exec = e
 	st := s.statusLocked()
 	s.mu.Unlock()

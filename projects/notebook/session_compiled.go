@@ -33,6 +33,36 @@ func (s *Session) runCompiled(ctx context.Context, b *project.Block, req *protoc
 	return res, out, true
 }
 
+// OfferCompiled is a failure's Offer when running the cell compiled (Exec
+// with Engine EngineCompiled) may succeed where the interpreter did not.
+const OfferCompiled = "compiled"
+
+// offerCompiled says whether a failed interpreted run is offered a compiled
+// run, and words the error so: a fault of the interpreter once the block had
+// started (never replayed by itself, as its side effects happened), or a
+// timeout, as CPU-bound Go runs many times faster compiled. Nothing is
+// offered without a toolchain to build it.
+func (s *Session) offerCompiled(re *protocol.RunError) string {
+	faulted := re.Kind == protocol.ErrUnsupported && re.Started
+	if !faulted && re.Kind != protocol.ErrTimeout {
+		return ""
+	}
+	c := s.m.cfg.Engine.Compiler()
+	if c == nil || c.Available() != nil {
+		return ""
+	}
+	if faulted {
+		re.Message = "this valid Go needs compiled: " + strings.Replace(strings.TrimPrefix(re.Message, interp.NeedsCompiledPrefix), "failed running this valid Go", "failed running it", 1) +
+			"; it was not run again by itself, as what ran before the fault had its effects: run it compiled"
+	} else {
+		re.Message += "; the interpreter runs CPU-bound Go many times slower than compiled Go (often 50x or more), so compiled would take a fraction of this: run it compiled"
+	}
+	for i := range re.Diagnostics {
+		re.Diagnostics[i].Message = re.Message
+	}
+	return OfferCompiled
+}
+
 // unsupportedReason is the short name of what the interpreter refused:
 // "needs compiled: range over a function (an iterator, Go 1.23): the
 // kernel's interpreter …" gives "range over a function (an iterator, Go 1.23)".

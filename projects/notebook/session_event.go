@@ -85,6 +85,10 @@ type Failure struct {
 	Run      *RunError
 	Duration *time.Duration
 	Engine   string // as Result.Engine
+	// Offer is OfferCompiled when the cell may run compiled where the
+	// interpreter failed (a fault midway, a timeout): the client offers
+	// it as one click, an Exec with Engine EngineCompiled.
+	Offer string
 }
 
 // Client is the connection a session talks through. Send may wait briefly

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/stratahq/strata/blocks/sdk"
@@ -56,6 +55,14 @@ func (s *Session) run(ctx context.Context, e *execution, source string) (Event, 
 		return refused(e.id, CodeInvalid, err.Error()), false
 	}
 	h := &streamHandler{s: s, id: e.id, host: eng.HostCall}
+	if e.engine == EngineCompiled {
+		// The "run compiled" a failure offered: on a compiled worker only.
+		res, out, ok := s.runCompiled(ctx, b, req, in.Inputs, h)
+		if !ok {
+			return refused(e.id, CodeInvalid, "run compiled: no Go toolchain is there to build the cell (install Go, or put it on PATH)"), false
+		}
+		return s.ended(ctx, e, pl, in, b, source, h, res, out, "compiled: on request", false)
+	}
 	if rerr := s.useProjectKernel(ctx, h, b.File, req); rerr != nil {
 		if ctx.Err() != nil {
 			return stopped(e, b.File, errors.New(rerr.Message), time.Since(start)), false
@@ -77,16 +84,21 @@ func (s *Session) run(ctx context.Context, e *execution, source string) (Event, 
 		restarted = s.replaceKernel(k)
 	}
 	mode := ""
-	// An Export the interpreter gave up on while running may have had side
-	// effects already: it is not run a second time.
-	ranPartly := res.Error != nil && b.Entry == "Export" && strings.Contains(res.Error.Message, "failed running")
-	if res.Error != nil && res.Error.Kind == protocol.ErrUnsupported && !ranPartly {
-		// Valid Go the interpreter cannot run: run it compiled instead.
+	if res.Error != nil && res.Error.Kind == protocol.ErrUnsupported && !res.Error.Started {
+		// Valid Go the interpreter refused before any of it ran: run it
+		// compiled instead. A fault once the block had started is never
+		// replayed (its side effects happened): it is reported, with
+		// compiled offered.
 		if cres, cout, ok := s.runCompiled(ctx, b, req, in.Inputs, h); ok {
 			mode = "compiled: " + unsupportedReason(res.Error)
 			res, out = cres, cout
 		}
 	}
+	return s.ended(ctx, e, pl, in, b, source, h, res, out, mode, restarted)
+}
+
+// ended turns a kernel's result into the execution's final event.
+func (s *Session) ended(ctx context.Context, e *execution, pl *project.Pipeline, in *engine.Interactive, b *project.Block, source string, h *streamHandler, res *protocol.Result, out *sdk.Table, mode string, restarted bool) (Event, bool) {
 	if res.Error != nil {
 		re := *res.Error
 		if re.File == "" {
@@ -95,8 +107,12 @@ func (s *Session) run(ctx context.Context, e *execution, source string) (Event, 
 		if ctx.Err() != nil && (re.Kind != protocol.ErrInterrupted || e.byRestart.Load()) {
 			return stopped(e, re.File, &re, res.Duration), restarted
 		}
+		offer := ""
+		if mode == "" {
+			offer = s.offerCompiled(&re) // words re: before runFailed copies it
+		}
 		ev := runFailed(e.id, &re, res.Duration)
-		ev.Error.Engine = mode
+		ev.Error.Engine, ev.Error.Offer = mode, offer
 		return ev, restarted
 	}
 	stdout := ""

@@ -42,6 +42,7 @@ type Project struct {
 	// Extensions are the DuckDB extensions the warehouse loads on open
 	// (installed by `strata extensions install`), as strata.yaml names them.
 	Extensions []string
+	Alerts     AlertConfig // who hears of failures (alert_config.go)
 	Pipelines  map[string]*Pipeline
 	Problems   Problems // everything wrong with the project, sorted; empty when valid
 }
@@ -53,7 +54,7 @@ type KernelConfig struct {
 	Allow       []string      // opt-in imports from AllowableImports
 }
 
-var projectFields = []string{"name", "timezone", "retention", "kernel", "variables", "extensions"}
+var projectFields = []string{"name", "timezone", "retention", "kernel", "variables", "extensions", "alerts"}
 var kernelFields = []string{"memory_limit", "timeout", "allow"}
 
 // decodeProject fills p from the strata.yaml root node (nil for an empty file).
@@ -63,6 +64,7 @@ func (d *decoder) decodeProject(p *Project, root *yaml.Node) {
 	p.Retention = DefaultRetention
 	p.Kernel = KernelConfig{MemoryLimit: DefaultMemoryLimit, Timeout: DefaultKernelTimeout}
 	p.Variables = map[string]string{}
+	p.Alerts = AlertConfig{Attempts: DefaultAlertAttempts, Backoff: DefaultAlertBackoff}
 	if root == nil {
 		return
 	}
@@ -103,6 +105,9 @@ func (d *decoder) decodeProject(p *Project, root *yaml.Node) {
 	}
 	if e, ok := f["extensions"]; ok {
 		d.decodeExtensions(p, e)
+	}
+	if e, ok := f["alerts"]; ok {
+		d.decodeAlerts(&p.Alerts, e)
 	}
 }
 

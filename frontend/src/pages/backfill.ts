@@ -276,7 +276,7 @@ export class BackfillPage implements Page {
       <section class="page-head">
         <div>
           <h1><a href="/backfills" class="muted">Backfills</a> / <span class="mono">${st.id}</span></h1>
-          <p><a href=${`/pipelines/${encodeURIComponent(st.pipeline)}`}>${st.pipeline}</a> · ${describeSpec(st.spec)}</p>
+          <p><a href=${`/pipelines/${encodeURIComponent(st.pipeline)}`}>${st.pipeline}</a> · ${describeSpec(st.spec)}${st.spec.actor ? html` · <span data-testid="bf-actor">launched by ${st.spec.actor}</span>` : nothing}</p>
           <p class="small" data-testid="bf-version">${versionLine(st)}</p>
           <p class="muted small">created ${formatInstant(st.created_at, zone)} · updated ${formatInstant(st.updated_at, zone)} · times in ${zone}${st.message ? ` · ${st.message}` : ""}</p>
         </div>

@@ -9,7 +9,7 @@ import { DraftStore, draftKey, shouldRestore } from "../drafts";
 import { compactDiff, lineDiff } from "../line_diff";
 import { app, type Page } from "../app";
 import { createEditor, type CellEditor } from "../editor";
-import { cellKey, errorPositions, isFinal, type Exec } from "../exec_state";
+import { cellKey, errorPositions, isFinal, MAX_STDOUT, type Exec } from "../exec_state";
 import { cycleVia, editUpstream } from "../edge_edit";
 import { describeOrigin } from "../input_origin";
 import { BackfillDialog } from "../views/backfill_dialog";
@@ -301,7 +301,8 @@ export class PipelinePage implements Page {
     this.update();
   }
 
-  run(c: Cell): Exec | string {
+  /** engine "compiled" runs the cell on a compiled worker: the "run compiled" a failure offers. */
+  run(c: Cell, engine = ""): Exec | string {
     if (!c.editor) return "the cell has no editor yet";
     const cur = ws.execs.forCell(this.id, c.block.id);
     if (cur && !isFinal(cur.phase)) return `${c.block.id} is running`;
@@ -310,7 +311,7 @@ export class PipelinePage implements Page {
     c.editor.clearErrors();
     c.view = "run";
     c.runChart = undefined;
-    const r = ws.execute(this.id, c.block.id, c.editor.text(), this.partitionFor(c.block), this.states.itemOf(c.block.id));
+    const r = ws.execute(this.id, c.block.id, c.editor.text(), this.partitionFor(c.block), this.states.itemOf(c.block.id), engine);
     if (typeof r === "string") {
       c.status = r;
       c.statusError = true;
@@ -539,7 +540,7 @@ export class PipelinePage implements Page {
           ${this.partitionError ? html`<div class="error-text small">${this.partitionError}</div>` : nothing}
         </div>
         <div class="head-actions">
-          <button ?disabled=${this.runBusy || !pl.runnable} @click=${() => this.runPipeline()} title="run the saved pipeline for the chosen partition and publish it">${this.runBusy ? "Running pipeline…" : `Run pipeline for ${this.partition}`}</button>
+          <button data-testid="run-pipeline" ?disabled=${this.runBusy || !pl.runnable} @click=${() => this.runPipeline()} title="run the saved pipeline for the chosen partition and publish it">${this.runBusy ? "Running pipeline…" : `Run pipeline for ${this.partition}`}</button>
           <button data-testid="open-backfill" @click=${() => ((this.backfillDialog = new BackfillDialog(pl, this.update, () => ((this.backfillDialog = undefined), this.update()))), this.update())}>Backfill…</button>
           <button data-testid="restart-kernel" title="kill this tab's kernel (stopping a running cell) and start a fresh one" @click=${() => {
             this.kernelNote = ws.restart() ? "restarting the kernel…" : "not connected";
@@ -703,7 +704,7 @@ export class PipelinePage implements Page {
       ${e.inputs?.length
         ? html`<div class="run-inputs small" data-testid="run-inputs">read ${e.inputs.map((o) => html`<span class=${"tag " + (o.draft ? "draft" : "published")} data-testid=${"input-" + o.block}>${describeOrigin(o, zone)}</span> `)}</div>`
         : nothing}
-      ${e.stdout || log ? html`<pre class="stdout" data-testid="stdout">${e.stdout}${e.stdout && log ? "\n" : ""}${log ? html`<span class="log">${log}</span>` : nothing}</pre>` : nothing}
+      ${e.stdout || log ? html`<pre class="stdout" data-testid="stdout">${e.stdoutCut ? html`<span class="muted" data-testid="stdout-cut">… ${e.stdoutCut.toLocaleString("en-US")} earlier characters of output not shown: the cell keeps the last ${MAX_STDOUT / 1024} KiB\n</span>` : nothing}${e.stdout}${e.stdout && log ? "\n" : ""}${log ? html`<span class="log">${log}</span>` : nothing}</pre>` : nothing}
       ${e.phase === "done" && e.preview
         ? html`${this.resultGrid(c, e).render(zone, {
             caption: html`<span class="tag">editor run</span> <button class="link" data-testid="run-chart" @click=${() => {
@@ -714,6 +715,9 @@ export class PipelinePage implements Page {
         : nothing}
       ${e.error ? html`<div class="error-box" data-testid="run-error"><pre>${e.error.file && e.error.line ? `${e.error.file}:${e.error.line}${e.error.column ? ":" + e.error.column : ""}: ` : ""}${e.error.message}</pre>
             ${(e.error.diagnostics ?? []).length > 1 ? html`<ul>${e.error.diagnostics!.map((d) => html`<li>line ${d.line}:${d.column}: ${d.message}</li>`)}</ul>` : nothing}
+            ${e.error.offer === "compiled"
+              ? html`<button data-testid="run-compiled" title="build this cell's text as native Go and run it once more, on a compiled worker" @click=${() => this.run(c, "compiled")}>Run compiled</button>`
+              : nothing}
           </div>` : nothing}`;
   }
 

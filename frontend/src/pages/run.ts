@@ -112,7 +112,7 @@ export class RunPage implements Page {
             <a href=${`/pipelines/${encodeURIComponent(r.pipeline)}?partition=${encodeURIComponent(r.partition)}`}>${r.pipeline}</a>
             · partition <b class="mono">${r.partition}</b>
             · <span class=${"tag big " + r.state} data-testid="run-state">${r.state}</span>
-            · launched by <b data-testid="run-launched">${r.launched || "unknown"}</b>${r.backfill_id ? html` (backfill <a href=${`/backfills/${encodeURIComponent(r.backfill_id)}`}>${r.backfill_id}</a>)` : nothing}${r.engine ? ` · ${r.engine}` : ""}
+            · launched by <b data-testid="run-launched">${r.launched || "unknown"}</b>${r.actor ? html` (<span data-testid="run-actor">${r.actor}</span>)` : nothing}${r.backfill_id ? html` (backfill <a href=${`/backfills/${encodeURIComponent(r.backfill_id)}`}>${r.backfill_id}</a>)` : nothing}${r.engine ? ` · ${r.engine}` : ""}
           </p>
           <p class="muted small">started ${formatInstant(r.started_at, zone, { ms: true })}${live ? " · running" : ` · took ${formatDuration(r.duration_ms)}`}</p>
         </div>

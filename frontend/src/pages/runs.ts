@@ -87,7 +87,7 @@ export class RunsPage implements Page {
                     <td>${r.pipeline}</td>
                     <td class="mono">${r.partition}</td>
                     <td><span class=${"tag " + r.state}>${r.state}</span></td>
-                    <td>${r.launched ?? ""}${r.backfill_id ? html` <a class="small mono" href=${`/backfills/${encodeURIComponent(r.backfill_id)}`}>${r.backfill_id}</a>` : nothing}</td>
+                    <td>${r.launched ?? ""}${r.actor ? html` <span class="small" data-testid="run-actor">by ${r.actor}</span>` : nothing}${r.backfill_id ? html` <a class="small mono" href=${`/backfills/${encodeURIComponent(r.backfill_id)}`}>${r.backfill_id}</a>` : nothing}</td>
                     <td class="num">${r.state === "running" ? "…" : formatDuration(r.duration_ms)}</td>
                     <td class="small error-text">${r.error ?? ""}</td>
                   </tr>`,

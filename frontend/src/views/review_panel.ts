@@ -224,7 +224,7 @@ export class ReviewPanel {
           </ul>`
         : html`<p class="muted small">No review checks in the pipeline file (checks:).</p>`}
       ${rv.promotions.length
-        ? html`<p class="small" data-testid="review-promotions">${rv.promotions.map((p) => html`promoted ${n(p.versions)} versions${p.only ? ` (${p.only})` : ""}${p.overridden?.length ? html`, <b>overriding ${p.overridden.join(", ")}</b>` : nothing}. `)}</p>`
+        ? html`<p class="small" data-testid="review-promotions">${rv.promotions.map((p) => html`promoted ${n(p.versions)} versions${p.only ? ` (${p.only})` : ""}${p.by ? ` by ${p.by}` : ""}${p.overridden?.length ? html`, <b>overriding ${p.overridden.join(", ")}</b>` : nothing}. `)}</p>`
         : nothing}
       <div class="review-actions">
         ${staged
