@@ -102,9 +102,9 @@ func execModules(ctx context.Context, want, srcDir, module string, imports []str
 // projectKernelShipped gives interpreted runs of proj, when their blocks
 // run on workers, the project kernel built here and shipped as a compiled
 // worker binary is (ship).
-func projectKernelShipped(proj *project.Project, ship func(ctx context.Context, hash, path string) (engine.Executor, error)) func(ctx context.Context, imports []string) (engine.Executor, func(), error) {
-	return func(ctx context.Context, imports []string) (engine.Executor, func(), error) {
-		k, err := buildProjectKernel(ctx, proj, imports)
+func projectKernelShipped(proj *project.Project, ship func(ctx context.Context, hash, path string) (engine.Executor, error)) func(ctx context.Context, module string, imports []string) (engine.Executor, func(), error) {
+	return func(ctx context.Context, module string, imports []string) (engine.Executor, func(), error) {
+		k, err := buildProjectKernel(ctx, proj, module, imports)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -116,20 +116,20 @@ func projectKernelShipped(proj *project.Project, ship func(ctx context.Context, 
 	}
 }
 
-func buildProjectKernel(ctx context.Context, proj *project.Project, imports []string) (*projectkernel.Kernel, error) {
+func buildProjectKernel(ctx context.Context, proj *project.Project, module string, imports []string) (*projectkernel.Kernel, error) {
 	tool, err := build.FindToolchain()
 	if err != nil {
 		return nil, fmt.Errorf("blocks importing modules run in a project kernel built with the Go toolchain: %w", err)
 	}
-	return projectkernel.Build(ctx, projectkernel.Options{Dir: filepath.Join(proj.Dir, ".strata", "kernel"), Project: proj.Dir, Tool: tool}, imports)
+	return projectkernel.Build(ctx, projectkernel.Options{Dir: filepath.Join(proj.Dir, ".strata", "kernel"), Project: module, Tool: tool}, imports)
 }
 
 // projectKernelPools gives interpreted runs of proj a pool of project
 // kernels carrying the packages their blocks import, built (or found
 // built) under the project's .strata/kernel.
-func projectKernelPools(proj *project.Project, size int) func(ctx context.Context, imports []string) (engine.Executor, func(), error) {
-	return func(ctx context.Context, imports []string) (engine.Executor, func(), error) {
-		k, err := buildProjectKernel(ctx, proj, imports)
+func projectKernelPools(proj *project.Project, size int) func(ctx context.Context, module string, imports []string) (engine.Executor, func(), error) {
+	return func(ctx context.Context, module string, imports []string) (engine.Executor, func(), error) {
+		k, err := buildProjectKernel(ctx, proj, module, imports)
 		if err != nil {
 			return nil, nil, err
 		}

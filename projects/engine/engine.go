@@ -27,7 +27,7 @@ type Engine struct {
 	// noCompiled is why compiler is nil, when the process says.
 	noCompiled string
 	// projectKernel: see Options.ProjectKernel.
-	projectKernel func(ctx context.Context, imports []string) (Executor, func(), error)
+	projectKernel func(ctx context.Context, module string, imports []string) (Executor, func(), error)
 	// shipBuild, with workers, runs a compiled build on them.
 	shipBuild func(ctx context.Context, w *build.Worker) (Executor, error)
 	store     *Store
@@ -73,9 +73,10 @@ type Options struct {
 	ShipBuild func(ctx context.Context, w *build.Worker) (Executor, error)
 	// ProjectKernel, when set, is how interpreted runs get a kernel pool
 	// carrying the third-party packages their blocks import (a project
-	// kernel, kernel/projectkernel); release it when the run ends. Unset:
-	// such blocks are refused by the plain kernel.
-	ProjectKernel func(ctx context.Context, imports []string) (Executor, func(), error)
+	// kernel, kernel/projectkernel), resolved through the go.mod and go.sum
+	// in module (the pipeline version's snapshot folder); release it when
+	// the run ends. Unset: such blocks are refused by the plain kernel.
+	ProjectKernel func(ctx context.Context, module string, imports []string) (Executor, func(), error)
 	// ReadOnly is for a warehouse opened read-only (inspection commands):
 	// the run state is read as it is, never created or appended to.
 	ReadOnly bool

@@ -69,7 +69,11 @@ func (e *Engine) prepare(ctx context.Context, pin *pinned, want string) (*prepar
 		}
 	}
 	if imports := moduleImports(srcs); len(imports) > 0 {
-		ex, release, err := e.projectKernel(ctx, imports)
+		module := e.project().Dir
+		if _, err := os.Stat(filepath.Join(pin.proj.Dir, "go.mod")); err == nil {
+			module = pin.proj.Dir // the versions the pipeline version pinned
+		}
+		ex, release, err := e.projectKernel(ctx, module, imports)
 		if err != nil {
 			code.release()
 			return nil, fmt.Errorf("build the project kernel for %s: %w", strings.Join(imports, ", "), err)
