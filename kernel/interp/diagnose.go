@@ -36,6 +36,10 @@ const NeedsCompiledPrefix = "needs compiled: "
 
 var undefinedQualified = regexp.MustCompile(`^undefined: (\w+)\.(\w+)$`)
 
+// missingUnexported is a type error that a method the importer's interface
+// has is missing from a type: unexported, so reflect does not show it.
+var missingUnexported = regexp.MustCompile(`\(missing method ([a-z_]\w*)\)`)
+
 // analysis is a parsed, type-checked block ready to be rewritten and run.
 type analysis struct {
 	fset *token.FileSet
@@ -164,6 +168,13 @@ func (e *Executor) analyze(filename, src, wantEntry string, allow map[string]boo
 						at(te.Pos, "%s%s.%s (%s) is not in the kernel's interpreter, which has the standard library of Go 1.22 (yaegi v0.16) and its own slices and maps", NeedsCompiledPrefix, m[1], m[2], strings.Replace(since, "go", "Go ", 1))
 						return
 					}
+				}
+				if m := missingUnexported.FindStringSubmatch(te.Msg); m != nil {
+					// reflect lists an interface's unexported methods but
+					// not a concrete type's (arrow's array.Builder and
+					// *array.StringBuilder): valid Go the tables cannot show.
+					at(te.Pos, "%s%s: the interpreter's symbol tables do not carry the unexported method %s", NeedsCompiledPrefix, strings.SplitN(te.Msg, "\n", 2)[0], m[1])
+					return
 				}
 				at(te.Pos, "%s", te.Msg)
 			} else if ok && te.Soft && strings.Contains(te.Msg, "declared and not used") {
