@@ -24,6 +24,8 @@ after(async () => {
 
 const state = () => page.locator('[data-testid="bf-state"]').innerText();
 const legend = async (s) => Number((await page.locator(".legend span", { hasText: s }).first().innerText()).replace(/\D+/g, ""));
+// The header's count of a state (the progress line above the grid).
+const header = async (s) => Number((await page.locator(`.progress-stats .c-${s}`).innerText()).replace(/\D+/g, ""));
 
 // The failure goes into segment_report, the reduce after the dynamic
 // fan-out. (A failure upstream of the fan-out, in raw_orders, hangs the
@@ -62,6 +64,8 @@ test("launch: the grid and progress follow the run to its end", async () => {
   assert.equal(await state(), "failed");
   await eventually(async () => (await legend("succeeded")) >= 3 && (await legend("failed")) === 1, 10_000, "3 succeeded and 1 failed in the grid legend");
   assert.match(await page.locator('[data-testid="progress-text"]').innerText(), /of 5 finished/);
+  // One source of counts: the legend says what the header says.
+  for (const s of ["succeeded", "failed", "running", "skipped", "cancelled"]) assert.equal(await legend(s), await header(s), `${s}: legend and header`);
   await screenshot(page, "backfill-failed");
 });
 
@@ -89,6 +93,9 @@ test("fix the block, retry only what failed", async () => {
   await page.goto(backfillURL);
   // The backfill ran its own pipeline version; the fix is newer.
   await eventually(async () => /ran version [0-9a-f]{7}; the files have changed since/.test(await page.locator('[data-testid="bf-version"]').innerText()), 10_000, "the version line");
+  // Before any retry runs, the page says that a plain retry reruns the
+  // old code and how to run the fix.
+  assert.match(await page.locator('[data-testid="bf-retry-hint"]').innerText(), /a retry reruns [0-9a-f]{7} as launched.*--use-current-code/);
   await page.locator('[data-testid="bf-retry-current"]').click();
   await eventually(async () => (await state()) === "succeeded", 60_000, "the retried backfill to succeed");
   assert.doesNotMatch(await page.locator('[data-testid="bf-version"]').innerText(), /changed since/);
@@ -97,6 +104,15 @@ test("fix the block, retry only what failed", async () => {
   await eventually(async () => /computed by 2 pipeline versions: [0-9a-f]{7} \(\d+ partitions\), [0-9a-f]{7} \(\d+ partitions\)/.test(await page.locator('[data-testid="bf-version"]').innerText()), 10_000, "both versions named");
   await eventually(async () => (await legend("failed")) === 0 && (await legend("succeeded")) >= 4, 10_000, "all green");
   await screenshot(page, "backfill-retried");
+  // The failure history stays: the retry of 2024-01-03 is a run of its own
+  // (attempt 2), and the first attempt is still listed as failed.
+  const id = new URL(backfillURL).pathname.split("/").pop();
+  await page.goto(`${server.base}/runs?backfill=${id}&partition=2024-01-03`);
+  await eventually(async () => (await page.locator('[data-testid="run-row"]').count()) === 2, 10_000, "both attempts at 2024-01-03");
+  assert.equal(await page.locator('[data-testid="run-attempt"]').innerText(), "attempt 2");
+  await page.goto(`${server.base}/runs?backfill=${id}&state=failed`);
+  await eventually(async () => (await page.locator('[data-testid="run-row"]').count()) === 1, 10_000, "the failed first attempt");
+  assert.equal(await page.locator('[data-testid="run-row"]').getAttribute("data-run"), `${id}:2024-01-03`);
 });
 
 test("a reload mid-run still shows the backfill running; pause and resume", async () => {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -189,5 +190,45 @@ func readText(c echo.Context, field string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if jsonEnvelope(b, field) {
+		// The JSON form sent without its content type used to be saved as
+		// the file's text: strata.yaml overwritten with {"yaml": "..."},
+		// which YAML reads as a mapping, so nothing looked wrong.
+		ct := r.Header.Get("Content-Type")
+		if ct == "" {
+			ct = "none"
+		}
+		return "", badRequest("the body is the JSON form {%q: \"...\"} but its Content-Type is %s, not application/json; nothing was written: send it as application/json, or send the file's text itself", field, ct)
+	}
 	return string(b), nil
+}
+
+// jsonEnvelope reports whether body is a JSON object holding field, the
+// JSON form of readText's request.
+func jsonEnvelope(body []byte, field string) bool {
+	t := bytes.TrimSpace(body)
+	if len(t) == 0 || t[0] != '{' {
+		return false
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(t, &m) != nil {
+		return false
+	}
+	_, ok := m[field]
+	return ok
+}
+
+// yamlMapping refuses text that does not parse as the YAML file it would
+// replace: a project or pipeline file is a mapping of settings (or empty).
+// A syntax error is left to yamlSyntax, which places it.
+func yamlMapping(file, text string) error {
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &n); err != nil || len(n.Content) == 0 {
+		return nil
+	}
+	if root := n.Content[0]; root.Kind != yaml.MappingNode {
+		kind := map[yaml.Kind]string{yaml.SequenceNode: "a list", yaml.ScalarNode: "a single value", yaml.AliasNode: "an alias"}[root.Kind]
+		return badRequest("%s must be a mapping of settings (name: value lines), got %s at line %d; nothing was written", file, kind, root.Line)
+	}
+	return nil
 }

@@ -53,12 +53,28 @@ func specError(err error) error {
 	return err
 }
 
+// compileError: code that does not compile, refused at a launch or at a
+// retry with the current code, is the client's to fix (422), with each
+// problem's file:line:col in details.problems; nil for other errors.
+func compileError(err error) *APIError {
+	var ce *engine.CompileError
+	if !errors.As(err, &ce) {
+		return nil
+	}
+	e := apiErr(http.StatusUnprocessableEntity, CodeUnprocessable, "%s", err.Error())
+	e.Details = map[string]any{"problems": ce.Problems}
+	return e
+}
+
 // actionError: a lifecycle action refused for the backfill's current state
 // (pause one that is not running, retry one still running) is a conflict.
 func actionError(err error) error {
 	var nf *engine.NotFoundError
 	if errors.As(err, &nf) || errors.Is(err, context.Canceled) {
 		return err
+	}
+	if ce := compileError(err); ce != nil {
+		return ce
 	}
 	return conflict("%s", err.Error())
 }
@@ -93,6 +109,9 @@ func (s *Server) launchBackfill(c echo.Context) error {
 	var overlap *engine.OverlapError
 	if errors.As(err, &overlap) {
 		return conflict("%s", err.Error())
+	}
+	if ce := compileError(err); ce != nil {
+		return ce
 	}
 	if err != nil {
 		return specError(err)

@@ -191,6 +191,9 @@ func (s *Server) createPipeline(c echo.Context) error {
 	if probs := yamlSyntax(file, []byte(text)); len(probs) > 0 {
 		return invalidYAML(file, probs)
 	}
+	if err := yamlMapping(file, text); err != nil {
+		return err
+	}
 	s.files.Lock()
 	defer s.files.Unlock()
 	if _, err := s.readFile(file); err == nil {
@@ -222,6 +225,9 @@ func (s *Server) putPipeline(c echo.Context) error {
 	}
 	if probs := yamlSyntax(file, []byte(text)); len(probs) > 0 {
 		return invalidYAML(file, probs)
+	}
+	if err := yamlMapping(file, text); err != nil {
+		return err
 	}
 	s.files.Lock()
 	defer s.files.Unlock()

@@ -45,11 +45,15 @@ func (s *Server) getSettings(c echo.Context) error {
 }
 
 // putSettings: PUT /project/settings {"yaml"} with If-Match. Text that does
-// not parse as YAML is refused (nothing written); other problems are saved
-// and reported, as for a pipeline file.
+// not parse as YAML, or not as a mapping of settings, and the JSON form sent
+// without its content type are refused (nothing written); other problems
+// are saved and reported, as for a pipeline file.
 func (s *Server) putSettings(c echo.Context) error {
 	text, err := readText(c, "yaml")
 	if err != nil {
+		return err
+	}
+	if err := yamlMapping(project.ProjectFile, text); err != nil {
 		return err
 	}
 	probs, err := project.CheckText(s.eng.Project(), project.ProjectFile, []byte(text))

@@ -92,7 +92,8 @@ func (s *Server) getTrigger(c echo.Context) error {
 }
 
 // previewTrigger: GET .../preview?from=&to=&limit=, exactly which runs the
-// schedule would have fired in that span. from and to are dates or times in
+// schedule would have fired in that span; truncated and next_from (the from
+// of the next page) when the span holds more than limit ticks. from and to are dates or times in
 // the trigger's zone, or RFC 3339.
 func (s *Server) previewTrigger(c echo.Context) error {
 	pl, t, err := s.trigger(c)
@@ -118,14 +119,15 @@ func (s *Server) previewTrigger(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ticks, err := launcher.Preview(pl, t, a, b, limit)
+	page, err := launcher.Preview(pl, t, a, b, limit)
 	if err != nil {
 		return badRequest("%s", err.Error())
 	}
-	if ticks == nil {
-		ticks = []launcher.Tick{}
+	out := map[string]any{"pipeline": pl.ID, "trigger": t.ID, "from": a, "to": b, "ticks": page.Ticks, "truncated": page.Truncated}
+	if page.NextFrom != nil {
+		out["next_from"] = page.NextFrom
 	}
-	return c.JSON(http.StatusOK, map[string]any{"pipeline": pl.ID, "trigger": t.ID, "from": a, "to": b, "ticks": ticks})
+	return c.JSON(http.StatusOK, out)
 }
 
 // fireTrigger: POST .../fire {"partition"} or {"from","to"} or {}: launch the

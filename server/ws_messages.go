@@ -152,6 +152,10 @@ type Message struct {
 	// triggers (the answer to a triggers request)
 	Triggers []launcher.Status `json:"triggers,omitempty"`
 	Ticks    []launcher.Tick   `json:"ticks,omitempty"`
+	// Truncated: the preview's span holds more ticks than Ticks; NextFrom
+	// is the first one left out.
+	Truncated bool       `json:"truncated,omitempty"`
+	NextFrom  *time.Time `json:"next_from,omitempty"`
 }
 
 // StdoutMessage is a chunk of output of execution id.

@@ -60,11 +60,11 @@ func (s *Server) wsTriggers(m ClientMessage) Message {
 		if err != nil {
 			return fail(badRequest("%s", err.Error()))
 		}
-		ticks, err := launcher.Preview(pl, t, a, b, 1000)
+		page, err := launcher.Preview(pl, t, a, b, 1000)
 		if err != nil {
 			return fail(badRequest("%s", err.Error()))
 		}
-		return Message{Type: MsgTriggers, ID: m.ID, Pipeline: pl.ID, Ticks: ticks}
+		return Message{Type: MsgTriggers, ID: m.ID, Pipeline: pl.ID, Ticks: page.Ticks, Truncated: page.Truncated, NextFrom: page.NextFrom}
 	}
 	return ErrorMessage(m.ID, WSInvalid, "triggers action "+quote(m.Action)+": want list, pause, resume or preview")
 }

@@ -130,6 +130,24 @@ func (c *Context) Product(name string, w Window) (*Table, error) {
 	return c.host.Product(c, name, w)
 }
 
+// SecretHost is a Host that hands out the project's secrets (the kernel's
+// does; a test's Host may not).
+type SecretHost interface {
+	Secret(ctx context.Context, name string) (string, error)
+}
+
+// Secret returns the value of the project's secret name (strata.yaml
+// secrets:), read at the moment of the call. Strata masks the value as ***
+// wherever the run's logs, printed output, errors and output tables show
+// it; keep it out of anything else the block writes.
+func (c *Context) Secret(name string) (string, error) {
+	h, ok := c.host.(SecretHost)
+	if !ok {
+		return "", fmt.Errorf("secret %q: %w", name, ErrNoWarehouse)
+	}
+	return h.Secret(c, name)
+}
+
 // Logger streams a block's log lines to the run's log and the editor.
 type Logger struct {
 	sink func(level, msg string)

@@ -155,6 +155,10 @@ func followBackfill(ctx context.Context, ws *workspace, id string) error {
 				return exitError{1}
 			}
 			if st.State != engine.StateSucceeded {
+				if st.RetryHint != "" {
+					fmt.Fprintf(os.Stderr, "re-run what did not succeed: %s: strata backfill retry %s %s --use-current-code\n", st.RetryHint, ws.proj.Dir, st.ID)
+					return exitError{1}
+				}
 				fmt.Fprintf(os.Stderr, "re-run what did not succeed: strata backfill retry %s %s\n", ws.proj.Dir, st.ID)
 				return exitError{1}
 			}
@@ -200,6 +204,9 @@ func printPlan(p *engine.Plan, limit int) {
 		p.Spec.Pipeline, p.From, p.To, p.Total, p.ToRun, p.ToSkip, p.Spec.Reprocess, p.Spec.Publish)
 	fmt.Printf("pipeline version %s (the files as they are now; a launch pins it)\n", shortVersion(p.Snapshot))
 	fmt.Printf("today: %d missing, %d failed, %d stale, %d current\n", p.ByState["missing"], p.ByState["failed"], p.ByState["stale"], p.ByState["current"])
+	if len(p.CompileErrors) > 0 {
+		fmt.Printf("CANNOT LAUNCH: pipeline %s does not compile (a launch is refused; no partition could run):\n  %s\n", p.Spec.Pipeline, strings.Join(p.CompileErrors, "\n  "))
+	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PRODUCT\tRUN\tSKIP")
 	for _, prod := range sortedProducts(p.ByProduct) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -35,6 +36,13 @@ func backfillRetry(args []string) error {
 			}
 			fmt.Println(rp)
 			return nil
+		}
+		if !*current {
+			// Said before it runs: a retry after a fix would rerun the
+			// code that failed.
+			if before, err := ws.eng.Backfill(ctx, id); err == nil && before.RetryHint != "" {
+				fmt.Fprintf(os.Stderr, "NOTE: %s: strata backfill retry %s %s --use-current-code\n", before.RetryHint, ws.proj.Dir, id)
+			}
 		}
 		st, err := ws.eng.Retry(ctx, id, *current)
 		if err != nil {

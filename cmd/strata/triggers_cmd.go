@@ -189,12 +189,20 @@ func triggersPreview(args []string) error {
 	if err != nil {
 		return err
 	}
-	ticks, err := launcher.Preview(pl, t, a, b, *limit)
+	if *limit < 1 {
+		return fmt.Errorf("--limit %d: want at least 1", *limit)
+	}
+	page, err := launcher.Preview(pl, t, a, b, *limit)
 	if err != nil {
 		return err
 	}
+	ticks := page.Ticks
 	if *format == "json" {
-		return printJSON(map[string]any{"pipeline": pl.ID, "trigger": t.ID, "ticks": ticks})
+		out := map[string]any{"pipeline": pl.ID, "trigger": t.ID, "ticks": ticks, "truncated": page.Truncated}
+		if page.NextFrom != nil {
+			out["next_from"] = page.NextFrom
+		}
+		return printJSON(out)
 	}
 	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(w, "TICK (%s)\tUTC\tRUNS\n", t.Schedule.Zone)
@@ -209,6 +217,11 @@ func triggersPreview(args []string) error {
 		fmt.Fprintf(w, "%s\t%s\t%s %s\n", tk.Local, tk.At.Format("2006-01-02 15:04Z"), pl.ID, runs)
 	}
 	w.Flush()
+	if page.Truncated {
+		fmt.Printf("%d ticks shown; the span has more (--limit %d): the next page starts --from %s\n",
+			len(ticks), *limit, page.NextFrom.Format(time.RFC3339))
+		return nil
+	}
 	fmt.Printf("%d ticks\n", len(ticks))
 	return nil
 }

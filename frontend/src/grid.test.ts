@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cellAt, cellRect, countStates, gridLayout, stateCode, visibleRange } from "./grid";
+import { cellAt, cellRect, countStates, gridLayout, legendCounts, stateCode, visibleRange } from "./grid";
 
 describe("gridLayout", () => {
   it("gives a few partitions big cells", () => {
@@ -47,4 +47,22 @@ describe("hit testing", () => {
 it("codes and counts states", () => {
   const s = new Uint8Array([stateCode("succeeded"), stateCode("failed"), stateCode("succeeded"), stateCode("bogus")]);
   expect(countStates(s)).toMatchObject({ succeeded: 2, failed: 1, queued: 1, running: 0 });
+});
+
+describe("legendCounts", () => {
+  it("reads the status's counts, queued being the rest of the total", () => {
+    expect(legendCounts({ succeeded: 3, failed: 122, running: 1, skipped: 2, cancelled: 0, conflicts: 1 }, 200)).toEqual({
+      queued: 71,
+      running: 1,
+      succeeded: 3,
+      failed: 122,
+      skipped: 2,
+      cancelled: 0,
+      paused: 0,
+      conflict: 1,
+    });
+  });
+  it("never counts a negative queue", () => {
+    expect(legendCounts({ succeeded: 5, failed: 0, running: 0, skipped: 0, cancelled: 0 }, 4).queued).toBe(0);
+  });
 });

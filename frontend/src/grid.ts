@@ -73,3 +73,25 @@ export function countStates(states: Uint8Array, count = states.length): Record<G
   for (let i = 0; i < count; i++) c[states[i]]++;
   return Object.fromEntries(STATES.map((s, i) => [s, c[i]])) as Record<GridState, number>;
 }
+
+/** The counts a backfill's status gives (the server's one tally of each partition's latest state). */
+export interface StatusCounts {
+  succeeded: number;
+  failed: number;
+  running: number;
+  skipped: number;
+  cancelled: number;
+  conflicts?: number;
+}
+
+/**
+ * The legend's counts, from the backfill's status rather than from the grid's
+ * cells: the header and the legend read the same numbers (they disagreed, "0
+ * failed" above "failed 122", when each counted its own way). Queued is what
+ * is left of total.
+ */
+export function legendCounts(p: StatusCounts, total: number): Record<GridState, number> {
+  const conflict = p.conflicts ?? 0;
+  const known = p.succeeded + p.failed + p.running + p.skipped + p.cancelled + conflict;
+  return { queued: Math.max(0, total - known), running: p.running, succeeded: p.succeeded, failed: p.failed, skipped: p.skipped, cancelled: p.cancelled, paused: 0, conflict };
+}

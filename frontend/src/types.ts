@@ -241,6 +241,8 @@ export interface BackfillStatus {
   snapshot: string; // the pipeline version the backfill runs
   current_snapshot?: string; // the version the files make now
   files_changed: boolean;
+  // when the files changed: a plain retry reruns the backfill's version; how to run the current code
+  retry_hint?: string;
   // each pipeline version that computed its partitions, from the catalog:
   // more than one after a retry with the current code
   ran?: VersionShare[];
@@ -286,6 +288,8 @@ export interface RunSummary {
   engine?: "interp" | "compiled"; // how the run's Go blocks ran
   /** What launched it: editor, cli, api, backfill, trigger or freshness. */
   launched?: string;
+  /** Which attempt at its backfill partition the run is (each retry is a run of its own). */
+  attempt?: number;
   /** Who launched it (a user's name), or its backfill's launcher. */
   actor?: string;
 }
@@ -413,6 +417,9 @@ export interface ColumnSummary {
   max: string | null;
   sum?: number;
   mean?: number;
+  /** The exact sum as text (DECIMAL/HUGEINT arithmetic for exact types). */
+  total?: string;
+  total_note?: string;
 }
 
 export interface ColumnChange {

@@ -394,6 +394,24 @@ func (e *Executor) NeedsCompiled(filename, src string, allow []string, extra ...
 	return rerr.Diagnostics
 }
 
+// CompileError parses and type-checks a block and checks its contract (the
+// entry function, wantEntry when set), running nothing: the error compiling
+// it would also meet (kind protocol.ErrCompile), with the file, line and
+// column of each problem, or nil. What only the interpreter cannot run, and
+// imports this process's interpreter does not have (a project kernel's
+// modules), are not compile errors: nil.
+func (e *Executor) CompileError(filename, src, wantEntry string, allow []string, extra ...protocol.SourceFile) *protocol.RunError {
+	allowed := map[string]bool{}
+	for _, p := range allow {
+		allowed[p] = true
+	}
+	_, rerr := e.analyze(filename, src, wantEntry, allowed, extra...)
+	if rerr == nil || rerr.Kind != protocol.ErrCompile {
+		return nil
+	}
+	return rerr
+}
+
 // stdGenericTypes are generic standard-library types older than Go 1.21
 // (stdAPISince lists the newer names) that yaegi's symbol tables cannot
 // hold, with the release that added them.

@@ -31,6 +31,13 @@
 //     invalid Dir") becomes `case strata_recv, strata_ok := <-c: x, ok =
 //     strata_recv, strata_ok;` on the case's line (destinations with calls
 //     are routed to compiled);
+//   - a function literal in a loop whose closure outlives its statement
+//     (passed, assigned, returned) is made by a call of its own: yaegi
+//     keeps the closure in a slot of the loop's frame and a closure, when
+//     it returns, puts back what the slot held before it was made, so one
+//     from an earlier iteration returning (in another goroutine) between
+//     the next literal and its use replaced the new closure with an older
+//     one or with nil (lower_loop_closures.go; corpus adv5_errgroup_wg);
 //   - `go f(x[i], g())`: yaegi read arguments other than plain variables
 //     after the goroutine started (another iteration's value, or "call of
 //     nil function"); an ordinary call in the caller evaluates them and the

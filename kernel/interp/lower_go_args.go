@@ -59,7 +59,10 @@ func (a *analysis) goArgsInCaller(g *ast.GoStmt, lit *ast.FuncLit, off func(toke
 // wrongly). A closure made inside a called function is over a snapshot of
 // the frame, whose per-iteration variables are this iteration's, and whose
 // shared ones are still shared. goArgsInCaller's rewrite is such a call
-// already.
+// already. (What replaces the closure is most likely yaegi's write-back
+// into the literal's slot of the loop's frame when an earlier iteration's
+// goroutine returns: see lower_loop_closures.go, which does the same for
+// literals that are not called where they stand.)
 func (a *analysis) goLitSnapshot(g *ast.GoStmt, off func(token.Pos) int) []edit {
 	if !a.inLoop(g) {
 		return nil

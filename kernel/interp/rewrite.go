@@ -256,6 +256,7 @@ func (a *analysis) rewriteWith(src string, lines bool) string {
 	edits = append(edits, argEdits...)
 	edits = append(edits, a.promotedIfaceCalls(edits, off)...)
 	edits = append(edits, a.mapMultiAssigns(src, edits, off)...)
+	edits = append(edits, a.loopFuncLits(edits, off)...)
 	edits = append(edits, openParens...) // last: see operatorParens
 
 	// Last offset first; at one offset, replacements before insertions, so

@@ -71,12 +71,14 @@ func init() {
 		"Item":          reflect.ValueOf((*sdk.Item)(nil)),
 		"Logger":        reflect.ValueOf((*sdk.Logger)(nil)),
 		"Partition":     reflect.ValueOf((*sdk.Partition)(nil)),
+		"SecretHost":    reflect.ValueOf((*sdk.SecretHost)(nil)),
 		"Table":         reflect.ValueOf((*sdk.Table)(nil)),
 		"Type":          reflect.ValueOf((*sdk.Type)(nil)),
 		"Window":        reflect.ValueOf((*sdk.Window)(nil)),
 
 		// interface wrapper definitions
-		"_Host": reflect.ValueOf((*_github_com_stratahq_strata_blocks_sdk_Host)(nil)),
+		"_Host":       reflect.ValueOf((*_github_com_stratahq_strata_blocks_sdk_Host)(nil)),
+		"_SecretHost": reflect.ValueOf((*_github_com_stratahq_strata_blocks_sdk_SecretHost)(nil)),
 	}
 }
 
@@ -92,4 +94,14 @@ func (W _github_com_stratahq_strata_blocks_sdk_Host) Product(ctx context.Context
 }
 func (W _github_com_stratahq_strata_blocks_sdk_Host) Query(ctx context.Context, sql string, args ...any) (*sdk.Table, error) {
 	return W.WQuery(ctx, sql, args...)
+}
+
+// _github_com_stratahq_strata_blocks_sdk_SecretHost is an interface wrapper for SecretHost type
+type _github_com_stratahq_strata_blocks_sdk_SecretHost struct {
+	IValue  interface{}
+	WSecret func(ctx context.Context, name string) (string, error)
+}
+
+func (W _github_com_stratahq_strata_blocks_sdk_SecretHost) Secret(ctx context.Context, name string) (string, error) {
+	return W.WSecret(ctx, name)
 }

@@ -180,14 +180,17 @@ type LogLine struct {
 	Time  time.Time `json:"time"`
 }
 
-// HostCall is ctx.Query or ctx.Product.
+// HostCall is ctx.Query, ctx.Product or ctx.Secret.
 type HostCall struct {
 	Seq     int64      `json:"seq"`
-	Method  string     `json:"method"` // query or product
+	Method  string     `json:"method"` // query, product or secret
 	SQL     string     `json:"sql,omitempty"`
 	Args    []any      `json:"args,omitempty"`
 	Product string     `json:"product,omitempty"`
 	Window  sdk.Window `json:"window,omitempty"`
+	// Secret names the secret of a "secret" call; the value comes back
+	// as a one-cell table (column "value"), on the kernel's own pipe.
+	Secret string `json:"secret,omitempty"`
 }
 
 // HostReply answers a HostCall; the table is attached when Error is empty.

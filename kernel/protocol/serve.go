@@ -233,6 +233,29 @@ func (h *hostClient) Product(ctx context.Context, name string, w sdk.Window) (*s
 	return h.call(ctx, &HostCall{Method: "product", Product: name, Window: w})
 }
 
+func (h *hostClient) Secret(ctx context.Context, name string) (string, error) {
+	t, err := h.call(ctx, &HostCall{Method: "secret", Secret: name})
+	if err != nil {
+		return "", err
+	}
+	return SecretValue(t)
+}
+
+// SecretTable is how a secret's value travels in a host reply.
+func SecretTable(value string) *sdk.Table {
+	t := sdk.NewTable(sdk.Field{Name: "value", Type: sdk.TypeString})
+	t.Append(value)
+	return t
+}
+
+// SecretValue reads a SecretTable.
+func SecretValue(t *sdk.Table) (string, error) {
+	if c := t.Column("value"); c != nil && c.Type == sdk.TypeString && t.Len() == 1 {
+		return c.Strings()[0], nil
+	}
+	return "", errors.New("malformed secret reply")
+}
+
 // streamWriter forwards a block's output as it is written.
 type streamWriter struct {
 	s    *server

@@ -363,6 +363,13 @@ func (p *Pool) onHostCall(m *nats.Msg) {
 			err = sdk.ErrNoWarehouse
 		default:
 			if err = json.Unmarshal(m.Data, &hc); err == nil {
+				if hc.Method == "secret" {
+					// The reply would cross NATS and its object store in
+					// clear: a block that needs a secret runs on the
+					// coordinator's own kernels.
+					err = fmt.Errorf("secret %q: secrets are not sent to workers; run this pipeline without workers (strata start without --workers or --listen-workers), or read the source in a SQL block", hc.Secret)
+					break
+				}
 				t, err = c.h.HostCall(context.Background(), &hc)
 			}
 		}

@@ -28,7 +28,8 @@ type Config struct {
 	// Grace is how long an interrupted or timed-out run may take to stop
 	// before the kernel is killed (default 500ms).
 	Grace time.Duration
-	Env   []string
+	// Env is added to the few variables a kernel inherits (kernel_env.go).
+	Env []string
 	// Dir is the kernel's working directory, where a block's relative
 	// paths (os.ReadFile("data/seed.csv")) resolve; empty: this process's.
 	Dir string
@@ -106,7 +107,7 @@ func Start(ctx context.Context, cfg Config) (*Kernel, error) {
 	}
 	cmd := exec.Command(name, args...)
 	cmd.Dir = cfg.Dir
-	cmd.Env = append(os.Environ(), cfg.Env...)
+	cmd.Env = kernelEnv(cfg.Env)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package supervisor
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/stratahq/strata/blocks/sdk"
@@ -22,6 +23,26 @@ type Pool struct {
 	mu     sync.Mutex
 	closed bool
 	all    map[*Kernel]bool
+	lent   map[*Kernel]bool // kernels started on a loan (WithLoan), beyond size
+}
+
+type loanKey struct{}
+
+// WithLoan marks ctx as work that a holder of one of the pool's kernels
+// waits for, blocked: a block whose host call (a freshness refresh of the
+// product it reads) runs another block and waits for it. With every kernel
+// held by such waiters, a plain Exec would wait for a kernel that only its
+// own end frees, until the waiters time out. On a loan, when no kernel is
+// free, the pool starts one more for this Exec and stops it after: the
+// waiter's kernel lends its slot, and as it computes nothing while it
+// waits, the cores stay shared by size kernels at a time.
+func WithLoan(ctx context.Context) context.Context {
+	return context.WithValue(ctx, loanKey{}, true)
+}
+
+func onLoan(ctx context.Context) bool {
+	v, _ := ctx.Value(loanKey{}).(bool)
+	return v
 }
 
 // NewPool returns a pool of at most size kernels, started lazily.
@@ -29,7 +50,7 @@ func NewPool(cfg Config, size int) *Pool {
 	if size < 1 {
 		size = 1
 	}
-	p := &Pool{cfg: cfg.withDefaults(), size: size, slot: make(chan struct{}, size), idle: make(chan *Kernel, size), all: map[*Kernel]bool{}}
+	p := &Pool{cfg: cfg.withDefaults(), size: size, slot: make(chan struct{}, size), idle: make(chan *Kernel, size), all: map[*Kernel]bool{}, lent: map[*Kernel]bool{}}
 	for i := 0; i < size; i++ {
 		p.slot <- struct{}{}
 	}
@@ -51,6 +72,9 @@ func (p *Pool) Exec(ctx context.Context, req *protocol.ExecRequest, inputs []*sd
 }
 
 func (p *Pool) get(ctx context.Context) (*Kernel, error) {
+	if onLoan(ctx) {
+		return p.getLoan(ctx)
+	}
 	for {
 		select {
 		case k := <-p.idle:
@@ -66,7 +90,46 @@ func (p *Pool) get(ctx context.Context) (*Kernel, error) {
 	}
 }
 
+// getLoan takes a free kernel if there is one, else starts one on the
+// loan (see WithLoan).
+func (p *Pool) getLoan(ctx context.Context) (*Kernel, error) {
+	for {
+		select {
+		case k := <-p.idle:
+			if k.Alive() {
+				return k, nil
+			}
+			p.discard(k)
+			continue
+		case <-p.slot:
+			return p.start(ctx)
+		default:
+		}
+		k, err := Start(ctx, p.cfg)
+		if err != nil {
+			return nil, fmt.Errorf("every one of the %d kernels is held by a block waiting for this run, and the one more it lends could not start: %w", p.size, err)
+		}
+		p.mu.Lock()
+		if p.closed {
+			p.mu.Unlock()
+			k.Close()
+			return nil, errors.New("kernel pool is closed")
+		}
+		p.lent[k] = true
+		p.mu.Unlock()
+		return k, nil
+	}
+}
+
 func (p *Pool) put(k *Kernel) {
+	p.mu.Lock()
+	lent := p.lent[k]
+	delete(p.lent, k)
+	p.mu.Unlock()
+	if lent {
+		k.Close() // the loan ends with its run: the slot goes back to its waiter
+		return
+	}
 	if !k.Alive() {
 		p.discard(k)
 		go p.warm()
@@ -128,8 +191,11 @@ func (p *Pool) Stats() (running, idle int) {
 func (p *Pool) Close() {
 	p.mu.Lock()
 	p.closed = true
-	ks := make([]*Kernel, 0, len(p.all))
+	ks := make([]*Kernel, 0, len(p.all)+len(p.lent))
 	for k := range p.all {
+		ks = append(ks, k)
+	}
+	for k := range p.lent {
 		ks = append(ks, k)
 	}
 	p.mu.Unlock()

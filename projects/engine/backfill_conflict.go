@@ -206,14 +206,14 @@ func (e *Engine) Conflicts(ctx context.Context, id string) ([]BackfillConflict, 
 
 // conflictRuns are the runs of a backfill whose latest state is conflict.
 func (e *Engine) conflictRuns(ctx context.Context, id string) ([]string, error) {
-	states, err := e.partitionStates(ctx, id)
+	slots, err := e.partitionSlots(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	var out []string
-	for r, s := range states {
-		if s == StateConflict {
-			out = append(out, r)
+	for _, s := range slots {
+		if s.State == StateConflict {
+			out = append(out, s.Run)
 		}
 	}
 	slices.Sort(out)

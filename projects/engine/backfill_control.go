@@ -118,6 +118,11 @@ func (e *Engine) restart(ctx context.Context, id string, retry, useCurrentCode b
 		if pin, err = e.pin(spec.Pipeline); err != nil {
 			return nil, err
 		}
+		// As a launch: code that does not compile is refused before the
+		// backfill moves to it (backfill_compile.go).
+		if err := checkCompiles(pin); err != nil {
+			return nil, err
+		}
 		if err := e.setBackfillVersion(ctx, id, pin.hash); err != nil {
 			return nil, err
 		}

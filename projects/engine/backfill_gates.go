@@ -2,8 +2,11 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/stratahq/strata/projects/project"
@@ -122,32 +125,35 @@ func rowLossGate(g *GateResult, c project.ReviewCheck, pr *ProductReview) {
 // the column over the partitions that differ, on both sides; partitions
 // whose content is unchanged add the same amount to both, so only their
 // current total is read (and not at all when every partition differs).
+// Totals of exact types (integers, DECIMAL) are the diff's exact totals,
+// added and compared as rationals: a total at exactly the allowed percent
+// passes, where float64 arithmetic read 10.000000000000009%.
 func (e *Engine) totalGate(ctx context.Context, g *GateResult, c project.ReviewCheck, pr *ProductReview) {
 	if pr == nil {
 		g.Passed = true
 		g.Detail = "nothing staged for this product"
 		return
 	}
-	var before, after float64
-	found := len(pr.Columns) == 0 // nothing differs: both totals are the unchanged ones
+	before, after := new(big.Rat), new(big.Rat)
+	found := false
 	for _, col := range pr.Columns {
 		if !strings.EqualFold(col.Name, c.Column) {
 			continue
 		}
 		found = true
-		if col.Before != nil && col.Before.Sum != nil {
-			before = *col.Before.Sum
-		}
-		if col.After != nil && col.After.Sum != nil {
-			after = *col.After.Sum
-		} else if col.After != nil {
-			g.Detail = fmt.Sprintf("column %q is not numeric: it has no total", c.Column)
+		if !warehouse.NumericTypeName(col.Type) {
+			g.Detail = fmt.Sprintf("column %q is %s, not numeric: it has no total", c.Column, col.Type)
 			return
 		}
-	}
-	if !found {
-		g.Detail = fmt.Sprintf("product %s has no column %q", pr.Product, c.Column)
-		return
+		for _, side := range []struct {
+			s   *warehouse.ColumnSummary
+			sum *big.Rat
+		}{{col.Before, before}, {col.After, after}} {
+			if err := addTotal(side.sum, side.s); err != nil {
+				g.Detail = fmt.Sprintf("could not total column %q: %v", c.Column, err)
+				return
+			}
+		}
 	}
 	var same []warehouse.PartitionVersion
 	for _, p := range pr.Partitions {
@@ -155,29 +161,76 @@ func (e *Engine) totalGate(ctx context.Context, g *GateResult, c project.ReviewC
 			same = append(same, warehouse.PartitionVersion{Partition: p.Partition, Version: p.From})
 		}
 	}
+	if !found && len(same) == 0 {
+		g.Detail = fmt.Sprintf("product %s has no column %q", pr.Product, c.Column)
+		return
+	}
 	if len(same) > 0 {
-		col := `"` + strings.ReplaceAll(c.Column, `"`, `""`) + `"`
-		t, _, err := e.wh.QueryOver(ctx, []warehouse.Relation{{Name: "unchanged", Product: pr.Product, Versions: same}},
-			`SELECT sum(`+col+`)::DOUBLE FROM unchanged`, 1)
+		t, err := e.unchangedTotal(ctx, pr.Product, c.Column, same)
 		if err != nil {
 			g.Detail = fmt.Sprintf("could not total column %q: %v", c.Column, err)
 			return
 		}
-		if t.Len() == 1 {
-			if v, ok := t.Row(0)[0].(float64); ok {
-				before += v
-				after += v
-			}
-		}
+		before.Add(before, t)
+		after.Add(after, t)
 	}
-	if before == 0 {
-		g.Passed = after == 0
-		g.Detail = fmt.Sprintf("total %s: current %s, staged %s", c.Column, fmtNum(before), fmtNum(after))
+	// |after - before| <= percent% of |before|, in exact arithmetic.
+	diff := new(big.Rat).Sub(after, before)
+	if before.Sign() == 0 {
+		g.Passed = after.Sign() == 0
+		g.Detail = fmt.Sprintf("total %s: current %s, staged %s", c.Column, fmtRat(before), fmtRat(after))
 		return
 	}
-	change := (after - before) / math.Abs(before) * 100
-	g.Passed = math.Abs(change) <= c.Percent
-	g.Detail = fmt.Sprintf("total %s: current %s, staged %s (%+.2f%%, allowed ±%g%%)", c.Column, fmtNum(before), fmtNum(after), change, c.Percent)
+	pct := new(big.Rat)
+	if _, ok := pct.SetString(strconv.FormatFloat(c.Percent, 'f', -1, 64)); !ok {
+		g.Detail = fmt.Sprintf("percent %v is not a number", c.Percent)
+		return
+	}
+	allowed := new(big.Rat).Mul(new(big.Rat).Abs(before), pct)
+	allowed.Quo(allowed, big.NewRat(100, 1))
+	g.Passed = new(big.Rat).Abs(diff).Cmp(allowed) <= 0
+	change, _ := new(big.Rat).Quo(new(big.Rat).Mul(diff, big.NewRat(100, 1)), new(big.Rat).Abs(before)).Float64()
+	g.Detail = fmt.Sprintf("total %s: current %s, staged %s (%+.2f%%, allowed ±%g%%)", c.Column, fmtRat(before), fmtRat(after), change, c.Percent)
+}
+
+// addTotal adds one side's total to sum; a side without the column or
+// with only NULLs adds nothing.
+func addTotal(sum *big.Rat, s *warehouse.ColumnSummary) error {
+	if s == nil {
+		return nil
+	}
+	if s.TotalNote != "" {
+		return errors.New(s.TotalNote)
+	}
+	if s.Total == nil {
+		return nil
+	}
+	v, ok := new(big.Rat).SetString(*s.Total)
+	if !ok {
+		return fmt.Errorf("total %q is not a number", *s.Total)
+	}
+	sum.Add(sum, v)
+	return nil
+}
+
+// unchangedTotal is the column's exact total over versions whose content
+// the backfill did not change; it fails on a missing or non-numeric column.
+func (e *Engine) unchangedTotal(ctx context.Context, product, column string, same []warehouse.PartitionVersion) (*big.Rat, error) {
+	t, _, err := e.wh.Total(ctx, product, column, same)
+	return t, err
+}
+
+// fmtRat prints a total exactly when it has a finite decimal form of at
+// most 38 digits after the point, else to 10 significant digits.
+func fmtRat(r *big.Rat) string {
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	if n, exact := r.FloatPrec(); exact && n <= 38 {
+		return r.FloatString(n)
+	}
+	f, _ := r.Float64()
+	return strconv.FormatFloat(f, 'g', 10, 64)
 }
 
 func (e *Engine) sqlGate(ctx context.Context, g *GateResult, c project.ReviewCheck, rels []warehouse.Relation) {
@@ -203,11 +256,4 @@ func (e *Engine) sqlGate(ctx context.Context, g *GateResult, c project.ReviewChe
 		}
 		g.Failures = append(g.Failures, strings.Join(parts, " "))
 	}
-}
-
-func fmtNum(f float64) string {
-	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
-		return fmt.Sprintf("%.0f", f)
-	}
-	return fmt.Sprintf("%.2f", f)
 }

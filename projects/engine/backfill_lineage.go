@@ -20,11 +20,12 @@ type VersionShare struct {
 }
 
 // backfillLineage reads, from the catalog, the pipeline version that
-// computed each run of the backfill (its latest version's, when a run
-// published more than once); runs that published nothing are absent.
+// computed each partition of the backfill, by its slot id (its latest
+// version's, when its attempts published more than once); partitions that
+// published nothing are absent.
 func (e *Engine) backfillLineage(ctx context.Context, id string) (map[string]string, error) {
-	rows, err := e.wh.DB().QueryContext(ctx, `SELECT run_id, arg_max(snapshot, created_at) FROM _strata.versions
-		WHERE starts_with(run_id, ?) AND snapshot <> '' GROUP BY run_id`, id+":")
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT `+slotSQL+` AS slot, arg_max(snapshot, created_at) FROM _strata.versions
+		WHERE starts_with(run_id, ?) AND snapshot <> '' GROUP BY slot`, id+":")
 	if err != nil {
 		return nil, fmt.Errorf("backfill %s: lineage: %w", id, err)
 	}

@@ -24,6 +24,10 @@ type RetryPlan struct {
 	// being reused (a retry of the same version reuses them).
 	RerunChildren int            `json:"rerun_children"`
 	ByState       map[string]int `json:"by_state"` // failed, cancelled, conflict, running (left by a crash), not started
+	// Notice, when the files differ from the version a plain retry runs,
+	// says that it reruns that version as launched and how to run the
+	// files as they are now (see CodeChangedHint).
+	Notice string `json:"notice,omitempty"`
 	// Problem says why the retry cannot run the backfill's own version
 	// (its snapshot's files are gone or were edited): only a retry with
 	// the current code can run.
@@ -50,6 +54,11 @@ func (e *Engine) PlanRetry(ctx context.Context, id string, useCurrentCode bool) 
 		rp.Snapshot = cur
 		if cur != hash {
 			rp.Was, rp.CodeChange = hash, hash != ""
+		}
+	}
+	if !useCurrentCode && hash != "" {
+		if cur, err := e.CurrentVersion(pl); err == nil && cur != hash {
+			rp.Notice = CodeChangedHint(hash, cur)
 		}
 	}
 	var t *target
@@ -105,6 +114,17 @@ func (e *Engine) PlanRetry(ctx context.Context, id string, useCurrentCode bool) 
 	return rp, nil
 }
 
+// CodeChangedHint says that the files differ from a backfill's pipeline
+// version was: a plain retry reruns was as launched (the code that failed,
+// when a person fixed a block since), and how to run the files as they are
+// now (version now). A retry that reran the old code and failed the same way
+// used to suggest the same retry again.
+func CodeChangedHint(was, now string) string {
+	return fmt.Sprintf("the files have changed since this backfill's pipeline version %s (now %s): a retry reruns %s as launched; "+
+		"to run the files as they are now, retry with the current code (strata backfill retry --use-current-code; API use_current_code=true)",
+		shortHash(was), shortHash(now), shortHash(was))
+}
+
 // skippedForFailures is why a rollup was skipped when some of its
 // partitions failed.
 const skippedForFailures = "skipped: some of its partitions failed"
@@ -114,7 +134,7 @@ const skippedForFailures = "skipped: some of its partitions failed"
 func (e *Engine) skippedForFailures(ctx context.Context, id string) (int, error) {
 	var n int
 	err := e.wh.DB().QueryRowContext(ctx, `SELECT count(*) FROM (SELECT arg_max(state, seq) AS state, arg_max(error, seq) AS error
-		FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' GROUP BY run_id) WHERE state = 'skipped' AND error = ?`,
+		FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' GROUP BY `+slotSQL+`) WHERE state = 'skipped' AND error = ?`,
 		id, skippedForFailures).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count the rollups a retry of %s decides again: %w", id, err)
@@ -127,13 +147,15 @@ func (e *Engine) skippedForFailures(ctx context.Context, id string) (int, error)
 // snapshot.
 func (e *Engine) staleChildren(ctx context.Context, id, snapshot string) (int, error) {
 	var n int
+	// By slot: a retry is a new attempt of the partition, and reuses the
+	// children any earlier attempt computed (childOutputs).
 	err := e.wh.DB().QueryRowContext(ctx, `WITH retried AS (
-			SELECT run_id FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' GROUP BY run_id
+			SELECT `+slotSQL+` AS slot FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' GROUP BY slot
 			HAVING arg_max(state, seq) NOT IN ('succeeded', 'skipped', 'conflict'))
-		SELECT count(*) FROM (SELECT DISTINCT run_id, block_id, child_key FROM _strata.run_events
+		SELECT count(*) FROM (SELECT DISTINCT `+slotSQL+`, block_id, child_key FROM _strata.run_events
 			WHERE backfill_id = ? AND child_key <> '' AND state = 'succeeded' AND output IS NOT NULL
-			AND run_id IN (SELECT run_id FROM retried)
-			EXCEPT SELECT DISTINCT run_id, block_id, child_key FROM _strata.run_events
+			AND `+slotSQL+` IN (SELECT slot FROM retried)
+			EXCEPT SELECT DISTINCT `+slotSQL+`, block_id, child_key FROM _strata.run_events
 			WHERE backfill_id = ? AND child_key <> '' AND state = 'succeeded' AND output IS NOT NULL AND snapshot = ?)`, id, id, id, snapshot).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count the dynamic children a retry of %s reruns: %w", id, err)
@@ -152,6 +174,9 @@ func (rp *RetryPlan) String() string {
 	}
 	if rp.Problem != "" {
 		s += "; CANNOT RUN: " + rp.Problem
+	}
+	if rp.Notice != "" {
+		s += "\nNOTE: " + rp.Notice
 	}
 	if rp.RerunChildren > 0 {
 		s += fmt.Sprintf("; %d dynamic children that succeeded under the old version run again (CHANGED code)", rp.RerunChildren)

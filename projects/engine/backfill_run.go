@@ -31,11 +31,14 @@ type backfillRun struct {
 	// from other processes (control_file.go).
 	instance controlInstance
 
-	succeeded, failed, skipped, cancelled, running, conflicts atomic.Int64
-	finishes                                                  *rateWindow
-	cancelledByUser                                           atomic.Bool
-	engine                                                    atomic.Value // string: interp or compiled
-	done                                                      chan struct{}
+	// book is the latest state of each partition as this run writes it to
+	// the log: the counts it reports (backfill_attempt.go).
+	book            *slotBook
+	bookErr         error // reading the book failed: the run ends with it
+	finishes        *rateWindow
+	cancelledByUser atomic.Bool
+	engine          atomic.Value // string: interp or compiled
+	done            chan struct{}
 }
 
 // Launch records a backfill and starts it in the background.
@@ -59,6 +62,9 @@ func (e *Engine) launch(ctx context.Context, id string, spec BackfillSpec, refus
 		return nil, err
 	}
 	t.pin = pin
+	if err := checkCompiles(pin); err != nil {
+		return nil, err
+	}
 	if refuseOverlap {
 		e.launchMu.Lock()
 		defer e.launchMu.Unlock()
@@ -108,8 +114,18 @@ func (e *Engine) backfillEvent(ctx context.Context, id string, s State, msg stri
 func (e *Engine) startBackfill(id string, t *target, retry bool) *backfillRun {
 	ctx, cancel := context.WithCancel(context.Background())
 	b := &backfillRun{e: e, id: id, t: t, ctx: ctx, cancel: cancel, retry: retry, start: time.Now(),
-		win: newWindow(t.spec.Concurrency, t.spec.RatePerMin), finishes: newRateWindow(time.Minute), done: make(chan struct{}),
+		win: newWindow(t.spec.Concurrency, t.spec.RatePerMin), finishes: newRateWindow(time.Minute), done: make(chan struct{}), book: newSlotBook(nil),
 		instance: controlInstance{Backfill: id, Instance: fmt.Sprintf("%d-%s", os.Getpid(), newNonce()), PID: os.Getpid(), Started: time.Now()}}
+	// The book is read (and what a crash left running queued again)
+	// before the backfill answers as running in this process: its counts
+	// are the log's from the first status read on.
+	if slots, err := e.partitionSlots(ctx, id); err != nil {
+		b.bookErr = err
+	} else if err := b.requeueInterrupted(ctx, slots); err != nil {
+		b.bookErr = err
+	} else {
+		b.book.load(slots)
+	}
 	e.mu.Lock()
 	e.backfills[id] = b
 	e.mu.Unlock()
@@ -183,10 +199,10 @@ func (b *backfillRun) run() error {
 	if err := e.backfillEvent(ctx, b.id, StateRunning, msg); err != nil {
 		return b.finish(err)
 	}
-	prior, err := e.partitionStates(ctx, b.id)
-	if err != nil {
-		return b.finish(err)
+	if b.bookErr != nil {
+		return b.finish(b.bookErr)
 	}
+	prior := b.book.states()
 	var launched time.Time
 	if err := e.wh.DB().QueryRowContext(ctx, `SELECT created_at FROM _strata.backfills WHERE backfill_id = ?`, b.id).Scan(&launched); err != nil {
 		return b.finish(fmt.Errorf("backfill %s: %w", b.id, err))
@@ -220,13 +236,14 @@ func (b *backfillRun) run() error {
 	launch := func(runID, key, interval string, blocks []*project.Block, after func(State)) bool {
 		state := StateFailed
 		item := func() {
-			b.running.Add(1)
-			defer b.running.Add(-1)
+			// runID is the partition's slot; each attempt is a run of its own.
+			attempt := b.book.get(runID).next(runID)
+			b.book.set(runID, attempt, StateRunning)
 			based := pd.basedOn(t.pl, blocks, key, b.id, launched)
 			if pr, ok := lp.of(b.id, runID); ok {
 				based = pr.basedOn(t.pl, blocks)
 			}
-			opt := RunOptions{RunID: runID, BackfillID: b.id, Stage: atomicMode, FineOnly: interval == "", Interval: interval,
+			opt := RunOptions{RunID: attempt, BackfillID: b.id, Stage: atomicMode, FineOnly: interval == "", Interval: interval,
 				Reuse: prior[runID] != "", Snapshot: t.pin.hash, BasedOn: based, code: code, Origin: t.spec.Origin, Actor: t.spec.Actor}
 			if atomicMode {
 				opt.PreferRun = b.id + ":"
@@ -236,12 +253,13 @@ func (b *backfillRun) run() error {
 			}
 			res, err := e.Run(ctx, t.pl.ID, key, opt)
 			if err != nil {
-				e.store.Append(Event{RunID: runID, BackfillID: b.id, Pipeline: t.pl.ID, Partition: key, State: StateFailed, Error: err.Error(),
+				e.store.Append(Event{RunID: attempt, BackfillID: b.id, Pipeline: t.pl.ID, Partition: key, State: StateFailed, Error: err.Error(),
 					Origin: withActor(t.spec.Origin, t.spec.Actor).encode()})
 			} else {
 				state = res.State
 			}
-			b.count(state)
+			b.book.set(runID, attempt, state)
+			b.finishes.add(time.Now())
 		}
 		then := func() {
 			if after != nil {
@@ -259,7 +277,6 @@ func (b *backfillRun) run() error {
 		again := st == StateSkipped && r.anyRun
 		switch {
 		case (st == StateSucceeded || st == StateSkipped || st == StateConflict) && !again:
-			b.countPrior(st)
 			return
 		case r.anyFailed:
 			b.skip(runID, r.part.Key, skippedForFailures)
@@ -269,7 +286,7 @@ func (b *backfillRun) run() error {
 		if pr, ok := lp.of(b.id, runID); ok {
 			pp.State, pp.Action = pr.State, pr.action()
 		}
-		if !r.anyRun && pp.Action != "run" && !(b.retry && st != "") && st != StateRunning {
+		if !r.anyRun && pp.Action != "run" && !(b.retry && st != "") && st != StateRunning && st != StateQueued {
 			b.skip(runID, r.part.Key, "skipped: "+pp.State)
 			return
 		}
@@ -307,10 +324,11 @@ func (b *backfillRun) run() error {
 			switch {
 			case st == StateSucceeded || st == StateSkipped || st == StateConflict:
 				return "done"
-			case b.retry && st != "", st == StateRunning:
-				// Left running by a crash, it was planned to run: run it
-				// again (a publish that committed before the crash is
-				// found by the run, not repeated, and counts succeeded).
+			case b.retry && st != "", st == StateRunning, st == StateQueued:
+				// Left running by a crash (queued again at the start of
+				// this pass), it was planned to run: run it again, as the
+				// same attempt (a publish that committed before the crash
+				// is found by the run, not repeated, and counts succeeded).
 				return "run"
 			}
 			if pr, ok := lp.of(b.id, runID); ok {
@@ -330,7 +348,6 @@ func (b *backfillRun) run() error {
 		rollMu.Unlock()
 		switch action {
 		case "done":
-			b.countPrior(st)
 			doneFine(rs, st)
 			continue
 		case "skip":
@@ -346,35 +363,36 @@ func (b *backfillRun) run() error {
 	return b.finish(nil)
 }
 
+// skip records that the partition of slot runID is skipped, and why.
 func (b *backfillRun) skip(runID, key, reason string) {
-	b.e.store.Append(Event{RunID: runID, BackfillID: b.id, Pipeline: b.t.pl.ID, Partition: key, State: StateSkipped, Error: reason,
+	id := b.book.get(runID).skipID(runID)
+	b.e.store.Append(Event{RunID: id, BackfillID: b.id, Pipeline: b.t.pl.ID, Partition: key, State: StateSkipped, Error: reason,
 		Origin: withActor(b.t.spec.Origin, b.t.spec.Actor).encode()}) // a run that never started still says who launched it
-	b.count(StateSkipped)
-}
-
-// count records a partition that ended in this run; the rate and ETA
-// follow these.
-func (b *backfillRun) count(s State) {
-	b.countPrior(s)
+	b.book.set(runID, id, StateSkipped)
 	b.finishes.add(time.Now())
 }
 
-// countPrior records a partition that an earlier run of the backfill had
-// finished (a retry or resume passes over it): done, but not part of the
-// rate.
-func (b *backfillRun) countPrior(s State) {
-	switch s {
-	case StateSucceeded:
-		b.succeeded.Add(1)
-	case StateSkipped:
-		b.skipped.Add(1)
-	case StateCancelled:
-		b.cancelled.Add(1)
-	case StateConflict:
-		b.conflicts.Add(1)
-	default:
-		b.failed.Add(1)
+// requeueInterrupted records the attempts the log says are running, which
+// nothing runs (this process is the only one that runs the backfill, and
+// it has not started them: a crash, kill or shutdown stopped them), as
+// queued: they run again in this pass under their own ids. Left running,
+// the counts said "running 2" at concurrency 1 after a restart, and the
+// Runs page a run running that nothing ran.
+func (b *backfillRun) requeueInterrupted(ctx context.Context, slots map[string]slotState) error {
+	var evs []Event
+	for slot, s := range slots {
+		if s.State != StateRunning {
+			continue
+		}
+		evs = append(evs, Event{RunID: s.Run, BackfillID: b.id, Pipeline: b.t.pl.ID, Partition: s.Key, State: StateQueued,
+			Error: "interrupted: its process stopped before it ended; it runs again, as the same run, when the backfill continues"})
+		s.State = StateQueued
+		slots[slot] = s
 	}
+	if len(evs) == 0 {
+		return nil
+	}
+	return b.e.store.Write(ctx, evs...)
 }
 
 // finish records how the backfill ended; an atomic backfill that fully

@@ -30,6 +30,9 @@ type BackfillSpec struct {
 	Reprocess   string  `json:"reprocess,omitempty"`
 	Concurrency int     `json:"concurrency,omitempty"`  // partitions at once; default the pipeline's
 	RatePerMin  float64 `json:"rate_per_min,omitempty"` // partitions started per minute; 0 = unpaced
+	// Rate is the pace as the CLI writes it ("600/m", "10/s"), for API
+	// clients; normalized into RatePerMin, and refused beside it.
+	Rate string `json:"rate,omitempty"`
 	// Publish: partition (default; each partition visible when it succeeds),
 	// atomic (nothing becomes current until all succeeded, then all at once)
 	// or review (nothing becomes current: the backfill ends ready for
@@ -63,19 +66,22 @@ const (
 // The accepted pacing. A rate below one partition a day is almost surely a
 // typo, and its interval would overflow a time.Duration somewhere below
 // 1e-8/m (which used to run the backfill unpaced); above 1000 a second the
-// pacer cannot keep up anyway. More than MaxConcurrency partitions at once
-// is more goroutines and kernel queue than any pool here serves.
+// pacer cannot keep up anyway. A written rate of zero ("0/m") would start
+// nothing, and used to run the backfill unpaced: it is refused (leaving the
+// rate out is unpaced). More than MaxConcurrency partitions at once is more
+// goroutines and kernel queue than any pool here serves; a pipeline file
+// asking for more is a load problem (project.MaxConcurrency).
 const (
 	MinRatePerMin  = 1.0 / (24 * 60)
 	MaxRatePerMin  = 60_000
-	MaxConcurrency = 1000
+	MaxConcurrency = project.MaxConcurrency
 )
 
 // rateRange says the accepted rates, for errors.
-var rateRange = fmt.Sprintf("between 1/d (%.6f per minute) and %d per minute (1000/s), or 0 for unpaced", MinRatePerMin, MaxRatePerMin)
+var rateRange = fmt.Sprintf("between 1/d (%.6f per minute) and %d per minute (1000/s)", MinRatePerMin, MaxRatePerMin)
 
 // ParseRate reads "600/m", "10/s", "1000/h", "2/d" or a plain number per
-// minute; 0 (or empty) is unpaced.
+// minute; empty is unpaced, and a written zero is refused.
 func ParseRate(s string) (float64, error) {
 	if s == "" {
 		return 0, nil
@@ -98,6 +104,9 @@ func ParseRate(s string) (float64, error) {
 	default:
 		return 0, fmt.Errorf("rate %q: unit must be /s, /m, /h or /d", s)
 	}
+	if perMin == 0 {
+		return 0, fmt.Errorf("rate %q starts no partition at all: want %s (leave the rate out to run unpaced)", s, rateRange)
+	}
 	if err := checkRate(perMin); err != nil {
 		return 0, fmt.Errorf("rate %q: %w", s, err)
 	}
@@ -111,7 +120,7 @@ func checkRate(perMin float64) error {
 	}
 	// The tolerance lets "1/d" itself through despite rounding.
 	if !(perMin >= MinRatePerMin*(1-1e-9)) || perMin > MaxRatePerMin {
-		return fmt.Errorf("%g partitions per minute is out of range: want %s", perMin, rateRange)
+		return fmt.Errorf("%g partitions per minute is out of range: want %s, or 0 for unpaced", perMin, rateRange)
 	}
 	return nil
 }
@@ -179,6 +188,15 @@ func (e *Engine) targetOf(s BackfillSpec, pl *project.Pipeline) (*target, error)
 		s.Concurrency = pl.Concurrency
 	case s.Concurrency < 0 || s.Concurrency > MaxConcurrency:
 		return nil, fmt.Errorf("concurrency %d: want between 1 and %d partitions at once, or 0 for the pipeline's %d", s.Concurrency, MaxConcurrency, pl.Concurrency)
+	}
+	if s.Rate != "" {
+		if s.RatePerMin != 0 {
+			return nil, fmt.Errorf("rate %q and rate_per_min %g: give one of them", s.Rate, s.RatePerMin)
+		}
+		if s.RatePerMin, err = ParseRate(s.Rate); err != nil {
+			return nil, err
+		}
+		s.Rate = ""
 	}
 	if err := checkRate(s.RatePerMin); err != nil {
 		return nil, fmt.Errorf("rate_per_min: %w", err)

@@ -16,13 +16,15 @@ func TestSpecRefusesOutOfRangePacing(t *testing.T) {
 		{"1e-300/s", "rate"},
 		{"1e12/s", "rate"},
 		{"-1/m", "rate"},
+		{"0/m", "starts no partition"},
+		{"0", "starts no partition"},
 	} {
 		_, err := ParseRate(tc.in)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "between") {
 			t.Errorf("ParseRate(%q) = %v, want an error naming %s and the accepted range", tc.in, err, tc.want)
 		}
 	}
-	for _, ok := range []string{"", "1/h", "600/m", "10/s", "0"} {
+	for _, ok := range []string{"", "1/h", "600/m", "10/s"} {
 		if _, err := ParseRate(ok); err != nil {
 			t.Errorf("ParseRate(%q): %v", ok, err)
 		}
@@ -39,6 +41,8 @@ func TestSpecRefusesOutOfRangePacing(t *testing.T) {
 		{"huge concurrency", func(s *BackfillSpec) { s.Concurrency = 1 << 30 }, []string{"concurrency", "between 1 and"}},
 		{"tiny rate", func(s *BackfillSpec) { s.RatePerMin = 1e-12 }, []string{"rate_per_min", "between"}},
 		{"negative rate", func(s *BackfillSpec) { s.RatePerMin = -3 }, []string{"rate_per_min", "between"}},
+		{"written zero rate", func(s *BackfillSpec) { s.Rate = "0/m" }, []string{`rate "0/m" starts no partition`, "between"}},
+		{"rate twice", func(s *BackfillSpec) { s.Rate, s.RatePerMin = "2/m", 2 }, []string{"give one of them"}},
 	} {
 		s := spec("2024-01-01", "2024-01-03")
 		tc.edit(&s)
@@ -60,5 +64,10 @@ func TestSpecRefusesOutOfRangePacing(t *testing.T) {
 	s.Concurrency = 0
 	if _, err := e.eng.Plan(ctx, s, 0, -1); err != nil {
 		t.Fatal(err)
+	}
+	// A written rate is the CLI's form of rate_per_min.
+	s.Rate = "2/m"
+	if p, err := e.eng.Plan(ctx, s, 0, -1); err != nil || p.Spec.RatePerMin != 2 || p.Spec.Rate != "" {
+		t.Fatalf("rate 2/m: %v", err)
 	}
 }

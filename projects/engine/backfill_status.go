@@ -26,6 +26,9 @@ type BackfillStatus struct {
 	Snapshot        string `json:"snapshot"`
 	CurrentSnapshot string `json:"current_snapshot,omitempty"`
 	FilesChanged    bool   `json:"files_changed"`
+	// RetryHint, when the files changed since Snapshot, says that a plain
+	// retry reruns Snapshot and how to retry with the current code.
+	RetryHint string `json:"retry_hint,omitempty"`
 	// Ran is each pipeline version that computed published partitions of
 	// the backfill (published, staged or kept aside), from the catalog: more than one after a retry with the
 	// current code (RanString says it for people).
@@ -73,6 +76,9 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 	}
 	if cur, err := e.CurrentVersion(spec.Pipeline); err == nil {
 		st.CurrentSnapshot, st.FilesChanged = cur, cur != st.Snapshot
+		if st.FilesChanged && st.Snapshot != "" {
+			st.RetryHint = CodeChangedHint(st.Snapshot, cur)
+		}
 	} else {
 		// The pipeline was renamed, deleted or broken since: its files
 		// changed too (the backfill still runs its own version).
@@ -208,26 +214,18 @@ func (e *Engine) backfillCounts(ctx context.Context, id string) (map[State]int, 
 	return out, nil
 }
 
-// partitionStates is the latest run-level state of each run of a backfill.
+// partitionStates is the latest run-level state of each partition of a
+// backfill, by its slot id (runIDFor; backfill_attempt.go).
 func (e *Engine) partitionStates(ctx context.Context, id string) (map[string]State, error) {
-	if err := e.store.Write(ctx); err != nil { // read our own writes
-		return nil, err
-	}
-	rows, err := e.wh.DB().QueryContext(ctx, `SELECT run_id, arg_max(state, seq) FROM _strata.run_events
-		WHERE backfill_id = ? AND block_id = '' GROUP BY run_id`, id)
+	slots, err := e.partitionSlots(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := map[string]State{}
-	for rows.Next() {
-		var r, s string
-		if err := rows.Scan(&r, &s); err != nil {
-			return nil, err
-		}
-		out[r] = State(s)
+	out := make(map[string]State, len(slots))
+	for k, s := range slots {
+		out[k] = s.State
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // PartitionStatus is one partition of a backfill, for the grid.
@@ -260,23 +258,24 @@ func (e *Engine) BackfillPartitions(ctx context.Context, id, state string, offse
 	}
 	type last struct {
 		state State
+		run   string // the latest attempt
 		err   string
 		dur   float64
 	}
-	info := map[string]last{}
-	rows, err := e.wh.DB().QueryContext(ctx, `SELECT run_id, arg_max(state, seq), arg_max(error, seq), arg_max(duration_ms, seq)
-		FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' GROUP BY run_id`, id)
+	info := map[string]last{} // by slot
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT `+slotSQL+` AS slot, arg_max(state, seq), arg_max(run_id, seq), arg_max(error, seq), arg_max(duration_ms, seq)
+		FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' GROUP BY slot`, id)
 	if err != nil {
 		return nil, 0, err
 	}
 	for rows.Next() {
-		var r, s, msg string
+		var r, s, run, msg string
 		var d float64
-		if err := rows.Scan(&r, &s, &msg, &d); err != nil {
+		if err := rows.Scan(&r, &s, &run, &msg, &d); err != nil {
 			rows.Close()
 			return nil, 0, err
 		}
-		info[r] = last{State(s), msg, d}
+		info[r] = last{State(s), run, msg, d}
 	}
 	rows.Close()
 	lineage, err := e.backfillLineage(ctx, id)
@@ -294,7 +293,7 @@ func (e *Engine) BackfillPartitions(ctx context.Context, id, state string, offse
 	add := func(key, interval, runID string) {
 		ps := PartitionStatus{Key: key, Interval: interval, State: notStarted}
 		if l, ok := info[runID]; ok {
-			ps.State, ps.Error, ps.Duration, ps.RunID = l.state, l.err, l.dur, runID
+			ps.State, ps.Error, ps.Duration, ps.RunID = l.state, l.err, l.dur, l.run
 		}
 		ps.Snapshot = lineage[runID]
 		if state != "" && string(ps.State) != state {

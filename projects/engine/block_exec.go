@@ -67,6 +67,7 @@ func (r *runner) execute(ctx context.Context, g *group, b *project.Block, item *
 		var rerr *protocol.RunError
 		var log string
 		out, rerr, log, o.Worker, o.Engine = r.attempt(ctx, g, b, item, inputs)
+		out, rerr, log = maskAttempt(r.e.secrets, out, rerr, log)
 		o.Log = log
 		if rerr == nil {
 			o.State = StateSucceeded
@@ -129,7 +130,7 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 	src := r.srcs[b.ID].text
 	h := &blockHandler{r: r, b: b, part: g.part.Key, item: item}
 	if b.Kind == project.KindSQL {
-		t, err := r.runSQL(ctx, g, src, in)
+		t, err := r.runSQL(ctx, g, b, src, in)
 		if err != nil {
 			return nil, &protocol.RunError{Kind: protocol.ErrRuntime, File: b.File, Message: err.Error()}, "", "", ""
 		}
@@ -252,12 +253,13 @@ func (h *blockHandler) keep(s string) {
 }
 
 func (h *blockHandler) Stream(name, data string) {
+	data = h.r.e.secrets.Mask(data)
 	h.keep(data)
 	h.notice("stdout", data)
 }
 
 func (h *blockHandler) Log(l protocol.LogLine) {
-	line := fmt.Sprintf("%s %s %s\n", l.Time.Format("15:04:05.000"), l.Level, l.Msg)
+	line := h.r.e.secrets.Mask(fmt.Sprintf("%s %s %s\n", l.Time.Format("15:04:05.000"), l.Level, l.Msg))
 	h.keep(line)
 	h.notice("log", line)
 }

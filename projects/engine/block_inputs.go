@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/projects/project"
@@ -53,18 +54,28 @@ func (r *runner) inputs(ctx context.Context, g *group, b *project.Block, local f
 
 // runSQL runs a SQL block over its upstreams and records the versions it
 // read in place as what it read (the warehouse says which, in the query's
-// own snapshot).
-func (r *runner) runSQL(ctx context.Context, g *group, src string, in *upstreams) (*sdk.Table, error) {
+// own snapshot). A product the query reads by its view's name, undeclared,
+// is recorded as a ctx.Product read is: part of the version's lineage, so a
+// rewrite of it makes the version stale. The block's own product is left
+// out (a query that reads what its block wrote before is not made stale by
+// its own publish).
+func (r *runner) runSQL(ctx context.Context, g *group, b *project.Block, src string, in *upstreams) (*sdk.Table, error) {
 	ins := make([]warehouse.SQLInput, len(in.names))
 	for i, n := range in.names {
 		ins[i] = warehouse.SQLInput{Name: n, Table: in.tables[i], Read: in.pinned[i]}
 	}
-	t, read, err := r.e.wh.RunSQLInputs(ctx, src, ins, sqlParams(g.part))
+	t, read, byName, err := r.e.wh.RunSQLBlock(ctx, src, ins, sqlParams(g.part))
 	if err != nil {
 		return nil, err
 	}
 	for _, refs := range read {
 		r.recordRead(refs)
+	}
+	own := ProductName(r.pl, b)
+	for _, refs := range byName {
+		if len(refs) > 0 && !strings.EqualFold(refs[0].Product, own) {
+			r.recordProductRead(b.ID, g.part.Key, refs)
+		}
 	}
 	return t, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/stratahq/strata/projects/fingerprint"
 	"github.com/stratahq/strata/projects/partitions"
 	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/secrets"
 	"github.com/stratahq/strata/projects/snapshot"
 	"github.com/stratahq/strata/projects/warehouse"
 )
@@ -33,6 +34,9 @@ type Engine struct {
 	store     *Store
 	hub       *Hub
 	now       func() time.Time
+	// secrets resolves the project's secrets for blocks and masks them
+	// in what runs produce (secret_mask.go).
+	secrets *secrets.Store
 
 	// FanOutWindow bounds the dynamic children in flight per fan-out.
 	FanOutWindow int
@@ -103,8 +107,10 @@ func New(ctx context.Context, proj *project.Project, wh *warehouse.Warehouse, po
 	e := &Engine{proj: proj, wh: wh, pool: pool, compiler: opt.Compiler, noCompiled: opt.NoCompiled, projectKernel: opt.ProjectKernel, shipBuild: opt.ShipBuild, store: store, hub: NewHub(), now: now,
 		FanOutWindow: 64, backfills: map[string]*backfillRun{}, pins: map[string]*pinned{}, inUse: map[string]int{}, readOnly: opt.ReadOnly}
 	// SQL blocks LOAD the project's DuckDB extensions (a warehouse
-	// opened with them has them already).
+	// opened with them has them already) and resolve its secrets.
 	wh.UseExtensions(proj.Extensions)
+	e.secrets = secrets.New(proj.Dir, proj.Secrets)
+	wh.UseSecrets(e.secrets)
 	// Opening a project for writing is a safe moment to drop the
 	// snapshots nothing needs: nothing of this process runs yet.
 	e.collectSnapshots(ctx)
@@ -141,6 +147,7 @@ func (e *Engine) SetProject(p *project.Project) {
 	e.proj = p
 	e.mu.Unlock()
 	e.wh.UseExtensions(p.Extensions)
+	e.secrets.Set(p.Secrets)
 	e.hub.Publish(Notice{Kind: NoticeProject})
 }
 

@@ -96,7 +96,26 @@ func newCompiledEnv(t testing.TB, demo bool, files map[string]string) *env {
 	return e
 }
 
-func openEnvWith(dir string, compiled bool) (*env, error) {
+func openEnvWith(dir string, compiled bool) (*env, error) { return openEnvSized(dir, compiled, 2) }
+
+// newEnvPool is newEnv with a kernel pool of size kernels.
+func newEnvPool(t testing.TB, size int, files map[string]string) *env {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "proj")
+	if err := scaffold.Init(dir, false); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, files)
+	e, err := openEnvSized(dir, false, size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.t = t
+	t.Cleanup(e.close)
+	return e
+}
+
+func openEnvSized(dir string, compiled bool, size int) (*env, error) {
 	proj, err := project.Load(dir)
 	if proj == nil {
 		return nil, err
@@ -105,7 +124,7 @@ func openEnvWith(dir string, compiled bool) (*env, error) {
 	if err != nil {
 		return nil, err
 	}
-	pool := supervisor.NewPool(kernelConfig(), 2)
+	pool := supervisor.NewPool(kernelConfig(), size)
 	var opt Options
 	if compiled {
 		opt.Compiler = build.NewCompiler(dir, kernelConfig(), 2)

@@ -13,7 +13,7 @@ import (
 	"github.com/stratahq/strata/projects/warehouse"
 )
 
-// HostCall answers ctx.Query and ctx.Product for a running block.
+// HostCall answers ctx.Query, ctx.Product and ctx.Secret for a running block.
 func (e *Engine) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk.Table, error) {
 	switch c.Method {
 	case "query":
@@ -21,6 +21,12 @@ func (e *Engine) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk.Table
 	case "product":
 		t, _, err := e.readProduct(ctx, c)
 		return t, err
+	case "secret":
+		v, err := e.secrets.Resolve(c.Secret)
+		if err != nil {
+			return nil, err
+		}
+		return protocol.SecretTable(v), nil
 	}
 	return nil, fmt.Errorf("unknown host call %q", c.Method)
 }
@@ -158,7 +164,10 @@ func (e *Engine) versionsOf(ctx context.Context, query string, args []any, keys 
 func (e *Engine) publishedByRun(ctx context.Context, runID string, pl *project.Pipeline, blocks []*project.Block) (done, current bool, err error) {
 	want := 0
 	var args []any
-	args = append(args, runID)
+	// Any attempt of the partition (backfill_attempt.go): an earlier one
+	// that published is never published again.
+	slot, _ := slotOf(runID)
+	args = append(args, slot, slot+attemptSep)
 	for _, b := range blocks {
 		if b.Entry == project.EntryExport {
 			continue
@@ -182,6 +191,6 @@ func (e *Engine) publishedByRun(ctx context.Context, runID string, pl *project.P
 		FROM _strata.versions v
 		LEFT JOIN _strata.current c ON c.product = v.product AND c.partition = v.partition
 		LEFT JOIN _strata.versions n ON n.product = c.product AND n.partition = c.partition AND n.version = c.version
-		WHERE v.run_id = ? AND v.product IN (`+ph+`)`, args...).Scan(&n, &cur)
+		WHERE (v.run_id = ? OR starts_with(v.run_id, ?)) AND v.product IN (`+ph+`)`, args...).Scan(&n, &cur)
 	return n == want, cur == want, err
 }

@@ -32,6 +32,9 @@ type Plan struct {
 	Products   []string           `json:"products"`
 	Partitions []PlannedPartition `json:"partitions"` // the requested page, oldest first
 	Rollups    []PlannedPartition `json:"rollups"`    // coarser partitions (weeks of a daily pipeline)
+	// CompileErrors are the problems (file:line:col: message) that make a
+	// launch of this plan refused: Go blocks that do not compile.
+	CompileErrors []string `json:"compile_errors,omitempty"`
 }
 
 // PlannedPartition is one partition in a plan.
@@ -74,6 +77,9 @@ func (e *Engine) Plan(ctx context.Context, spec BackfillSpec, offset, limit int)
 		return nil, err
 	}
 	plan := &Plan{Spec: t.spec, Snapshot: version, From: t.from, To: t.to, Total: t.total, ByState: map[string]int{}, ByProduct: map[string][2]int{}}
+	if srcs, err := readSources(e.project().Dir, t.pl); err == nil {
+		plan.CompileErrors = compileProblems(t.pl, srcs, e.project().Kernel.Allow)
+	}
 	for _, b := range pd.fine {
 		plan.Products = append(plan.Products, ProductName(t.pl, b))
 	}

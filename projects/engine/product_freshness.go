@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/kernel/supervisor"
 	"github.com/stratahq/strata/projects/partitions"
 	"github.com/stratahq/strata/projects/project"
 	"github.com/stratahq/strata/projects/warehouse"
@@ -115,7 +116,11 @@ func (e *Engine) ensureFresh(ctx context.Context, reader *project.Pipeline, prod
 			if block.Partitions.Interval != owner.Partitions.Interval {
 				opt.Interval = block.Partitions.Interval
 			}
-			res, err := e.Run(ctx, owner.ID, k, opt)
+			// The reader holds a kernel and computes nothing until the
+			// refresh ends: with every kernel held by such readers, the
+			// refresh would wait for one only its own end frees. It runs
+			// on the reader's loan instead (supervisor.WithLoan).
+			res, err := e.Run(supervisor.WithLoan(ctx), owner.ID, k, opt)
 			if err != nil {
 				return err
 			}

@@ -64,17 +64,20 @@ func (r *rateWindow) perMinute(elapsed time.Duration) float64 {
 }
 
 func (b *backfillRun) progress() *Progress {
+	// The counts are the log's latest state of each partition (the same
+	// tally Backfill makes of the log when no process runs it), not
+	// counters of this pass: one source for the CLI, the API and the UI.
+	c := b.book.counts()
 	p := &Progress{BackfillID: b.id, State: StateRunning, Total: b.t.total + b.t.rollups,
-		Succeeded: int(b.succeeded.Load()), Failed: int(b.failed.Load()), Skipped: int(b.skipped.Load()),
-		Cancelled: int(b.cancelled.Load()), Running: int(b.running.Load()), Conflicts: int(b.conflicts.Load()), Elapsed: time.Since(b.start)}
+		Succeeded: c[StateSucceeded], Failed: c[StateFailed], Skipped: c[StateSkipped],
+		Cancelled: c[StateCancelled], Running: c[StateRunning], Conflicts: c[StateConflict], Elapsed: time.Since(b.start)}
 	if b.win.Paused() {
 		p.State = StatePaused
 	}
 	p.Done = p.Succeeded + p.Skipped
 	p.Engine, _ = b.engine.Load().(string)
 	p.Rate = b.finishes.perMinute(p.Elapsed)
-	if remaining := p.Total - p.Done - p.Failed - p.Cancelled - p.Conflicts; p.Rate > 0 && remaining > 0 {
-		p.ETA = time.Duration(float64(remaining) / p.Rate * float64(time.Minute))
-	}
+	p.ETA = estimateETA(etaInput{Now: time.Now(), Remaining: p.Total - p.Done - p.Failed - p.Cancelled - p.Conflicts,
+		Running: p.Running, Observed: p.Rate, PerMin: b.t.spec.RatePerMin, NextStart: b.win.pace.nextStart()})
 	return p
 }

@@ -42,6 +42,9 @@ type RunSummary struct {
 	// Launched is the origin filter this run answers to: editor, cli, api,
 	// backfill, trigger or freshness ("" for runs older than the record).
 	Launched string `json:"launched,omitempty"`
+	// Attempt is which attempt at its backfill partition the run is (from
+	// 1): each retry of a partition is a run of its own (backfill_attempt.go).
+	Attempt int `json:"attempt,omitempty"`
 }
 
 // runSummaryCols are the columns scanRunSummary reads, grouped by run_id.
@@ -65,6 +68,9 @@ func scanRunSummary(sc scanner) (RunSummary, error) {
 		}
 	}
 	r.Launched = launchedBy(r.Origin, r.BackfillID)
+	if r.BackfillID != "" {
+		_, r.Attempt = slotOf(r.RunID)
+	}
 	return r, nil
 }
 
@@ -180,7 +186,8 @@ func (e *Engine) runByID(ctx context.Context, runID string) (RunSummary, error) 
 }
 
 // childOutputs reads the outputs of the dynamic children of a run that
-// succeeded in earlier attempts under pipeline version snapshot. A child
+// succeeded in earlier attempts (of the run, or of the partition's earlier
+// runs: backfill_attempt.go) under pipeline version snapshot. A child
 // that succeeded under another version (a retry with the current code), or
 // before versions were recorded on children, runs again: its output is
 // what other code computed.
@@ -188,8 +195,10 @@ func (e *Engine) childOutputs(ctx context.Context, runID, snapshot string) (map[
 	if err := e.store.Write(ctx); err != nil {
 		return nil, err
 	}
+	slot, _ := slotOf(runID)
 	rows, err := e.wh.DB().QueryContext(ctx, `SELECT block_id, child_key, arg_max(output, seq) FROM _strata.run_events
-		WHERE run_id = ? AND child_key <> '' AND state = 'succeeded' AND output IS NOT NULL AND snapshot = ? GROUP BY block_id, child_key`, runID, snapshot)
+		WHERE (run_id = ? OR starts_with(run_id, ?)) AND child_key <> '' AND state = 'succeeded' AND output IS NOT NULL AND snapshot = ? GROUP BY block_id, child_key`,
+		slot, slot+attemptSep, snapshot)
 	if err != nil {
 		return nil, err
 	}

@@ -117,6 +117,7 @@ func (w *window) waitUnpaused(ctx context.Context) bool {
 // pacer spaces starts to a rate per minute.
 type pacer struct {
 	every time.Duration
+	mu    sync.Mutex // next is read by progress while wait moves it
 	next  time.Time
 }
 
@@ -131,15 +132,24 @@ func (p *pacer) wait(ctx context.Context) bool {
 	if p.every == 0 {
 		return ctx.Err() == nil
 	}
-	now := time.Now()
-	if p.next.After(now) {
+	now, next := time.Now(), p.nextStart()
+	if next.After(now) {
 		select {
-		case <-time.After(p.next.Sub(now)):
+		case <-time.After(next.Sub(now)):
 		case <-ctx.Done():
 			return false
 		}
-		now = p.next
+		now = next
 	}
+	p.mu.Lock()
 	p.next = now.Add(p.every)
+	p.mu.Unlock()
 	return true
+}
+
+// nextStart is when the pace lets the next item start (zero: at once).
+func (p *pacer) nextStart() time.Time {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.next
 }

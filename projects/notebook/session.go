@@ -298,6 +298,7 @@ type streamHandler struct {
 }
 
 func (h *streamHandler) Stream(name, data string) {
+	data = h.s.m.cfg.Engine.Secrets().Mask(data)
 	c := h.s.currentClient()
 	if c == nil || !c.TrySend(Event{Kind: EventStdout, ID: h.id, Stream: name, Data: data}) {
 		h.dropped.Add(1)
@@ -305,6 +306,7 @@ func (h *streamHandler) Stream(name, data string) {
 }
 
 func (h *streamHandler) Log(l protocol.LogLine) {
+	l.Msg = h.s.m.cfg.Engine.Secrets().Mask(l.Msg)
 	c := h.s.currentClient()
 	if c == nil || !c.TrySend(Event{Kind: EventLog, ID: h.id, Log: &LogLine{Level: l.Level, Msg: l.Msg, Time: l.Time}}) {
 		h.dropped.Add(1)

@@ -40,15 +40,16 @@ func (s *Session) run(ctx context.Context, e *execution, source string) (Event, 
 		}
 		return refused(e.id, CodeInvalid, err.Error()), false
 	}
+	masks := eng.Secrets()
 	if b.Kind == project.KindSQL {
 		t, err := in.ExecSQL(ctx)(source)
 		if err != nil {
 			if ctx.Err() != nil {
 				return stopped(e, b.File, err, time.Since(start)), false
 			}
-			return runFailed(e.id, &protocol.RunError{Kind: protocol.ErrRuntime, File: b.File, Message: err.Error()}, time.Since(start)), false
+			return runFailed(e.id, &protocol.RunError{Kind: protocol.ErrRuntime, File: b.File, Message: masks.Mask(err.Error())}, time.Since(start)), false
 		}
-		return s.succeeded(e, pl, in, source, t, time.Since(start), "sql", ""), false
+		return s.succeeded(e, pl, in, source, engine.MaskTable(masks, t), time.Since(start), "sql", ""), false
 	}
 	req, err := in.ExecRequest(source)
 	if err != nil {
@@ -99,8 +100,10 @@ func (s *Session) run(ctx context.Context, e *execution, source string) (Event, 
 
 // ended turns a kernel's result into the execution's final event.
 func (s *Session) ended(ctx context.Context, e *execution, pl *project.Pipeline, in *engine.Interactive, b *project.Block, source string, h *streamHandler, res *protocol.Result, out *sdk.Table, mode string, restarted bool) (Event, bool) {
+	masks := s.m.cfg.Engine.Secrets()
 	if res.Error != nil {
 		re := *res.Error
+		re.Message = masks.Mask(re.Message)
 		if re.File == "" {
 			re.File = b.File
 		}
@@ -117,9 +120,9 @@ func (s *Session) ended(ctx context.Context, e *execution, pl *project.Pipeline,
 	}
 	stdout := ""
 	if h.dropped.Load() > 0 {
-		stdout = res.Stdout // the stream lost chunks; the captured text is complete
+		stdout = masks.Mask(res.Stdout) // the stream lost chunks; the captured text is complete
 	}
-	ev := s.succeeded(e, pl, in, source, out, res.Duration, res.Entry, stdout)
+	ev := s.succeeded(e, pl, in, source, engine.MaskTable(masks, out), res.Duration, res.Entry, stdout)
 	ev.Result.Engine = mode
 	return ev, restarted
 }

@@ -8,6 +8,11 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
+// MaxConcurrency bounds a pipeline's and a backfill's concurrency: more
+// partitions at once is more goroutines and kernel queue than any pool
+// serves, and a pipeline file asking for 100000 is a typo.
+const MaxConcurrency = 1000
+
 // Defaults applied when a pipeline file leaves a setting out.
 const (
 	DefaultConcurrency = 4
@@ -127,9 +132,12 @@ func (d *decoder) decodePipeline(pl *Pipeline, root *yaml.Node, proj *Project) {
 	}
 	if e, ok := f["concurrency"]; ok {
 		if n, ok := d.integer(e, "concurrency"); ok {
-			if n < 1 {
+			switch {
+			case n < 1:
 				d.addf(e.val, "concurrency", "concurrency %d runs nothing: want at least 1 partition at once", n)
-			} else {
+			case n > MaxConcurrency:
+				d.addf(e.val, "concurrency", "concurrency %d is out of range: want between 1 and %d partitions at once", n, MaxConcurrency)
+			default:
 				pl.Concurrency = n
 			}
 		}

@@ -202,6 +202,11 @@ func TestPipelineProblems(t *testing.T) {
 			want:     []want{{pf, 1, "concurrency", "concurrency 0 runs nothing"}},
 		},
 		{
+			name:     "concurrency beyond the bound",
+			pipeline: lines("blocks: []", "concurrency: 100000"),
+			want:     []want{{pf, 2, "concurrency", "concurrency 100000 is out of range: want between 1 and 1000 partitions at once"}},
+		},
+		{
 			name:     "YAML syntax error in a flow list",
 			pipeline: lines("blocks:", "  - id: a", "    upstream: [a", "  - id: b"),
 			want:     []want{{pf, 3, "", "YAML syntax error: did not find expected ',' or ']'"}},

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/stratahq/strata/projects/secrets"
 )
 
 // ProjectFile is the name of the settings file that marks a Strata project.
@@ -42,9 +44,13 @@ type Project struct {
 	// Extensions are the DuckDB extensions the warehouse loads on open
 	// (installed by `strata extensions install`), as strata.yaml names them.
 	Extensions []string
-	Alerts     AlertConfig // who hears of failures (alert_config.go)
-	Pipelines  map[string]*Pipeline
-	Problems   Problems // everything wrong with the project, sorted; empty when valid
+	// Secrets name the credentials blocks may read (ctx.Secret, {{secret
+	// "pg"}} in a SQL block's ATTACH) and where their values are; never
+	// the values (projects/secrets).
+	Secrets   map[string]secrets.Spec
+	Alerts    AlertConfig // who hears of failures (alert_config.go)
+	Pipelines map[string]*Pipeline
+	Problems  Problems // everything wrong with the project, sorted; empty when valid
 }
 
 // KernelConfig limits a kernel process.
@@ -54,7 +60,7 @@ type KernelConfig struct {
 	Allow       []string      // opt-in imports from AllowableImports
 }
 
-var projectFields = []string{"name", "timezone", "retention", "kernel", "variables", "extensions", "alerts"}
+var projectFields = []string{"name", "timezone", "retention", "kernel", "variables", "extensions", "secrets", "alerts"}
 var kernelFields = []string{"memory_limit", "timeout", "allow"}
 
 // decodeProject fills p from the strata.yaml root node (nil for an empty file).
@@ -105,6 +111,9 @@ func (d *decoder) decodeProject(p *Project, root *yaml.Node) {
 	}
 	if e, ok := f["extensions"]; ok {
 		d.decodeExtensions(p, e)
+	}
+	if e, ok := f["secrets"]; ok {
+		d.decodeSecrets(p, e)
 	}
 	if e, ok := f["alerts"]; ok {
 		d.decodeAlerts(&p.Alerts, e)

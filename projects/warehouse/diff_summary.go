@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
-
-	"github.com/stratahq/strata/blocks/sdk"
 )
 
 // ColumnSummary is what one side of a diff holds in one column.
@@ -15,8 +13,14 @@ type ColumnSummary struct {
 	Distinct int64    `json:"distinct"`
 	Min      *string  `json:"min"` // as DuckDB casts it to text; nil when every value is NULL
 	Max      *string  `json:"max"`
-	Sum      *float64 `json:"sum,omitempty"` // numeric columns only
+	Sum      *float64 `json:"sum,omitempty"` // numeric columns only (integers, DECIMAL, DOUBLE)
 	Mean     *float64 `json:"mean,omitempty"`
+	// Total is the exact sum of a numeric column as decimal text: summed
+	// in DECIMAL or HUGEINT arithmetic for exact types (Sum is its nearest
+	// float64), the DOUBLE sum for floats. Nil when every value is NULL,
+	// or when the total could not be read (TotalNote says why).
+	Total     *string `json:"total,omitempty"`
+	TotalNote string  `json:"total_note,omitempty"`
 }
 
 // ColumnChange compares one column across the sides; Before or After is
@@ -114,15 +118,19 @@ func summarize(ctx context.Context, q querier, sides [2]side, cols [2][]unionCol
 			id := quoteIdent(c.name)
 			sel = append(sel, fmt.Sprintf("count(*) - count(%[1]s), "+distinct+", min(%[1]s)::VARCHAR, max(%[1]s)::VARCHAR", id))
 			var mn, mx sql.NullString
-			var sm, mean sql.NullFloat64
 			ptrs = append(ptrs, &sum[j].Nulls, &sum[j].Distinct, &mn, &mx)
-			if numeric(c.typ) {
-				sel = append(sel, fmt.Sprintf("sum(%[1]s)::DOUBLE, avg(%[1]s)::DOUBLE", id))
-				ptrs = append(ptrs, &sm, &mean)
+			var tot *totals
+			if Numeric(c.typ) {
+				var q string
+				tot, q = newTotals(id, c.f)
+				sel = append(sel, q)
+				ptrs = append(ptrs, tot.ptrs()...)
 			}
 			fill = append(fill, func() {
 				sum[j].Min, sum[j].Max = nullString(mn), nullString(mx)
-				sum[j].Sum, sum[j].Mean = nullFloat(sm), nullFloat(mean)
+				if tot != nil {
+					tot.fill(&sum[j])
+				}
 			})
 		}
 		if len(keys) > 0 {
@@ -155,8 +163,6 @@ func summarize(ctx context.Context, q querier, sides [2]side, cols [2][]unionCol
 	}
 	return out, dups, rows.Err()
 }
-
-func numeric(t sdk.Type) bool { return t == sdk.TypeInt64 || t == sdk.TypeFloat64 }
 
 func nullString(s sql.NullString) *string {
 	if !s.Valid {
@@ -210,5 +216,5 @@ func sameSummary(a, b *ColumnSummary) bool {
 	}
 	eqS := func(x, y *string) bool { return (x == nil && y == nil) || (x != nil && y != nil && *x == *y) }
 	eqF := func(x, y *float64) bool { return (x == nil && y == nil) || (x != nil && y != nil && *x == *y) }
-	return a.Nulls == b.Nulls && a.Distinct == b.Distinct && eqS(a.Min, b.Min) && eqS(a.Max, b.Max) && eqF(a.Sum, b.Sum) && eqF(a.Mean, b.Mean)
+	return a.Nulls == b.Nulls && a.Distinct == b.Distinct && eqS(a.Min, b.Min) && eqS(a.Max, b.Max) && eqF(a.Sum, b.Sum) && eqF(a.Mean, b.Mean) && eqS(a.Total, b.Total)
 }

@@ -47,32 +47,63 @@ type SQLInput struct {
 // query read; inputs all in memory need no snapshot, and their temporary
 // tables are dropped instead (one statement fewer than BEGIN and ROLLBACK).
 func (w *Warehouse) RunSQLInputs(ctx context.Context, query string, inputs []SQLInput, params map[string]any) (*sdk.Table, [][]VersionRef, error) {
+	t, read, _, err := w.RunSQLBlock(ctx, query, inputs, params)
+	return t, read, err
+}
+
+// RunSQLBlock is RunSQLInputs that also returns the versions of the
+// products the query reads by name rather than as inputs (one list per
+// product, every current partition of it, in the query's snapshot): what
+// the block computed from beside its upstreams (sql_block_reads.go).
+func (w *Warehouse) RunSQLBlock(ctx context.Context, query string, inputs []SQLInput, params map[string]any) (*sdk.Table, [][]VersionRef, [][]VersionRef, error) {
+	attaches, query, err := splitSQLBlock(query)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	if err := checkReadOnly(query); err != nil {
-		return nil, nil, fmt.Errorf("a SQL block is one SELECT: %w", err)
+		return nil, nil, nil, fmt.Errorf("a SQL block is one SELECT (after ATTACH statements): %w", err)
 	}
 	if err := w.loadExtensions(ctx); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
+	release, err := w.attachAll(ctx, attaches)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer release()
+	t, read, byName, err := w.runSQLInputs(ctx, query, inputs, params)
+	return t, read, byName, maskError(w.masks(), err)
+}
+
+func (w *Warehouse) runSQLInputs(ctx context.Context, query string, inputs []SQLInput, params map[string]any) (*sdk.Table, [][]VersionRef, [][]VersionRef, error) {
 	var args []any
 	for _, name := range usedParams(query) {
 		v, ok := params[name]
 		if !ok {
-			return nil, nil, fmt.Errorf("unknown parameter $%s (parameters: $partition_key, $partition_start, $partition_end)", name)
+			return nil, nil, nil, fmt.Errorf("unknown parameter $%s (parameters: $partition_key, $partition_start, $partition_end)", name)
 		}
 		args = append(args, sql.Named(name, v))
 	}
 	read := make([][]VersionRef, len(inputs))
-	if cteReady(query, inputs) {
+	named := w.productsMentioned(query, inputs)
+	if len(named) == 0 && cteReady(query, inputs) {
 		if t, err := w.runWithCTEs(ctx, query, inputs, args); err == nil {
-			return t, read, nil
+			return t, read, nil, nil
 		}
 	}
 	var out *sdk.Table
+	var byName [][]VersionRef
 	run := w.scratchTx
-	if !readsInPlace(inputs) {
+	if !readsInPlace(inputs) && len(named) == 0 {
 		run = w.droppingConn(inputs)
 	}
 	err := run(ctx, func(conn *sql.Conn) error {
+		if len(named) > 0 {
+			var err error
+			if byName, err = productReads(ctx, conn, query, named); err != nil {
+				return err
+			}
+		}
 		for i, in := range inputs {
 			var err error
 			if in.Read != nil {
@@ -89,9 +120,9 @@ func (w *Warehouse) RunSQLInputs(ctx context.Context, query string, inputs []SQL
 		return err
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return out, read, nil
+	return out, read, byName, nil
 }
 
 func readsInPlace(inputs []SQLInput) bool {

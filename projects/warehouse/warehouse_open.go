@@ -23,16 +23,6 @@ import (
 // leaves Retention at zero.
 const DefaultRetention = 3
 
-// DuckDB's checkpoint_threshold (16 MiB of WAL) is kept: 256 MiB looked a
-// fifth faster on the 5-year demo backfill in a few runs, but eight
-// alternating runs with the final checkpoint counted showed no difference
-// (39.6-60.6 s either way, engine CPU within 5%), and a large WAL costs
-// seconds of replay at the next open after a crash.
-//
-// Extensions are never fetched nor autoloaded at run time (offline
-// machines, reproducible builds): icu, json and parquet are compiled into
-// the driver, and the project's own are LOADed at Open (extensions.DSNOptions).
-
 // Options configure Open.
 type Options struct {
 	// Retention is how many of the newest versions of each (product,
@@ -133,6 +123,8 @@ type Warehouse struct {
 	emu       sync.Mutex
 	extWant   []string
 	extLoaded map[string]bool
+	// attached are the sources SQL blocks ATTACHed (sql_attach.go).
+	attached attachments
 
 	// tmu guards sharing: how many partitions run statements concurrently
 	// (warehouse_threads.go).
@@ -186,6 +178,15 @@ func Open(ctx context.Context, path string, opts Options) (*Warehouse, error) {
 
 func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) (*Warehouse, error) {
 	_, walErr := os.Stat(path + ".wal") // before DuckDB replays (and may remove) it
+	// DuckDB's checkpoint_threshold (16 MiB of WAL) is kept: 256 MiB looked
+	// a fifth faster on the 5-year demo backfill in a few runs, but eight
+	// alternating runs with the final checkpoint counted showed no
+	// difference (39.6-60.6 s either way, engine CPU within 5%), and a large
+	// WAL costs seconds of replay at the next open after a crash.
+	//
+	// Extensions are never fetched nor autoloaded at run time (offline
+	// machines, reproducible builds): icu, json and parquet are compiled
+	// into the driver, and the project's own are LOADed below.
 	dsn := path + "?" + extensions.DSNOptions()
 	if opts.ReadOnly {
 		dsn += "&access_mode=read_only"

@@ -7,9 +7,10 @@
 import { html, nothing, type TemplateResult } from "lit-html";
 import { api, errorText, type BackfillAction } from "../api";
 import { app, type Page } from "../app";
-import { STATES } from "../grid";
+import { STATES, legendCounts } from "../grid";
 import { describeSpec } from "../plan";
 import { versionLine } from "../backfill_version";
+import { reviewEnded } from "../review_ended";
 import { formatDuration, formatInstant, nsToMs } from "../time";
 import { FINAL_STATES, type BackfillStatus, type Notice, type PartitionStatus, type RunDetail } from "../types";
 import { CalendarCanvas } from "../views/calendar_canvas";
@@ -246,13 +247,8 @@ export class BackfillPage implements Page {
     app.update();
     try {
       this.st = await api.backfillAction(this.id, action);
-      if (action === "retry" || action === "retry-current") {
-        // Failed partitions go back to the queue: show it at once.
-        for (let i = 0; i < this.parts.length; i++) {
-          const p = this.parts[i];
-          if (p && (p.state === "failed" || p.state === "cancelled")) this.grid.setState(p.key, "queued");
-        }
-      }
+      // A retried partition stays failed until its new attempt starts (a
+      // run of its own): the grid follows the run events, as the counts do.
       void this.loadParts();
     } catch (e) {
       this.actionError = errorText(e);
@@ -270,7 +266,11 @@ export class BackfillPage implements Page {
     const total = Math.max(1, st.total);
     const pct = (n: number) => `${((100 * n) / total).toFixed(3)}%`;
     const final = FINAL_STATES.has(st.state);
-    const counts = this.grid.counts();
+    // The legend counts what the header counts: the status's tally of each
+    // partition's latest state, not the grid's cells (which follow events).
+    const counts = legendCounts(pr, st.total);
+    const ended = reviewEnded(st);
+    const canRetry = final && !ended && pr.failed + pr.cancelled > 0;
     const hovered: PartitionStatus | undefined = this.hover >= 0 ? (this.parts[this.hover] ?? { key: this.grid.keys[this.hover] ?? "", interval: "", state: STATES[this.grid.states[this.hover]] }) : undefined;
     return html`<main class="page backfill-page">
       <section class="page-head">
@@ -283,15 +283,17 @@ export class BackfillPage implements Page {
         <div class="head-actions">
           <span class=${"tag big " + st.state} data-testid="bf-state">${st.state}</span>
           ${st.state === "running" ? html`<button data-testid="bf-pause" ?disabled=${!!this.acting} @click=${() => this.act("pause")}>Pause</button>` : nothing}
-          ${st.state === "paused" || st.state === "cancelled" || (st.state === "running" && !st.in_process) ? html`<button data-testid="bf-resume" ?disabled=${!!this.acting} @click=${() => this.act("resume")}>Resume</button>` : nothing}
+          ${!ended && (st.state === "paused" || st.state === "cancelled" || (st.state === "running" && !st.in_process)) ? html`<button data-testid="bf-resume" ?disabled=${!!this.acting} @click=${() => this.act("resume")}>Resume</button>` : nothing}
           ${!final ? html`<button class="danger" data-testid="bf-cancel" ?disabled=${!!this.acting} @click=${() => this.act("cancel")}>Cancel</button>` : nothing}
-          ${final && pr.failed + pr.cancelled > 0 ? html`<button class="primary" data-testid="bf-retry" ?disabled=${!!this.acting} @click=${() => this.act("retry")} title="with the backfill's own pipeline version">Retry ${pr.failed + pr.cancelled} failed or cancelled</button>` : nothing}
-          ${final && pr.failed + pr.cancelled > 0 && st.files_changed ? html`<button data-testid="bf-retry-current" ?disabled=${!!this.acting} @click=${() => this.act("retry-current")} title="the files changed since the backfill's version: run the retried partitions with the current code">Retry with the current code</button>` : nothing}
+          ${canRetry ? html`<button class="primary" data-testid="bf-retry" ?disabled=${!!this.acting} @click=${() => this.act("retry")} title="with the backfill's own pipeline version">Retry ${pr.failed + pr.cancelled} failed or cancelled</button>` : nothing}
+          ${canRetry && st.files_changed ? html`<button data-testid="bf-retry-current" ?disabled=${!!this.acting} @click=${() => this.act("retry-current")} title="the files changed since the backfill's version: run the retried partitions with the current code">Retry with the current code</button>` : nothing}
           ${st.state === "needs_attention" ? html`<button class="primary" data-testid="bf-promote-anyway" ?disabled=${!!this.acting} @click=${() => this.act("promote-anyway")} title="make the backfill's versions current over the newer ones">Promote anyway</button><button data-testid="bf-keep-newer" ?disabled=${!!this.acting} @click=${() => this.act("keep-newer")} title="discard the backfill's versions of these partitions">Keep newer</button>` : nothing}
         </div>
       </section>
       ${this.error ? html`<div class="error-box">${this.error}</div>` : nothing}
+      ${ended ? html`<p class="ended-box small" data-testid="bf-ended">${ended}</p>` : nothing}
       ${this.actionError ? html`<div class="error-box" data-testid="bf-action-error">${this.actionError}</div>` : nothing}
+      ${final && pr.failed + pr.cancelled > 0 && st.retry_hint ? html`<div class="banner-inline small" data-testid="bf-retry-hint">${st.retry_hint}</div>` : nothing}
       ${st.conflicts?.length ? conflictsView(st) : nothing}
       <section class="progress-box" data-testid="progress">
         <div class="progressbar" role="progressbar" aria-valuemin="0" aria-valuemax=${st.total} aria-valuenow=${pr.succeeded + pr.failed + pr.skipped + pr.cancelled}>
@@ -319,7 +321,7 @@ export class BackfillPage implements Page {
     </main>`;
   }
 
-  private gridBox(counts: ReturnType<PartitionGrid["counts"]>, hovered: PartitionStatus | undefined): TemplateResult {
+  private gridBox(counts: ReturnType<typeof legendCounts>, hovered: PartitionStatus | undefined): TemplateResult {
     const days = this.interval === "day" && this.grid.keys.length > 0 && this.grid.keys.length <= 20000;
     if (days) {
       const keys = this.grid.keys.filter((k) => /^\d{4}-\d{2}-\d{2}$/.test(k)).sort();

@@ -85,7 +85,7 @@ export class RunsPage implements Page {
                   (r) => html`<tr data-testid="run-row" data-run=${r.run_id}>
                     <td class="small"><a href=${runHref(r.run_id)}>${formatInstant(r.started_at, zone)}</a></td>
                     <td>${r.pipeline}</td>
-                    <td class="mono">${r.partition}</td>
+                    <td class="mono">${r.partition}${r.attempt && r.attempt > 1 ? html` <span class="small muted" data-testid="run-attempt" title="each retry of a backfill partition is a run of its own">attempt ${r.attempt}</span>` : nothing}</td>
                     <td><span class=${"tag " + r.state}>${r.state}</span></td>
                     <td>${r.launched ?? ""}${r.actor ? html` <span class="small" data-testid="run-actor">by ${r.actor}</span>` : nothing}${r.backfill_id ? html` <a class="small mono" href=${`/backfills/${encodeURIComponent(r.backfill_id)}`}>${r.backfill_id}</a>` : nothing}</td>
                     <td class="num">${r.state === "running" ? "…" : formatDuration(r.duration_ms)}</td>

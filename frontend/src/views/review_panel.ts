@@ -43,6 +43,7 @@ export class ReviewPanel {
   diff?: PartitionDiff;
   diffError = "";
   partition = "";
+  private diffSeq = 0; // the row diff request whose answer is shown
   part = ""; // the Promote part range
   override = false;
   confirm?: Action;
@@ -84,6 +85,9 @@ export class ReviewPanel {
     // A confirmation of something no longer possible (promoted or
     // discarded meanwhile) would act on a stale review.
     if (this.confirm && !this.busy && (rv.staged === 0 || rv.backfill.state !== "review") && this.confirm.kind !== "rollback") this.confirm = undefined;
+    // Nothing staged any more: the open row diff compared versions that are
+    // gone or current now.
+    if (rv.staged === 0 || rv.backfill.state !== "review") this.closeDiff();
     this.show(rv);
     this.heatmap.draw();
     this.update();
@@ -123,15 +127,25 @@ export class ReviewPanel {
     if (lo <= hi) this.heatmap.setRange(dayKey(lo), dayKey(hi));
   }
 
+  /** Closes the row diff, and makes a request still on its way land nowhere. */
+  private closeDiff(): void {
+    this.partition = "";
+    this.diff = undefined;
+    this.diffError = "";
+    this.diffSeq++;
+  }
+
   async openDiff(partition: string): Promise<void> {
+    const seq = ++this.diffSeq;
     this.partition = partition;
     this.diff = undefined;
     this.diffError = "";
     this.update();
     try {
-      this.diff = await api.reviewDiff(this.id, this.product, partition, 50);
+      const d = await api.reviewDiff(this.id, this.product, partition, 50);
+      if (seq === this.diffSeq) this.diff = d;
     } catch (e) {
-      this.diffError = errorText(e);
+      if (seq === this.diffSeq) this.diffError = errorText(e);
     }
     this.update();
   }
@@ -177,7 +191,9 @@ export class ReviewPanel {
       if (a.kind === "discard") await api.discard(this.id);
       if (a.kind === "rollback") await api.rollbackBackfill(this.id);
       this.confirm = undefined;
-      this.diff = undefined;
+      // The diff was of staged versions that this action made current or
+      // threw away: clearing only the diff left "Diffing…" forever.
+      this.closeDiff();
       this.changed();
       await this.load();
     } catch (e) {

@@ -355,20 +355,22 @@ func (l *Loop) enqueue(f Firing) {
 	}()
 }
 
-// skipPaused records a queued firing of a trigger paused since it was
-// recorded as skipped, unless its work exists already (launched before a
+// skipPaused records a queued firing as skipped when a pause covers it (the
+// trigger is paused, or was paused after the firing was recorded, even if it
+// has been resumed since), unless its work exists already (launched before a
 // restart: the engine carries that on, and a pause stops new work only).
 // A pause is there to stop a flood of catch-up ticks; before, the ticks
-// already queued launched anyway, and again after every restart.
+// already queued launched anyway, and again after every restart, or after a
+// quick resume.
 func (l *Loop) skipPaused(ctx context.Context, f Firing) bool {
 	if f.Source != project.TriggerSchedule && f.Source != project.TriggerEvent {
 		return false // an API firing was asked for explicitly
 	}
-	paused, err := Paused(l.eng.Project().Dir)
+	all, err := pauses(l.eng.Project().Dir)
 	if err != nil {
 		return false
 	}
-	if _, ok := paused[pauseKey(f.Pipeline, f.Trigger)]; !ok {
+	if p, ok := all[pauseKey(f.Pipeline, f.Trigger)]; !ok || !p.Covers(f.RecordedAt) {
 		return false
 	}
 	if f.WorkKind == WorkRun {

@@ -101,16 +101,37 @@ func List(ctx context.Context, proj *project.Project, db *sql.DB, pipeline strin
 	return out, nil
 }
 
+// TickPage is one page of a preview. A span with more ticks than the
+// limit used to end silently at the limit (1000 by default), so a year of an
+// hourly schedule read as its first six weeks: Truncated says there are
+// more, and NextFrom is the first tick left out, the from of the next page.
+type TickPage struct {
+	Ticks     []Tick     `json:"ticks"`
+	Truncated bool       `json:"truncated"`
+	NextFrom  *time.Time `json:"next_from,omitempty"`
+}
+
 // Preview is exactly which runs a schedule trigger would have fired in
-// (from, to]: each tick with the partitions it runs. Nothing is recorded.
-func Preview(pl *project.Pipeline, t *project.Trigger, from, to time.Time, limit int) ([]Tick, error) {
+// [from, to]: each tick with the partitions it runs, at most limit of them
+// (limit > 0). Nothing is recorded.
+func Preview(pl *project.Pipeline, t *project.Trigger, from, to time.Time, limit int) (TickPage, error) {
 	if t.Schedule == nil {
-		return nil, fmt.Errorf("trigger %s of pipeline %s fires on %s, not on a schedule: nothing to preview", t.ID, pl.ID, kindText(t))
+		return TickPage{}, fmt.Errorf("trigger %s of pipeline %s fires on %s, not on a schedule: nothing to preview", t.ID, pl.ID, kindText(t))
 	}
 	if to.Before(from) {
-		return nil, fmt.Errorf("preview: --to %s is before --from %s", to.Format(time.RFC3339), from.Format(time.RFC3339))
+		return TickPage{}, fmt.Errorf("preview: --to %s is before --from %s", to.Format(time.RFC3339), from.Format(time.RFC3339))
 	}
-	return previewTicks(pl, t, from, t.Schedule.Ticks(from.Add(-time.Nanosecond), to, limit)), nil
+	if limit <= 0 {
+		return TickPage{}, fmt.Errorf("preview: limit %d: want at least 1", limit)
+	}
+	ticks := t.Schedule.Ticks(from.Add(-time.Nanosecond), to, limit+1)
+	page := TickPage{}
+	if len(ticks) > limit {
+		next := ticks[limit].UTC()
+		page.Truncated, page.NextFrom, ticks = true, &next, ticks[:limit]
+	}
+	page.Ticks = previewTicks(pl, t, from, ticks)
+	return page, nil
 }
 
 func kindText(t *project.Trigger) string {
@@ -237,8 +258,31 @@ func (l *Loop) SetPaused(pipeline, trigger string, paused bool) error {
 	if _, err := SetPaused(proj.Dir, pipeline, trigger, paused, l.clock.Now()); err != nil {
 		return err
 	}
+	if paused {
+		l.skipQueued(pipeline, trigger)
+	}
 	l.Wake()
 	return nil
+}
+
+// skipQueued records the ticks waiting in a just paused trigger's queue as
+// skipped now, when the pause is taken, so history shows at once what the
+// pause covers. (A pause written by another process is found by each tick
+// when its turn comes: see skipPaused.)
+func (l *Loop) skipQueued(pipeline, trigger string) {
+	l.mu.Lock()
+	q := l.queues[pauseKey(pipeline, trigger)]
+	var waiting []Firing
+	if q != nil {
+		waiting, q.pending = q.pending, nil
+	}
+	ctx := l.runCtx
+	l.mu.Unlock()
+	for _, f := range waiting {
+		if !l.skipPaused(ctx, f) {
+			l.enqueue(f) // an API firing, or work that exists already
+		}
+	}
 }
 
 // ParseSpan reads a preview span: each end an RFC 3339 time, or a date

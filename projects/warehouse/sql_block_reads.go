@@ -1,0 +1,128 @@
+package warehouse
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// A SQL block may read a product by its view's name without declaring it
+// upstream (SELECT ... FROM raw_events): it computes from that product as
+// from an upstream, so its version must record what it read, as a Go
+// block's ctx.Product reads are recorded (ReadSelected). Which products a
+// query names is DuckDB's own parse (json_serialize_sql): a base table
+// reference of the main schema that is neither a CTE of the query nor one
+// of the block's inputs, and is a product. The parse costs a statement, so
+// it is asked only when a product's name appears in the query as a word;
+// the versions are read in the query's own snapshot.
+
+var sqlWord = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_$]*`)
+
+// productsMentioned lists the products whose name appears in query as a
+// word (a quoted name with other characters is found by the parse only
+// when a word of it matches; product names are identifiers), other than
+// the inputs, which shadow product views of their name.
+func (w *Warehouse) productsMentioned(query string, inputs []SQLInput) []string {
+	shadow := map[string]bool{}
+	for _, in := range inputs {
+		shadow[strings.ToLower(in.Name)] = true
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	seen := map[string]bool{}
+	var out []string
+	for _, word := range sqlWord.FindAllString(stripSQLComments(query), -1) {
+		k := strings.ToLower(word)
+		if seen[k] || shadow[k] {
+			continue
+		}
+		seen[k] = true
+		if ps := w.storage[k]; ps != nil {
+			out = append(out, ps.name)
+		}
+	}
+	return out
+}
+
+// productReads returns the current versions of the products among
+// candidates that query reads by name, on conn (inside the query's
+// transaction), one list per product.
+func productReads(ctx context.Context, conn *sql.Conn, query string, candidates []string) ([][]VersionRef, error) {
+	refs, err := tablesReferenced(ctx, conn, query)
+	if err != nil || len(refs) == 0 {
+		return nil, err
+	}
+	var out [][]VersionRef
+	for _, p := range candidates {
+		if !refs[strings.ToLower(p)] {
+			continue
+		}
+		parts, err := resolveSelection(ctx, conn, p, Selection{})
+		if err != nil {
+			return nil, fmt.Errorf("versions of %s, which the query reads: %w", p, err)
+		}
+		read := make([]VersionRef, len(parts))
+		for i, sp := range parts {
+			read[i] = VersionRef{Product: p, Partition: sp.partition, Version: sp.version}
+		}
+		if len(read) > 0 {
+			out = append(out, read)
+		}
+	}
+	return out, nil
+}
+
+// tablesReferenced lists (lower-cased) the tables and views of the main
+// schema that query names, from DuckDB's parse tree, without the names of
+// its CTEs. A query that does not parse names nothing (it fails anyway).
+func tablesReferenced(ctx context.Context, conn *sql.Conn, query string) (map[string]bool, error) {
+	var raw string
+	if err := conn.QueryRowContext(ctx, `SELECT json_serialize_sql(?::VARCHAR)::VARCHAR`, query).Scan(&raw); err != nil {
+		return nil, fmt.Errorf("parse the query for the products it reads: %w", err)
+	}
+	var tree any
+	if err := json.Unmarshal([]byte(raw), &tree); err != nil {
+		return nil, fmt.Errorf("parse the query for the products it reads: %w", err)
+	}
+	tables, ctes := map[string]bool{}, map[string]bool{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch n := v.(type) {
+		case map[string]any:
+			if n["type"] == "BASE_TABLE" {
+				schema, _ := n["schema_name"].(string)
+				catalog, _ := n["catalog_name"].(string)
+				name, _ := n["table_name"].(string)
+				if (schema == "" || strings.EqualFold(schema, "main")) && catalog == "" && name != "" {
+					tables[strings.ToLower(name)] = true
+				}
+			}
+			if cm, ok := n["cte_map"].(map[string]any); ok {
+				if entries, ok := cm["map"].([]any); ok {
+					for _, e := range entries {
+						if kv, ok := e.(map[string]any); ok {
+							if k, ok := kv["key"].(string); ok {
+								ctes[strings.ToLower(k)] = true
+							}
+						}
+					}
+				}
+			}
+			for _, c := range n {
+				walk(c)
+			}
+		case []any:
+			for _, c := range n {
+				walk(c)
+			}
+		}
+	}
+	walk(tree)
+	for k := range ctes {
+		delete(tables, k)
+	}
+	return tables, nil
+}
