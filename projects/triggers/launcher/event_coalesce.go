@@ -152,16 +152,33 @@ func (c *coalescer) due(now time.Time) (time.Duration, bool) {
 }
 
 // flush launches the batches whose upstream work has ended and that have
-// been quiet long enough.
-func (c *coalescer) flush(ctx context.Context, now time.Time) {
+// been quiet long enough. take reads the publications already queued for
+// the loop first: upstream work publishes before it ends, so once its end is
+// seen here, what it published is in that queue. Without it a batch fired
+// without the changes still queued (the last days of an upstream backfill
+// that had just ended), and those fired again as a second downstream
+// backfill. A batch that takes in a change waits a quiet period again.
+func (c *coalescer) flush(ctx context.Context, now time.Time, take func()) {
 	c.mu.Lock()
-	var ready []*batch
+	var keys []string
 	for key, b := range c.batches {
 		if now.Sub(b.last) < c.l.quiet || c.upstreamRunning(ctx, b) {
 			continue
 		}
-		ready = append(ready, b)
-		delete(c.batches, key)
+		keys = append(keys, key)
+	}
+	c.mu.Unlock()
+	if len(keys) == 0 {
+		return
+	}
+	take()
+	c.mu.Lock()
+	var ready []*batch
+	for _, key := range keys {
+		if b := c.batches[key]; b != nil && now.Sub(b.last) >= c.l.quiet {
+			ready = append(ready, b)
+			delete(c.batches, key)
+		}
 	}
 	c.mu.Unlock()
 	sort.Slice(ready, func(i, j int) bool { return ready[i].pipeline+ready[i].trigger < ready[j].pipeline+ready[j].trigger })

@@ -114,7 +114,7 @@ func (l *Loop) Run(ctx context.Context) error {
 		if err := l.Step(ctx); err != nil && ctx.Err() == nil {
 			l.log.Error("triggers: step", "err", err)
 		}
-		l.events.flush(ctx, l.clock.Now())
+		l.events.flush(ctx, l.clock.Now(), func() { l.takeQueued(ctx, sub) })
 		now := l.clock.Now()
 		wait := l.nextWait(now)
 		timer, wakeAt := l.clock.After(wait), now.Add(wait)
@@ -138,6 +138,7 @@ func (l *Loop) Run(ctx context.Context) error {
 				case engine.NoticePublished:
 					now := l.clock.Now()
 					l.events.add(ctx, n.Published, now)
+					l.warnLagged(sub)
 					// The first change of a batch is due a quiet period from now,
 					// which may come long before the sleep ends (the next
 					// schedule tick or MaxWait): sleep until then instead.
@@ -145,13 +146,39 @@ func (l *Loop) Run(ctx context.Context) error {
 						d = max(d, time.Millisecond)
 						timer, wakeAt = l.clock.After(d), now.Add(d)
 					}
-					if sub.Lagged {
-						l.log.Warn("triggers: missed publish notices (the loop fell behind); downstream partitions may need a stale backfill")
-						sub.Lagged = false
-					}
 				}
 			}
 		}
+	}
+}
+
+// takeQueued adds the publications waiting in sub to the event batches,
+// without waiting for more. A project notice among them wakes the next
+// sleep, as it would have.
+func (l *Loop) takeQueued(ctx context.Context, sub *engine.Subscription) {
+	for {
+		select {
+		case n, ok := <-sub.C:
+			if !ok {
+				return
+			}
+			switch n.Kind {
+			case engine.NoticeProject:
+				l.Wake()
+			case engine.NoticePublished:
+				l.events.add(ctx, n.Published, l.clock.Now())
+				l.warnLagged(sub)
+			}
+		default:
+			return
+		}
+	}
+}
+
+func (l *Loop) warnLagged(sub *engine.Subscription) {
+	if sub.Lagged {
+		l.log.Warn("triggers: missed publish notices (the loop fell behind); downstream partitions may need a stale backfill")
+		sub.Lagged = false
 	}
 }
 
