@@ -207,6 +207,7 @@ type wsClient struct {
 // that ended reading.
 func (c *wsClient) closed(timeout time.Duration) error {
 	c.t.Helper()
+	timeout = generous(timeout)
 	deadline := time.After(timeout)
 	for {
 		select {
@@ -272,10 +273,17 @@ func (c *wsClient) nextID() string {
 	return "m" + strconv.Itoa(c.seq)
 }
 
+// generous lifts a wait's bound to a minute at least. A bound only decides
+// when a test gives up on a message that should come; the 5 and 10 s ones
+// the tests name were too short for a kernel start on the shared, loaded
+// 2-core CI machine, where one slow answer failed the whole `make test`.
+func generous(timeout time.Duration) time.Duration { return max(timeout, time.Minute) }
+
 // await reads messages until one matches, returning it and those before it.
 func (c *wsClient) await(what string, timeout time.Duration, match func(Message) bool) (Message, []Message) {
 	c.t.Helper()
 	var seen []Message
+	timeout = generous(timeout)
 	deadline := time.After(timeout)
 	for {
 		select {
