@@ -32,6 +32,7 @@ triggers:
   - id: every-minute
     schedule: {cron: "* * * * *", timezone: Europe/Paris}
     run: current
+    catch_up: {max: 5}
 `,
 		"blocks/tick.sql": "SELECT $partition_key AS hour, now() AS at\n",
 		"pipelines/raw.yaml": `partitions: {interval: day, timezone: UTC, start: "2024-01-01"}
@@ -64,6 +65,9 @@ triggers:
 	srv := strataproc.Start(t, bin, dir, token)
 
 	// Schedule: two ticks fire, each a run with its trigger and tick recorded.
+	// A minute is two seconds here: a loop late by that much on a loaded
+	// machine has a missed tick, which catch_up (default 1) would skip and
+	// the first two runs would be two minutes apart; catch_up 5 runs it.
 	type run struct {
 		RunID      string `json:"run_id"`
 		BackfillID string `json:"backfill_id"`
