@@ -106,7 +106,7 @@ func runExec(args []string) error {
 	ctx, stop := signalContext()
 	defer stop()
 	h := &printHandler{live: *format == "table"}
-	res, out, used, err := execEngine(ctx, *eng, filepath.Dir(file), req, tables, *memLimit<<20, h)
+	res, out, used, err := execEngine(ctx, *eng, filepath.Dir(file), moduleRoot(file), req, tables, *memLimit<<20, h)
 	if err != nil {
 		return err
 	}

@@ -22,9 +22,12 @@ import (
 // …"), which then runs compiled when a toolchain is found, as an editor
 // cell does. used is the engine that ran, with the reason when compiled was
 // picked for the block ("compiled: range over a function …").
-func execEngine(ctx context.Context, want, srcDir string, req *protocol.ExecRequest, tables []*sdk.Table, memLimit int64, h supervisor.Handler) (res *protocol.Result, out *sdk.Table, used string, err error) {
+func execEngine(ctx context.Context, want, srcDir, module string, req *protocol.ExecRequest, tables []*sdk.Table, memLimit int64, h supervisor.Handler) (res *protocol.Result, out *sdk.Table, used string, err error) {
+	if imports := requestImports(req); len(imports) > 0 {
+		return execModules(ctx, want, srcDir, module, imports, req, tables, memLimit, h)
+	}
 	if want == engine.EngineCompiled {
-		res, out, err := execCompiled(ctx, srcDir, req, tables, memLimit, h)
+		res, out, err := execCompiled(ctx, srcDir, module, req, tables, memLimit, h)
 		return res, out, engine.EngineCompiled, err
 	}
 	reason := ""
@@ -66,7 +69,7 @@ func execEngine(ctx context.Context, want, srcDir string, req *protocol.ExecRequ
 		res, out = k.Exec(ctx, req, tables, h)
 		return res, out, engine.EngineInterp + " (no Go toolchain for compiled: " + terr.Error() + ")", nil
 	}
-	res, out, err = execCompiled(ctx, srcDir, req, tables, memLimit, h)
+	res, out, err = execCompiled(ctx, srcDir, module, req, tables, memLimit, h)
 	return res, out, engine.EngineCompiled + ": " + shortReason(reason), err
 }
 
@@ -90,7 +93,7 @@ func offerCompiled(e *protocol.RunError) {
 // execCompiled builds the block into a native worker (cached by content
 // in the user's cache folder, so an unchanged block starts no build) and
 // runs it there.
-func execCompiled(ctx context.Context, srcDir string, req *protocol.ExecRequest, tables []*sdk.Table, memLimit int64, h supervisor.Handler) (*protocol.Result, *sdk.Table, error) {
+func execCompiled(ctx context.Context, srcDir, module string, req *protocol.ExecRequest, tables []*sdk.Table, memLimit int64, h supervisor.Handler) (*protocol.Result, *sdk.Table, error) {
 	tool, err := build.FindToolchain()
 	if err != nil {
 		return nil, nil, fmt.Errorf("--engine compiled: %w", err)
@@ -103,7 +106,7 @@ func execCompiled(ctx context.Context, srcDir string, req *protocol.ExecRequest,
 	for _, f := range req.Files {
 		others[f.Name] = f.Source
 	}
-	w, err := build.Build(ctx, build.Options{Dir: filepath.Join(cache, "strata", "exec-build"), Allow: req.Allow, Tool: tool, Root: srcDir},
+	w, err := build.Build(ctx, build.Options{Dir: filepath.Join(cache, "strata", "exec-build"), Allow: req.Allow, Tool: tool, Root: srcDir, Module: module},
 		[]build.Block{{File: req.Filename, Source: req.Source, Others: others}})
 	if err != nil {
 		return nil, nil, fmt.Errorf("build compiled worker: %w", err)

@@ -71,7 +71,9 @@ func runWorker(args []string) error {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	nc, err := nats.Connect(*url, opts...)
+	// An unreachable server is waited for, as after a disconnect: workers
+	// may well start before their coordinator.
+	nc, err := remote.WorkerConnect(*url, os.Stderr, opts...)
 	if err != nil {
 		return fmt.Errorf("connect to %s: %w", *url, err)
 	}
@@ -102,6 +104,9 @@ func runWorker(args []string) error {
 	}
 	fmt.Fprintf(os.Stderr, "strata worker %s: %d slots, pulling from %s (pool %s), runs %s\n", a.ID(), *slots, *url, *pool, how)
 	err = a.Run(ctx)
+	if last := nc.LastError(); err != nil && last != nil {
+		err = fmt.Errorf("%w (NATS at %s: %v)", err, *url, last) // a wrong token ends the wait: say why
+	}
 	_ = nc.Drain()
 	fmt.Fprintf(os.Stderr, "strata worker %s: stopped after %d tasks\n", a.ID(), a.Ran())
 	return err

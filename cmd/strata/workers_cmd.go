@@ -3,8 +3,10 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"text/tabwriter"
 	"time"
 
@@ -12,7 +14,7 @@ import (
 )
 
 func init() {
-	register("workers", "list the workers connected to a running coordinator: host, slots, busy, version, last heartbeat", runWorkers)
+	register("workers", "list the workers connected to a running coordinator: host, slots, live or stale, busy, version, last heartbeat", runWorkers)
 }
 
 func runWorkers(args []string) error {
@@ -29,15 +31,35 @@ func runWorkers(args []string) error {
 	if err != nil {
 		return err
 	}
+	now := time.Now()
 	if *format == "json" {
-		return printJSON(f)
+		type row struct {
+			remote.Heartbeat
+			State string `json:"state"` // live or stale, as of now
+		}
+		out := struct {
+			Written time.Time `json:"written"`
+			Workers []row     `json:"workers"`
+		}{Written: f.Written, Workers: []row{}}
+		for _, w := range f.Workers {
+			out.Workers = append(out.Workers, row{w, workerState(w, now)})
+		}
+		return printJSON(out)
 	}
-	if age := time.Since(f.Written); age > 10*time.Second {
+	if age := now.Sub(f.Written); age > 10*time.Second {
 		fmt.Fprintf(os.Stderr, "strata: the coordinator last wrote this list %s ago; it may have stopped\n", age.Round(time.Second))
 	}
-	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "WORKER\tHOST\tSLOTS\tBUSY\tVERSION\tRUNS\tLAST HEARTBEAT")
-	for _, w := range f.Workers {
+	printWorkers(os.Stdout, f.Workers, now)
+	return nil
+}
+
+// printWorkers writes the table of `strata workers` as of now. A worker
+// whose heartbeats lapsed is marked stale and its busy count is not shown:
+// it is what the worker said before it went quiet, not what it does now.
+func printWorkers(w io.Writer, workers []remote.Heartbeat, now time.Time) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "WORKER\tSTATE\tHOST\tSLOTS\tBUSY\tVERSION\tRUNS\tLAST HEARTBEAT")
+	for _, w := range workers {
 		id := w.ID
 		if w.Local {
 			id += " (coordinator kernels)"
@@ -46,7 +68,19 @@ func runWorkers(args []string) error {
 		if w.Compiled {
 			runs = "compiled (" + w.Platform + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s ago\n", id, w.Host, w.Slots, w.Busy, w.Version, runs, time.Since(w.At).Round(100*time.Millisecond))
+		state, busy := workerState(w, now), strconv.Itoa(w.Busy)
+		if state == "stale" {
+			busy = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s ago\n", id, state, w.Host, w.Slots, busy, w.Version, runs, now.Sub(w.At).Round(100*time.Millisecond))
 	}
-	return tw.Flush()
+	_ = tw.Flush()
+}
+
+// workerState is "stale" for a worker whose heartbeats lapsed, else "live".
+func workerState(w remote.Heartbeat, now time.Time) string {
+	if remote.Stale(w, now) {
+		return "stale"
+	}
+	return "live"
 }

@@ -86,6 +86,15 @@ func openScaledWorkspace(ctx context.Context, dir string, so *scaleOut) (*worksp
 		exec = cluster.Pool
 	}
 	opts := engine.Options{Compiler: compiler, Now: clock.Now}
+	if cluster == nil {
+		opts.ProjectKernel = projectKernelPools(proj, size)
+	} else {
+		// Workers get a project kernel the way they get a compiled
+		// worker: built here, fetched by its content hash.
+		opts.ProjectKernel = projectKernelShipped(proj, func(ctx context.Context, hash, path string) (engine.Executor, error) {
+			return cluster.Pool.Compiled(ctx, hash, path)
+		})
+	}
 	if cluster != nil {
 		// Compiled builds happen here, once per pipeline version, and the
 		// workers fetch the binary by its content hash.

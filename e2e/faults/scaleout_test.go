@@ -102,13 +102,14 @@ func startWorker(t *testing.T, bin, natsURL, tokenFile, name string, extra ...st
 	return cmd
 }
 
-// waitWorkers waits until `strata workers` lists n workers.
+// waitWorkers waits until `strata workers` lists n live workers (a stale
+// one, whose heartbeats lapsed, does not count).
 func waitWorkers(t *testing.T, bin, dir string, n int) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		out, _ := exec.Command(bin, "workers", dir).CombinedOutput()
-		if strings.Count(string(out), " ago") >= n {
+		if strings.Count(string(out), " live ") >= n {
 			t.Logf("strata workers:\n%s", out)
 			return
 		}

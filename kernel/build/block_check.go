@@ -96,9 +96,6 @@ func checkBlock(b Block, allow map[string]bool) (*checked, *protocol.RunError) {
 					at(fset.Position(imp.Pos()), "%s", msg)
 				}
 			}
-			if first, _, _ := strings.Cut(p, "/"); strings.Contains(first, ".") && p != interp.SDKPath && p != "C" {
-				at(fset.Position(imp.Pos()), "package %q is not available in the kernel: blocks can import the Go standard library and %s", p, interp.SDKPath)
-			}
 		}
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {

@@ -15,6 +15,13 @@
 // block sources, the runtime source and the Go version; builds of one folder
 // are serialized with a file lock.
 //
+// With Options.Module (the project folder), the build module's go.mod
+// carries the project's requirements and replaces and its go.sum
+// (module_manifest.go): blocks import any module the project requires,
+// resolved from the module cache only. What the go command cannot resolve
+// offline is refused at the import line, naming `go get` or `strata mod
+// download`.
+//
 // Before building, each block is checked the way the interpreter checks it:
 // restricted imports are refused unless the project opted in, and the entry
 // function must exist. Type errors come from the compiler itself.

@@ -30,6 +30,9 @@ type Options struct {
 	Dir   string
 	Allow []string // opted-in restricted imports
 	Tool  *Toolchain
+	// Module is the folder of the project's go.mod ("" for none): blocks
+	// import the modules it requires, at the versions its go.sum pins.
+	Module string
 	// Root is the folder block files are relative to (the project's), for
 	// the files their //go:embed patterns match; empty: the working folder.
 	Root string
@@ -80,9 +83,12 @@ func Build(ctx context.Context, opt Options, blocks []Block) (*Worker, error) {
 	for _, a := range opt.Allow {
 		allow[a] = true
 	}
+	man, err := ReadManifest(opt.Module)
+	if err != nil {
+		return nil, err
+	}
 	w := &Worker{Failed: map[string]*protocol.RunError{}}
 	var ok []*checked
-	var err error
 	for _, b := range blocks {
 		c, rerr := checkBlock(b, allow)
 		if rerr != nil {
@@ -106,7 +112,7 @@ func Build(ctx context.Context, opt Options, blocks []Block) (*Worker, error) {
 	// A block the compiler rejects is dropped and the rest rebuilt, so one
 	// broken block fails only its own runs, as it does interpreted.
 	for {
-		w.Hash = contentHash(opt, ok)
+		w.Hash = contentHash(opt, man, ok)
 		w.Path = filepath.Join(opt.Dir, "bin", "worker-"+w.Hash[:20])
 		if _, err := os.Stat(w.Path); err == nil {
 			now := time.Now()
@@ -114,7 +120,7 @@ func Build(ctx context.Context, opt Options, blocks []Block) (*Worker, error) {
 			w.Cached = true
 			break
 		}
-		failed, err := compile(ctx, opt, ok, w.Path)
+		failed, err := compile(ctx, opt, man, ok, w.Path)
 		if err != nil {
 			return nil, err
 		}
@@ -151,9 +157,11 @@ func Build(ctx context.Context, opt Options, blocks []Block) (*Worker, error) {
 const buildFormat = 4
 
 // contentHash covers everything the binary depends on.
-func contentHash(opt Options, blocks []*checked) string {
+func contentHash(opt Options, man *Manifest, blocks []*checked) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00", opt.Tool.Version, strings.Join(opt.Allow, ","))
+	gomod, sum := man.goMod(workerModule, opt.Tool.goLine()), man.sum()
+	fmt.Fprintf(h, "go.mod\x00%d\x00%s\x00go.sum\x00%d\x00%s", len(gomod), gomod, len(sum), sum)
 	for _, rs := range runtimeSource {
 		_ = fs.WalkDir(rs.fs, ".", func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
@@ -195,10 +203,12 @@ var identOnly = regexp.MustCompile(`[^A-Za-z0-9_]`)
 
 // compile writes the module and runs go build. It returns the compile
 // errors by block file ("" for errors it could not place).
-func compile(ctx context.Context, opt Options, blocks []*checked, out string) (map[string]*protocol.RunError, error) {
+func compile(ctx context.Context, opt Options, man *Manifest, blocks []*checked, out string) (map[string]*protocol.RunError, error) {
 	files := map[string][]byte{}
-	gomod := fmt.Sprintf("module %s\n\ngo %s\n\nrequire github.com/stratahq/strata v0.0.0\n\nreplace github.com/stratahq/strata => ./rt\n", workerModule, opt.Tool.goLine())
-	files["go.mod"] = []byte(gomod)
+	files["go.mod"] = man.goMod(workerModule, opt.Tool.goLine())
+	if sum := man.sum(); len(sum) > 0 {
+		files["go.sum"] = sum
+	}
 	files["rt/go.mod"] = []byte("module github.com/stratahq/strata\n\ngo " + opt.Tool.goLine() + "\n")
 	for _, rs := range runtimeSource {
 		err := fs.WalkDir(rs.fs, ".", func(p string, d fs.DirEntry, err error) error {
@@ -349,6 +359,7 @@ func mapErrors(out string, blocks []*checked, real map[string]string, mainLines 
 		}
 	}
 	diags := map[string][]protocol.Diagnostic{}
+	refused := map[string]bool{} // blocks whose imports no module provides offline
 	var unplaced []string
 	for _, l := range strings.Split(out, "\n") {
 		l = strings.TrimRight(l, "\r")
@@ -365,7 +376,10 @@ func mapErrors(out string, blocks []*checked, real map[string]string, mainLines 
 		file, msg := m[1], m[4]
 		ln, _ := strconv.Atoi(m[2])
 		col, _ := strconv.Atoi(m[3])
-		if f, ok := real[file]; ok {
+		msg, module := moduleMessage(msg)
+		if f, ok := lineDirected(file, blocks); ok && (module || real[file] == "") {
+			file = f // an import error, which the go command places by //line
+		} else if f, ok := real[file]; ok {
 			file, ln = f, max(1, ln-1) // the go command does not read //line: one line was added
 		}
 		if file == "main.go" {
@@ -390,11 +404,18 @@ func mapErrors(out string, blocks []*checked, real map[string]string, mainLines 
 			unplaced = append(unplaced, l)
 			continue
 		}
+		if module {
+			refused[c.File] = true
+		}
 		diags[c.File] = append(diags[c.File], protocol.Diagnostic{File: file, Line: ln, Column: col, Message: msg})
 	}
 	failed := map[string]*protocol.RunError{}
 	for f, d := range diags {
-		failed[f] = diagError(protocol.ErrCompile, f, d)
+		kind := protocol.ErrCompile
+		if refused[f] {
+			kind = protocol.ErrRefused
+		}
+		failed[f] = diagError(kind, f, d)
 	}
 	if len(unplaced) > 0 {
 		failed[""] = &protocol.RunError{Kind: protocol.ErrCompile, Message: "go build: " + strings.Join(unplaced, "; ")}
@@ -403,6 +424,25 @@ func mapErrors(out string, blocks []*checked, real map[string]string, mainLines 
 		}
 	}
 	return failed
+}
+
+// lineDirected recognizes a path the go command made of a package folder
+// and a //line file name ("blocks/ids_8c6aaffa/blocks/ids/ids.go"), as it
+// prints errors of imports, and returns the block file.
+func lineDirected(file string, blocks []*checked) (string, bool) {
+	for _, c := range blocks {
+		rest, ok := strings.CutPrefix(file, pkgDir(c.File)+"/")
+		if !ok {
+			continue
+		}
+		if rest == c.File {
+			return rest, true
+		}
+		if _, ok := c.Others[rest]; ok {
+			return rest, true
+		}
+	}
+	return "", false
 }
 
 func indexOf(blocks []*checked, c *checked) int {

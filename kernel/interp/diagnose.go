@@ -36,6 +36,10 @@ const NeedsCompiledPrefix = "needs compiled: "
 
 var undefinedQualified = regexp.MustCompile(`^undefined: (\w+)\.(\w+)$`)
 
+// missingUnexported is a type error that a method the importer's interface
+// has is missing from a type: unexported, so reflect does not show it.
+var missingUnexported = regexp.MustCompile(`\(missing method ([a-z_]\w*)\)`)
+
 // analysis is a parsed, type-checked block ready to be rewritten and run.
 type analysis struct {
 	fset *token.FileSet
@@ -116,7 +120,11 @@ func (e *Executor) analyze(filename, src, wantEntry string, allow map[string]boo
 			at(imp.Pos(), "%spackage %q (%s) is not in the kernel's interpreter, which has the standard library of Go 1.22 (yaegi v0.16)", NeedsCompiledPrefix, path, strings.Replace(since, "go", "Go ", 1))
 			continue
 		}
-		at(imp.Pos(), "package %q is not available: a Go block imports the Go standard library and %s, not other modules", path, SDKPath)
+		if why, ok := moduleGap(path); ok {
+			at(imp.Pos(), "%s%s", NeedsCompiledPrefix, why)
+			continue
+		}
+		at(imp.Pos(), "package %q is a module's package, and this kernel has the Go standard library and %s only: blocks import modules through the project's go.mod, run in a project kernel built with the Go toolchain", path, SDKPath)
 		kind = protocol.ErrRefused
 	}
 	if len(diags) > 0 {
@@ -152,10 +160,21 @@ func (e *Executor) analyze(filename, src, wantEntry string, allow map[string]boo
 						at(te.Pos, "%s%s.%s (generic, %s) is not in the kernel's interpreter: yaegi cannot import the standard library's generic types", NeedsCompiledPrefix, m[1], m[2], strings.Replace(since, "go", "Go ", 1))
 						return
 					}
+					if carriesModule(locals[m[1]]) {
+						at(te.Pos, "%s%s.%s is not in the project kernel's symbol tables of %s: they carry no generic functions or types (yaegi's extract cannot)", NeedsCompiledPrefix, m[1], m[2], locals[m[1]])
+						return
+					}
 					if since, ok := stdAPISince[locals[m[1]]+"."+m[2]]; ok {
 						at(te.Pos, "%s%s.%s (%s) is not in the kernel's interpreter, which has the standard library of Go 1.22 (yaegi v0.16) and its own slices and maps", NeedsCompiledPrefix, m[1], m[2], strings.Replace(since, "go", "Go ", 1))
 						return
 					}
+				}
+				if m := missingUnexported.FindStringSubmatch(te.Msg); m != nil {
+					// reflect lists an interface's unexported methods but
+					// not a concrete type's (arrow's array.Builder and
+					// *array.StringBuilder): valid Go the tables cannot show.
+					at(te.Pos, "%s%s: the interpreter's symbol tables do not carry the unexported method %s", NeedsCompiledPrefix, strings.SplitN(te.Msg, "\n", 2)[0], m[1])
+					return
 				}
 				at(te.Pos, "%s", te.Msg)
 			} else if ok && te.Soft && strings.Contains(te.Msg, "declared and not used") {

@@ -63,7 +63,7 @@ func NewExecutor() *Executor {
 	// Merged symbol by symbol: unrestricted.Symbols holds only the extra
 	// os, log and syscall symbols (os.Exit, log.Fatal, syscall.Exec), and
 	// replacing whole packages with it hid the rest of os and log.
-	for _, set := range []yaegi.Exports{Symbols, unrestricted.Symbols, unsafe.Symbols, syscall.Symbols} {
+	for _, set := range []yaegi.Exports{Symbols, unrestricted.Symbols, unsafe.Symbols, syscall.Symbols, moduleSymbols()} {
 		for k, v := range set {
 			merged := map[string]reflect.Value{}
 			for n, sym := range all[k] {
@@ -78,6 +78,13 @@ func NewExecutor() *Executor {
 	e := &Executor{importer: newSymbolImporter(all), cache: map[string]*program{}}
 	if c, err := newFileCapture(); err == nil {
 		e.out = c
+		if len(moduleSymbols()) > 0 {
+			// A module's compiled code prints to the process's os.Stdout
+			// (golang.org/x/text/message's Printer.Printf): in a project
+			// kernel that is the run's stdout too, as in go run. The
+			// protocol has its own copy of fd 1 (kernel/child).
+			os.Stdout = c.w
+		}
 	}
 	if c, err := newFileCapture(); err == nil {
 		e.errOut = c
@@ -158,6 +165,9 @@ func (e *Executor) program(req *protocol.ExecRequest) (*program, *protocol.RunEr
 
 	p.interp = e.newInterp(p, allow["os/exec"])
 	uses := []yaegi.Exports{stdlib.Symbols, Symbols, e.rtSymbols()}
+	if m := moduleSymbols(); len(m) > 0 {
+		uses = append(uses, m)
+	}
 	if allow["os/exec"] {
 		uses = append(uses, unrestricted.Symbols)
 	}

@@ -2,7 +2,9 @@ package interp
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stratahq/strata/kernel/protocol"
@@ -13,25 +15,11 @@ import (
 // and panicked (Reuse of exported var name: hits), so a backfill's
 // partitions passed or failed by which kernel ran them. Its runs now ask
 // for a fresh kernel.
+//
+// The block registers in this test process's own tables, which outlive a
+// test: each run of the test (go test -count=N) registers names of its own.
 func TestRegisteringBlockRestartsKernel(t *testing.T) {
-	const registers = `package b
-
-import (
-	"expvar"
-	"net/http"
-
-	"github.com/stratahq/strata/blocks/sdk"
-)
-
-var hits = expvar.NewInt("interp_registry_restart_hits")
-
-func init() { http.HandleFunc("/interp_registry_restart", func(http.ResponseWriter, *http.Request) {}) }
-
-func Load(ctx *sdk.Context) (*sdk.Table, error) {
-	hits.Add(1)
-	return sdk.NewTable(sdk.Int64("n")), nil
-}
-`
+	registers := fmt.Sprintf(registersBlock, registryRuns.Add(1))
 	e := NewExecutor()
 	for _, c := range []struct {
 		src     string
@@ -47,3 +35,24 @@ func Load(ctx *sdk.Context) (*sdk.Table, error) {
 		}
 	}
 }
+
+var registryRuns atomic.Int64
+
+const registersBlock = `package b
+
+import (
+	"expvar"
+	"net/http"
+
+	"github.com/stratahq/strata/blocks/sdk"
+)
+
+var hits = expvar.NewInt("interp_registry_restart_hits_%[1]d")
+
+func init() { http.HandleFunc("/interp_registry_restart_%[1]d", func(http.ResponseWriter, *http.Request) {}) }
+
+func Load(ctx *sdk.Context) (*sdk.Table, error) {
+	hits.Add(1)
+	return sdk.NewTable(sdk.Int64("n")), nil
+}
+`

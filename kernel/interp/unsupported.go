@@ -27,6 +27,7 @@ func (e *Executor) unsupported(a *analysis, filename string) []protocol.Diagnost
 	a.templateMethods(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.logFileFlags(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.nativeVariadicIfaces(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
+	a.moduleReflection(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.typeChecks(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.embeddedForeignIfaces(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })
 	a.nestedOwnIfacePrints(func(pos token.Pos, format string, args ...any) { at(pos, format, args...) })

@@ -33,6 +33,11 @@ type Pool struct {
 	subs    []*nats.Subscription
 	reg     *Registry
 
+	healMu    sync.Mutex   // one re-creation of the streams at a time
+	recreated atomic.Int64 // times the streams were found gone and made again
+	unwatch   context.CancelFunc
+	watching  sync.WaitGroup
+
 	attempt atomic.Uint64 // the last attempt handed out
 
 	mu       sync.Mutex
@@ -53,6 +58,7 @@ type call struct {
 	label   string
 	h       supervisor.Handler
 	seq     uint64        // the task's stream sequence, once published
+	msg     *nats.Msg     // the task as published, to send again if NATS loses it; nil for an object-store blob
 	done    chan decision // buffered: the first decision is the only one
 	decided bool
 }
@@ -128,6 +134,10 @@ func NewPool(ctx context.Context, nc *nats.Conn, s Settings) (*Pool, error) {
 		p.Close()
 		return nil, err
 	}
+	wctx, unwatch := context.WithCancel(context.Background())
+	p.unwatch = unwatch
+	p.watching.Add(1)
+	go func() { defer p.watching.Done(); p.watchStreams(wctx) }()
 	return p, nil
 }
 
@@ -179,9 +189,19 @@ func (p *Pool) exec(ctx context.Context, req *protocol.ExecRequest, inputs []*sd
 	if isBlob(msg.Header) {
 		defer p.pay.drop(object)
 	}
+	if !isBlob(msg.Header) || msg.Header.Get(artifactHeader) != "" {
+		p.mu.Lock()
+		c.msg = msg
+		p.mu.Unlock()
+	}
 	id := taskID(c.label, c.attempt)
 	err = retry(ctx, p.s.CallTimeout, "publish "+id, func(ctx context.Context) error {
 		ack, err := p.js.PublishMsg(ctx, msg, jetstream.WithMsgID(id)) // a retry is a duplicate, never a second task
+		if errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, jetstream.ErrStreamNotFound) {
+			// The server may have lost the stream (restarted without its
+			// store): make it again now rather than at the next check.
+			p.heal(ctx)
+		}
 		if err == nil {
 			p.mu.Lock()
 			c.seq = ack.Sequence
@@ -411,8 +431,15 @@ func (p *Pool) Close() {
 		}
 	}
 	p.mu.Unlock()
-	if p.results != nil {
-		p.results.Stop()
+	if p.unwatch != nil {
+		p.unwatch() // no heal swaps the result consumer after this
+		p.watching.Wait()
+	}
+	p.mu.Lock()
+	results := p.results
+	p.mu.Unlock()
+	if results != nil {
+		results.Stop()
 	}
 	for _, s := range p.subs {
 		_ = s.Unsubscribe()

@@ -42,7 +42,7 @@ func (r *Registry) Live(now time.Time) []Heartbeat {
 	defer r.mu.Unlock()
 	var out []Heartbeat
 	for id, hb := range r.seen {
-		if now.Sub(hb.At) > staleAfter {
+		if Stale(hb, now) {
 			if now.Sub(hb.At) > time.Hour {
 				delete(r.seen, id)
 			}
@@ -53,6 +53,15 @@ func (r *Registry) Live(now time.Time) []Heartbeat {
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
 }
+
+// Stale says whether a worker has missed its heartbeats at now: it may
+// have died or lost its network, and what it last reported (busy slots)
+// is no longer true. `strata workers` marks such workers rather than
+// listing them as if they were working.
+func Stale(hb Heartbeat, now time.Time) bool { return now.Sub(hb.At) > staleAfter }
+
+// StaleAfter is how long a worker may go unheard before it is stale.
+const StaleAfter = staleAfter
 
 // All lists every worker seen in the last hour, stale ones included.
 func (r *Registry) All() []Heartbeat {

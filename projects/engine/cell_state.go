@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/stratahq/strata/projects/fingerprint"
@@ -34,6 +35,7 @@ const (
 	CauseCode          = "code"
 	CauseVariable      = "variable"
 	CauseCodeVariable  = "code+variable"
+	CauseModule        = "module" // a module it imports changed version in go.mod
 	CauseUpstream      = "upstream"
 	CauseUpstreamStale = "upstream_stale"
 )
@@ -149,6 +151,10 @@ func (e *Engine) codeChange(ctx context.Context, pl *project.Pipeline, b *projec
 	if err != nil || fingerprint.Block(oldFiles, pin.pl.Variables) != vi.codeHash {
 		return unknown()
 	}
+	if om, nm := fingerprint.BlockModules(oldFiles), fingerprint.BlockModules(files); !slices.Equal(om, nm) &&
+		fingerprint.Block(fingerprint.WithModFile(oldFiles, files), curVars) == now {
+		return CauseModule, describeModules(om, nm)
+	}
 	codeSame := fingerprint.Block(oldFiles, curVars) == now
 	varsSame := fingerprint.Block(files, pin.pl.Variables) == now
 	changed := changedVars(files, pin.pl.Variables, curVars)
@@ -160,6 +166,40 @@ func (e *Engine) codeChange(ctx context.Context, pl *project.Pipeline, b *projec
 	default:
 		return CauseCodeVariable, "the code of " + b.ID + " changed and " + describeVars(changed, pin.pl.Variables, curVars)
 	}
+}
+
+// describeModules says which modules changed: "module
+// github.com/google/uuid changed (v1.5.0 → v1.6.0)".
+func describeModules(before, after []string) string {
+	split := func(list []string) map[string]string {
+		m := map[string]string{}
+		for _, s := range list {
+			p, v, _ := strings.Cut(s, " ")
+			m[p] = v
+		}
+		return m
+	}
+	b, a := split(before), split(after)
+	var parts []string
+	for _, s := range after {
+		p, _, _ := strings.Cut(s, " ")
+		if b[p] != a[p] {
+			if b[p] == "" {
+				parts = append(parts, fmt.Sprintf("module %s is now required (%s)", p, a[p]))
+			} else {
+				parts = append(parts, fmt.Sprintf("module %s changed (%s → %s)", p, b[p], a[p]))
+			}
+		}
+	}
+	for _, s := range before {
+		if p, _, _ := strings.Cut(s, " "); a[p] == "" {
+			parts = append(parts, fmt.Sprintf("module %s is no longer required", p))
+		}
+	}
+	if len(parts) == 0 {
+		return "a module it imports changed"
+	}
+	return strings.Join(parts, "; ")
 }
 
 // changedVars lists the variables the block reads whose values differ.

@@ -27,6 +27,8 @@ type Engine struct {
 	compiler *build.Compiler
 	// noCompiled is why compiler is nil, when the process says.
 	noCompiled string
+	// projectKernel: see Options.ProjectKernel.
+	projectKernel func(ctx context.Context, module string, imports []string) (Executor, func(), error)
 	// shipBuild, with workers, runs a compiled build on them.
 	shipBuild func(ctx context.Context, w *build.Worker) (Executor, error)
 	store     *Store
@@ -73,6 +75,12 @@ type Options struct {
 	// (workers) takes the built binary, instead of kernels on this machine
 	// starting it. The build still happens here, once per pipeline version.
 	ShipBuild func(ctx context.Context, w *build.Worker) (Executor, error)
+	// ProjectKernel, when set, is how interpreted runs get a kernel pool
+	// carrying the third-party packages their blocks import (a project
+	// kernel, kernel/projectkernel), resolved through the go.mod and go.sum
+	// in module (the pipeline version's snapshot folder); release it when
+	// the run ends. Unset: such blocks are refused by the plain kernel.
+	ProjectKernel func(ctx context.Context, module string, imports []string) (Executor, func(), error)
 	// ReadOnly is for a warehouse opened read-only (inspection commands):
 	// the run state is read as it is, never created or appended to.
 	ReadOnly bool
@@ -96,7 +104,7 @@ func New(ctx context.Context, proj *project.Project, wh *warehouse.Warehouse, po
 	if now == nil {
 		now = time.Now
 	}
-	e := &Engine{proj: proj, wh: wh, pool: pool, compiler: opt.Compiler, noCompiled: opt.NoCompiled, shipBuild: opt.ShipBuild, store: store, hub: NewHub(), now: now,
+	e := &Engine{proj: proj, wh: wh, pool: pool, compiler: opt.Compiler, noCompiled: opt.NoCompiled, projectKernel: opt.ProjectKernel, shipBuild: opt.ShipBuild, store: store, hub: NewHub(), now: now,
 		FanOutWindow: 64, backfills: map[string]*backfillRun{}, pins: map[string]*pinned{}, inUse: map[string]int{}, readOnly: opt.ReadOnly}
 	// SQL blocks LOAD the project's DuckDB extensions (a warehouse
 	// opened with them has them already) and resolve its secrets.
@@ -200,6 +208,8 @@ func readSources(dir string, pl *project.Pipeline) (map[string]blockSource, erro
 		for _, f := range files {
 			if f.Path == b.File {
 				text = string(f.Src)
+			} else if f.Path == fingerprint.ModFile {
+				continue // versions for the fingerprint, not source to run
 			} else {
 				others = append(others, protocol.SourceFile{Name: f.Path, Source: string(f.Src)})
 			}

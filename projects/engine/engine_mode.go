@@ -3,6 +3,13 @@ package engine
 import (
 	"context"
 	"fmt"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/kernel/protocol"
@@ -46,6 +53,39 @@ func ParseEngine(s string) (string, error) {
 // Compiled means one build of exactly the version's sources, before
 // anything runs.
 func (e *Engine) prepare(ctx context.Context, pin *pinned, want string) (*preparedCode, error) {
+	code, err := e.prepareExec(ctx, pin, want)
+	if err != nil || code.engine != EngineInterp || e.projectKernel == nil {
+		return code, err
+	}
+	// Interpreted blocks that import modules run in the project kernel of
+	// the pipeline's imports (the plain kernel would refuse them).
+	var srcs []string
+	for _, b := range pin.pl.Blocks {
+		if b.Kind == project.KindGo {
+			srcs = append(srcs, pin.srcs[b.ID].text)
+			for _, f := range pin.srcs[b.ID].others {
+				srcs = append(srcs, f.Source)
+			}
+		}
+	}
+	if imports := moduleImports(srcs); len(imports) > 0 {
+		module := e.project().Dir
+		if _, err := os.Stat(filepath.Join(pin.proj.Dir, "go.mod")); err == nil {
+			module = pin.proj.Dir // the versions the pipeline version pinned
+		}
+		ex, release, err := e.projectKernel(ctx, module, imports)
+		if err != nil {
+			code.release()
+			return nil, fmt.Errorf("build the project kernel for %s: %w", strings.Join(imports, ", "), err)
+		}
+		prev := code.release
+		code.exec, code.release = ex, func() { release(); prev() }
+	}
+	return code, nil
+}
+
+// prepareExec is prepare without the project kernel.
+func (e *Engine) prepareExec(ctx context.Context, pin *pinned, want string) (*preparedCode, error) {
 	if _, err := ParseEngine(want); err != nil {
 		return nil, err
 	}
@@ -70,6 +110,13 @@ func (e *Engine) prepare(ctx context.Context, pin *pinned, want string) (*prepar
 		}
 		return code, nil // no toolchain: everything still runs, interpreted
 	}
+	// The modules the pipeline version pinned (its snapshot holds go.mod
+	// and go.sum), not the ones on disk now: a backfill resumed after a
+	// `go get` builds what it started with.
+	compiler := e.compiler
+	if _, err := os.Stat(filepath.Join(pin.proj.Dir, "go.mod")); err == nil {
+		compiler = compiler.ForModule(pin.proj.Dir)
+	}
 	var blocks []build.Block
 	for _, b := range pl.Blocks {
 		if b.Kind == project.KindGo {
@@ -81,9 +128,9 @@ func (e *Engine) prepare(ctx context.Context, pin *pinned, want string) (*prepar
 		}
 	}
 	if e.shipBuild != nil {
-		return e.prepareShipped(ctx, code, blocks, pin.proj.Kernel.Allow, want)
+		return e.prepareShipped(ctx, compiler, code, blocks, pin.proj.Kernel.Allow, want)
 	}
-	ex, release, err := e.compiler.Executor(ctx, blocks, pin.proj.Kernel.Allow)
+	ex, release, err := compiler.Executor(ctx, blocks, pin.proj.Kernel.Allow)
 	if err != nil {
 		if want == EngineCompiled {
 			return nil, fmt.Errorf("build compiled worker: %w", err)
@@ -97,8 +144,8 @@ func (e *Engine) prepare(ctx context.Context, pin *pinned, want string) (*prepar
 
 // prepareShipped builds here and hands the binary to the executor that
 // runs blocks elsewhere (workers fetch it by its content hash).
-func (e *Engine) prepareShipped(ctx context.Context, code *preparedCode, blocks []build.Block, allow []string, want string) (*preparedCode, error) {
-	w, err := e.compiler.Build(ctx, blocks, allow)
+func (e *Engine) prepareShipped(ctx context.Context, compiler *build.Compiler, code *preparedCode, blocks []build.Block, allow []string, want string) (*preparedCode, error) {
+	w, err := compiler.Build(ctx, blocks, allow)
 	var ex Executor
 	if err == nil {
 		ex, err = e.shipBuild(ctx, w)
@@ -130,3 +177,27 @@ func (c *compileErrorsFirst) Exec(ctx context.Context, req *protocol.ExecRequest
 }
 
 func (c *compileErrorsFirst) Size() int { return c.exec.Size() }
+
+// moduleImports lists, sorted, the third-party packages Go sources import.
+func moduleImports(srcs []string) []string {
+	seen := map[string]bool{}
+	for _, src := range srcs {
+		f, _ := parser.ParseFile(token.NewFileSet(), "block.go", src, parser.ImportsOnly)
+		if f == nil {
+			continue
+		}
+		for _, imp := range f.Imports {
+			p, err := strconv.Unquote(imp.Path.Value)
+			first, _, _ := strings.Cut(p, "/")
+			if err == nil && strings.Contains(first, ".") && !strings.HasPrefix(p+"/", "github.com/stratahq/strata/") {
+				seen[p] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for p := range seen {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}

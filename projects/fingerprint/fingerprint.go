@@ -37,6 +37,21 @@ type File struct {
 // A one-file block that reads no variable keeps its plain code hash (Code),
 // so versions written before variables counted stay current.
 func Block(files []File, vars map[string]string) string {
+	files, gomod := splitModFile(files)
+	base := blockBase(files, vars)
+	mods := Modules(files, gomod)
+	if len(mods) == 0 {
+		return base // a block importing no module: go.mod changes leave it current
+	}
+	h := sha256.New()
+	h.Write([]byte(base + "\x00"))
+	for _, m := range mods {
+		h.Write([]byte(m + "\x00"))
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+func blockBase(files []File, vars map[string]string) string {
 	base := ""
 	if len(files) == 1 {
 		base = Code(files[0].Path, files[0].Src)

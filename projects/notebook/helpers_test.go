@@ -100,9 +100,13 @@ func (r *recorder) Send(ev Event) bool {
 func (r *recorder) TrySend(ev Event) bool { return r.Send(ev) }
 
 // final waits for the result or error of execution id.
+// finalWait bounds a wait for an execution's end: long enough for a
+// project kernel's first build on a loaded machine.
+const finalWait = 5 * time.Minute
+
 func (r *recorder) final(t *testing.T, id string) Event {
 	t.Helper()
-	deadline := time.After(60 * time.Second)
+	deadline := time.After(finalWait)
 	for {
 		r.mu.Lock()
 		for _, ev := range r.events {

@@ -31,6 +31,11 @@ type Session struct {
 
 	kmu    sync.Mutex // held while the kernel is started or swapped
 	kernel *supervisor.Kernel
+	// kcommand starts the session's project kernel, which carries the
+	// third-party packages kimports (session_modules.go); nil: the plain
+	// kernel of the configuration.
+	kcommand []string
+	kimports []string
 }
 
 // ID is the session's id.
@@ -175,7 +180,11 @@ func (s *Session) ensureKernel(ctx context.Context) (*supervisor.Kernel, error) 
 		s.kernel = nil
 		go old.Close()
 	}
-	k, err := supervisor.Start(ctx, s.m.cfg.Kernel)
+	cfg := s.m.cfg.Kernel
+	if s.kcommand != nil {
+		cfg.Command = s.kcommand
+	}
+	k, err := supervisor.Start(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -65,6 +65,12 @@ func (s *Session) run(ctx context.Context, e *execution, source string) (Event, 
 		}
 		return s.ended(ctx, e, pl, in, b, source, h, res, out, "compiled: on request", false)
 	}
+	if rerr := s.useProjectKernel(ctx, h, b.File, req); rerr != nil {
+		if ctx.Err() != nil {
+			return stopped(e, b.File, errors.New(rerr.Message), time.Since(start)), false
+		}
+		return runFailed(e.id, rerr, time.Since(start)), false
+	}
 	k, err := s.ensureKernel(ctx)
 	if err != nil {
 		if ctx.Err() != nil {

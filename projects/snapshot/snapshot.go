@@ -67,6 +67,12 @@ func Take(dir, id string) (*Snapshot, error) {
 // collect reads the files a loaded pipeline depends on.
 func collect(proj *project.Project, pl *project.Pipeline) (*Snapshot, error) {
 	names := []string{project.ProjectFile, pl.File}
+	// The module versions the blocks build against are part of the version.
+	for _, f := range []string{"go.mod", "go.sum"} {
+		if _, err := os.Stat(filepath.Join(proj.Dir, f)); err == nil {
+			names = append(names, f)
+		}
+	}
 	for _, b := range pl.Blocks {
 		fs, err := BlockFiles(proj.Dir, b)
 		if err != nil {
@@ -125,6 +131,13 @@ func BlockSources(dir string, b *project.Block) ([]fingerprint.File, error) {
 			return nil, fmt.Errorf("block %s: %w", b.ID, err)
 		}
 		out = append(out, fingerprint.File{Path: n, Src: data})
+	}
+	// A Go block's fingerprint counts the versions of the modules it
+	// imports (fingerprint.ModFile); a SQL block's does not.
+	if b.Kind == project.KindGo {
+		if data, err := os.ReadFile(filepath.Join(dir, fingerprint.ModFile)); err == nil {
+			out = append(out, fingerprint.File{Path: fingerprint.ModFile, Src: data})
+		}
 	}
 	return out, nil
 }

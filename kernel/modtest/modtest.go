@@ -1,0 +1,70 @@
+// Package modtest makes project folders whose go.mod requires third-party
+// modules, for tests of blocks that import them: a copy of a go.mod and
+// go.sum kept under testdata, laid out as `strata init` lays out a project
+// (the SDK replaced by ./.strata/sdk), with its modules in the module cache.
+// Filling the cache is the one thing such tests may fetch, from the Go
+// module proxy; everything after runs offline.
+package modtest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Project copies the go.mod and go.sum of the folder from into a new
+// project folder and downloads its modules into the module cache when they
+// are not there yet. It skips the test when no go command is found.
+func Project(t testing.TB, from string) string {
+	t.Helper()
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no Go toolchain:", err)
+	}
+	dir := t.TempDir()
+	for _, f := range []string{"go.mod", "go.sum"} {
+		b, err := os.ReadFile(filepath.Join(from, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sdk := filepath.Join(dir, ".strata", "sdk")
+	if err := os.MkdirAll(sdk, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sdk, "go.mod"), []byte("module github.com/stratahq/strata\n\ngo 1.26\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	Download(t, goCmd, dir)
+	return dir
+}
+
+// Download runs `go mod download` in dir, as `strata mod download` does:
+// nothing is fetched when the cache holds every module already.
+func Download(t testing.TB, goCmd, dir string) {
+	t.Helper()
+	cmd := exec.Command(goCmd, "mod", "download")
+	cmd.Dir = dir
+	cmd.Env = append(Env(), "GOFLAGS=-mod=mod")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go mod download in %s: %v\n%s", dir, err, out)
+	}
+}
+
+// Env is the environment without the variables a test's go command must
+// not inherit from the one running the tests.
+func Env() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if k != "GOFLAGS" && k != "GOWORK" {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
