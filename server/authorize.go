@@ -101,10 +101,11 @@ var auditedRoutes = map[string]string{
 
 // readOnlyRoutes are non-GET routes that change nothing.
 var readOnlyRoutes = map[string]bool{
-	"HEAD /*":                                true,
-	"POST /api/v1/backfills/plan":            true, // a dry run
-	"POST /api/v1/pipelines/:id/cells/state": true,
-	"POST /api/v1/project/check":             true,
+	"HEAD /*":                     true,
+	"POST /api/v1/backfills/plan": true, // a dry run
+	"POST /api/v1/backfills/:id/promote/plan": true, // a promote's dry run
+	"POST /api/v1/pipelines/:id/cells/state":  true,
+	"POST /api/v1/project/check":              true,
 }
 
 // auditTargetKey is where a handler leaves the id of what it created (a

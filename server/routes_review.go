@@ -17,6 +17,7 @@ func (s *Server) reviewRoutes(g *echo.Group) {
 	g.GET("/backfills/:id/review", s.backfillReview)
 	g.GET("/backfills/:id/diff", s.backfillPartitionDiff)
 	g.POST("/backfills/:id/promote", s.promoteBackfill)
+	g.POST("/backfills/:id/promote/plan", s.planPromote)
 	g.POST("/backfills/:id/discard", s.discardBackfill)
 	g.POST("/backfills/:id/rollback", s.rollbackBackfill)
 }
@@ -138,6 +139,27 @@ func (s *Server) promoteBackfill(c echo.Context) error {
 	}
 	opt.Actor = actorName(c)
 	res, err := s.eng.PromoteBackfill(c.Request().Context(), id, opt)
+	if err != nil {
+		return reviewError(err)
+	}
+	return c.JSON(http.StatusOK, res)
+}
+
+// planPromote: POST /backfills/:id/promote/plan {"only": "A..B"}, the
+// promote's dry run: what it would make current now (the same selection),
+// switching and recording nothing (so it is not audited as a promote).
+func (s *Server) planPromote(c echo.Context) error {
+	id, err := backfillID(c)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Only string `json:"only"`
+	}
+	if err := decodeJSON(c, &body); err != nil {
+		return err
+	}
+	res, err := s.eng.PromoteBackfill(c.Request().Context(), id, engine.PromoteOptions{Only: body.Only, DryRun: true, Actor: actorName(c)})
 	if err != nil {
 		return reviewError(err)
 	}

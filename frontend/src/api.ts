@@ -158,6 +158,8 @@ export const api = {
   reviewDiff: (id: string, product: string, partition: string, rows = 50) =>
     call<PartitionDiff>("GET", `/backfills/${enc(id)}/diff` + q({ product, partition, rows })),
   promote: (id: string, opt: { only?: string; override?: boolean; skip_newer?: boolean }) => call<PromoteResult>("POST", `/backfills/${enc(id)}/promote`, opt),
+  /** What a promote of the range (all when empty) would make current now: its dry run, for the confirmation. */
+  promotePlan: (id: string, only?: string) => call<PromoteResult>("POST", `/backfills/${enc(id)}/promote/plan`, { only }),
   discard: (id: string) => call<{ id: string; discarded: number }>("POST", `/backfills/${enc(id)}/discard`),
   rollbackBackfill: (id: string) => call<{ id: string; rolled_back: number }>("POST", `/backfills/${enc(id)}/rollback`),
   productDiff: (name: string, partition: string, from?: number, to?: number, rows = 50) =>

@@ -551,4 +551,7 @@ export interface PromoteResult {
   partitions: Record<string, number>;
   remaining: number;
   state: RunState;
+  /** A dry run: nothing was switched; plan lists per product the partition keys the promote would make current. */
+  dry_run?: boolean;
+  plan?: Record<string, string[]>;
 }

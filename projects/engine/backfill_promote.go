@@ -33,6 +33,14 @@ type PromoteOptions struct {
 	// work): those keep it, and their staged versions stay staged (a
 	// promote without it refuses with a *ReviewConflictError).
 	SkipNewer bool `json:"skip_newer,omitempty"`
+	// DryRun switches nothing and records nothing: the result says what
+	// this promote would make current now (Versions, Partitions, Plan),
+	// computed by the same selection the promote applies, so a
+	// confirmation built from it lists exactly what the promote changes
+	// (a weekly rollup staged in the range included). Review checks are
+	// not evaluated: the review shows them. Set by the server's promote
+	// plan route, never read from a promote's body (that one is audited).
+	DryRun bool `json:"-"`
 	// Actor is who promotes (a user's name), recorded with the promotion;
 	// set by the server or the CLI, never read from a request body.
 	Actor string `json:"-"`
@@ -55,6 +63,10 @@ type PromoteResult struct {
 	// Skipped are the partitions SkipNewer left on their newer versions.
 	Skipped []warehouse.SwitchConflict `json:"skipped,omitempty"`
 	State   State                      `json:"state"`
+	// DryRun: nothing was switched; Plan lists, per product, the
+	// partition keys the promote would make current (sorted).
+	DryRun bool                `json:"dry_run,omitempty"`
+	Plan   map[string][]string `json:"plan,omitempty"`
 }
 
 // GateError refuses a promote because review checks failed.
@@ -106,6 +118,9 @@ func (e *Engine) PromoteBackfill(ctx context.Context, id string, opt PromoteOpti
 		}
 		return nil, fmt.Errorf("backfill %s is %s, not ready for review: only a fully staged backfill can be promoted", id, st.State)
 	}
+	if opt.DryRun {
+		return e.promotePlan(ctx, id, pl.ID, opt)
+	}
 	// The gates decide; only the products they total or count are diffed.
 	need := map[string]bool{}
 	for _, c := range pl.Checks {
@@ -130,11 +145,8 @@ func (e *Engine) PromoteBackfill(ctx context.Context, id string, opt PromoteOpti
 	// Whatever the outcome (made current, or refused by newer work: a
 	// conflict the review lists), open pages get the review as it is now.
 	defer e.pushReview(id)
-	staged, err := e.wh.Pinned(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	if len(staged) == 0 {
+	_, chosen, err := e.promoteSelection(ctx, id, pl.ID, opt.Only)
+	if errors.Is(err, errNothingStaged) {
 		// A review with nothing staged: a promote made it all current and
 		// was killed before it recorded so (its switch commits first). The
 		// catalog is the truth; the state follows it.
@@ -143,14 +155,8 @@ func (e *Engine) PromoteBackfill(ctx context.Context, id string, opt PromoteOpti
 		}
 		return nil, fmt.Errorf("backfill %s has nothing staged: an earlier promote made its versions current and was interrupted before it recorded so; it is marked succeeded now (strata backfill rollback undoes it)", id)
 	}
-	chosen := staged
-	if opt.Only != "" {
-		if chosen, err = e.onlyRange(pl.ID, opt.Only, staged); err != nil {
-			return nil, err
-		}
-	}
-	if len(chosen) == 0 {
-		return nil, fmt.Errorf("backfill %s has no staged version starting in %s (%d staged)", id, opt.Only, len(staged))
+	if err != nil {
+		return nil, err
 	}
 	switches := make([]warehouse.Switch, len(chosen))
 	for i, s := range chosen {
@@ -225,6 +231,49 @@ func (e *Engine) PromoteBackfill(ctx context.Context, id string, opt PromoteOpti
 	if err := e.backfillEvent(ctx, id, res.State, msg); err != nil {
 		return nil, err
 	}
+	return res, nil
+}
+
+// errNothingStaged is a review none of whose versions are staged any more.
+var errNothingStaged = errors.New("no staged version left to promote")
+
+// promoteSelection is what a promote of the range only ("" for all) would
+// switch: the backfill's staged versions, and those chosen of them. The
+// promote and its dry run both use it, so they cannot disagree.
+func (e *Engine) promoteSelection(ctx context.Context, id, pipeline, only string) (staged, chosen []stagedVersion, err error) {
+	if staged, err = e.wh.Pinned(ctx, id); err != nil {
+		return nil, nil, err
+	}
+	if len(staged) == 0 {
+		return nil, nil, fmt.Errorf("backfill %s has %w", id, errNothingStaged)
+	}
+	chosen = staged
+	if only != "" {
+		if chosen, err = e.onlyRange(pipeline, only, staged); err != nil {
+			return nil, nil, err
+		}
+	}
+	if len(chosen) == 0 {
+		return nil, nil, fmt.Errorf("backfill %s has no staged version starting in %s (%d staged)", id, only, len(staged))
+	}
+	return staged, chosen, nil
+}
+
+// promotePlan is a promote's dry run: what it would make current now.
+func (e *Engine) promotePlan(ctx context.Context, id, pipeline string, opt PromoteOptions) (*PromoteResult, error) {
+	staged, chosen, err := e.promoteSelection(ctx, id, pipeline, opt.Only)
+	if err != nil {
+		return nil, err
+	}
+	res := &PromoteResult{Partitions: map[string]int{}, Plan: map[string][]string{}, DryRun: true, State: StateReview}
+	for _, s := range chosen {
+		res.Partitions[s.Product]++
+		res.Plan[s.Product] = append(res.Plan[s.Product], s.Partition)
+	}
+	for _, keys := range res.Plan {
+		slices.Sort(keys)
+	}
+	res.Only, res.Versions, res.Remaining, res.By = opt.Only, len(chosen), len(staged)-len(chosen), opt.Actor
 	return res, nil
 }
 

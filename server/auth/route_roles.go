@@ -76,8 +76,11 @@ var Routes = map[string]Role{
 	"POST /api/v1/backfills/:id/pause":          Operator,
 	"POST /api/v1/backfills/:id/resume":         Operator,
 	"POST /api/v1/backfills/:id/promote":        Operator,
-	"POST /api/v1/backfills/:id/discard":        Operator,
-	"POST /api/v1/backfills/:id/rollback":       Operator,
+	// What a promote would make current, for its confirmation: only those
+	// who may promote ask.
+	"POST /api/v1/backfills/:id/promote/plan": Operator,
+	"POST /api/v1/backfills/:id/discard":      Operator,
+	"POST /api/v1/backfills/:id/rollback":     Operator,
 
 	// Products.
 	"GET /api/v1/products":                   Viewer,

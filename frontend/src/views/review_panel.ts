@@ -8,7 +8,7 @@
 
 import { html, nothing, type TemplateResult } from "lit-html";
 import { api, ApiError, errorText } from "../api";
-import type { BackfillReview, PartitionChange, PartitionDiff, ProductReview } from "../types";
+import type { BackfillReview, PartitionChange, PartitionDiff, ProductReview, PromoteResult } from "../types";
 import { CalendarCanvas, dayKey, keyDays } from "./calendar_canvas";
 import { formatDiffValue } from "./table";
 
@@ -151,35 +151,65 @@ export class ReviewPanel {
     this.update();
   }
 
-  /** What a promote of [from, to] (all when empty) makes current, per product. */
-  private promoteText(only?: string): string {
+  /**
+   * What a promote of the range (all when empty) makes current, per
+   * product: from the server's dry run of that promote (the same selection
+   * it applies, weekly rollups staged in the range included), so the
+   * confirmation lists exactly what Confirm switches.
+   */
+  private promoteText(plan: PromoteResult): string {
     const rv = this.review!;
-    const [a, b] = (only ?? "").split("..").map((x) => x.trim());
-    const inRange = (p: PartitionChange) => !only || (p.partition >= a && p.partition <= (b || a));
-    const lines = rv.products
-      .map((pr) => {
-        const ps = pr.partitions.filter(inRange);
-        if (!ps.length) return "";
-        const keys = ps.map((p) => p.partition).sort();
-        return `${pr.product}: ${n(ps.length)} partitions (${keys[0]} … ${keys[keys.length - 1]}), ${n(ps.reduce((s, p) => s + p.rows_after, 0))} rows`;
-      })
-      .filter(Boolean);
-    const total = rv.products.reduce((s, pr) => s + pr.partitions.filter(inRange).length, 0);
-    let t = `Make ${n(total)} staged versions current in one transaction:\n` + lines.join("\n");
+    const rows = new Map(rv.products.map((pr) => [pr.product, new Map(pr.partitions.map((p) => [p.partition, p.rows_after]))]));
+    const order = [...rv.products.map((pr) => pr.product), ...Object.keys(plan.plan ?? {}).sort()];
+    const lines = [...new Set(order)]
+      .filter((product) => plan.plan?.[product]?.length)
+      .map((product) => {
+        const keys = plan.plan![product];
+        const r = rows.get(product);
+        const total = keys.reduce((s, k) => s + (r?.get(k) ?? 0), 0);
+        return `${product}: ${n(keys.length)} ${keys.length === 1 ? "partition" : "partitions"} (${keys[0]} … ${keys[keys.length - 1]}), ${n(total)} rows`;
+      });
+    let t = `Make ${n(plan.versions)} staged versions current in one transaction:\n` + lines.join("\n");
+    if (plan.remaining) t += `\n${n(plan.remaining)} versions stay staged for review.`;
     if (!rv.gates_passed) t += `\nReview checks failed (${rv.gates.filter((g) => !g.passed).map((g) => g.name).join(", ")}): the override is recorded.`;
     return t;
   }
 
+  /** Opens a promote's confirmation from its dry run; a range with nothing staged says so here. */
+  private async askPromote(kind: "promote" | "promote-part"): Promise<void> {
+    const only = kind === "promote-part" ? this.part : undefined;
+    this.busy = true;
+    this.error = "";
+    this.conflict = undefined;
+    this.update();
+    try {
+      const plan = await api.promotePlan(this.id, only);
+      this.confirm = { kind, only, text: this.promoteText(plan) };
+    } catch (e) {
+      this.confirm = undefined;
+      this.error = errorText(e);
+    } finally {
+      this.busy = false;
+      this.update();
+    }
+    this.focusConfirm();
+  }
+
+  /** Keyboard: the opened confirmation's Confirm has the focus (Tab from Promote part led to Discard). */
+  private focusConfirm(): void {
+    if (this.confirm) requestAnimationFrame(() => document.querySelector<HTMLButtonElement>('[data-testid="review-confirm-yes"]')?.focus());
+  }
+
   private ask(kind: Action["kind"]): void {
     const rv = this.review!;
-    if (kind === "promote") this.confirm = { kind, text: this.promoteText() };
-    if (kind === "promote-part") this.confirm = { kind, only: this.part, text: this.promoteText(this.part) };
+    if (kind === "promote" || kind === "promote-part") return void this.askPromote(kind);
     if (kind === "discard") this.confirm = { kind, text: `Discard ${n(rv.staged)} staged versions. Nothing becomes current; what is current stays.` };
     if (kind === "rollback") {
       const v = rv.promotions.reduce((s, p) => s + p.versions, 0);
       this.confirm = { kind, text: `Switch the ${n(v)} partitions this backfill made current back to the versions current before it, in one transaction (refused if any has a newer version since).` };
     }
     this.update();
+    this.focusConfirm();
   }
 
   private async act(a: Action): Promise<void> {
@@ -246,7 +276,9 @@ export class ReviewPanel {
       <div class="review-actions">
         ${staged
           ? html`<button class="primary" data-testid="review-promote" ?disabled=${this.busy} @click=${() => this.ask("promote")}>Promote</button>
-              <input data-testid="review-part" size="24" placeholder="2024-01-01..2024-12-31" .value=${this.part} @input=${(e: Event) => (this.part = (e.target as HTMLInputElement).value.trim())} />
+              <input data-testid="review-part" size="24" placeholder="2024-01-01..2024-12-31" .value=${this.part} aria-label="partitions to promote (from..to)"
+                @input=${(e: Event) => ((this.part = (e.target as HTMLInputElement).value.trim()), this.update())}
+                @keydown=${(e: KeyboardEvent) => e.key === "Enter" && this.part && !this.busy && this.ask("promote-part")} />
               <button data-testid="review-promote-part" ?disabled=${this.busy || !this.part} @click=${() => this.ask("promote-part")}>Promote part</button>
               <button class="danger" data-testid="review-discard" ?disabled=${this.busy} @click=${() => this.ask("discard")}>Discard</button>
               ${!rv.gates_passed ? html`<label class="small"><input type="checkbox" data-testid="review-override" .checked=${this.override} @change=${(e: Event) => (this.override = (e.target as HTMLInputElement).checked)} /> promote although checks failed (recorded)</label>` : nothing}`
