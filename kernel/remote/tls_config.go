@@ -124,10 +124,28 @@ func ClientTLS(caFile, pin string) (*tls.Config, error) {
 			}
 			got := sha256.Sum256(cs.PeerCertificates[0].Raw)
 			if subtle.ConstantTimeCompare(got[:], want) != 1 {
-				return fmt.Errorf("the NATS server's certificate has fingerprint %x, not the pinned %x: not the coordinator you meant, or its certificate changed", got, want)
+				return &PinMismatchError{Got: got[:], Want: want}
 			}
 			return nil
 		}
 	}
 	return cfg, nil
+}
+
+// PinMismatchError is a listener whose certificate is not the pinned one.
+type PinMismatchError struct{ Got, Want []byte }
+
+func (e *PinMismatchError) Error() string {
+	return fmt.Sprintf("the NATS server's certificate has fingerprint %x, not the pinned %x: not the coordinator you meant, or its certificate changed", e.Got, e.Want)
+}
+
+// untrusted reports whether err is a listener this worker does not trust:
+// no retry changes that, so waiting would only hide it.
+func untrusted(err error) bool {
+	var verify *tls.CertificateVerificationError
+	var pin *PinMismatchError
+	var authority x509.UnknownAuthorityError
+	var host x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	return errors.As(err, &verify) || errors.As(err, &pin) || errors.As(err, &authority) || errors.As(err, &host) || errors.As(err, &invalid)
 }
