@@ -52,13 +52,9 @@ func InsertBlock(src []byte, id string, upstream []string, before string) ([]byt
 		}
 		b.Content = append(b.Content, yamlStr("upstream"), ups)
 	}
-	at := len(blocks.Content)
-	if before != "" {
-		if at = blockIndex(blocks, before); at < 0 {
-			return nil, fmt.Errorf("block %q is not in the pipeline file", before)
-		}
+	if err := insertBefore(blocks, b, before); err != nil {
+		return nil, err
 	}
-	blocks.Content = slices.Insert(blocks.Content, at, b)
 	return encodeYAML(doc)
 }
 
@@ -78,14 +74,23 @@ func MoveBlock(src []byte, id, before string) ([]byte, error) {
 	}
 	n := blocks.Content[i]
 	blocks.Content = slices.Delete(blocks.Content, i, i+1)
+	if err := insertBefore(blocks, n, before); err != nil {
+		return nil, err
+	}
+	return encodeYAML(doc)
+}
+
+// insertBefore puts the block node n just before the block named before in
+// the blocks list ("" appends it).
+func insertBefore(blocks, n *yaml.Node, before string) error {
 	at := len(blocks.Content)
 	if before != "" {
 		if at = blockIndex(blocks, before); at < 0 {
-			return nil, fmt.Errorf("block %q is not in the pipeline file", before)
+			return fmt.Errorf("block %q is not in the pipeline file", before)
 		}
 	}
 	blocks.Content = slices.Insert(blocks.Content, at, n)
-	return encodeYAML(doc)
+	return nil
 }
 
 // RenameBlock returns src with block old named new, in its id and in every
