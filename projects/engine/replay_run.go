@@ -1,0 +1,593 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/kernel/protocol"
+	"github.com/stratahq/strata/projects/partitions"
+	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/warehouse"
+)
+
+// A replay computes stored partitions again with the pipeline's code as it
+// is on disk now (the working tree), each block on exactly the upstream
+// versions its stored version recorded (its lineage), and compares each
+// result with that stored version (warehouse.DiffTable: the review's keyed
+// row diff). It writes nothing: no run event, no version, no state, no
+// refresh of a stale product; exports do not run. So each block is tested
+// on its own: a change to clv shows in clv's partitions, and the blocks
+// below it, fed the stored clv they recorded, stay unchanged; what a change
+// does downstream is what a review backfill shows.
+//
+// A dynamic block's children are replayed from the rows of the parent's
+// stored version, one child per row as a run does, and the children's
+// union is compared with the stored union. ctx.Product reads what is
+// current now (a replay does not pin windows), and a block's ctx.State
+// starts from the product's current state, as a run's does.
+
+// Replay statuses of a block or a partition.
+const (
+	ReplayUnchanged = "unchanged"
+	ReplayChanged   = "changed"
+	ReplayFailed    = "failed"
+	ReplaySkipped   = "skipped"
+)
+
+// ReplayOptions tune a replay.
+type ReplayOptions struct {
+	// Engine runs the Go blocks interpreted or compiled; empty: compiled
+	// when a Go toolchain is found, as a backfill chooses.
+	Engine string
+	// Rows is how many changed rows each block's diff returns.
+	Rows int
+}
+
+// BlockReplay is one block's replay of one partition.
+type BlockReplay struct {
+	Block   string `json:"block"`
+	Product string `json:"product"`
+	Status  string `json:"status"`
+	// Version is the stored version the result was compared with.
+	Version    int                      `json:"version"`
+	Error      string                   `json:"error,omitempty"`
+	ErrorFile  string                   `json:"error_file,omitempty"`
+	ErrorLine  int                      `json:"error_line,omitempty"`
+	Log        string                   `json:"log,omitempty"`
+	Children   int                      `json:"children,omitempty"` // a fan-out block: children replayed
+	Diff       *warehouse.PartitionDiff `json:"diff,omitempty"`
+	DurationMS float64                  `json:"duration_ms"`
+}
+
+// PartitionReplay is the replay of one stored partition.
+type PartitionReplay struct {
+	Partition  string        `json:"partition"`
+	Interval   string        `json:"interval"`
+	Start      time.Time     `json:"start"`
+	Status     string        `json:"status"` // unchanged, changed or failed
+	Blocks     []BlockReplay `json:"blocks"`
+	DurationMS float64       `json:"duration_ms"`
+}
+
+// Replayer replays partitions of one pipeline with one build of its
+// working-tree code.
+type Replayer struct {
+	e    *Engine
+	pin  *pinned
+	code *preparedCode
+	opt  ReplayOptions
+	done func()
+}
+
+// NewReplayer takes the pipeline's files as they are now and prepares
+// their executor (a compiled build when a toolchain is found). Close it.
+func (e *Engine) NewReplayer(ctx context.Context, pipelineID string, opt ReplayOptions) (*Replayer, error) {
+	if _, err := ParseEngine(opt.Engine); err != nil {
+		return nil, err
+	}
+	pin, err := e.pin(pipelineID)
+	if err != nil {
+		return nil, err
+	}
+	unhold := e.hold(pin.hash)
+	code, err := e.prepare(ctx, pin, opt.Engine)
+	if err != nil {
+		unhold()
+		return nil, err
+	}
+	return &Replayer{e: e, pin: pin, code: code, opt: opt, done: func() { code.release(); unhold() }}, nil
+}
+
+// Close releases the executor.
+func (rp *Replayer) Close() { rp.done() }
+
+// Pipeline is the pipeline as the replay runs it.
+func (rp *Replayer) Pipeline() *project.Pipeline { return rp.pin.pl }
+
+// Snapshot is the pipeline version (the working tree's) that the replay runs.
+func (rp *Replayer) Snapshot() string { return rp.pin.hash }
+
+// Engine says how the Go blocks run, and Note why not compiled when not.
+func (rp *Replayer) Engine() (engine, note string) { return rp.code.engine, rp.code.note }
+
+// ReplayTarget is one stored partition to replay: of the pipeline's
+// interval, or of a coarser one (a weekly rollup's week).
+type ReplayTarget struct {
+	Interval  string    `json:"interval"`
+	Partition string    `json:"partition"`
+	Start     time.Time `json:"start"`
+}
+
+// Targets lists the stored partitions to replay: the pipeline-interval
+// partitions with a current version of one of its products, from..to
+// (keys, inclusive; either may be empty) or the newest last of them, and
+// the coarser partitions (weeks of a daily pipeline) that contain them and
+// are stored too, each once.
+func (rp *Replayer) Targets(ctx context.Context, from, to string, last int) ([]ReplayTarget, error) {
+	pl := rp.pin.pl
+	spec, err := SpecOf(pl.Partitions)
+	if err != nil {
+		return nil, err
+	}
+	var lo, hi time.Time
+	if from != "" {
+		p, err := spec.Parse(from)
+		if err != nil {
+			return nil, fmt.Errorf("--from: %w", err)
+		}
+		lo = p.Start
+	}
+	if to != "" {
+		p, err := spec.Parse(to)
+		if err != nil {
+			return nil, fmt.Errorf("--to: %w", err)
+		}
+		hi = p.Start
+	}
+	if !lo.IsZero() && !hi.IsZero() && lo.After(hi) {
+		return nil, fmt.Errorf("--from %s is after --to %s (both are included; swap them)", from, to)
+	}
+	coarse := map[string]partitions.Spec{} // interval -> spec
+	var fine, rough []string
+	for _, b := range pl.Blocks {
+		bs, err := SpecOf(b.Partitions)
+		if err != nil {
+			return nil, fmt.Errorf("block %s: %w", b.ID, err)
+		}
+		if b.Entry == project.EntryExport {
+			continue
+		}
+		if bs.Interval == spec.Interval {
+			fine = append(fine, ProductName(pl, b))
+		} else {
+			coarse[string(bs.Interval)] = bs
+			rough = append(rough, ProductName(pl, b))
+		}
+	}
+	stored, err := rp.e.wh.CurrentStored(ctx, fine, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []ReplayTarget
+	seen := map[string]bool{}
+	for _, s := range stored {
+		if seen[s.Partition] || (!lo.IsZero() && s.Start.Before(lo)) || (!hi.IsZero() && s.Start.After(hi)) {
+			continue
+		}
+		seen[s.Partition] = true
+		out = append(out, ReplayTarget{Interval: string(spec.Interval), Partition: s.Partition, Start: s.Start})
+	}
+	if last > 0 && len(out) > last {
+		out = out[len(out)-last:]
+	}
+	if len(coarse) == 0 || len(out) == 0 {
+		return out, nil
+	}
+	// The coarser partitions over the chosen ones, when stored.
+	want := map[string]ReplayTarget{}
+	var keys []string
+	for _, t := range out {
+		p, err := spec.Parse(t.Partition)
+		if err != nil {
+			continue // a partition the pipeline's interval no longer reads
+		}
+		for iv, cs := range coarse {
+			for _, c := range spec.Containing(p, cs) {
+				if _, ok := want[c.Key]; !ok {
+					want[c.Key] = ReplayTarget{Interval: iv, Partition: c.Key, Start: c.Start.UTC()}
+					keys = append(keys, c.Key)
+				}
+			}
+		}
+	}
+	have, err := rp.e.wh.CurrentStored(ctx, rough, keys)
+	if err != nil {
+		return nil, err
+	}
+	added := map[string]bool{}
+	for _, s := range have {
+		if t, ok := want[s.Partition]; ok && !added[s.Partition] {
+			added[s.Partition] = true
+			out = append(out, t)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Start.Before(out[j].Start) })
+	return out, nil
+}
+
+// Replay replays one stored partition: every block of its interval that
+// has a current version there.
+func (rp *Replayer) Replay(ctx context.Context, t ReplayTarget) *PartitionReplay {
+	start := time.Now()
+	res := &PartitionReplay{Partition: t.Partition, Interval: t.Interval, Start: t.Start, Status: ReplayUnchanged, Blocks: []BlockReplay{}}
+	fail := func(err error) *PartitionReplay {
+		res.Status = ReplayFailed
+		res.Blocks = append(res.Blocks, BlockReplay{Block: "", Status: ReplayFailed, Error: err.Error()})
+		res.DurationMS = ms(time.Since(start))
+		return res
+	}
+	pl := rp.pin.pl
+	spec, err := SpecOf(pl.Partitions)
+	if err != nil {
+		return fail(err)
+	}
+	opt := RunOptions{RunID: "replay_" + pl.ID + "_" + t.Partition, FineOnly: true}
+	if t.Interval != string(spec.Interval) {
+		if spec, err = coarseSpec(pl, t.Interval); err != nil {
+			return fail(err)
+		}
+		opt.Interval, opt.FineOnly = t.Interval, false
+	}
+	p, err := spec.Parse(t.Partition)
+	if err != nil {
+		return fail(fmt.Errorf("pipeline %s: %w", pl.ID, err))
+	}
+	r := &runner{e: rp.e, pin: rp.pin, pl: pl, spec: spec, part: p, opt: opt, srcs: rp.pin.srcs, exec: rp.code.exec,
+		readVersions: map[string]map[string]int{}, replay: true,
+		res: &RunResult{RunID: opt.RunID, Pipeline: pl.ID, Snapshot: rp.pin.hash, Partition: p.Key, outputs: map[string]*sdk.Table{}}}
+	groups, err := r.groups()
+	if err != nil {
+		return fail(err)
+	}
+	rs := &replaySession{rp: rp, r: r, g: groups[0], reads: map[string]*sdk.Table{}}
+	if err := rs.load(ctx); err != nil {
+		return fail(err)
+	}
+	res.Blocks = rs.run(ctx)
+	for _, b := range res.Blocks {
+		switch {
+		case b.Status == ReplayFailed:
+			res.Status = ReplayFailed
+		case b.Status == ReplayChanged && res.Status != ReplayFailed:
+			res.Status = ReplayChanged
+		}
+	}
+	res.DurationMS = ms(time.Since(start))
+	return res
+}
+
+// replaySession is the replay of one group (one partition of one interval).
+type replaySession struct {
+	rp     *Replayer
+	r      *runner
+	g      *group
+	stored map[string]*warehouse.StoredVersion // by product
+	runs   map[string]map[string]map[string]int
+	mu     sync.Mutex
+	reads  map[string]*sdk.Table // recorded upstream reads, by product and versions
+}
+
+// load reads the group's stored versions.
+func (rs *replaySession) load(ctx context.Context) error {
+	var products []string
+	for _, b := range rs.g.blocks {
+		products = append(products, ProductName(rs.r.pl, b))
+	}
+	stored, err := rs.rp.e.wh.CurrentStored(ctx, products, []string{rs.g.part.Key})
+	if err != nil {
+		return err
+	}
+	rs.stored = map[string]*warehouse.StoredVersion{}
+	for i := range stored {
+		rs.stored[stored[i].Product] = &stored[i]
+	}
+	rs.runs = map[string]map[string]map[string]int{}
+	return nil
+}
+
+// run replays the group's blocks in pipeline order.
+func (rs *replaySession) run(ctx context.Context) []BlockReplay {
+	var out []BlockReplay
+	for _, b := range rs.g.blocks {
+		if b.FanOut != "" {
+			continue // replayed with its dynamic parent
+		}
+		s := rs.stored[ProductName(rs.r.pl, b)]
+		if b.Entry == project.EntryExport {
+			out = append(out, BlockReplay{Block: b.ID, Product: ProductName(rs.r.pl, b), Status: ReplaySkipped, Error: "an export does not run in a replay (it writes nothing)"})
+			continue
+		}
+		if s != nil {
+			out = append(out, rs.block(ctx, b, s))
+		}
+		if b.Dynamic {
+			out = append(out, rs.region(ctx, b)...)
+		}
+	}
+	return out
+}
+
+// block replays one block on its stored version's recorded inputs.
+func (rs *replaySession) block(ctx context.Context, b *project.Block, s *warehouse.StoredVersion) BlockReplay {
+	start := time.Now()
+	br := BlockReplay{Block: b.ID, Product: s.Product, Version: s.Version}
+	in, err := rs.inputs(ctx, b, s, nil)
+	if err == nil {
+		var out *sdk.Table
+		var rerr *protocol.RunError
+		out, rerr, br.Log, _, _ = rs.r.attempt(ctx, rs.g, b, nil, in)
+		if rerr != nil {
+			br.failRun(rerr)
+		} else {
+			err = rs.compare(ctx, &br, b, s, out)
+		}
+	}
+	if err != nil {
+		br.Status, br.Error = ReplayFailed, err.Error()
+	}
+	br.DurationMS = ms(time.Since(start))
+	return br
+}
+
+// region replays the blocks that run once per row of dynamic block d: the
+// rows of d's stored version (as its children's versions recorded it),
+// one child each, every child through the region's blocks in order.
+func (rs *replaySession) region(ctx context.Context, d *project.Block) []BlockReplay {
+	start := time.Now()
+	var region []*project.Block
+	var stored []*warehouse.StoredVersion
+	for _, b := range rs.g.blocks {
+		if b.FanOut == d.ID {
+			if s := rs.stored[ProductName(rs.r.pl, b)]; s != nil {
+				region = append(region, b)
+				stored = append(stored, s)
+			}
+		}
+	}
+	if len(region) == 0 {
+		return nil
+	}
+	results := make([]BlockReplay, len(region))
+	for j, b := range region {
+		results[j] = BlockReplay{Block: b.ID, Product: stored[j].Product, Version: stored[j].Version}
+	}
+	failAll := func(err error) []BlockReplay {
+		for j := range results {
+			results[j].Status, results[j].Error, results[j].DurationMS = ReplayFailed, err.Error(), ms(time.Since(start))
+		}
+		return results
+	}
+	parent, err := rs.recorded(ctx, stored[0], d)
+	if err != nil {
+		return failAll(err)
+	}
+	items := parent.Len()
+	outs := make([][]*sdk.Table, len(region))
+	errs := make([][]*protocol.RunError, len(region))
+	for j := range region {
+		outs[j] = make([]*sdk.Table, items)
+		errs[j] = make([]*protocol.RunError, items)
+	}
+	win := newWindow(rs.rp.e.FanOutWindow, 0)
+	for i := 0; i < items; i++ {
+		ok := win.Go(ctx, false, func() {
+			item := itemOf(parent, i)
+			mine := map[string]*sdk.Table{d.ID: rowTable(parent, i)}
+			for j, b := range region {
+				in, err := rs.inputs(ctx, b, stored[j], mine)
+				if err != nil {
+					errs[j][i] = &protocol.RunError{Kind: protocol.ErrRuntime, Message: err.Error()}
+					return
+				}
+				out, rerr, _, _, _ := rs.r.attempt(ctx, rs.g, b, item, in)
+				if rerr != nil {
+					errs[j][i] = rerr
+					return
+				}
+				mine[b.ID], outs[j][i] = out, out
+			}
+		}, nil)
+		if !ok {
+			break
+		}
+	}
+	win.Wait()
+	for j, b := range region {
+		br := &results[j]
+		br.Children = items
+		var ok []*sdk.Table
+		bad, first := 0, (*protocol.RunError)(nil)
+		for i := 0; i < items; i++ {
+			if outs[j][i] != nil {
+				ok = append(ok, outs[j][i])
+				continue
+			}
+			bad++
+			if first == nil {
+				first = errs[j][i]
+			}
+		}
+		switch {
+		case bad > 0 && first != nil:
+			br.failRun(first)
+			br.Error = fmt.Sprintf("%d of %d children failed; first: %s", bad, items, br.Error)
+		case bad > 0:
+			br.Status, br.Error = ReplayFailed, fmt.Sprintf("%d of %d children did not run (an earlier block of the child failed or the replay was cancelled)", bad, items)
+		default:
+			union, err := unionTables(ok)
+			if err == nil {
+				err = rs.compare(ctx, br, b, stored[j], union)
+			}
+			if err != nil {
+				br.Status, br.Error = ReplayFailed, err.Error()
+			}
+		}
+		br.DurationMS = ms(time.Since(start))
+	}
+	return results
+}
+
+// failRun records a block's run error.
+func (br *BlockReplay) failRun(rerr *protocol.RunError) {
+	br.Status, br.Error, br.ErrorFile, br.ErrorLine = ReplayFailed, rerr.Message, rerr.File, rerr.Line
+}
+
+// compare diffs a replayed output with its stored version.
+func (rs *replaySession) compare(ctx context.Context, br *BlockReplay, b *project.Block, s *warehouse.StoredVersion, out *sdk.Table) error {
+	if out == nil {
+		out = sdk.NewTable()
+	}
+	d, err := rs.rp.e.wh.DiffTable(ctx, s.Product, s.Partition, s.Version, out, warehouse.DiffOptions{Keys: b.Key, Rows: rs.rp.opt.Rows})
+	if err != nil {
+		return err
+	}
+	br.Diff = d
+	br.Status = ReplayUnchanged
+	if !d.Unchanged {
+		br.Status = ReplayChanged
+	}
+	return nil
+}
+
+// inputs are block b's upstreams as its stored version s recorded them;
+// local holds the tables of this child (a fan-out block's).
+func (rs *replaySession) inputs(ctx context.Context, b *project.Block, s *warehouse.StoredVersion, local map[string]*sdk.Table) (*upstreams, error) {
+	in := &upstreams{names: b.Upstream}
+	for _, u := range b.Upstream {
+		if t := local[u]; t != nil {
+			in.tables = append(in.tables, t)
+			in.pinned = append(in.pinned, nil)
+			continue
+		}
+		ub := rs.r.pl.Block(u)
+		if ub == nil {
+			return nil, fmt.Errorf("upstream %s is not a block of pipeline %s", u, rs.r.pl.ID)
+		}
+		if b.Kind == project.KindSQL {
+			refs, err := rs.refs(ctx, s, ub)
+			if err != nil {
+				return nil, err
+			}
+			in.tables = append(in.tables, nil)
+			in.pinned = append(in.pinned, refs)
+			continue
+		}
+		t, err := rs.recorded(ctx, s, ub)
+		if err != nil {
+			return nil, err
+		}
+		in.tables = append(in.tables, t)
+		in.pinned = append(in.pinned, nil)
+	}
+	return in, nil
+}
+
+// recorded reads the versions of ub's product that s recorded, once per
+// session.
+func (rs *replaySession) recorded(ctx context.Context, s *warehouse.StoredVersion, ub *project.Block) (*sdk.Table, error) {
+	refs, err := rs.refs(ctx, s, ub)
+	if err != nil {
+		return nil, err
+	}
+	key := fmt.Sprint(refs)
+	rs.mu.Lock()
+	t := rs.reads[key]
+	rs.mu.Unlock()
+	if t != nil {
+		return t, nil
+	}
+	t, _, err = rs.rp.e.wh.ReadVersions(ctx, refs)
+	if t, err = blockInput(t, err); err != nil {
+		return nil, err
+	}
+	rs.mu.Lock()
+	rs.reads[key] = t
+	rs.mu.Unlock()
+	return t, nil
+}
+
+// refs are the versions of ub's product that s recorded, by partition
+// start; a 0 (written by the same run) is the version that run wrote.
+func (rs *replaySession) refs(ctx context.Context, s *warehouse.StoredVersion, ub *project.Block) ([]warehouse.VersionRef, error) {
+	product := ProductName(rs.r.pl, ub)
+	read := s.Upstream[product]
+	if len(read) == 0 {
+		return nil, fmt.Errorf("%s version %d recorded no read of upstream %s (%s): written before its lineage was recorded, or by an older pipeline; a backfill rewrites it", s.Product, s.Version, ub.ID, product)
+	}
+	us, err := SpecOf(ub.Partitions)
+	if err != nil {
+		return nil, err
+	}
+	type ref struct {
+		warehouse.VersionRef
+		start time.Time
+	}
+	var refs []ref
+	for k, v := range read {
+		if v == 0 {
+			if v, err = rs.byRun(ctx, s.RunID, product, k); err != nil {
+				return nil, err
+			}
+		}
+		r := ref{VersionRef: warehouse.VersionRef{Product: product, Partition: k, Version: v}}
+		if p, err := us.Parse(k); err == nil {
+			r.start = p.Start
+		}
+		refs = append(refs, r)
+	}
+	sort.Slice(refs, func(i, j int) bool {
+		if !refs[i].start.Equal(refs[j].start) {
+			return refs[i].start.Before(refs[j].start)
+		}
+		return refs[i].Partition < refs[j].Partition
+	})
+	out := make([]warehouse.VersionRef, len(refs))
+	for i, r := range refs {
+		out[i] = r.VersionRef
+	}
+	return out, nil
+}
+
+// byRun is the version of product's partition that run wrote.
+func (rs *replaySession) byRun(ctx context.Context, runID, product, key string) (int, error) {
+	rs.mu.Lock()
+	got, ok := rs.runs[runID]
+	rs.mu.Unlock()
+	if !ok {
+		var err error
+		if got, err = rs.rp.e.wh.RunVersions(ctx, runID); err != nil {
+			return 0, err
+		}
+		rs.mu.Lock()
+		rs.runs[runID] = got
+		rs.mu.Unlock()
+	}
+	if v, ok := got[product][key]; ok {
+		return v, nil
+	}
+	return 0, fmt.Errorf("the version of %s partition %s that run %s wrote (and read from the same run) is no longer kept: retention or a discard removed it", product, key, runID)
+}
+
+// ReplayName is "block" or "block[child]"-free text naming a block replay
+// in reports: the product, and the block when it differs.
+func ReplayName(b BlockReplay) string {
+	if b.Block == "" || strings.EqualFold(b.Block, b.Product) {
+		return b.Product
+	}
+	return b.Block + " (" + b.Product + ")"
+}
