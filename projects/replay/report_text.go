@@ -36,7 +36,7 @@ func (r *Report) WriteText(w io.Writer) {
 		}
 	}
 	fmt.Fprintf(w, "%d partitions: %d unchanged, %d changed, %d failed in %s\n", len(r.Partitions), r.Counts.Unchanged, r.Counts.Changed, r.Counts.Failed,
-		(time.Duration(r.DurationMS*float64(time.Millisecond))).Round(time.Millisecond))
+		(time.Duration(r.DurationMS * float64(time.Millisecond))).Round(time.Millisecond))
 	for _, g := range r.Gates {
 		if g.Passed {
 			fmt.Fprintf(w, "expect unchanged %s: passed\n", g.Product)
