@@ -87,7 +87,7 @@ func TestReplayCommand(t *testing.T) {
 		t.Fatalf("junit: %d tests, %d failures, %d errors", suites.Tests, suites.Failures, suites.Errors)
 	}
 	var js struct {
-		Passed bool `json:"passed"`
+		Passed bool                  `json:"passed"`
 		Counts struct{ Changed int } `json:"counts"`
 	}
 	if err := json.Unmarshal([]byte(run(0, "test", demo, "--replay", "clv", "--last", "5", "--format", "json")), &js); err != nil || !js.Passed || js.Counts.Changed != 5 {
