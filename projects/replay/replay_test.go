@@ -209,3 +209,39 @@ func TestReplayChangedBlock(t *testing.T) {
 	}
 	sameDump(t, before, d.dump())
 }
+
+func TestReplayFailedBlock(t *testing.T) {
+	d := newDemo(t)
+	path := filepath.Join(d.dir, "blocks", "clv", "clv.go")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := strings.Replace(string(src), "\tout := sdk.NewTable(", "\tif ctx.Partition.Key == \"2024-03-09\" {\n\t\treturn nil, fmt.Errorf(\"replay boom\")\n\t}\n\tout := sdk.NewTable(", 1)
+	if err := os.WriteFile(path, []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := d.replay(Options{Last: 2})
+	if rep.Counts != (Counts{Failed: 1, Unchanged: 2}) || rep.Passed {
+		t.Fatalf("counts %+v passed %v", rep.Counts, rep.Passed)
+	}
+	for _, p := range rep.Partitions {
+		for _, b := range p.Blocks {
+			if p.Partition == "2024-03-09" && b.Block == "clv" {
+				if b.Status != engine.ReplayFailed || !strings.Contains(b.Error, "replay boom") || b.ErrorFile != "blocks/clv/clv.go" {
+					t.Errorf("clv on 2024-03-09: %+v", b)
+				}
+			} else if b.Status != engine.ReplayUnchanged {
+				t.Errorf("%s %s: %s %s", p.Partition, b.Block, b.Status, b.Error)
+			}
+		}
+	}
+	var junit bytes.Buffer
+	if err := rep.WriteJUnit(&junit); err != nil {
+		t.Fatal(err)
+	}
+	var parsed junitSuites
+	if err := xml.Unmarshal(junit.Bytes(), &parsed); err != nil || parsed.Errors != 1 || parsed.Failures != 0 {
+		t.Fatalf("junit %v %+v", err, parsed)
+	}
+}
