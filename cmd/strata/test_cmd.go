@@ -14,7 +14,9 @@ func init() {
 	register("test", "run replay tests: the working-tree code over stored partitions, diffed against what they hold", runTest)
 }
 
-const testUsage = "usage: strata test [DIR] --replay PIPELINE [--last N | --from KEY --to KEY] [--expect-unchanged PRODUCT]... [--format text|json|junit] [--engine interp|compiled] [--rows N] [--concurrency N]"
+const testUsage = `usage: strata test [DIR] [--run REGEX] [-v]          the _test.go files of the block folders (go test ./blocks/...)
+       strata test [DIR] --replay PIPELINE [--last N | --from KEY --to KEY] [--expect-unchanged PRODUCT]... [--format text|json|junit] [--engine interp|compiled] [--rows N] [--concurrency N]
+       strata test [DIR] --read PRODUCT --partition KEY [--version V]   one stored version as sdktest.FromVersion reads it`
 
 func runTest(args []string) error {
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
@@ -28,7 +30,12 @@ func runTest(args []string) error {
 	eng := fs.String("engine", "", "run Go blocks with interp or compiled (default: compiled when a Go toolchain is found)")
 	rows := fs.Int("rows", 5, "changed rows shown per block and partition")
 	conc := fs.Int("concurrency", 0, "partitions replayed at once (default: the pipeline's concurrency)")
-	flags, pos := interleaved(args, nil)
+	runRE := fs.String("run", "", "block tests: run only the tests matching this regular expression (go test -run)")
+	verbose := fs.Bool("v", false, "block tests: print every test as it runs (go test -v)")
+	read := fs.String("read", "", "print one stored version of this product (with --partition, --version) in sdktest's wire")
+	partition := fs.String("partition", "", "with --read: the partition key")
+	version := fs.Int("version", 0, "with --read: the version (default: the current one)")
+	flags, pos := interleaved(args, map[string]bool{"v": true})
 	if err := fs.Parse(flags); err != nil {
 		return err
 	}
@@ -44,8 +51,11 @@ func runTest(args []string) error {
 	default:
 		return fmt.Errorf("--format %q: want text, json or junit", *format)
 	}
+	if *read != "" {
+		return readVersion(dir, *read, *partition, *version)
+	}
 	if *pipeline == "" {
-		return fmt.Errorf("%s\n(--replay names the pipeline to replay)", testUsage)
+		return runBlockTests(dir, *runRE, *verbose)
 	}
 	if _, err := engine.ParseEngine(*eng); err != nil {
 		return err
