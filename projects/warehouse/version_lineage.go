@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/stratahq/strata/blocks/sdk"
 )
 
 // StoredVersion is a partition's current version with what computed it:
@@ -23,6 +25,20 @@ type StoredVersion struct {
 	// Upstream is product -> partition -> version; version 0 means "written
 	// by the same run" (RunVersions resolves it).
 	Upstream map[string]map[string]int `json:"upstream"`
+	// Hash is the version's content hash ("" for a version written before
+	// content hashes): equal to ContentHash of a table, the rows are equal.
+	Hash string `json:"-"`
+}
+
+// ContentHash is the content hash a publish of t would record: a table
+// whose hash and row count equal a version's holds that version's rows
+// (content_hash.go), which a replay checks without asking DuckDB.
+func ContentHash(t *sdk.Table) (string, error) {
+	schema, err := tableSchema(t)
+	if err != nil {
+		return "", err
+	}
+	return contentHash(t, schema), nil
 }
 
 // CurrentStored lists the current versions of the given products whose
@@ -32,7 +48,7 @@ func (w *Warehouse) CurrentStored(ctx context.Context, products []string, keys [
 	if len(products) == 0 || (keys != nil && len(keys) == 0) {
 		return nil, nil
 	}
-	query := `SELECT product, partition, partition_start, partition_end, version, run_id, row_count, upstream::VARCHAR
+	query := `SELECT product, partition, partition_start, partition_end, version, run_id, row_count, upstream::VARCHAR, coalesce(content_hash, '')
 		FROM _strata.versions WHERE is_current AND product IN (` + placeholders(len(products)) + `)`
 	args := make([]any, 0, len(products)+len(keys))
 	for _, p := range products {
@@ -55,7 +71,7 @@ func (w *Warehouse) CurrentStored(ctx context.Context, products []string, keys [
 		for rows.Next() {
 			var s StoredVersion
 			var up string
-			if err := rows.Scan(&s.Product, &s.Partition, &s.Start, &s.End, &s.Version, &s.RunID, &s.Rows, &up); err != nil {
+			if err := rows.Scan(&s.Product, &s.Partition, &s.Start, &s.End, &s.Version, &s.RunID, &s.Rows, &up, &s.Hash); err != nil {
 				return err
 			}
 			s.Start, s.End = s.Start.UTC(), s.End.UTC()
