@@ -245,3 +245,52 @@ func TestReplayFailedBlock(t *testing.T) {
 		t.Fatalf("junit %v %+v", err, parsed)
 	}
 }
+
+// A dynamic block's children are replayed from its stored rows: one child
+// failing fails its block (the others' count says how many), a changed
+// child changes the union, and the reduce below, fed the stored union it
+// recorded, stays unchanged.
+func TestReplayFanOut(t *testing.T) {
+	d := newDemo(t)
+	path := filepath.Join(d.dir, "blocks", "segment_stats", "segment_stats.go")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := strings.Replace(string(src), "\tkey := segment.Column(\"key\").Strings()[0]\n",
+		"\tkey := segment.Column(\"key\").Strings()[0]\n\tif key == \"vip\" && ctx.Partition.Key == \"2024-03-10\" {\n\t\tpanic(\"vip child down\")\n\t}\n", 1)
+	changed = strings.Replace(changed, "out.Append(key, n, math.Round(total*100)/100, avg, best)", "if key == \"regular\" {\n\t\tbest = -1\n\t}\n\tout.Append(key, n, math.Round(total*100)/100, avg, best)", 1)
+	if err := os.WriteFile(path, []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := d.replay(Options{Last: 2})
+	status := map[string]string{}
+	var failure string
+	for _, p := range rep.Partitions {
+		for _, b := range p.Blocks {
+			status[p.Partition+" "+b.Block] = b.Status
+			if p.Partition == "2024-03-10" && b.Block == "segment_stats" {
+				failure = b.Error
+				if b.Children != 3 {
+					t.Errorf("children %d, want 3", b.Children)
+				}
+			}
+		}
+	}
+	want := map[string]string{
+		"2024-03-09 segment_stats": engine.ReplayChanged, "2024-03-10 segment_stats": engine.ReplayFailed,
+		"2024-03-09 segment_report": engine.ReplayUnchanged, "2024-03-10 segment_report": engine.ReplayUnchanged,
+		"2024-03-09 segments": engine.ReplayUnchanged, "2024-03-10 clv": engine.ReplayUnchanged,
+	}
+	for k, v := range want {
+		if status[k] != v {
+			t.Errorf("%s: %s, want %s", k, status[k], v)
+		}
+	}
+	if !strings.Contains(failure, "1 of 3 children failed; first: ") || !strings.Contains(failure, "vip child down") {
+		t.Errorf("failure %q", failure)
+	}
+	if rep.Counts.Failed != 1 || rep.Passed {
+		t.Errorf("counts %+v passed %v", rep.Counts, rep.Passed)
+	}
+}
