@@ -12,6 +12,7 @@ import (
 	"github.com/stratahq/strata/kernel/build"
 	"github.com/stratahq/strata/kernel/projectkernel"
 	"github.com/stratahq/strata/kernel/protocol"
+	"github.com/stratahq/strata/kernel/remote"
 	"github.com/stratahq/strata/kernel/supervisor"
 	"github.com/stratahq/strata/projects/engine"
 	"github.com/stratahq/strata/projects/project"
@@ -109,7 +110,7 @@ func projectKernelShipped(proj *project.Project, ship func(ctx context.Context, 
 		if err != nil {
 			return nil, nil, err
 		}
-		ex, err := ship(ctx, "kernel-"+k.Hash[:40], k.Path)
+		ex, err := ship(ctx, remote.ProjectKernelPrefix+k.Hash[:40], k.Path)
 		if err != nil {
 			return nil, nil, err
 		}
