@@ -188,6 +188,10 @@ func (b *backfillRun) run() error {
 	}
 	defer code.release()
 	b.engine.Store(code.engine)
+	// Its runs commit several partitions to a transaction; every run has
+	// ended (the window was waited for) before it stops.
+	group := newGroupCommit(e.wh)
+	defer group.close()
 	msg := "engine: " + code.engine
 	if code.built != nil {
 		how := "built in " + code.built.Duration.Round(time.Millisecond).String()
@@ -244,14 +248,17 @@ func (b *backfillRun) run() error {
 				based = pr.basedOn(t.pl, blocks)
 			}
 			opt := RunOptions{RunID: attempt, BackfillID: b.id, Stage: atomicMode, FineOnly: interval == "", Interval: interval,
-				Reuse: prior[runID] != "", Snapshot: t.pin.hash, BasedOn: based, code: code, Origin: t.spec.Origin, Actor: t.spec.Actor}
+				Reuse: prior[runID] != "", Snapshot: t.pin.hash, BasedOn: based, code: code, Origin: t.spec.Origin, Actor: t.spec.Actor,
+				group: group}
 			if atomicMode {
 				opt.PreferRun = b.id + ":"
 			}
 			if t.spec.Publish == PublishReview {
 				opt.Pin = b.id
 			}
+			group.join()
 			res, err := e.Run(ctx, t.pl.ID, key, opt)
+			group.leave(ctx.Err() == nil && !b.win.Paused())
 			if err != nil {
 				e.store.Append(Event{RunID: attempt, BackfillID: b.id, Pipeline: t.pl.ID, Partition: key, State: StateFailed, Error: err.Error(),
 					Origin: withActor(t.spec.Origin, t.spec.Actor).encode()})
@@ -359,6 +366,7 @@ func (b *backfillRun) run() error {
 			break
 		}
 	}
+	group.produced()
 	b.win.Wait()
 	return b.finish(nil)
 }

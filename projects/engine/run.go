@@ -62,6 +62,9 @@ type RunOptions struct {
 	// code is what a backfill prepared once for all its runs: the sources
 	// read at launch and the executor built from them.
 	code *preparedCode
+	// group, for a backfill's runs, commits their publishes several to a
+	// transaction (backfill_group_commit.go); nil: each commits alone.
+	group *groupCommit
 }
 
 // RunResult is what a run did.
@@ -189,6 +192,18 @@ func (r *runner) emit(ev Event) <-chan error {
 	return r.e.store.Append(ev)
 }
 
+// emitRunning records the run's running event and waits until it is
+// durable; a backfill's run waits for its group's next transaction.
+func (r *runner) emitRunning(ev Event) error {
+	g := r.opt.group
+	if g == nil || !r.e.store.riding() {
+		return <-r.emit(ev)
+	}
+	ev = r.event(ev)
+	r.e.hub.Publish(Notice{Kind: "state", Event: &ev})
+	return g.await(r.e.store.AppendLazy(ev))
+}
+
 // emitBlock records a block's (or a child's) state change without waiting
 // for it: the run's own running event is durable before any block starts,
 // and its final event, which waits, commits every block event queued before
@@ -202,7 +217,7 @@ func (r *runner) emitBlock(ev Event) {
 
 func (r *runner) run(ctx context.Context) (*RunResult, error) {
 	start := time.Now()
-	if err := <-r.emit(Event{State: StateRunning, Engine: r.res.Engine, Origin: withActor(r.opt.Origin, r.opt.Actor).encode()}); err != nil {
+	if err := r.emitRunning(Event{State: StateRunning, Engine: r.res.Engine, Origin: withActor(r.opt.Origin, r.opt.Actor).encode()}); err != nil {
 		return nil, err
 	}
 	if r.opt.Reuse {
@@ -508,10 +523,19 @@ func (r *runner) publish(ctx context.Context, g *group, outcomes []*BlockOutcome
 	if len(outs) == 0 {
 		return nil, nil
 	}
-	if r.opt.Stage {
-		return r.e.wh.StageThen(ctx, outs, then)
+	var vs []warehouse.Version
+	var err error
+	switch {
+	case r.opt.group != nil && r.e.store.riding():
+		vs, err = r.opt.group.publish(ctx, outs, r.opt.Stage, then)
+	case r.opt.Stage:
+		vs, err = r.e.wh.StageThen(ctx, outs, then)
+	default:
+		vs, err = r.e.wh.PublishThen(ctx, outs, then)
 	}
-	vs, err := r.e.wh.PublishThen(ctx, outs, then)
+	if r.opt.Stage {
+		return vs, err
+	}
 	if err == nil {
 		refs := make([]warehouse.VersionRef, len(vs))
 		for i, v := range vs {
