@@ -33,20 +33,20 @@ import (
 // their publishes and final states.
 type groupCommit struct {
 	wh     *warehouse.Warehouse
+	store  *Store
 	max    int           // most publishes in one transaction
 	linger time.Duration // longest a waiting run waits for others
 
 	mu sync.Mutex
-	// active runs of the backfill (started, not ended); waiting: of them,
-	// those waiting for a commit; expect: runs about to start in slots
-	// just freed, which will wait soon too.
-	active, waiting, expect int
-	producing               bool // the backfill may still start runs
-	pending                 []*groupPub
-	waits                   []*groupWait // registered since the last commit began
-	since                   time.Time    // when the oldest of waits registered
-	kick                    chan struct{}
-	stop, done              chan struct{}
+	// active runs of the backfill (started, not ended); expect: runs
+	// about to start in slots just freed, which will wait soon too.
+	active, expect int
+	producing      bool        // the backfill may still start runs
+	pending        []*groupReq // waiting for the next transaction, in order
+	pubs           int         // of them, publishes
+	since          time.Time   // when the oldest of pending came
+	kick           chan struct{}
+	stop, done     chan struct{}
 }
 
 // groupMax and groupLinger are the policy. 8 partitions a transaction
@@ -61,19 +61,17 @@ const (
 	groupLinger = 20 * time.Millisecond
 )
 
-// groupWait is one run waiting for a commit; covered once a commit that
-// began after it registered ended (its waiting is no longer counted).
-type groupWait struct{ covered bool }
-
-// groupPub is one run's publish waiting for its group's transaction.
-type groupPub struct {
-	req  warehouse.GroupPublish
-	wait *groupWait
-	done chan struct{}
+// groupReq is one run waiting for the next group transaction: its publish,
+// or (no outputs) its running event. settled, when set, runs once the
+// transaction ended, before any waiter of it is answered.
+type groupReq struct {
+	req     warehouse.GroupPublish
+	settled func(err error)
+	done    chan struct{}
 }
 
-func newGroupCommit(wh *warehouse.Warehouse) *groupCommit {
-	g := &groupCommit{wh: wh, max: groupMax, linger: groupLinger, producing: true,
+func newGroupCommit(wh *warehouse.Warehouse, store *Store) *groupCommit {
+	g := &groupCommit{wh: wh, store: store, max: groupMax, linger: groupLinger, producing: true,
 		kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	go g.loop()
 	return g
@@ -93,7 +91,7 @@ func (g *groupCommit) poke() {
 	}
 }
 
-// join counts a run starting (in a slot join's caller expected, if any).
+// join counts a run starting (in a slot a freed expected, if any).
 func (g *groupCommit) join() {
 	g.mu.Lock()
 	g.active++
@@ -101,11 +99,18 @@ func (g *groupCommit) join() {
 	g.mu.Unlock()
 }
 
-// leave counts a run ended; more says the backfill will start another in
-// its slot, worth waiting for.
-func (g *groupCommit) leave(more bool) {
+// leave counts a run ended.
+func (g *groupCommit) leave() {
 	g.mu.Lock()
 	g.active--
+	g.mu.Unlock()
+	g.poke()
+}
+
+// freed counts a slot given back; more says the backfill will start
+// another run in it, worth waiting for.
+func (g *groupCommit) freed(more bool) {
+	g.mu.Lock()
 	if more && g.producing {
 		g.expect++
 	}
@@ -122,54 +127,59 @@ func (g *groupCommit) produced() {
 	g.poke()
 }
 
-// register counts a run waiting for the next commit (g.mu held).
-func (g *groupCommit) register() *groupWait {
-	w := &groupWait{}
-	if len(g.waits) == 0 {
+// enqueue adds r to the next transaction.
+func (g *groupCommit) enqueue(r *groupReq) {
+	g.mu.Lock()
+	if len(g.pending) == 0 {
 		g.since = time.Now()
 	}
-	g.waits = append(g.waits, w)
-	g.waiting++
-	return w
-}
-
-// await waits for events the caller queued without a commit of their own
-// (Store.AppendLazy): the next group transaction carries them.
-func (g *groupCommit) await(durable <-chan error) error {
-	g.mu.Lock()
-	w := g.register()
-	g.mu.Unlock()
-	g.poke()
-	err := <-durable
-	g.mu.Lock()
-	if !w.covered {
-		w.covered = true
-		g.waiting--
+	g.pending = append(g.pending, r)
+	if len(r.req.Outs) > 0 {
+		g.pubs++
 	}
 	g.mu.Unlock()
-	return err
+	g.poke()
 }
 
-// publish hands a run's outputs to the next group transaction and returns
-// what the warehouse answered once it ended.
-func (g *groupCommit) publish(ctx context.Context, outs []warehouse.Output, stage bool, then warehouse.Then) ([]warehouse.Version, error) {
-	p := &groupPub{req: warehouse.GroupPublish{Outs: outs, Stage: stage, Then: then, Ctx: ctx}, done: make(chan struct{})}
-	g.mu.Lock()
-	p.wait = g.register()
-	g.pending = append(g.pending, p)
-	g.mu.Unlock()
-	g.poke()
-	<-p.done // not ctx: a publish handed over is answered by its transaction
-	return p.req.Versions, p.req.Err
+// start makes a run's running event durable in the next group
+// transaction, which it alone writes: no other transaction can take it
+// before the publishes handed over ahead of it (a run that started in
+// the slot of one whose publish is pending never counts running beside
+// it in the log), and the run's blocks start after those publishes
+// committed (they read what they wrote, a block's cursor included).
+func (g *groupCommit) start(ctx context.Context, ev Event) error {
+	if ev.At.IsZero() {
+		ev.At = time.Now()
+	}
+	r := &groupReq{done: make(chan struct{})}
+	r.req = warehouse.GroupPublish{Ctx: ctx, Then: func([]warehouse.Version, *warehouse.ConflictError) any {
+		return rideEvents(g.store.number([]Event{ev}))
+	}}
+	g.enqueue(r)
+	<-r.done
+	return r.req.Err
+}
+
+// publish hands a run's outputs to the next group transaction, gives the
+// run's slot back (handoff: it computes nothing more) and returns what the
+// warehouse answered once the transaction ended.
+func (g *groupCommit) publish(ctx context.Context, outs []warehouse.Output, stage bool, then warehouse.Then, settled func(error), handoff func()) ([]warehouse.Version, error) {
+	r := &groupReq{req: warehouse.GroupPublish{Outs: outs, Stage: stage, Then: then, Ctx: ctx}, settled: settled, done: make(chan struct{})}
+	g.enqueue(r)
+	if handoff != nil {
+		handoff()
+	}
+	<-r.done // not ctx: a publish handed over is answered by its transaction
+	return r.req.Versions, r.req.Err
 }
 
 // due says whether to commit now, or else how long until the oldest
 // waiter has waited long enough (0: nothing waits).
 func (g *groupCommit) due(now time.Time) (bool, time.Duration) {
-	if len(g.waits) == 0 {
+	if len(g.pending) == 0 {
 		return false, 0
 	}
-	if len(g.pending) >= g.max || (g.waiting >= g.active && g.expect == 0) {
+	if g.pubs >= g.max || (len(g.pending) >= g.active && g.expect == 0) {
 		return true, 0
 	}
 	left := g.linger - now.Sub(g.since)
@@ -198,42 +208,31 @@ func (g *groupCommit) loop() {
 			continue
 		}
 		g.commit()
-		g.poke() // runs that registered meanwhile
+		g.poke() // runs that came meanwhile
 	}
 }
 
-// commit runs one transaction for everything waiting: the publishes
-// through warehouse.PublishGroup, or, when only running events wait, a
-// Flush that carries them.
+// commit runs one transaction for everything waiting
+// (warehouse.PublishGroup), settles each publish, then answers them all.
 func (g *groupCommit) commit() {
 	g.mu.Lock()
-	pubs, waits := g.pending, g.waits
-	g.pending, g.waits = nil, nil
+	batch := g.pending
+	g.pending, g.pubs = nil, 0
 	g.mu.Unlock()
-	if len(waits) == 0 {
+	if len(batch) == 0 {
 		return
 	}
-	ctx := context.Background()
-	if len(pubs) > 0 {
-		reqs := make([]*warehouse.GroupPublish, len(pubs))
-		for i, p := range pubs {
-			reqs[i] = &p.req
-		}
-		g.wh.PublishGroup(ctx, reqs)
-	} else {
-		// The events are answered through their own channels, also on
-		// an error here; the Store's lazy commit is the fallback.
-		_ = g.wh.Flush(ctx)
+	reqs := make([]*warehouse.GroupPublish, len(batch))
+	for i, r := range batch {
+		reqs[i] = &r.req
 	}
-	g.mu.Lock()
-	for _, w := range waits {
-		if !w.covered {
-			w.covered = true
-			g.waiting--
+	g.wh.PublishGroup(context.Background(), reqs)
+	for _, r := range batch {
+		if r.settled != nil {
+			r.settled(r.req.Err)
 		}
 	}
-	g.mu.Unlock()
-	for _, p := range pubs {
-		close(p.done)
+	for _, r := range batch {
+		close(r.done)
 	}
 }

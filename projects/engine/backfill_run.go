@@ -190,7 +190,7 @@ func (b *backfillRun) run() error {
 	b.engine.Store(code.engine)
 	// Its runs commit several partitions to a transaction; every run has
 	// ended (the window was waited for) before it stops.
-	group := newGroupCommit(e.wh)
+	group := newGroupCommit(e.wh, e.store)
 	defer group.close()
 	msg := "engine: " + code.engine
 	if code.built != nil {
@@ -239,10 +239,12 @@ func (b *backfillRun) run() error {
 	// slot is free.
 	launch := func(runID, key, interval string, blocks []*project.Block, after func(State)) bool {
 		state := StateFailed
-		item := func() {
+		item := func(release func()) {
 			// runID is the partition's slot; each attempt is a run of its own.
+			// It counts running once that is durable (started): its slot's
+			// previous run may still wait for its publish to commit.
 			attempt := b.book.get(runID).next(runID)
-			b.book.set(runID, attempt, StateRunning)
+			b.book.set(runID, attempt, StateQueued)
 			based := pd.basedOn(t.pl, blocks, key, b.id, launched)
 			if pr, ok := lp.of(b.id, runID); ok {
 				based = pr.basedOn(t.pl, blocks)
@@ -250,6 +252,12 @@ func (b *backfillRun) run() error {
 			opt := RunOptions{RunID: attempt, BackfillID: b.id, Stage: atomicMode, FineOnly: interval == "", Interval: interval,
 				Reuse: prior[runID] != "", Snapshot: t.pin.hash, BasedOn: based, code: code, Origin: t.spec.Origin, Actor: t.spec.Actor,
 				group: group}
+			opt.handoff = sync.OnceFunc(func() {
+				release()
+				group.freed(ctx.Err() == nil && !b.win.Paused())
+			})
+			opt.started = func() { b.book.set(runID, attempt, StateRunning) }
+			opt.settled = func(s State) { b.book.set(runID, attempt, s) }
 			if atomicMode {
 				opt.PreferRun = b.id + ":"
 			}
@@ -258,7 +266,8 @@ func (b *backfillRun) run() error {
 			}
 			group.join()
 			res, err := e.Run(ctx, t.pl.ID, key, opt)
-			group.leave(ctx.Err() == nil && !b.win.Paused())
+			opt.handoff()
+			group.leave()
 			if err != nil {
 				e.store.Append(Event{RunID: attempt, BackfillID: b.id, Pipeline: t.pl.ID, Partition: key, State: StateFailed, Error: err.Error(),
 					Origin: withActor(t.spec.Origin, t.spec.Actor).encode()})
@@ -273,7 +282,7 @@ func (b *backfillRun) run() error {
 				after(state)
 			}
 		}
-		return b.win.Go(ctx, interval == "", item, then)
+		return b.win.GoReleasing(ctx, interval == "", item, then)
 	}
 	// finishRollup runs a coarse partition once all its fine partitions in range are done.
 	finishRollup := func(r *rollup) {

@@ -201,24 +201,6 @@ func (s *Store) Append(evs ...Event) <-chan error {
 	return ch
 }
 
-// AppendLazy is Append for a caller that knows a write transaction is
-// coming anyway (a backfill's group commit, backfill_group_commit.go): it
-// asks for no commit of its own; the channel answers once the events are
-// durable, in whichever transaction took them, lazyDelay later at the
-// latest.
-func (s *Store) AppendLazy(evs ...Event) <-chan error {
-	ch := make(chan error, 1)
-	if !s.enqueue(evs, ch) {
-		ch <- ErrStoreClosed
-		return ch
-	}
-	select {
-	case s.lazy <- struct{}{}:
-	default:
-	}
-	return ch
-}
-
 // Queue queues events nobody waits for: they are committed with the next
 // batch someone waits for, or lazyDelay later. A commit error reaches the
 // next durable write of the same batch, or nobody: a state the work does

@@ -4,7 +4,10 @@ import "context"
 
 // GroupPublish is one caller's publish (or stage) in a PublishGroup: the
 // outputs of one run's partition and its Then, and, once the group ended,
-// what Publish would have answered it.
+// what Publish would have answered it. A request with no outputs writes
+// nothing of its own: its Then (called with no versions) only hands the
+// CommitHook what must be durable with the group (a starting run's state),
+// and its Err says whether a transaction carrying it committed.
 type GroupPublish struct {
 	Outs  []Output
 	Stage bool // write without making current, as Stage does
@@ -29,10 +32,22 @@ type GroupPublish struct {
 func (w *Warehouse) PublishGroup(ctx context.Context, reqs []*GroupPublish) {
 	var bodies []*writeReq
 	pubs := make([]*outputsReq, len(reqs))
+	carried := make([]*writeReq, len(reqs))
 	for i, g := range reqs {
 		rctx := g.Ctx
 		if rctx == nil {
 			rctx = ctx
+		}
+		if len(g.Outs) == 0 {
+			then := g.Then
+			carried[i] = &writeReq{ctx: rctx, fn: func(tx *writeTx) error {
+				if then != nil {
+					tx.rideAlong = append(tx.rideAlong, then(nil, nil))
+				}
+				return nil
+			}}
+			bodies = append(bodies, carried[i])
+			continue
 		}
 		p, err := newOutputsReq(rctx, g.Outs, !g.Stage, g.Then)
 		if err != nil {
@@ -46,8 +61,11 @@ func (w *Warehouse) PublishGroup(ctx context.Context, reqs []*GroupPublish) {
 		w.writeAll(bodies)
 	}
 	for i, p := range pubs {
-		if p != nil {
+		switch {
+		case p != nil:
 			reqs[i].Versions, reqs[i].Err = p.result()
+		case carried[i] != nil:
+			reqs[i].Versions, reqs[i].Err = nil, carried[i].err
 		}
 	}
 }
