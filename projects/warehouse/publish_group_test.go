@@ -3,6 +3,8 @@ package warehouse
 import (
 	"context"
 	"testing"
+
+	"github.com/stratahq/strata/blocks/sdk"
 )
 
 // groupOf is a PublishGroup request of one output each.
@@ -104,4 +106,47 @@ func TestPublishGroupFailsOnePartitionAlone(t *testing.T) {
 	if reqs[0].Err != nil || reqs[1].Err == nil {
 		t.Fatalf("a good and a malformed request: %v, %v", reqs[0].Err, reqs[1].Err)
 	}
+}
+
+// A group's rows go into each storage table in one INSERT (table_batch.go):
+// every version gets exactly its own rows, NULLs included, also for a
+// partition written twice in the group and for an empty output.
+func TestPublishGroupWritesEachVersionsRows(t *testing.T) {
+	t.Parallel()
+	wh := openTemp(t)
+	fields := cols(sdk.String("name"), sdk.Int64("n"))
+	big := make([][]any, 3000) // more than one DuckDB chunk
+	for i := range big {
+		big[i] = row("b", int64(i))
+	}
+	// The storage tables exist already: what is counted below is the group's own.
+	publish(t, wh, "facts", "2024-02-01", table(t, fields, row("x", int64(0))))
+	publish(t, wh, "other", "2024-02-01", ids(t, 0))
+	reqs := groupOf(
+		out("facts", "2024-03-01", table(t, fields, row("a", int64(1)), row(nil, int64(2)))),
+		out("facts", "2024-03-02", table(t, fields, big...)),
+		out("facts", "2024-03-01", table(t, fields, row("c", nil))), // v2 of the first
+		out("facts", "2024-03-03", table(t, fields)),
+		out("other", "2024-03-01", ids(t, 7, 8)),
+	)
+	before := wh.statements.Load()
+	wh.PublishGroup(context.Background(), reqs)
+	for i, r := range reqs {
+		if r.Err != nil {
+			t.Fatalf("request %d: %v", i, r.Err)
+		}
+	}
+	// BEGIN, one INSERT of rows per storage table, the catalog's INSERT
+	// and flags, COMMIT: not one INSERT per output.
+	if n := wh.statements.Load() - before; n > 6 {
+		t.Fatalf("%d statements for a group of 5 outputs over 2 storage tables, want at most 6", n)
+	}
+	table := qualified(storageTableName("facts", fields))
+	assertRows(t, query(t, wh, `SELECT * FROM (SELECT _partition, _version::BIGINT AS _version, name, n, count(*) OVER (PARTITION BY _partition, _version) AS c
+		FROM `+table+`) WHERE _partition >= '2024-03' AND (_partition <> '2024-03-02' OR n < 2) ORDER BY _partition, _version, n NULLS LAST`),
+		row("2024-03-01", int64(1), "a", int64(1), int64(2)), row("2024-03-01", int64(1), nil, int64(2), int64(2)),
+		row("2024-03-01", int64(2), "c", nil, int64(1)),
+		row("2024-03-02", int64(1), "b", int64(0), int64(3000)), row("2024-03-02", int64(1), "b", int64(1), int64(3000)))
+	assertRows(t, query(t, wh, `SELECT sum(id) FROM `+qualified(storageTableName("other", ids(t).Schema()))), row(int64(15)))
+	checkIntegrity(t, wh)
 }

@@ -38,6 +38,9 @@ type writeTx struct {
 	// newOwners are the product owners this transaction recorded
 	// (product_owner.go), applied to the cache once committed.
 	newOwners map[string]ProductOwner
+	// rows are the new versions' rows not inserted yet, by storage table
+	// (table_batch.go).
+	rows map[string]rowBatch
 }
 
 // write runs fn in one transaction under the write lock: BEGIN, fn, view
