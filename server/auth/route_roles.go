@@ -44,10 +44,15 @@ var Routes = map[string]Role{
 	"POST /api/v1/pipelines/:id/blocks/:block/move":   Editor,
 	"POST /api/v1/pipelines/:id/blocks/:block/rename": Editor,
 	"PUT /api/v1/pipelines/:id/blocks/:block/note":    Editor,
-	"GET /api/v1/project/settings":                    Viewer, // strata.yaml, a file of the project
-	"PUT /api/v1/project/settings":                    Admin,
-	"POST /api/v1/project/check":                      Editor, // diagnostics of unsaved text
-	"GET /api/v1/lsp":                                 Editor, // gopls runs the go command on the project
+	// The trigger form writes the pipeline file.
+	"POST /api/v1/pipelines/:id/triggers":            Editor,
+	"PUT /api/v1/pipelines/:id/triggers/:trigger":    Editor,
+	"DELETE /api/v1/pipelines/:id/triggers/:trigger": Editor,
+	"GET /api/v1/triggers/schedule-preview":          Viewer, // reads a cron expression; changes nothing
+	"GET /api/v1/project/settings":                   Viewer, // strata.yaml, a file of the project
+	"PUT /api/v1/project/settings":                   Admin,
+	"POST /api/v1/project/check":                     Editor, // diagnostics of unsaved text
+	"GET /api/v1/lsp":                                Editor, // gopls runs the go command on the project
 
 	// Editor sessions' drafts.
 	"GET /api/v1/sessions/:session/drafts/:pipeline/:block/rows":     Editor,
