@@ -98,7 +98,7 @@ export class PipelinePage implements Page {
     partition: string | null,
   ) {
     this.title = id;
-    this.triggers = new TriggerPanel(id, () => app.update());
+    this.triggers = new TriggerPanel(id, () => app.update(), { pipeline: () => this.pipeline, saved: () => void this.load() });
     this.states = new CellStates({
       pipeline: id,
       dirtySources: () => Object.fromEntries([...this.cells.values()].filter((c) => c.dirty && c.editor).map((c) => [c.block.id, c.editor!.text()])),
