@@ -57,6 +57,7 @@ var Routes = map[string]Role{
 	// Editor sessions' drafts.
 	"GET /api/v1/sessions/:session/drafts/:pipeline/:block/rows":     Editor,
 	"GET /api/v1/sessions/:session/drafts/:pipeline/:block/rows.csv": Editor,
+	"GET /api/v1/sessions/:session/drafts/:pipeline/:block/summary":  Editor,
 	"GET /api/v1/sessions/:session/outputs":                          Editor, // the cells' last outputs (previews of drafts)
 
 	// Runs.

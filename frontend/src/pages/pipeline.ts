@@ -859,6 +859,7 @@ export class PipelinePage implements Page {
     const src: GridSource = {
       page: async (p) => (await api.draftRows(session, e.pipeline, e.block, { partition: e.partition, ...p })).preview,
       csvURL: (p) => api.draftCSV(session, e.pipeline, e.block, { partition: e.partition, ...p }),
+      summary: async () => (await api.draftSummary(session, e.pipeline, e.block, e.partition)).columns,
     };
     if (!c.grid) c.grid = new ResultGrid(e.preview!, src, this.update);
     else if (c.gridExec !== e.id) c.grid.reset(e.preview!, src);
