@@ -3,6 +3,7 @@
 // {"error": {"code", "message", "details"}} and are thrown as ApiError.
 
 import type { ColumnSummary } from "./table_state";
+import type { FailureGroup } from "./views/failure_groups";
 import type {
   Aggregation,
   ApiErrorBody,
@@ -135,6 +136,9 @@ export const api = {
   backfill: (id: string) => call<BackfillStatus>("GET", `/backfills/${enc(id)}`),
   backfillPartitions: (id: string, opt: { state?: string; offset?: number; limit?: number } = {}) =>
     call<{ partitions: PartitionStatus[]; total: number; offset: number; limit: number }>("GET", `/backfills/${enc(id)}/partitions` + q(opt)),
+  backfillFailures: (id: string) => call<{ groups: FailureGroup[] }>("GET", `/backfills/${enc(id)}/failures`),
+  retryPartitions: (id: string, partitions: string[], currentCode: boolean) =>
+    call<BackfillStatus>("POST", `/backfills/${enc(id)}/retry` + (currentCode ? "?use_current_code=true" : ""), { partitions }),
   backfillAction: (id: string, action: BackfillAction) =>
     call<BackfillStatus>("POST", `/backfills/${enc(id)}/` + (action === "retry-current" ? "retry?use_current_code=true" : action)),
   products: () => call<{ products: ProductView[] }>("GET", "/products"),

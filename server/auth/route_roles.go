@@ -72,6 +72,7 @@ var Routes = map[string]Role{
 	"GET /api/v1/backfills":                     Viewer,
 	"GET /api/v1/backfills/:id":                 Viewer,
 	"GET /api/v1/backfills/:id/partitions":      Viewer,
+	"GET /api/v1/backfills/:id/failures":        Viewer,
 	"GET /api/v1/backfills/:id/conflicts":       Viewer,
 	"GET /api/v1/backfills/:id/review":          Viewer,
 	"GET /api/v1/backfills/:id/diff":            Viewer,
