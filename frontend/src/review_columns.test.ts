@@ -24,5 +24,8 @@ describe("review column statistics", () => {
     expect(rows[1].side).toBe("added");
     expect(rows[1].nulls).toEqual({ text: "5", moved: false });
     expect(rows[2].mean).toBeUndefined();
+    // A small change reads as a small percentage, not in exponent form.
+    const small = columnRows([{ name: "x", type: "float64", changed: true, before: { nulls: 0, distinct: 1, min: "1", max: "1", mean: 65.80893 }, after: { nulls: 0, distinct: 1, min: "1", max: "1", mean: 65.811612 } }]);
+    expect(small[0].mean?.delta).toBe("+0.0041%");
   });
 });

@@ -30,7 +30,7 @@ function pct(a: number, b: number): string | undefined {
   if (!Number.isFinite(a) || !Number.isFinite(b) || a === b) return undefined;
   if (a === 0) return "new";
   const p = ((b - a) / Math.abs(a)) * 100;
-  return (p > 0 ? "+" : "") + (Math.abs(p) < 0.01 ? p.toExponential(1) : p.toFixed(2)) + "%";
+  return (p > 0 ? "+" : "") + (Math.abs(p) < 0.01 ? p.toPrecision(2) : p.toFixed(2)) + "%";
 }
 
 function cell(a: string | undefined, b: string | undefined, delta?: string): StatCell {
