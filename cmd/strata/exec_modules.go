@@ -73,7 +73,8 @@ func execModules(ctx context.Context, want, srcDir, module string, imports []str
 		dir = filepath.Join(cache, "strata", "exec-kernel")
 	}
 	fmt.Fprintf(os.Stderr, "building the project kernel: %s …\n", strings.Join(imports, ", "))
-	k, err := projectkernel.Build(ctx, projectkernel.Options{Dir: dir, Project: module, Tool: tool}, imports)
+	progress := func(step string) { fmt.Fprintf(os.Stderr, "project kernel: %s\n", step) }
+	k, err := projectkernel.Build(ctx, projectkernel.Options{Dir: dir, Project: module, Tool: tool, Progress: progress}, imports)
 	if err != nil {
 		var ie *projectkernel.ImportError
 		if errors.As(err, &ie) {
