@@ -53,6 +53,7 @@ func runBackfill(args []string) error {
 	rate := fs.String("rate", "", "partitions started per minute: 600/m, 10/s, 1000/h (the pipeline's own; a rollup starts when its partitions are done)")
 	fs.StringVar(&spec.Publish, "publish", "partition", "partition, atomic, or review (stage everything; promote after `strata backfill diff`)")
 	fs.StringVar(&spec.Engine, "engine", "", "run Go blocks with interp or compiled (default: compiled when a Go toolchain is found)")
+	blocks := fs.String("blocks", "", "comma-separated block ids: recompute only these (the others are read as they are; a block left out downstream of them becomes stale)")
 	dry := fs.Bool("dry-run", false, "print the plan; run nothing")
 	format := fs.String("format", "text", "text or json")
 	all := fs.Bool("all", false, "with --dry-run: list every partition (default: the first 50)")
@@ -69,6 +70,9 @@ func runBackfill(args []string) error {
 	}
 	if _, err := engine.ParseEngine(spec.Engine); err != nil {
 		return err
+	}
+	if *blocks != "" {
+		spec.Blocks = strings.Split(*blocks, ",")
 	}
 	spec.Pipeline = pos[1]
 	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
@@ -95,6 +99,9 @@ func runBackfill(args []string) error {
 		cliAudit(ws.proj.Dir, audit.Entry{Action: audit.ActionBackfillLaunch, Pipeline: st.Pipeline, Target: st.ID})
 		fmt.Printf("backfill %s: pipeline %s, %s..%s (%d partitions), reprocess %s, publish %s\n",
 			st.ID, st.Pipeline, spec.From, spec.To, st.Total, st.Spec.Reprocess, st.Spec.Publish)
+		if len(st.Spec.Blocks) > 0 {
+			fmt.Printf("blocks %s only (%s)\n", strings.Join(st.Spec.Blocks, ", "), engine.SubsetNote)
+		}
 		fmt.Printf("pipeline version %s (edits to the files from now on do not reach this backfill)\n", shortVersion(st.Snapshot))
 		return followBackfill(ctx, ws, st.ID)
 	})
@@ -202,6 +209,9 @@ func isTerminal(f *os.File) bool {
 func printPlan(p *engine.Plan, limit int) {
 	fmt.Printf("plan: pipeline %s, %s..%s: %d partitions, %d to run, %d to skip (reprocess %s, publish %s)\n",
 		p.Spec.Pipeline, p.From, p.To, p.Total, p.ToRun, p.ToSkip, p.Spec.Reprocess, p.Spec.Publish)
+	if len(p.Spec.Blocks) > 0 {
+		fmt.Printf("blocks %s only (%s)\n", strings.Join(p.Spec.Blocks, ", "), engine.SubsetNote)
+	}
 	fmt.Printf("pipeline version %s (the files as they are now; a launch pins it)\n", shortVersion(p.Snapshot))
 	fmt.Printf("today: %d missing, %d failed, %d stale, %d current\n", p.ByState["missing"], p.ByState["failed"], p.ByState["stale"], p.ByState["current"])
 	if len(p.CompileErrors) > 0 {

@@ -49,6 +49,12 @@ type BackfillSpec struct {
 	// AllowOverlap launches it even while another backfill of the
 	// pipeline runs over part of its range (backfill_overlap.go).
 	AllowOverlap bool `json:"allow_overlap,omitempty"`
+	// Blocks, when given, is the subset of the pipeline's blocks the
+	// backfill recomputes (Dagster's asset subset); empty: every block.
+	// The others are not run: a block of the subset reads their current
+	// versions, and a block downstream of the subset that is left out
+	// keeps its versions, which become stale (backfill_subset.go).
+	Blocks []string `json:"blocks,omitempty"`
 }
 
 // Reprocess policies and publish modes.
@@ -200,6 +206,9 @@ func (e *Engine) targetOf(s BackfillSpec, pl *project.Pipeline) (*target, error)
 	}
 	if err := checkRate(s.RatePerMin); err != nil {
 		return nil, fmt.Errorf("rate_per_min: %w", err)
+	}
+	if s.Blocks, err = checkSubset(pl, s.Blocks); err != nil {
+		return nil, err
 	}
 	if s.From == "" || s.To == "" {
 		return nil, fmt.Errorf("a backfill needs --from and --to (partition keys such as %s, both included)", pspec.Latest(e.now()).Key)
