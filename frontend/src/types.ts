@@ -201,6 +201,8 @@ export interface BackfillSpec {
   concurrency?: number;
   rate_per_min?: number;
   publish?: PublishMode;
+  /** The blocks it recomputes; absent: every block. */
+  blocks?: string[];
   /** Who launched it (set by the server, never by the client). */
   actor?: string;
 }
