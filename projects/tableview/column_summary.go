@@ -3,6 +3,7 @@ package tableview
 import (
 	"math"
 	"math/big"
+	"strconv"
 	"time"
 
 	"github.com/stratahq/strata/blocks/sdk"
@@ -32,7 +33,7 @@ type ColumnSummary struct {
 	// Hist, for a numeric or time column, counts the non-null values in
 	// HistBins equal-width bins from Min to Max (the last bin includes Max),
 	// for the header's small histogram. Empty when all values are equal
-	// or null, or for text, booleans and decimals.
+	// or null, or for text and booleans.
 	Hist []int `json:"hist,omitempty"`
 }
 
@@ -156,6 +157,10 @@ func numeric(c *sdk.Column) func(int) float64 {
 	case sdk.TypeTime, sdk.TypeDate, sdk.TypeTimestamp:
 		v := c.Times()
 		return func(i int) float64 { return float64(v[i].UnixNano()) }
+	case sdk.TypeDecimal:
+		// The exact text, as a float for binning only (min and max stay exact).
+		v := c.Decimals()
+		return func(i int) float64 { f, _ := strconv.ParseFloat(v[i], 64); return f }
 	case sdk.TypeInt128:
 		v := c.BigInts()
 		return func(i int) float64 { f, _ := new(big.Float).SetInt(v[i]).Float64(); return f }
