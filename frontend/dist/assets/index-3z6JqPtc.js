@@ -671,10 +671,10 @@ Please report this to https://github.com/markedjs/marked.`,s){const i="<p>An err
         ${e.kind!=="event"?p`<button ?disabled=${n} data-testid="trigger-fire" @click=${()=>this.fire(e)} title="launch this trigger's run: window now">Fire now</button>`:b}
         ${this.host&&!this.form?p`<button data-testid="trigger-edit" @click=${()=>this.openForm(e)}>Edit…</button>`:b}
       </div>
-      ${e.next?.length?p`<table class="small" data-testid="trigger-next">
-            <thead><tr><th>${e.paused?"skipped while paused":"next tick"} (${e.timezone})</th><th>UTC</th><th>runs</th></tr></thead>
-            <tbody>${e.next.map(o=>p`<tr><td class="mono">${o.local}</td><td class="mono">${o.at.slice(0,16).replace("T"," ")}Z</td><td class="mono">${o.error??pf(o.from,o.to)}</td></tr>`)}</tbody>
-          </table>`:b}
+      ${e.next?.length&&e.paused?p`<p class="small muted" data-testid="trigger-paused-note">Paused: no tick runs until Resume (the next would have been ${e.next[0].local}).</p>`:e.next?.length?p`<table class="small trigger-next" data-testid="trigger-next">
+              <thead><tr><th>next tick (${e.timezone})</th><th>UTC</th><th>runs</th></tr></thead>
+              <tbody>${e.next.map(o=>p`<tr><td class="mono">${o.local}</td><td class="mono">${o.at.slice(0,16).replace("T"," ")}Z</td><td class="mono">${o.error??pf(o.from,o.to)}</td></tr>`)}</tbody>
+            </table>`:b}
       ${r?p`<div class="small" data-testid="trigger-catch-up">Catch-up plan: ${(r.run??[]).length} missed tick(s) run next, oldest first${r.skipped?p`; ${r.skipped} older ones skipped`:b}.</div>`:b}
       ${e.history?.length?p`<details class="small" data-testid="trigger-history">
             <summary>History (last ${e.history.length}) · last ${e.history[0].action} ${e.history[0].state??""}</summary>
@@ -1131,4 +1131,4 @@ The file becomes pipelines/<new>.yaml. Runs keep the old id, and stored outputs 
           ${this.audit.map(t=>p`<tr><td class="small">${ce(t.at,e)}</td><td>${t.actor}</td><td class="mono">${t.action}</td><td>${t.pipeline??""}</td><td class="mono small">${t.target??""}</td><td>${t.via??""}</td></tr>`)}
         </tbody>
       </table>
-    </main>`}}let tb=!0;P.route(/^\/$/,()=>new mA(tb));P.route(/^\/pipelines\/([^/]+)\/?$/,(s,e)=>new fA(s[1],e.get("partition")));P.route(/^\/products\/?$/,()=>new eb(null));P.route(/^\/products\/([^/]+)\/?$/,(s,e)=>new eb(s[1],e.get("end"),e.get("partition")));P.route(/^\/backfills\/?$/,(s,e)=>new Ey(e.get("pipeline")));P.route(/^\/backfills\/([^/]+)\/?$/,s=>new Py(s[1]));P.route(/^\/runs\/?$/,(s,e)=>new yA(my(e)));P.route(/^\/runs\/([^/]+)\/?$/,(s,e)=>new bA(s[1],e.get("block")??""));P.route(/^\/users\/?$/,()=>new kA);P.route(/^\/dev\/grid-bench\/?$/,async(s,e)=>(await nb(async()=>{const{gridBench:t}=await import("./grid_bench-DXB5ffle.js");return{gridBench:t}},[])).gridBench(+(e.get("n")??1e5)));Sb().finally(()=>{P.start(document.getElementById("app")),tb=!1});export{Ty as P,si as S,p as b};
+    </main>`}}let tb=!0;P.route(/^\/$/,()=>new mA(tb));P.route(/^\/pipelines\/([^/]+)\/?$/,(s,e)=>new fA(s[1],e.get("partition")));P.route(/^\/products\/?$/,()=>new eb(null));P.route(/^\/products\/([^/]+)\/?$/,(s,e)=>new eb(s[1],e.get("end"),e.get("partition")));P.route(/^\/backfills\/?$/,(s,e)=>new Ey(e.get("pipeline")));P.route(/^\/backfills\/([^/]+)\/?$/,s=>new Py(s[1]));P.route(/^\/runs\/?$/,(s,e)=>new yA(my(e)));P.route(/^\/runs\/([^/]+)\/?$/,(s,e)=>new bA(s[1],e.get("block")??""));P.route(/^\/users\/?$/,()=>new kA);P.route(/^\/dev\/grid-bench\/?$/,async(s,e)=>(await nb(async()=>{const{gridBench:t}=await import("./grid_bench-C9bqPZUa.js");return{gridBench:t}},[])).gridBench(+(e.get("n")??1e5)));Sb().finally(()=>{P.start(document.getElementById("app")),tb=!1});export{Ty as P,si as S,p as b};
