@@ -252,7 +252,7 @@ test("Run all stale reruns, in DAG order, the cells an unsaved edit made stale; 
   await screenshot(page, "journey-08-run-all-stale");
 });
 
-const totalsOf = async (day) => (await server.api("GET", "/products/orders_daily__totals/partitions")).partitions.find((p) => p.key === day)?.current;
+const totalsOf = async (day) => (await server.api("GET", "/products/orders_daily__totals/partitions")).partitions.find((p) => p.key === day)?.current ?? 0;
 const active = () => page.evaluate(() => document.activeElement?.getAttribute("data-testid") ?? "");
 
 test("a schedule trigger added by its form is written into the pipeline file", async () => {
@@ -263,8 +263,11 @@ test("a schedule trigger added by its form is written into the pipeline file", a
   await form.locator('[data-testid="trigger-form-id"]').fill("nightly");
   await form.locator('[data-testid="trigger-form-cron"]').fill("0 6 * * *");
   const ticks = form.locator('[data-testid="trigger-form-preview"] li');
-  await eventually(async () => (await ticks.count()) === 5, 10_000, "five next ticks");
-  assert.match((await ticks.allInnerTexts())[0], /06:00 CES?T/, "ticks in the pipeline's zone, Europe/Paris");
+  // The preview follows the typing (debounced): five ticks at 06:00 in the pipeline's zone, Europe/Paris.
+  await eventually(async () => {
+    const ts = await ticks.allInnerTexts();
+    return ts.length === 5 && ts.every((t) => / 06:00 CES?T in /.test(t));
+  }, 10_000, "five next ticks at 06:00 Paris time");
   await screenshot(page, "journey-09-trigger-form");
   await form.locator('[data-testid="trigger-form-save"]').click();
   const card = page.locator('[data-testid="trigger-nightly"]');
@@ -287,7 +290,7 @@ test("backfill for review from the dialog; promote part of it by keyboard, then 
   await dialog.locator('[data-testid="bf-launch"]').click();
   await page.waitForURL(/\/backfills\/bf_/, { timeout: 30_000 });
   await eventually(async () => (await page.locator('[data-testid="bf-state"]').innerText()) === "review", 120_000, "ready for review");
-  assert.equal(await totalsOf("2024-01-01"), undefined, "nothing published before the review");
+  assert.equal(await totalsOf("2024-01-01"), 0, "nothing published before the review");
   const review = page.locator('[data-testid="review"]');
   await review.locator('[data-testid="review-summary"]').waitFor({ timeout: 30_000 });
   assert.match(await review.locator('[data-testid="review-summary"]').innerText(), /orders_daily__totals/);
@@ -304,7 +307,7 @@ test("backfill for review from the dialog; promote part of it by keyboard, then 
   await eventually(async () => (await active()) === "review-confirm-yes", 5_000, "the focus on Confirm");
   await page.keyboard.press("Enter");
   await eventually(async () => (await totalsOf("2024-01-02")) === 1, 20_000, "2024-01-02 promoted");
-  assert.equal(await totalsOf("2024-01-03"), undefined, "2024-01-03 is not in the part");
+  assert.equal(await totalsOf("2024-01-03"), 0, "2024-01-03 is not in the part");
   await screenshot(page, "journey-12-promoted-part");
   await review.locator('[data-testid="review-promote"]').click();
   await confirm.waitFor({ timeout: 20_000 });
