@@ -207,7 +207,7 @@ func (b *backfillRun) run() error {
 	if err := e.wh.DB().QueryRowContext(ctx, `SELECT created_at FROM _strata.backfills WHERE backfill_id = ?`, b.id).Scan(&launched); err != nil {
 		return b.finish(fmt.Errorf("backfill %s: %w", b.id, err))
 	}
-	it, err := t.pspec.Iter(t.from, t.to)
+	it, err := t.pspec.IterBox(t.box)
 	if err != nil {
 		return b.finish(err)
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/kernel/protocol"
-	"github.com/stratahq/strata/projects/partitions"
 	"github.com/stratahq/strata/projects/project"
 	"github.com/stratahq/strata/projects/warehouse"
 )
@@ -141,7 +140,7 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 		Source:    src,
 		Files:     r.srcs[b.ID].others,
 		Entry:     b.Entry,
-		Partition: protocol.PartitionWire{Key: g.part.Key, Start: g.part.Start, End: g.part.End, Interval: string(g.spec.Interval), Zone: g.spec.Zone.String()},
+		Partition: wirePartition(g.spec, g.part),
 		Item:      item,
 		Vars:      r.pl.Variables,
 		Inputs:    in.names,
@@ -188,9 +187,6 @@ func taskLabel(runID, block string, item *sdk.Item) string {
 	return s
 }
 
-func sqlParams(p partitions.Partition) map[string]any {
-	return map[string]any{"partition_key": p.Key, "partition_start": p.Start, "partition_end": p.End}
-}
 
 // blockInput drops the warehouse's own _partition column from a read: it is
 // bookkeeping, not the upstream's output, and a Transform or SQL block that

@@ -83,7 +83,7 @@ func (e *Engine) Plan(ctx context.Context, spec BackfillSpec, offset, limit int)
 	for _, b := range pd.fine {
 		plan.Products = append(plan.Products, ProductName(t.pl, b))
 	}
-	it, err := t.pspec.Iter(t.from, t.to)
+	it, err := t.pspec.IterBox(t.box)
 	if err != nil {
 		return nil, err
 	}
@@ -457,6 +457,10 @@ type rollupTracker struct {
 	pd    *planData
 	order []*rollup
 	byKey map[string]*rollup
+	// specs are the coarse intervals' partition math, computed once.
+	specs map[string]partitions.Spec
+	// first and last bound the backfill's time range.
+	first, last partitions.Partition
 }
 
 type rollup struct {
@@ -469,7 +473,17 @@ type rollup struct {
 }
 
 func newRollupTracker(t *target, pd *planData) *rollupTracker {
-	return &rollupTracker{t: t, pd: pd, byKey: map[string]*rollup{}}
+	rt := &rollupTracker{t: t, pd: pd, byKey: map[string]*rollup{}, specs: map[string]partitions.Spec{}}
+	for interval, blocks := range pd.coarse {
+		if cs, err := t.specOf(blocks[0].Partitions); err == nil {
+			rt.specs[interval] = cs
+		}
+	}
+	if t.pspec.Interval != partitions.None {
+		rt.first, _ = t.pspec.TimeOnly().Parse(t.from)
+		rt.last, _ = t.pspec.TimeOnly().Parse(t.to)
+	}
+	return rt
 }
 
 // add records fine partition p; it returns the rollups p belongs to.
@@ -477,8 +491,8 @@ func (rt *rollupTracker) add(p partitions.Partition, runs bool) []*rollup {
 	var out []*rollup
 	for _, interval := range sortedKeys(rt.pd.coarse) {
 		blocks := rt.pd.coarse[interval]
-		cs, err := SpecOf(blocks[0].Partitions)
-		if err != nil {
+		cs, ok := rt.specs[interval]
+		if !ok {
 			continue
 		}
 		for _, cp := range rt.t.pspec.Containing(p, cs) {
@@ -498,11 +512,9 @@ func (rt *rollupTracker) add(p partitions.Partition, runs bool) []*rollup {
 
 // finesInRange counts the fine partitions of coarse partition cp inside the backfill's range.
 func (rt *rollupTracker) finesInRange(cp partitions.Partition, cs partitions.Spec) int {
-	first, _ := rt.t.pspec.Parse(rt.t.from)
-	last, _ := rt.t.pspec.Parse(rt.t.to)
 	n := 0
 	for _, f := range cs.Covering(cp, rt.t.pspec) {
-		if !f.Start.Before(first.Start) && !f.Start.After(last.Start) {
+		if !f.Start.Before(rt.first.Start) && !f.Start.After(rt.last.Start) {
 			n++
 		}
 	}
