@@ -57,7 +57,7 @@ func (e *Engine) launch(ctx context.Context, id string, spec BackfillSpec, refus
 	if err != nil {
 		return nil, err
 	}
-	t, err := e.target(spec, pin.pl)
+	t, err := e.target(ctx, spec, pin.pl)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -53,6 +54,15 @@ type BackfillSpec struct {
 	// values (--where region=eu,us): dimension -> values. A dimension not
 	// named is taken whole. From and To stay the time range.
 	Where map[string][]string `json:"where,omitempty"`
+	// KeySets are the versions of the dynamic dimensions' key sets the
+	// backfill targets: dimension -> version. Empty at launch means the
+	// key set as its product is now; the launch records which version
+	// that was, so a resume or retry targets the same cells. Naming an
+	// older version targets its keys (a key set rolled back).
+	KeySets map[string]int `json:"key_sets,omitempty"`
+
+	// resolvedWhere is Where with @new replaced by the keys it means.
+	resolvedWhere map[string][]string
 }
 
 // Reprocess policies and publish modes.
@@ -145,7 +155,7 @@ type target struct {
 	from, to string // pipeline partition keys (time keys with value dimensions)
 	box      partitions.Box
 	total    int // pipeline partitions (cells) in the range
-	rollups  int    // coarse partitions (weeks, months) the range touches
+	rollups  int // coarse partitions (weeks, months) the range touches
 	// launchData is what the launch planned with, handed to the first
 	// pass so that it does not read the catalog again.
 	launchData *planData
@@ -154,8 +164,8 @@ type target struct {
 // target normalizes s against pl, the pipeline as the backfill sees it
 // (its pinned version, or the files now for a dry run); what it refuses is
 // a *SpecError (or the pipeline's NotFoundError).
-func (e *Engine) target(s BackfillSpec, pl *project.Pipeline) (*target, error) {
-	t, err := e.targetOf(s, pl)
+func (e *Engine) target(ctx context.Context, s BackfillSpec, pl *project.Pipeline) (*target, error) {
+	t, err := e.targetOf(ctx, s, pl)
 	var nf *NotFoundError
 	if err != nil && !errors.As(err, &nf) {
 		return nil, &SpecError{err}
@@ -163,7 +173,7 @@ func (e *Engine) target(s BackfillSpec, pl *project.Pipeline) (*target, error) {
 	return t, err
 }
 
-func (e *Engine) targetOf(s BackfillSpec, pl *project.Pipeline) (*target, error) {
+func (e *Engine) targetOf(ctx context.Context, s BackfillSpec, pl *project.Pipeline) (*target, error) {
 	pspec, err := SpecOf(pl.Partitions)
 	if err != nil {
 		return nil, err
@@ -171,7 +181,7 @@ func (e *Engine) targetOf(s BackfillSpec, pl *project.Pipeline) (*target, error)
 	if !pspec.Partitioned() {
 		return nil, fmt.Errorf("pipeline %s is not partitioned: run it with `strata run`", pl.ID)
 	}
-	if pspec, err = e.loadKeySets(pl, pspec); err != nil {
+	if pspec, s, err = e.resolveKeySets(ctx, pl, pspec, s); err != nil {
 		return nil, err
 	}
 	switch s.Reprocess {
@@ -254,6 +264,9 @@ func (e *Engine) targetOf(s BackfillSpec, pl *project.Pipeline) (*target, error)
 // finishTarget counts t's cells and rollups once its range is known.
 func (e *Engine) finishTarget(t *target, s BackfillSpec) (*target, error) {
 	t.box = partitions.Box{From: t.from, To: t.to, Where: s.Where}
+	if s.resolvedWhere != nil {
+		t.box.Where = s.resolvedWhere
+	}
 	var err error
 	if t.total, err = t.pspec.CountBox(t.box); err != nil {
 		return nil, fmt.Errorf("pipeline %s: %w", t.pl.ID, err)

@@ -143,7 +143,7 @@ func (e *Engine) backfillTarget(ctx context.Context, id string, spec BackfillSpe
 	if err != nil {
 		return nil, fmt.Errorf("backfill %s: %w", id, err)
 	}
-	t, err := e.target(spec, pin.pl)
+	t, err := e.target(ctx, spec, pin.pl)
 	if err != nil {
 		return nil, fmt.Errorf("backfill %s: %w", id, err)
 	}

@@ -187,7 +187,6 @@ func taskLabel(runID, block string, item *sdk.Item) string {
 	return s
 }
 
-
 // blockInput drops the warehouse's own _partition column from a read: it is
 // bookkeeping, not the upstream's output, and a Transform or SQL block that
 // saw it would see a column its upstream never returned.

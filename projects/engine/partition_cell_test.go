@@ -186,3 +186,138 @@ func TestCellBackfillRefusesBadBoxes(t *testing.T) {
 		t.Errorf("where on a time-only pipeline: %v", err)
 	}
 }
+
+// A dynamic customer dimension: its key set is column id of product
+// dim_customers, written by the unpartitioned pipeline customers.
+const customersPipeline = `variables: {ids: "%s"}
+blocks:
+  - id: list
+    product: dim_customers
+`
+
+const dimCustomersBlock = `package list
+
+import (
+	"strings"
+
+	"github.com/stratahq/strata/blocks/sdk"
+)
+
+func Load(ctx *sdk.Context) (*sdk.Table, error) {
+	t := sdk.NewTable(sdk.String("id"))
+	for _, id := range strings.Split(ctx.Var("ids", ""), ",") {
+		t.Append(id)
+	}
+	return t, nil
+}
+`
+
+const dynPipeline = `partitions:
+  interval: day
+  timezone: UTC
+  start: "2024-01-01"
+  dimensions:
+    - name: region
+      values: [us, eu]
+    - name: customer
+      from: {product: dim_customers, column: id}
+retries: {attempts: 0}
+blocks:
+  - id: load
+`
+
+const dynLoadBlock = `package load
+
+import "github.com/stratahq/strata/blocks/sdk"
+
+func Load(ctx *sdk.Context) (*sdk.Table, error) {
+	t := sdk.NewTable(sdk.String("day"), sdk.String("region"), sdk.String("customer"))
+	t.Append(ctx.Partition.TimeKey, ctx.Partition.Value("region"), ctx.Partition.Value("customer"))
+	return t, nil
+}
+`
+
+func dynFiles(ids string) map[string]string {
+	return map[string]string{
+		"pipelines/customers.yaml": sprintf(customersPipeline, ids),
+		"blocks/list/list.go":      dimCustomersBlock,
+		"pipelines/p.yaml":         dynPipeline,
+		"blocks/load/load.go":      dynLoadBlock,
+	}
+}
+
+// TestDynamicKeySet: the key set is read from its product and versioned;
+// a plan says which version it used; @new selects the keys added since the
+// previous version; a removed key keeps its cells' history; an older
+// version can be targeted again.
+func TestDynamicKeySet(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := newEnv(t, false, dynFiles("c1,c2"))
+	if _, err := e.eng.Plan(ctx, cellSpec("2024-01-01", "2024-01-02", nil), 0, 1); err == nil ||
+		!strings.Contains(err.Error(), "dimension customer: its key set is column id of product dim_customers, which has no current data") {
+		t.Fatalf("plan before the key set exists: %v", err)
+	}
+	e.mustSucceed(e.run("customers", "all"))
+	plan, err := e.eng.Plan(ctx, cellSpec("2024-01-01", "2024-01-02", nil), 0, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Total != 8 || plan.KeySets["customer"] != 1 || plan.Partitions[1].Key != "2024-01-01|us|c2" {
+		t.Fatalf("plan: total %d key sets %v first %q", plan.Total, plan.KeySets, plan.Partitions[1].Key)
+	}
+	st := e.backfill(cellSpec("2024-01-01", "2024-01-02", nil))
+	if st.State != StateSucceeded || st.Progress.Succeeded != 8 || st.Spec.KeySets["customer"] != 1 {
+		t.Fatalf("backfill: %s %+v key sets %v", st.State, st.Progress, st.Spec.KeySets)
+	}
+	if n := e.count(`SELECT count(*) FROM p__load WHERE day = '2024-01-02' AND region = 'eu' AND customer = 'c2'`); n != 1 {
+		t.Fatalf("cell 2024-01-02|eu|c2 holds %d matching rows", n)
+	}
+	// A new customer: key set v2; @new is c3's cells only.
+	writeFiles(t, e.dir, map[string]string{"pipelines/customers.yaml": sprintf(customersPipeline, "c1,c2,c3")})
+	e.reload()
+	e.mustSucceed(e.run("customers", "all"))
+	newOnly := cellSpec("2024-01-01", "2024-01-02", map[string][]string{"customer": {NewKeys}})
+	plan, err = e.eng.Plan(ctx, newOnly, 0, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Total != 4 || plan.ToRun != 4 || plan.KeySets["customer"] != 2 || plan.Partitions[0].Key != "2024-01-01|us|c3" {
+		t.Fatalf("@new plan: total %d run %d key sets %v first %q", plan.Total, plan.ToRun, plan.KeySets, plan.Partitions[0].Key)
+	}
+	if st := e.backfill(newOnly); st.Progress.Succeeded != 4 || st.Spec.Where["customer"][0] != NewKeys {
+		t.Fatalf("@new backfill: %+v where %v", st.Progress, st.Spec.Where)
+	}
+	// The key set as it was: version 1 targets c1 and c2 only, all current.
+	old := cellSpec("2024-01-01", "2024-01-02", nil)
+	old.KeySets = map[string]int{"customer": 1}
+	if plan, err = e.eng.Plan(ctx, old, 0, -1); err != nil || plan.Total != 8 || plan.ToRun != 0 {
+		t.Fatalf("plan at key set v1: %+v, %v", plan, err)
+	}
+	// Removing c1: v3 no longer targets it, its cells keep their versions.
+	writeFiles(t, e.dir, map[string]string{"pipelines/customers.yaml": sprintf(customersPipeline, "c2,c3")})
+	e.reload()
+	e.mustSucceed(e.run("customers", "all"))
+	if plan, err = e.eng.Plan(ctx, cellSpec("2024-01-01", "2024-01-02", nil), 0, -1); err != nil || plan.Total != 8 || plan.KeySets["customer"] != 3 {
+		t.Fatalf("plan at key set v3: %+v, %v", plan, err)
+	}
+	if n := e.count(`SELECT count(*) FROM _strata.current WHERE product = 'p__load' AND partition LIKE '%|c1'`); n != 4 {
+		t.Fatalf("c1's cells: %d current, want their 4 kept", n)
+	}
+	sets, err := e.eng.KeySets(ctx, "p", "customer")
+	if err != nil || len(sets) != 3 || strings.Join(sets[0].Removed, ",") != "c1" || strings.Join(sets[1].Added, ",") != "c3" {
+		t.Fatalf("key sets: %+v, %v", sets, err)
+	}
+	for _, c := range []struct {
+		spec BackfillSpec
+		want string
+	}{
+		{BackfillSpec{Pipeline: "p", From: "2024-01-01", To: "2024-01-01", KeySets: map[string]int{"customer": 9}}, "dimension customer has no key set v9: the versions are 1 to 3"},
+		{BackfillSpec{Pipeline: "p", From: "2024-01-01", To: "2024-01-01", Where: map[string][]string{"region": {NewKeys}}}, "region is static"},
+		{BackfillSpec{Pipeline: "p", From: "2024-01-01", To: "2024-01-01", Where: map[string][]string{"customer": {"c1"}}}, `"c1" is not a value of dimension customer`},
+	} {
+		if _, err := e.eng.Plan(ctx, c.spec, 0, 1); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("plan %+v: %v; want %q", c.spec, err, c.want)
+		}
+	}
+}

@@ -35,6 +35,10 @@ type Plan struct {
 	// CompileErrors are the problems (file:line:col: message) that make a
 	// launch of this plan refused: Go blocks that do not compile.
 	CompileErrors []string `json:"compile_errors,omitempty"`
+	// KeySets are the versions of the dynamic dimensions' key sets the
+	// plan used (also in Spec.KeySets); Dims the cells' dimensions.
+	KeySets map[string]int `json:"key_sets,omitempty"`
+	Dims    []string       `json:"dims,omitempty"`
 }
 
 // PlannedPartition is one partition in a plan.
@@ -64,7 +68,7 @@ func (e *Engine) Plan(ctx context.Context, spec BackfillSpec, offset, limit int)
 	if err != nil {
 		return nil, err
 	}
-	t, err := e.target(spec, pl)
+	t, err := e.target(ctx, spec, pl)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +80,8 @@ func (e *Engine) Plan(ctx context.Context, spec BackfillSpec, offset, limit int)
 	if err != nil {
 		return nil, err
 	}
-	plan := &Plan{Spec: t.spec, Snapshot: version, From: t.from, To: t.to, Total: t.total, ByState: map[string]int{}, ByProduct: map[string][2]int{}}
+	plan := &Plan{Spec: t.spec, Snapshot: version, From: t.from, To: t.to, Total: t.total, ByState: map[string]int{}, ByProduct: map[string][2]int{},
+		KeySets: t.spec.KeySets, Dims: t.pspec.DimNames()}
 	if srcs, err := readSources(e.project().Dir, t.pl); err == nil {
 		plan.CompileErrors = compileProblems(t.pl, srcs, e.project().Kernel.Allow)
 	}
