@@ -10,6 +10,7 @@ import (
 
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/kernel/protocol"
+	"github.com/stratahq/strata/projects/partitions"
 	"github.com/stratahq/strata/projects/project"
 	"github.com/stratahq/strata/projects/warehouse"
 )
@@ -127,7 +128,7 @@ func retryable(k protocol.ErrorKind) bool {
 // engine how, when the worker said.
 func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *sdk.Item, in *upstreams) (out *sdk.Table, rerr *protocol.RunError, log, worker, engine string) {
 	src := r.srcs[b.ID].text
-	h := &blockHandler{r: r, b: b, part: g.part.Key, item: item, interval: string(g.spec.Interval), inputs: in.tables}
+	h := &blockHandler{r: r, b: b, part: g.part.Key, spec: g.spec, cell: g.part, item: item, interval: string(g.spec.Interval), inputs: in.tables}
 	if b.Kind == project.KindSQL {
 		t, err := r.runSQL(ctx, g, b, src, in)
 		if err != nil {
@@ -228,6 +229,10 @@ type blockHandler struct {
 	r    *runner
 	b    *project.Block
 	part string
+	// spec and cell are the reader's partitioning and partition, for reads
+	// of products partitioned by other dimensions (cell_read.go).
+	spec partitions.Spec
+	cell partitions.Partition
 	item *sdk.Item
 	// interval and inputs serve ctx.ExportParquet (block_state.go).
 	interval string
@@ -285,6 +290,9 @@ func (h *blockHandler) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk
 		return h.exportParquet(ctx, c.Dir)
 	}
 	if c.Method == "product" {
+		if keys, mapped, err := h.r.e.mappedRead(ctx, h.spec, c.Product, c.Window); mapped || err != nil {
+			return h.readMapped(ctx, c.Product, keys, err)
+		}
 		if err := h.r.e.ensureFresh(ctx, h.r.pl, c.Product, c.Window); err != nil {
 			return nil, err
 		}
