@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -169,6 +170,8 @@ type planData struct {
 	fine    []*project.Block                  // blocks partitioned like the pipeline (with outputs)
 	starts  map[string][]partStart            // product -> its current partitions by start (rollup_unread.go)
 	coarse  map[string][]*project.Block       // interval -> blocks
+	// products remembers ProductName per block (productName).
+	products map[*project.Block]string
 }
 
 type versionInfo struct {
@@ -201,10 +204,13 @@ func (e *Engine) loadPlanData(ctx context.Context, dir string, pl *project.Pipel
 		}
 	}
 	ph := strings.TrimSuffix(strings.Repeat("?,", len(products)), ",")
+	// _strata.current is the versions flagged is_current: read them
+	// directly rather than join the view back to its own table, which
+	// costs a hash join per cell of a 3.65-million-cell plan.
 	rows, err := e.wh.DB().QueryContext(ctx, `SELECT v.product, v.partition, v.version, v.created_at, v.run_id, v.code_hash, CAST(v.upstream AS VARCHAR),
 		v.partition_start, v.partition_end, CAST(v.inputs AS VARCHAR)
-		FROM _strata.current c JOIN _strata.versions v ON v.product = c.product AND v.partition = c.partition AND v.version = c.version
-		WHERE c.product IN (`+ph+`)`, products...)
+		FROM _strata.versions v
+		WHERE v.is_current AND v.product IN (`+ph+`)`, products...)
 	if err != nil {
 		return nil, fmt.Errorf("read current versions: %w", err)
 	}
@@ -216,7 +222,9 @@ func (e *Engine) loadPlanData(ctx context.Context, dir string, pl *project.Pipel
 		if err := rows.Scan(&prod, &part, &vi.version, &vi.createdAt, &vi.runID, &vi.codeHash, &up, &vi.start, &vi.end, &inputs); err != nil {
 			return nil, err
 		}
-		_ = json.Unmarshal([]byte(up), &vi.upstream)
+		if up != "{}" { // most versions read nothing outside their own cell
+			_ = json.Unmarshal([]byte(up), &vi.upstream)
+		}
 		if inputs.Valid {
 			if err := json.Unmarshal([]byte(inputs.String), &vi.inputs); err != nil || vi.inputs == nil {
 				vi.inputs = []string{} // recorded, unreadable: compare as "read nothing" rather than not at all
@@ -311,15 +319,15 @@ func splitBlocks(pl *project.Pipeline) (fine []*project.Block, coarse map[string
 
 // classify decides one partition's state and action for a set of blocks.
 func (pd *planData) classify(pl *project.Pipeline, p partitions.Partition, interval string, blocks []*project.Block, policy string) PlannedPartition {
-	pp := PlannedPartition{Key: p.Key, Interval: interval, Start: p.Start, Products: map[string]string{}}
+	pp := PlannedPartition{Key: p.Key, Interval: interval, Start: p.Start, Products: make(map[string]string, len(blocks))}
 	missing, stale, maxV := false, "", 0
 	// changes holds the blocks of this partition whose output a run will
 	// change (missing or stale): a block that reads one is stale too,
 	// though its own version still matches what it read. Shown "current",
 	// it read as if the run would leave it alone (issue 10).
-	changes := map[string]bool{}
+	changes := make(map[string]bool, len(blocks))
 	for _, b := range blocks {
-		prod := ProductName(pl, b)
+		prod := pd.productName(pl, b)
 		vi, ok := pd.current[prod][p.Key]
 		up := changedUpstream(b, changes)
 		switch {
@@ -329,13 +337,13 @@ func (pd *planData) classify(pl *project.Pipeline, p partitions.Partition, inter
 			pp.Products[prod] = "missing"
 		case up != "":
 			changes[b.ID] = true
-			pp.Products[prod] = fmt.Sprintf("stale v%d", vi.version)
+			pp.Products[prod] = versionState("stale", vi.version)
 			if stale == "" {
 				stale = "its upstream " + up + " changes"
 			}
 		case vi.codeHash != pd.hashes[b.ID]:
 			changes[b.ID] = true
-			pp.Products[prod] = fmt.Sprintf("stale v%d", vi.version)
+			pp.Products[prod] = versionState("stale", vi.version)
 			if stale == "" {
 				stale = "the code of " + b.ID + " changed"
 				pp.stale = &staleCode{b, prod, vi}
@@ -347,12 +355,12 @@ func (pd *planData) classify(pl *project.Pipeline, p partitions.Partition, inter
 			}
 			if why != "" {
 				changes[b.ID] = true
-				pp.Products[prod] = fmt.Sprintf("stale v%d", vi.version)
+				pp.Products[prod] = versionState("stale", vi.version)
 				if stale == "" {
 					stale = why
 				}
 			} else {
-				pp.Products[prod] = fmt.Sprintf("current v%d", vi.version)
+				pp.Products[prod] = versionState("current", vi.version)
 			}
 		}
 		if vi.version > maxV {
@@ -368,7 +376,7 @@ func (pd *planData) classify(pl *project.Pipeline, p partitions.Partition, inter
 	case stale != "":
 		pp.State, pp.Reason = "stale", stale
 	default:
-		pp.State = fmt.Sprintf("current v%d", maxV)
+		pp.State = versionState("current", maxV)
 	}
 	run := false
 	switch policy {
@@ -386,6 +394,39 @@ func (pd *planData) classify(pl *project.Pipeline, p partitions.Partition, inter
 		pp.Action = "run"
 	}
 	return pp
+}
+
+// versionState spells "current v3" and "stale v3", from a table for the
+// versions most cells have: a plan of millions of cells spells one per
+// product per cell.
+func versionState(state string, v int) string {
+	if v >= 0 && v < len(currentStates) {
+		if state == "current" {
+			return currentStates[v]
+		}
+		return staleStates[v]
+	}
+	return state + " v" + strconv.Itoa(v)
+}
+
+var currentStates, staleStates = func() (c, s [16]string) {
+	for i := range c {
+		c[i], s[i] = "current v"+strconv.Itoa(i), "stale v"+strconv.Itoa(i)
+	}
+	return
+}()
+
+// productName is ProductName, remembered per block.
+func (pd *planData) productName(pl *project.Pipeline, b *project.Block) string {
+	if n, ok := pd.products[b]; ok {
+		return n
+	}
+	n := ProductName(pl, b)
+	if pd.products == nil {
+		pd.products = map[*project.Block]string{}
+	}
+	pd.products[b] = n
+	return n
 }
 
 // changedUpstream names the first of b's upstream blocks in changes.
