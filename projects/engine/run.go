@@ -159,6 +159,9 @@ type runner struct {
 	// states are the block states to publish, by block and partition
 	// (block_state.go).
 	states map[string]map[string]string
+	// replay: the runner computes for a replay (replay_run.go), which
+	// writes nothing: no event, no publish, no refresh, no export.
+	replay bool
 }
 
 type childKey struct{ block, child string }
