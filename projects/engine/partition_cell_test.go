@@ -155,6 +155,16 @@ func TestCellBackfillBox(t *testing.T) {
 			t.Errorf("%s = %d, want %d", c.query, n, c.want)
 		}
 	}
+	// Each region's week read its region's days: the other regions' days
+	// in its range are not days it missed.
+	stale := cellSpec("2024-01-01", "2024-01-07", map[string][]string{"region": {"eu", "us"}})
+	stale.Reprocess = ReprocessStale
+	if plan, err := e.eng.Plan(context.Background(), stale, 0, -1); err != nil || plan.ToRun != 0 {
+		for _, r := range plan.Rollups {
+			t.Logf("%s: %s %s (%s)", r.Key, r.State, r.Action, r.Reason)
+		}
+		t.Fatalf("reprocess stale after the backfill: %d to run, %v", plan.ToRun, err)
+	}
 	// The whole box: eu and us are current, apac is missing.
 	all := cellSpec("2024-01-01", "2024-01-07", nil)
 	again := e.backfill(all)

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/stratahq/strata/projects/partitions"
@@ -164,12 +165,16 @@ func stateBucket(s string) string {
 // version of the pipeline's products with its lineage, each block's code
 // hash, and the last finished run of each partition.
 type planData struct {
-	current map[string]map[string]versionInfo // product -> partition -> current version
-	hashes  map[string]string                 // block id -> code hash
-	lastRun map[string]State                  // partition key -> last run's final state
-	fine    []*project.Block                  // blocks partitioned like the pipeline (with outputs)
-	starts  map[string][]partStart            // product -> its current partitions by start (rollup_unread.go)
-	coarse  map[string][]*project.Block       // interval -> blocks
+	current  map[string]map[string]versionInfo // product -> partition -> current version
+	hashes   map[string]string                 // block id -> code hash
+	lastRun  map[string]State                  // partition key -> last run's final state
+	fine     []*project.Block                  // blocks partitioned like the pipeline (with outputs)
+	starts   map[string][]partStart            // product -> its current partitions by start, built on demand (startsOf)
+	coarse   map[string][]*project.Block       // interval -> blocks
+	startsMu sync.Mutex
+	// timePos is where a key's time part sits in the pipeline's cells
+	// (rollup_unread.go's sameSlice).
+	timePos int
 	// products remembers ProductName per block (productName).
 	products map[*project.Block]string
 }
@@ -197,6 +202,7 @@ func (e *Engine) loadPlanData(ctx context.Context, dir string, pl *project.Pipel
 		return nil, err
 	}
 	pd.fine, pd.coarse = splitBlocks(pl)
+	pd.timePos = pl.Partitions.TimePos
 	var products []any
 	for _, b := range pl.Blocks {
 		if b.Entry != project.EntryExport {
@@ -238,7 +244,6 @@ func (e *Engine) loadPlanData(ctx context.Context, dir string, pl *project.Pipel
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	pd.starts = indexStarts(pd.current)
 	if err := e.loadReadProducts(ctx, pd); err != nil {
 		return nil, err
 	}
