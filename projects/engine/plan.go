@@ -97,29 +97,43 @@ func (e *Engine) Plan(ctx context.Context, spec BackfillSpec, offset, limit int)
 	rollups := newRollupTracker(t, pd)
 	reasons := &staleReasons{e: e, pl: t.pl, pd: pd, memo: map[string]string{}}
 	i := 0
+	// Counted in arrays, not maps, per cell: a plan may hold millions.
+	var byState [4]int
+	var byProduct [][2]int = make([][2]int, len(plan.Products))
 	for p := range it {
-		pp := pd.classify(t.pl, p, string(t.pspec.Interval), pd.fine, t.spec.Reprocess)
-		plan.ByState[stateBucket(pp.State)]++
-		if pp.Action == "run" {
+		inPage := i >= offset && (limit < 0 || i < offset+limit)
+		pp := pd.classifyWith(t.pl, p, string(t.pspec.Interval), pd.fine, t.spec.Reprocess, inPage)
+		byState[stateIndex(pp.State)]++
+		run := pp.Action == "run"
+		if run {
 			plan.ToRun++
 		} else {
 			plan.ToSkip++
 		}
-		for prod := range pp.Products {
-			c := plan.ByProduct[prod]
-			if pp.Action == "run" {
-				c[0]++
+		// classify names every fine block's product in a partition.
+		for j := range byProduct {
+			if run {
+				byProduct[j][0]++
 			} else {
-				c[1]++
+				byProduct[j][1]++
 			}
-			plan.ByProduct[prod] = c
 		}
-		rollups.add(p, pp.Action == "run")
-		if i >= offset && (limit < 0 || i < offset+limit) {
+		rollups.add(p, run)
+		if inPage {
 			reasons.refine(ctx, &pp)
 			plan.Partitions = append(plan.Partitions, pp)
 		}
 		i++
+	}
+	for j, n := range byState {
+		if n > 0 {
+			plan.ByState[stateBuckets[j]] += n
+		}
+	}
+	for j, prod := range plan.Products {
+		if c := byProduct[j]; c != [2]int{} {
+			plan.ByProduct[prod] = c
+		}
 	}
 	for _, r := range rollups.all() {
 		pp := pd.classify(t.pl, r.part, r.interval, r.blocks, t.spec.Reprocess)
@@ -152,6 +166,21 @@ func staleOnceRewritten(s string) string {
 		return "stale" + v
 	}
 	return s
+}
+
+// stateBuckets are the plan's states, in stateIndex's order.
+var stateBuckets = [4]string{"missing", "failed", "stale", "current"}
+
+func stateIndex(s string) int {
+	switch s {
+	case "missing":
+		return 0
+	case "failed":
+		return 1
+	case "stale":
+		return 2
+	}
+	return 3 // current vN
 }
 
 func stateBucket(s string) string {
@@ -324,13 +353,25 @@ func splitBlocks(pl *project.Pipeline) (fine []*project.Block, coarse map[string
 
 // classify decides one partition's state and action for a set of blocks.
 func (pd *planData) classify(pl *project.Pipeline, p partitions.Partition, interval string, blocks []*project.Block, policy string) PlannedPartition {
-	pp := PlannedPartition{Key: p.Key, Interval: interval, Start: p.Start, Products: make(map[string]string, len(blocks))}
+	return pd.classifyWith(pl, p, interval, blocks, policy, true)
+}
+
+// classifyWith is classify; without detail it leaves Products out (a
+// plan's cells outside its page, counted only).
+func (pd *planData) classifyWith(pl *project.Pipeline, p partitions.Partition, interval string, blocks []*project.Block, policy string, detail bool) PlannedPartition {
+	pp := PlannedPartition{Key: p.Key, Interval: interval, Start: p.Start}
+	products := productStates{detail: detail}
+	if detail {
+		pp.Products = make(map[string]string, len(blocks))
+		products.m = pp.Products
+	}
 	missing, stale, maxV := false, "", 0
 	// changes holds the blocks of this partition whose output a run will
 	// change (missing or stale): a block that reads one is stale too,
 	// though its own version still matches what it read. Shown "current",
 	// it read as if the run would leave it alone (issue 10).
-	changes := make(map[string]bool, len(blocks))
+	var changesBuf [8]string
+	changes := blockSet(changesBuf[:0])
 	for _, b := range blocks {
 		prod := pd.productName(pl, b)
 		vi, ok := pd.current[prod][p.Key]
@@ -338,17 +379,17 @@ func (pd *planData) classify(pl *project.Pipeline, p partitions.Partition, inter
 		switch {
 		case !ok:
 			missing = true
-			changes[b.ID] = true
-			pp.Products[prod] = "missing"
+			changes = changes.add(b.ID)
+			products.set(prod, "missing", 0)
 		case up != "":
-			changes[b.ID] = true
-			pp.Products[prod] = versionState("stale", vi.version)
+			changes = changes.add(b.ID)
+			products.set(prod, "stale", vi.version)
 			if stale == "" {
 				stale = "its upstream " + up + " changes"
 			}
 		case vi.codeHash != pd.hashes[b.ID]:
-			changes[b.ID] = true
-			pp.Products[prod] = versionState("stale", vi.version)
+			changes = changes.add(b.ID)
+			products.set(prod, "stale", vi.version)
 			if stale == "" {
 				stale = "the code of " + b.ID + " changed"
 				pp.stale = &staleCode{b, prod, vi}
@@ -359,13 +400,13 @@ func (pd *planData) classify(pl *project.Pipeline, p partitions.Partition, inter
 				why = pd.staleUpstream(vi)
 			}
 			if why != "" {
-				changes[b.ID] = true
-				pp.Products[prod] = versionState("stale", vi.version)
+				changes = changes.add(b.ID)
+				products.set(prod, "stale", vi.version)
 				if stale == "" {
 					stale = why
 				}
 			} else {
-				pp.Products[prod] = versionState("current", vi.version)
+				products.set(prod, "current", vi.version)
 			}
 		}
 		if vi.version > maxV {
@@ -380,8 +421,10 @@ func (pd *planData) classify(pl *project.Pipeline, p partitions.Partition, inter
 		pp.State = "missing"
 	case stale != "":
 		pp.State, pp.Reason = "stale", stale
-	default:
+	case detail:
 		pp.State = versionState("current", maxV)
+	default:
+		pp.State = "current" // counted only: its version is not shown
 	}
 	run := false
 	switch policy {
@@ -435,13 +478,40 @@ func (pd *planData) productName(pl *project.Pipeline, b *project.Block) string {
 }
 
 // changedUpstream names the first of b's upstream blocks in changes.
-func changedUpstream(b *project.Block, changes map[string]bool) string {
+func changedUpstream(b *project.Block, changes blockSet) string {
 	for _, id := range b.Upstream {
-		if changes[id] {
+		if slices.Contains(changes, id) {
 			return id
 		}
 	}
 	return ""
+}
+
+// blockSet is a partition's changed blocks: a handful, on the stack.
+type blockSet []string
+
+func (s blockSet) add(id string) blockSet {
+	if slices.Contains(s, id) {
+		return s
+	}
+	return append(s, id)
+}
+
+// productStates writes a partition's product states when they are shown.
+type productStates struct {
+	detail bool
+	m      map[string]string
+}
+
+func (p productStates) set(prod, state string, v int) {
+	if !p.detail {
+		return
+	}
+	if state == "missing" {
+		p.m[prod] = state
+		return
+	}
+	p.m[prod] = versionState(state, v)
 }
 
 // rewired says why a version read other upstream products than block b
@@ -508,8 +578,10 @@ type rollupTracker struct {
 	pd    *planData
 	order []*rollup
 	byKey map[string]*rollup
-	// specs are the coarse intervals' partition math, computed once.
-	specs map[string]partitions.Spec
+	// specs are the coarse intervals' partition math, computed once, and
+	// intervals their names in order.
+	specs     map[string]partitions.Spec
+	intervals []string
 	// first and last bound the backfill's time range.
 	first, last partitions.Partition
 }
@@ -524,7 +596,7 @@ type rollup struct {
 }
 
 func newRollupTracker(t *target, pd *planData) *rollupTracker {
-	rt := &rollupTracker{t: t, pd: pd, byKey: map[string]*rollup{}, specs: map[string]partitions.Spec{}}
+	rt := &rollupTracker{t: t, pd: pd, byKey: map[string]*rollup{}, specs: map[string]partitions.Spec{}, intervals: sortedKeys(pd.coarse)}
 	for interval, blocks := range pd.coarse {
 		if cs, err := t.specOf(blocks[0].Partitions); err == nil {
 			rt.specs[interval] = cs
@@ -540,7 +612,7 @@ func newRollupTracker(t *target, pd *planData) *rollupTracker {
 // add records fine partition p; it returns the rollups p belongs to.
 func (rt *rollupTracker) add(p partitions.Partition, runs bool) []*rollup {
 	var out []*rollup
-	for _, interval := range sortedKeys(rt.pd.coarse) {
+	for _, interval := range rt.intervals {
 		blocks := rt.pd.coarse[interval]
 		cs, ok := rt.specs[interval]
 		if !ok {
