@@ -183,13 +183,6 @@ func stateIndex(s string) int {
 	return 3 // current vN
 }
 
-func stateBucket(s string) string {
-	if strings.HasPrefix(s, "current") {
-		return "current"
-	}
-	return s
-}
-
 // planData is what classification needs, loaded once: every current
 // version of the pipeline's products with its lineage, each block's code
 // hash, and the last finished run of each partition.
