@@ -46,6 +46,9 @@ func openTemp(t testing.TB, opts ...Options) *Warehouse {
 // openAt opens the warehouse at path; the test closes it.
 func openAt(t testing.TB, path string, o Options) *Warehouse {
 	t.Helper()
+	if o.Lake == nil {
+		o.Lake = lakeFor(t, filepath.Dir(path)) // the backend under test (backend_conformance_test.go)
+	}
 	wh, err := Open(context.Background(), path, o)
 	if err != nil {
 		t.Fatal(err)
