@@ -17,7 +17,7 @@ func warehouseOptions(proj *project.Project, readOnly bool) (warehouse.Options, 
 	if !wc.Lake() {
 		return o, nil
 	}
-	o.Lake = &warehouse.LakeOptions{Catalog: wc.Catalog, DataPath: wc.DataPath}
+	o.Lake = &warehouse.LakeOptions{Catalog: wc.Catalog, DataPath: wc.DataPath, KeepSnapshots: wc.KeepSnapshots}
 	if wc.Password != "" {
 		pw, err := secrets.New(proj.Dir, proj.Secrets).Resolve(wc.Password)
 		if err != nil {

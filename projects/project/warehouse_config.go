@@ -3,6 +3,7 @@ package project
 import (
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Warehouse kinds strata.yaml may pick.
@@ -18,6 +19,7 @@ const (
 //	  catalog: "postgres:dbname=lake host=127.0.0.1 user=strata"   # or lake.ducklake
 //	  password: pg_lake      # a secret's name (secrets:), never the value
 //	  data_path: /shared/lake
+//	  keep_snapshots: 24h    # how far back time travel reaches (the default)
 //
 // Left out, the warehouse is the embedded DuckDB file, as before.
 type WarehouseConfig struct {
@@ -25,12 +27,16 @@ type WarehouseConfig struct {
 	Catalog  string // "postgres:…" as written, or an absolute file path
 	DataPath string // absolute, or a URL (s3://…) as written
 	Password string // the name of the secret holding the catalog's password; "" for none
+	// KeepSnapshots is how long the lake's old snapshots stay for time
+	// travel before they expire and their files are deleted; 0: the
+	// warehouse's default (a day).
+	KeepSnapshots time.Duration
 }
 
 // Lake says whether the products live in a DuckLake.
 func (w WarehouseConfig) Lake() bool { return w.Kind == WarehouseDuckLake }
 
-var warehouseFields = []string{"kind", "catalog", "data_path", "password"}
+var warehouseFields = []string{"kind", "catalog", "data_path", "password", "keep_snapshots"}
 
 // decodeWarehouse reads `warehouse:`; it runs after secrets, which a
 // password must name.
@@ -50,7 +56,7 @@ func (d *decoder) decodeWarehouse(p *Project, we entry) {
 		}
 	}
 	if w.Kind == WarehouseDuckDB {
-		for _, k := range []string{"catalog", "data_path", "password"} {
+		for _, k := range []string{"catalog", "data_path", "password", "keep_snapshots"} {
 			if e, ok := f[k]; ok {
 				d.addf(e.key, "warehouse."+k, "%s is for kind ducklake; the duckdb warehouse is the file .strata/warehouse.duckdb", k)
 			}
@@ -87,6 +93,11 @@ func (d *decoder) decodeWarehouse(p *Project, we entry) {
 		data = filepath.Join(p.Dir, data)
 	}
 	w.Catalog, w.DataPath = cat, data
+	if e, ok := f["keep_snapshots"]; ok {
+		if v, ok := d.duration(e, "warehouse.keep_snapshots", false); ok {
+			w.KeepSnapshots = v
+		}
+	}
 	if e, ok := f["password"]; ok {
 		if s, ok := d.str(e, "warehouse.password"); ok {
 			if _, known := p.Secrets[s]; !known {

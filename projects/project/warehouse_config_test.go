@@ -3,6 +3,7 @@ package project
 import (
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 func TestLoadWarehouse(t *testing.T) {
@@ -16,10 +17,11 @@ func TestLoadWarehouse(t *testing.T) {
 		`  catalog: "postgres:dbname=lake host=127.0.0.1"`,
 		"  password: pg_lake",
 		"  data_path: lake",
+		"  keep_snapshots: 2h",
 	)})
 	p, probs := loadProject(t, dir)
 	assertProblems(t, probs, nil)
-	want := WarehouseConfig{Kind: WarehouseDuckLake, Catalog: "postgres:dbname=lake host=127.0.0.1", DataPath: filepath.Join(p.Dir, "lake"), Password: "pg_lake"}
+	want := WarehouseConfig{Kind: WarehouseDuckLake, Catalog: "postgres:dbname=lake host=127.0.0.1", DataPath: filepath.Join(p.Dir, "lake"), Password: "pg_lake", KeepSnapshots: 2 * time.Hour}
 	if p.Warehouse != want || !p.Warehouse.Lake() {
 		t.Errorf("warehouse = %+v, want %+v", p.Warehouse, want)
 	}
@@ -46,6 +48,8 @@ func TestLoadRefusesBadWarehouse(t *testing.T) {
 			[]want{{"strata.yaml", 1, "warehouse.catalog", "the catalog holds a password"}}},
 		{"warehouse: {kind: ducklake, catalog: x.ducklake, data_path: d, password: nope}\n",
 			[]want{{"strata.yaml", 1, "warehouse.password", `secret "nope" is not in secrets:`}}},
+		{"warehouse: {kind: ducklake, catalog: x.ducklake, data_path: d, keep_snapshots: 0s}\n",
+			[]want{{"strata.yaml", 1, "warehouse.keep_snapshots", ""}}},
 		{"warehouse: {kind: ducklake, catalog: x.ducklake, data_path: d, bucket: b}\n",
 			[]want{{"strata.yaml", 1, "warehouse.bucket", `unknown field "bucket"`}}},
 	}

@@ -25,6 +25,8 @@ func TestMain(m *testing.M) {
 		os.Exit(helperHold())
 	case "publish-loop":
 		os.Exit(helperPublishLoop())
+	case "lake-hang":
+		os.Exit(helperLakeHang())
 	default:
 		fmt.Fprintf(os.Stderr, "unknown %s=%q\n", helperEnv, role)
 		os.Exit(2)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/stratahq/strata/projects/extensions"
 )
@@ -34,6 +35,10 @@ type LakeOptions struct {
 	// secrets): added to the connection string in memory only, and masked
 	// in every error.
 	Password string
+	// KeepSnapshots is how long old snapshots stay for time travel before
+	// they expire and their files are deleted (lake_maintenance.go); zero
+	// means DefaultKeepSnapshots.
+	KeepSnapshots time.Duration
 }
 
 // LakeName is the name the lake is attached under in every connection (and

@@ -269,6 +269,12 @@ func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) 
 			db.Close()
 			return nil, fmt.Errorf("open warehouse %s: %w", path, err)
 		}
+		// A lake also sheds what a killed writer left (lake_maintenance.go).
+		if _, err := w.maintainLake(ctx, true); err != nil {
+			w.dropWriter()
+			db.Close()
+			return nil, fmt.Errorf("open warehouse %s: %w", path, err)
+		}
 	}
 	return w, nil
 }
@@ -293,7 +299,9 @@ func (w *Warehouse) Close() error {
 	}
 	// The dropped versions' rows still there would otherwise be found and
 	// deleted at the next Open; a failure here loses nothing.
-	_ = w.sweepAllLocked(context.Background())
+	if w.sweepAllLocked(context.Background()) == nil {
+		_, _ = w.maintainLake(context.Background(), false)
+	}
 	w.closed.Store(true)
 	var errs []error
 	if w.writer != nil {
