@@ -33,18 +33,7 @@ func TestScaleOutOnLakeSurvivesKilledWorkerAndCoordinator(t *testing.T) {
 	tr := Trial{Mode: "server", Publish: "partition", Concurrency: 4}
 	tr.From, tr.To = weekRange(1)
 	dir := filepath.Join(t.TempDir(), "lake")
-	if out, code := strataproc.Run(t, d.Bin, "init", dir, "--demo"); code != 0 {
-		t.Fatalf("init: %s", out)
-	}
-	f, err := os.OpenFile(filepath.Join(dir, "strata.yaml"), os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fmt.Fprintf(f, "secrets:\n  pg_lake: {env: STRATA_FAULTS_LAKE_PASSWORD}\nwarehouse:\n  kind: ducklake\n"+
-		"  catalog: \"postgres:host=%s port=%d user=%s dbname=%s sslmode=disable\"\n  password: pg_lake\n  data_path: %s\n",
-		pg.Host, pg.Port, pg.User, pg.Database, filepath.Join(t.TempDir(), "data"))
-	f.Close()
-	t.Setenv("STRATA_FAULTS_LAKE_PASSWORD", pg.Password)
+	writeLakeProject(t, d, dir, pg)
 
 	addr := freeAddr(t)
 	flags := []string{"--listen-workers", addr, "--no-local", "--ack-wait", "2s"}
@@ -79,4 +68,69 @@ func TestScaleOutOnLakeSurvivesKilledWorkerAndCoordinator(t *testing.T) {
 	}
 	srv.Stop(t)
 	d.reportEnd(t, tr, dir, launched.ID)
+}
+
+// Postgres, the lake's catalog, restarts mid-backfill: the writes in flight
+// fail and nothing half-written is visible; the backfill, retried if it
+// ended failed, completes with exactly the reference content and no
+// partition counted succeeded without its version.
+//
+// KNOWN DEFECT, so this runs only with STRATA_LAKE_PG_RESTART=1 (the
+// repro): the engine's backfillRun.finish returns when its store.Write
+// fails while Postgres is down, without recording the end, and nothing
+// retries it, so the server keeps showing the backfill "running" (no
+// goroutine left; a goroutine dump shows none) until it restarts, and a
+// retry is refused as "still running". Seen twice: once stuck at 3
+// succeeded for 2 minutes, once "failed" in the progress but "running"
+// for /retry.
+func TestScaleOutOnLakeSurvivesPostgresRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real binary on a DuckLake whose Postgres restarts")
+	}
+	if os.Getenv("STRATA_LAKE_PG_RESTART") != "1" {
+		t.Skip("known defect (see the comment): a backfill whose end could not be recorded while Postgres restarted stays running; STRATA_LAKE_PG_RESTART=1 runs the repro")
+	}
+	exttest.Require(t, "ducklake", "postgres")
+	d := NewDriver(t)
+	pg := pgtest.Start(t)
+	tr := Trial{Mode: "server", Publish: "partition", Concurrency: 4}
+	tr.From, tr.To = weekRange(1)
+	dir := filepath.Join(t.TempDir(), "lake")
+	writeLakeProject(t, d, dir, pg)
+	srv := strataproc.Start(t, d.Bin, dir, token)
+	var launched struct {
+		ID string `json:"id"`
+	}
+	srv.Call(t, http.MethodPost, "/backfills", tr.specJSON(), &launched)
+	srv.WaitFor(t, launched.ID, func(p strataproc.Progress) bool { return p.Succeeded >= 3 })
+	pg.Restart(t)
+	st := srv.WaitFor(t, launched.ID, func(p strataproc.Progress) bool { return p.State != "running" })
+	t.Logf("after the restart of Postgres the backfill ended %s (%+v)", st.State, st.Progress)
+	if st.State != "succeeded" {
+		t.Logf("server log:\n%s", srv.Stderr)
+		srv.Call(t, http.MethodPost, "/backfills/"+launched.ID+"/retry", "", nil)
+		st = srv.WaitFor(t, launched.ID, func(p strataproc.Progress) bool { return p.State != "running" })
+		t.Logf("retried: %s (%+v)", st.State, st.Progress)
+	}
+	srv.Stop(t)
+	d.reportEnd(t, tr, dir, launched.ID)
+}
+
+// writeLakeProject makes the demo project in dir, its warehouse a DuckLake
+// with its catalog in pg (the password from a secret) and its data in a
+// folder.
+func writeLakeProject(t *testing.T, d *Driver, dir string, pg *pgtest.Cluster) {
+	t.Helper()
+	if out, code := strataproc.Run(t, d.Bin, "init", dir, "--demo"); code != 0 {
+		t.Fatalf("init: %s", out)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "strata.yaml"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(f, "secrets:\n  pg_lake: {env: STRATA_FAULTS_LAKE_PASSWORD}\nwarehouse:\n  kind: ducklake\n"+
+		"  catalog: \"postgres:host=%s port=%d user=%s dbname=%s sslmode=disable\"\n  password: pg_lake\n  data_path: %s\n",
+		pg.Host, pg.Port, pg.User, pg.Database, filepath.Join(t.TempDir(), "data"))
+	f.Close()
+	t.Setenv("STRATA_FAULTS_LAKE_PASSWORD", pg.Password)
 }
