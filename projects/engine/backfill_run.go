@@ -423,7 +423,7 @@ func (b *backfillRun) requeueInterrupted(ctx context.Context, slots map[string]s
 
 // finish records how the backfill ended; an atomic backfill that fully
 // succeeded switches every staged version to current in one transaction.
-func (b *backfillRun) finish(err error) error {
+func (b *backfillRun) finishOnce(err error) error {
 	e := b.e
 	ctx := context.Background()
 	// A rewrite left the retention of every partition it replaced to its
