@@ -83,7 +83,7 @@ func TestShopDemoEndToEnd(t *testing.T) {
 			run := func(day string) string {
 				t.Helper()
 				out := cmd(env, "run", dir, "shop", "--partition", day, "--engine", engine)
-				if !strings.Contains(out, "succeeded") {
+				if !strings.Contains(out, "succeeded") || !strings.Contains(out, "engine "+engine) {
 					t.Fatalf("run %s:\n%s", day, out)
 				}
 				return out
