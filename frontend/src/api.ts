@@ -23,6 +23,7 @@ import type {
   ProductView,
   Problem,
   PromoteResult,
+  ReplayJob,
   RunDetail,
   RunSummary,
 } from "./types";
@@ -125,6 +126,10 @@ export const api = {
   deleteBlock: (pipeline: string, block: string) => call<void>("DELETE", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}`),
   startRun: (pipeline: string, partition: string) =>
     call<{ run_id: string; pipeline: string; partition: string; state: string }>("POST", `/pipelines/${enc(pipeline)}/runs`, { partition, origin: "editor" }),
+  /** Starts a replay test of the saved code over stored partitions; nothing is published. */
+  startReplay: (pipeline: string, opt: { last?: number; from?: string; to?: string; expect_unchanged?: string[]; rows?: number }) =>
+    call<ReplayJob>("POST", `/pipelines/${enc(pipeline)}/replays`, opt),
+  replay: (id: string) => call<ReplayJob>("GET", `/replays/${enc(id)}`),
   runs: (f: RunQuery) => call<{ runs: RunSummary[]; more?: boolean; offset?: number; limit?: number }>("GET", "/runs" + q({ ...f })),
   run: (id: string) => call<RunDetail>("GET", `/runs/${enc(id)}`),
   cancelRun: (id: string) => call<{ run_id: string; state: string }>("POST", `/runs/${enc(id)}/cancel`),

@@ -188,6 +188,10 @@ func (b *backfillRun) run() error {
 	}
 	defer code.release()
 	b.engine.Store(code.engine)
+	// Its runs commit several partitions to a transaction; every run has
+	// ended (the window was waited for) before it stops.
+	group := newGroupCommit(e.wh, e.store)
+	defer group.close()
 	msg := "engine: " + code.engine
 	if code.built != nil {
 		how := "built in " + code.built.Duration.Round(time.Millisecond).String()
@@ -235,23 +239,35 @@ func (b *backfillRun) run() error {
 	// slot is free.
 	launch := func(runID, key, interval string, blocks []*project.Block, after func(State)) bool {
 		state := StateFailed
-		item := func() {
+		item := func(release func()) {
 			// runID is the partition's slot; each attempt is a run of its own.
+			// It counts running once that is durable (started): its slot's
+			// previous run may still wait for its publish to commit.
 			attempt := b.book.get(runID).next(runID)
-			b.book.set(runID, attempt, StateRunning)
+			b.book.set(runID, attempt, StateQueued)
 			based := pd.basedOn(t.pl, blocks, key, b.id, launched)
 			if pr, ok := lp.of(b.id, runID); ok {
 				based = pr.basedOn(t.pl, blocks)
 			}
 			opt := RunOptions{RunID: attempt, BackfillID: b.id, Stage: atomicMode, FineOnly: interval == "", Interval: interval,
-				Reuse: prior[runID] != "", Snapshot: t.pin.hash, BasedOn: based, code: code, Origin: t.spec.Origin, Actor: t.spec.Actor}
+				Reuse: prior[runID] != "", Snapshot: t.pin.hash, BasedOn: based, code: code, Origin: t.spec.Origin, Actor: t.spec.Actor,
+				group: group}
+			opt.handoff = sync.OnceFunc(func() {
+				release()
+				group.freed(ctx.Err() == nil && !b.win.Paused())
+			})
+			opt.started = func() { b.book.set(runID, attempt, StateRunning) }
+			opt.settled = func(s State) { b.book.set(runID, attempt, s) }
 			if atomicMode {
 				opt.PreferRun = b.id + ":"
 			}
 			if t.spec.Publish == PublishReview {
 				opt.Pin = b.id
 			}
+			group.join()
 			res, err := e.Run(ctx, t.pl.ID, key, opt)
+			opt.handoff()
+			group.leave()
 			if err != nil {
 				e.store.Append(Event{RunID: attempt, BackfillID: b.id, Pipeline: t.pl.ID, Partition: key, State: StateFailed, Error: err.Error(),
 					Origin: withActor(t.spec.Origin, t.spec.Actor).encode()})
@@ -266,7 +282,7 @@ func (b *backfillRun) run() error {
 				after(state)
 			}
 		}
-		return b.win.Go(ctx, interval == "", item, then)
+		return b.win.GoReleasing(ctx, interval == "", item, then)
 	}
 	// finishRollup runs a coarse partition once all its fine partitions in range are done.
 	finishRollup := func(r *rollup) {
@@ -359,6 +375,7 @@ func (b *backfillRun) run() error {
 			break
 		}
 	}
+	group.produced()
 	b.win.Wait()
 	return b.finish(nil)
 }

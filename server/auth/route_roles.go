@@ -60,6 +60,11 @@ var Routes = map[string]Role{
 	"GET /api/v1/runs/:id":            Viewer,
 	"POST /api/v1/runs/:id/cancel":    Operator,
 
+	// Replay tests: the code on disk over stored partitions, diffed
+	// against them; they publish nothing, so an editor runs them as cells.
+	"POST /api/v1/pipelines/:id/replays": Editor,
+	"GET /api/v1/replays/:id":            Viewer,
+
 	// Backfills and their review.
 	"POST /api/v1/backfills/plan":               Viewer, // a dry run: changes nothing
 	"POST /api/v1/backfills":                    Operator,

@@ -31,6 +31,7 @@ import { settings } from "../settings";
 import { CellStates } from "../views/cell_state";
 import { YamlCells } from "../views/yaml_cell";
 import { NotebookStructure, removeBlockText } from "../views/notebook_structure";
+import { ReplayPanel } from "../views/replay_panel";
 
 interface Cell {
   block: BlockView;
@@ -58,6 +59,8 @@ interface Cell {
   conflict?: { theirs: string; etag: string };
   /** Kept from an earlier load: the pipeline file, now broken, does not list it. */
   unlisted?: boolean;
+  /** A replay test started from this cell, and its result on the calendar. */
+  replay?: ReplayPanel;
 }
 
 export class PipelinePage implements Page {
@@ -153,7 +156,10 @@ export class PipelinePage implements Page {
     this.states.destroy();
     this.headObserver?.disconnect();
     this.yamlCells?.destroy();
-    for (const c of this.cells.values()) c.editor?.view.destroy();
+    for (const c of this.cells.values()) {
+      c.editor?.view.destroy();
+      c.replay?.close();
+    }
   }
 
   pipelineZone(): string | undefined {
@@ -676,6 +682,7 @@ export class PipelinePage implements Page {
         <button data-testid="run" class="primary" ?disabled=${running} @click=${() => this.run(c)} title="run the editor's text for the partition (Ctrl+Enter)">${running ? "Running…" : "Run ▸"}</button>
         ${this.states.chooser(b.id)}
         <button data-testid="run-upstream" ?disabled=${running || this.states.busy()} @click=${() => void this.states.runWithUpstream(b.id)} title="run the stale cells above this one first, in DAG order, then this one, in this session">Run with upstream</button>
+        <button data-testid="replay" ?disabled=${c.replay?.job?.state === "running"} @click=${() => this.startReplay(c)} title="replay the pipeline's saved code over the last 30 stored days, each block on the inputs its stored version read, and compare with what is stored; nothing is published">Replay 30 days</button>
         ${running && e ? html`<button @click=${() => ws.interrupt(e.id)} title="interrupt the running block">Stop</button>` : nothing}
         <button data-testid="save" ?disabled=${!c.dirty} @click=${() => this.save(c)} title="write the file (Ctrl+S)">Save</button>
         <details class="menu">
@@ -709,7 +716,21 @@ export class PipelinePage implements Page {
       <div class="output" data-testid="output" ${ref((el) => (c.out = (el as HTMLDivElement) ?? null))}>
         ${c.view === "run" ? this.runOutput(c, e, zone) : html`${c.stored.controls()}${c.stored.body(zone)}`}
       </div>
+      ${c.replay ? c.replay.render() : nothing}
     </section>`;
+  }
+
+  /** Replays the saved pipeline over the last 30 stored days; the cell shows the result on a calendar. */
+  private startReplay(c: Cell): void {
+    c.replay?.close();
+    const p = new ReplayPanel(this.id, c.block.id, 30, this.update, () => app.zone());
+    p.onClose = () => {
+      p.close();
+      c.replay = undefined;
+      this.update();
+    };
+    c.replay = p;
+    void p.start();
   }
 
   private conflictBanner(c: Cell): TemplateResult {
