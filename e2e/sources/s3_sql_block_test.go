@@ -1,4 +1,4 @@
-package main
+package sources
 
 import (
 	"database/sql"

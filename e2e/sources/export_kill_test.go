@@ -1,4 +1,4 @@
-package faults
+package sources
 
 import (
 	"bufio"

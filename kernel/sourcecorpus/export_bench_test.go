@@ -1,4 +1,4 @@
-package projectkernel
+package sourcecorpus
 
 import (
 	"context"

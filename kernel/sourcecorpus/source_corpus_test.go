@@ -1,4 +1,4 @@
-package projectkernel
+package sourcecorpus
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/stratahq/strata/kernel/corpus"
 	"github.com/stratahq/strata/kernel/interp"
 	"github.com/stratahq/strata/kernel/modtest"
+	"github.com/stratahq/strata/kernel/projectkernel"
 	"github.com/stratahq/strata/kernel/protocol"
 	"github.com/stratahq/strata/kernel/supervisor"
 )
@@ -76,7 +77,7 @@ func TestSourceCorpus(t *testing.T) {
 		p := prog{name: filepath.Base(filepath.Dir(n)), src: fill.Replace(string(b))}
 		golden := filepath.Join(filepath.Dir(n), "stdout.golden")
 		if *update {
-			p.want = goRunIn(t, dir, corpus.Program{Name: p.name, Source: p.src})
+			p.want = goRunIn(t, dir, p.name, p.src)
 			if err := os.WriteFile(golden, []byte(p.want), 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +87,7 @@ func TestSourceCorpus(t *testing.T) {
 				t.Fatal(err)
 			}
 			p.want = string(g)
-			if got := goRunIn(t, dir, corpus.Program{Name: p.name, Source: p.src}); got != p.want {
+			if got := goRunIn(t, dir, p.name, p.src); got != p.want {
 				t.Errorf("%s: go run printed\n%s\nwant (stdout.golden)\n%s", p.name, got, p.want)
 			}
 		}
@@ -95,7 +96,7 @@ func TestSourceCorpus(t *testing.T) {
 		blocks = append(blocks, build.Block{File: p.name + "/main.go", Source: corpus.Block(p.src)})
 	}
 	ctx := context.Background()
-	k, err := Build(ctx, Options{Dir: filepath.Join(dir, ".strata", "kernel"), Project: dir, Tool: tc}, Imports(srcs...))
+	k, err := projectkernel.Build(ctx, projectkernel.Options{Dir: filepath.Join(dir, ".strata", "kernel"), Project: dir, Tool: tc}, projectkernel.Imports(srcs...))
 	if err != nil {
 		t.Fatal(err)
 	}
