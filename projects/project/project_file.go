@@ -125,6 +125,7 @@ func (d *decoder) decodeProject(p *Project, root *yaml.Node) {
 	}
 	if e, ok := f["secrets"]; ok {
 		d.decodeSecrets(p, e)
+		d.checkS3NeedsHTTPFS(p, e.key)
 	}
 	if e, ok := f["alerts"]; ok {
 		d.decodeAlerts(&p.Alerts, e)

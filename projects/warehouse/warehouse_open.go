@@ -135,6 +135,8 @@ type Warehouse struct {
 	extLoaded map[string]bool
 	// attached are the sources SQL blocks ATTACHed (sql_attach.go).
 	attached attachments
+	// s3 are the s3 secrets made DuckDB secrets (sql_s3.go).
+	s3 s3Secrets
 
 	// tmu guards sharing: how many partitions run statements concurrently
 	// (warehouse_threads.go).
