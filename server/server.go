@@ -224,6 +224,7 @@ func (s *Server) routes() *echo.Echo {
 	s.outputRoutes(api)
 	s.reviewRoutes(api)
 	s.triggerRoutes(api)
+	s.triggerFormRoutes(api)
 	api.GET("/ws", s.hub.serveWS)
 	s.lspRoutes(api)
 	s.peopleRoutes(api)

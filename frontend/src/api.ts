@@ -2,6 +2,8 @@
 // that the first ?token= visit set. Errors arrive as
 // {"error": {"code", "message", "details"}} and are thrown as ApiError.
 
+import type { ColumnSummary } from "./table_state";
+import type { FailureGroup } from "./views/failure_groups";
 import type {
   Aggregation,
   ApiErrorBody,
@@ -139,20 +141,26 @@ export const api = {
   backfill: (id: string) => call<BackfillStatus>("GET", `/backfills/${enc(id)}`),
   backfillPartitions: (id: string, opt: { state?: string; offset?: number; limit?: number } = {}) =>
     call<{ partitions: PartitionStatus[]; total: number; offset: number; limit: number }>("GET", `/backfills/${enc(id)}/partitions` + q(opt)),
+  backfillFailures: (id: string) => call<{ groups: FailureGroup[] }>("GET", `/backfills/${enc(id)}/failures`),
+  retryPartitions: (id: string, partitions: string[], currentCode: boolean) =>
+    call<BackfillStatus>("POST", `/backfills/${enc(id)}/retry` + (currentCode ? "?use_current_code=true" : ""), { partitions }),
   backfillAction: (id: string, action: BackfillAction) =>
     call<BackfillStatus>("POST", `/backfills/${enc(id)}/` + (action === "retry-current" ? "retry?use_current_code=true" : action)),
   products: () => call<{ products: ProductView[] }>("GET", "/products"),
   productPartitions: (name: string) => call<{ product: string; partitions: ProductPartition[] }>("GET", `/products/${enc(name)}/partitions`),
   preview: (
     name: string,
-    w: { partition?: string; last?: number; from?: string; to?: string; period?: string; version?: number; limit?: number; offset?: number; sort?: string; filter?: string },
+    w: { partition?: string; last?: number; from?: string; to?: string; period?: string; version?: number; limit?: number; offset?: number; sort?: string; filter?: string; columns?: string },
   ) => call<PreviewResponse>("GET", `/products/${enc(name)}/preview` + q(w)),
   /** The whole window as CSV (a download link: the token cookie goes along). */
   previewCSV: (name: string, w: Record<string, string | number | undefined>) => API + `/products/${enc(name)}/preview.csv` + q(w),
+  /** Each column's summary over a cell's whole output kept in the editor session. */
+  draftSummary: (session: string, pipeline: string, block: string, partition: string) =>
+    call<{ columns: ColumnSummary[] }>("GET", `/sessions/${enc(session)}/drafts/${enc(pipeline)}/${enc(block)}/summary` + q({ partition })),
   /** A page of a cell's output kept in the editor session. */
-  draftRows: (session: string, pipeline: string, block: string, p: { partition: string; offset?: number; limit?: number; sort?: string; filter?: string }) =>
+  draftRows: (session: string, pipeline: string, block: string, p: { partition: string; offset?: number; limit?: number; sort?: string; filter?: string; columns?: string }) =>
     call<DraftRowsResponse>("GET", `/sessions/${enc(session)}/drafts/${enc(pipeline)}/${enc(block)}/rows` + q(p)),
-  draftCSV: (session: string, pipeline: string, block: string, p: { partition: string; sort?: string; filter?: string }) =>
+  draftCSV: (session: string, pipeline: string, block: string, p: { partition: string; sort?: string; filter?: string; columns?: string }) =>
     API + `/sessions/${enc(session)}/drafts/${enc(pipeline)}/${enc(block)}/rows.csv` + q(p),
   aggregate: (
     name: string,

@@ -339,6 +339,8 @@ export interface BlockRun {
 
 export interface RunDetail extends RunSummary {
   blocks: BlockRun[];
+  /** The product versions the run wrote. */
+  versions?: { product: string; partition: string; version: number; rows: number; current: boolean }[];
 }
 
 /** An engine state change (projects/engine Event). Block is "" for a run-level event. */

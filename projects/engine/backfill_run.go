@@ -24,7 +24,10 @@ type backfillRun struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	retry  bool // re-run what did not succeed (see decide in run)
-	start  time.Time
+	// only limits a retry to these slots (run ids): a group of failures
+	// retried together; every other slot keeps its state.
+	only  map[string]bool
+	start time.Time
 
 	win *window // the partitions in flight
 	// instance names this execution of the backfill, for control requests
@@ -96,7 +99,7 @@ func (e *Engine) launch(ctx context.Context, id string, spec BackfillSpec, refus
 	if err := e.backfillEvent(ctx, id, StateRunning, "launched"); err != nil {
 		return nil, err
 	}
-	e.startBackfill(id, t, false)
+	e.startBackfill(id, t, false, nil)
 	return e.Backfill(ctx, id)
 }
 
@@ -111,9 +114,9 @@ func (e *Engine) backfillEvent(ctx context.Context, id string, s State, msg stri
 	return err
 }
 
-func (e *Engine) startBackfill(id string, t *target, retry bool) *backfillRun {
+func (e *Engine) startBackfill(id string, t *target, retry bool, only map[string]bool) *backfillRun {
 	ctx, cancel := context.WithCancel(context.Background())
-	b := &backfillRun{e: e, id: id, t: t, ctx: ctx, cancel: cancel, retry: retry, start: time.Now(),
+	b := &backfillRun{e: e, id: id, t: t, ctx: ctx, cancel: cancel, retry: retry, only: only, start: time.Now(),
 		win: newWindow(t.spec.Concurrency, t.spec.RatePerMin), finishes: newRateWindow(time.Minute), done: make(chan struct{}), book: newSlotBook(nil),
 		instance: controlInstance{Backfill: id, Instance: fmt.Sprintf("%d-%s", os.Getpid(), newNonce()), PID: os.Getpid(), Started: time.Now()}}
 	// The book is read (and what a crash left running queued again)
@@ -288,6 +291,9 @@ func (b *backfillRun) run() error {
 	finishRollup := func(r *rollup) {
 		runID := runIDFor(b.id, r.interval+":"+r.part.Key)
 		st := prior[runID]
+		if b.only != nil && !b.only[runID] {
+			return // not in the group retried: left as it is
+		}
 		// A rollup an earlier pass skipped because some of its partitions
 		// failed is decided again once this pass has re-run some of them.
 		again := st == StateSkipped && r.anyRun
@@ -340,6 +346,9 @@ func (b *backfillRun) run() error {
 			switch {
 			case st == StateSucceeded || st == StateSkipped || st == StateConflict:
 				return "done"
+			case b.only != nil && !b.only[runID]:
+				return "done" // not in the group retried: keeps its state
+
 			case b.retry && st != "", st == StateRunning, st == StateQueued:
 				// Left running by a crash (queued again at the start of
 				// this pass), it was planned to run: run it again, as the
