@@ -63,9 +63,9 @@ $(WHEELS)/.v$(DUCKDB_VERSION):
 	$(PIP) download --no-deps --disable-pip-version-check -q -d $(WHEELS) $(foreach e,$(DUCKDB_EXTENSIONS),duckdb-extension-$(e)==$(DUCKDB_VERSION))
 	@touch $@
 
-# test-go: the whole Go suite (real kernel processes, real DuckDB files)
+# test-go: the whole Go suite (real kernel processes, real DuckDB files, Postgres, SeaweedFS); 10 m a package: e2e/sources starts S3 servers and builds a kernel with the AWS SDK, ~4 m under load
 test-go:
-	$(GO) test -count=1 -timeout 5m $(PKGS)
+	$(GO) test -count=1 -timeout 10m $(PKGS)
 
 # test-race: concurrency-heavy packages under the race detector
 test-race:
