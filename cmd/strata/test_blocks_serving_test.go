@@ -71,13 +71,15 @@ func TestBlockTestsWhileServing(t *testing.T) {
 		served[i] = run(0, args...)
 	}
 	// Bad input through the server: named, exit 1, the server stays up.
-	if out := run(1, "test", demo, "--read", "clv__clv", "--partition", "2024-03-10", "--version", "9"); !strings.Contains(out, "9") {
+	if out := run(1, "test", demo, "--read", "clv__clv", "--partition", "2024-03-10", "--version", "9"); !strings.Contains(out, "answered 404") || !strings.Contains(out, "9") {
 		t.Fatalf("missing version:\n%s", out)
 	}
-	if out := run(1, "test", demo, "--read", "nope", "--partition", "2024-03-10"); !strings.Contains(out, "nope") {
+	if out := run(1, "test", demo, "--read", "nope", "--partition", "2024-03-10"); !strings.Contains(out, " 4") || !strings.Contains(out, "nope") {
 		t.Fatalf("unknown product:\n%s", out)
 	}
-	srv.Call(t, http.MethodGet, "/products", "", nil)
+	if code, body, err := srv.Request(http.MethodGet, "/products", ""); err != nil || code != http.StatusOK {
+		t.Fatalf("the server after bad reads: %d %v %s", code, err, body)
+	}
 	srv.Stop(t)
 
 	if _, err := os.Stat(filepath.Join(demo, ".strata", "server.json")); !os.IsNotExist(err) {
