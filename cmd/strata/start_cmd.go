@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"net"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/stratahq/strata/frontend"
@@ -104,6 +105,11 @@ func runStart(args []string) error {
 			ln.Close()
 			return err
 		}
+		if err := server.WriteLocal(ws.proj.Dir, server.Local{URL: strings.TrimSuffix(serverURL(ln.Addr(), ""), "/"), PID: os.Getpid(), Token: tok}); err != nil {
+			ln.Close()
+			return fmt.Errorf("write %s: %w", server.LocalFile(ws.proj.Dir), err)
+		}
+		defer server.RemoveLocal(ws.proj.Dir)
 		fmt.Printf("Strata is serving %s\n\n    %s\n\n", ws.proj.Name, serverURL(ln.Addr(), tok))
 		err = srv.Serve(ctx, ln, 10*time.Second)
 		fmt.Fprintln(os.Stderr, "strata: stopped")

@@ -100,10 +100,12 @@ var Routes = map[string]Role{
 	"GET /api/v1/products/:name/partitions":  Viewer,
 	"GET /api/v1/products/:name/preview":     Viewer,
 	"GET /api/v1/products/:name/preview.csv": Viewer,
-	"GET /api/v1/products/:name/aggregate":   Viewer,
-	"GET /api/v1/products/:name/diff":        Viewer,
-	"POST /api/v1/products/:name/rollback":   Operator,
-	"GET /api/v1/products/owners":            Viewer,
+	// One stored version in sdktest's exact wire (sdktest.FromVersion).
+	"GET /api/v1/products/:name/rows":      Viewer,
+	"GET /api/v1/products/:name/aggregate": Viewer,
+	"GET /api/v1/products/:name/diff":      Viewer,
+	"POST /api/v1/products/:name/rollback": Operator,
+	"GET /api/v1/products/owners":          Viewer,
 	// Which pipeline may write a global product is a decision about the
 	// project, as its settings are.
 	"POST /api/v1/products/:name/transfer": Admin,
