@@ -16,6 +16,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/stratahq/strata/server/auth"
+	"github.com/stratahq/strata/server/login"
 )
 
 // NewToken returns 32 hex characters from crypto/rand.
@@ -159,6 +160,16 @@ func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 				c.Set(principalKey, p)
 				return next(c)
 			}
+		}
+		if s.cfg.Login != nil {
+			if p, ok := s.cfg.Login.Session(r); ok {
+				c.Set(principalKey, p)
+				return next(c)
+			}
+			e := unauthorized()
+			e.Message += ", or log in at " + login.LoginPath
+			e.Details = map[string]string{"login": login.LoginPath}
+			return e
 		}
 		return unauthorized()
 	}

@@ -106,6 +106,7 @@ var readOnlyRoutes = map[string]bool{
 	"POST /api/v1/backfills/:id/promote/plan": true, // a promote's dry run
 	"POST /api/v1/pipelines/:id/cells/state":  true,
 	"POST /api/v1/project/check":              true,
+	"POST /auth/logout":                       true, // ends the caller's own session; audited by its handler
 }
 
 // auditTargetKey is where a handler leaves the id of what it created (a

@@ -49,6 +49,7 @@ type Project struct {
 	// the values (projects/secrets).
 	Secrets   map[string]secrets.Spec
 	Alerts    AlertConfig // who hears of failures (alert_config.go)
+	Login     LoginConfig // browser login through an OpenID provider (login_config.go)
 	Pipelines map[string]*Pipeline
 	Problems  Problems // everything wrong with the project, sorted; empty when valid
 
@@ -68,7 +69,7 @@ type KernelConfig struct {
 	Allow       []string      // opt-in imports from AllowableImports
 }
 
-var projectFields = []string{"name", "timezone", "retention", "kernel", "variables", "extensions", "secrets", "alerts"}
+var projectFields = []string{"name", "timezone", "retention", "kernel", "variables", "extensions", "secrets", "alerts", "login"}
 var kernelFields = []string{"memory_limit", "timeout", "allow"}
 
 // decodeProject fills p from the strata.yaml root node (nil for an empty file).
@@ -125,6 +126,9 @@ func (d *decoder) decodeProject(p *Project, root *yaml.Node) {
 	}
 	if e, ok := f["alerts"]; ok {
 		d.decodeAlerts(&p.Alerts, e)
+	}
+	if e, ok := f["login"]; ok {
+		d.decodeLogin(p, e) // after secrets: client_secret names one
 	}
 }
 
