@@ -76,7 +76,7 @@ login:
 		t.Fatalf("GET /users as operator: %d %s", status, body)
 	}
 	// The session cookie is HttpOnly, SameSite and signed: a changed one is refused.
-	sess := b.cookie("strata_session_"+strconv.Itoa(port))
+	sess := b.cookie("strata_session_" + strconv.Itoa(port))
 	if sess == nil || !sess.HttpOnly || sess.SameSite != http.SameSiteLaxMode {
 		t.Fatalf("session cookie: %+v", sess)
 	}

@@ -12,8 +12,8 @@ import (
 
 	"github.com/stratahq/strata/frontend"
 	"github.com/stratahq/strata/projects/notebook"
-	"github.com/stratahq/strata/projects/tracing"
 	"github.com/stratahq/strata/projects/scaffold"
+	"github.com/stratahq/strata/projects/tracing"
 	"github.com/stratahq/strata/server"
 	"github.com/stratahq/strata/server/auth"
 )
