@@ -98,6 +98,9 @@ func needsAuth(path string) bool { return isAPIPath(path) }
 // principalKey is where authenticate leaves the caller on the echo context.
 const principalKey = "strata.principal"
 
+// sessionKey marks a caller who came with a browser-login session cookie.
+const sessionKey = "strata.session"
+
 // principal is the caller of a request that passed authenticate; a request
 // that needed no token (the static frontend) has none.
 func principal(c echo.Context) (auth.Principal, bool) {
@@ -164,6 +167,7 @@ func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 		if s.cfg.Login != nil {
 			if p, ok := s.cfg.Login.Session(r); ok {
 				c.Set(principalKey, p)
+				c.Set(sessionKey, true)
 				return next(c)
 			}
 			e := unauthorized()

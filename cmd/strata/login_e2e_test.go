@@ -68,7 +68,7 @@ login:
 		t.Fatal("the browser never passed /auth/callback")
 	}
 	me := b.me(t, base)
-	if me.Name != "ana@example.com" || me.Role != "operator" {
+	if me.Name != "ana@example.com" || me.Role != "operator" || !me.Session {
 		t.Fatalf("/me in ana's session: %+v", me)
 	}
 	// The session carries ana's role, no more: an admin route is refused.
@@ -124,7 +124,7 @@ login:
 	}
 	// A role claim that names no role.
 	idp.SetUser("max", map[string]any{"email": "max@example.com", "strata_role": "superuser"})
-	if status, body, _ := newBrowser(t).get(base + "/auth/login"); status != http.StatusForbidden || !strings.Contains(body.String(), `"strata_role" claim: superuser names no role`) {
+	if status, body, _ := newBrowser(t).get(base + "/auth/login"); status != http.StatusForbidden || !strings.Contains(body.String(), `claim: superuser names no role`) {
 		t.Fatalf("a bad role claim: %d %s", status, body)
 	}
 	// The user says no at the provider.
@@ -276,8 +276,9 @@ func (b *browser) startLogin(t *testing.T, base string) string {
 }
 
 type meAnswer struct {
-	Name string `json:"name"`
-	Role string `json:"role"`
+	Name    string `json:"name"`
+	Role    string `json:"role"`
+	Session bool   `json:"session"`
 }
 
 func (b *browser) me(t *testing.T, base string) meAnswer {
