@@ -77,14 +77,17 @@ func Transform(ctx *sdk.Context) (*sdk.Table, error) {
 	}
 
 	// The failed partition's run record names its trace.
-	var runs []struct {
-		RunID     string `json:"run_id"`
-		Partition string `json:"partition"`
-		State     string `json:"state"`
-		Error     string `json:"error"`
-		TraceID   string `json:"trace_id"`
+	var list struct {
+		Runs []struct {
+			RunID     string `json:"run_id"`
+			Partition string `json:"partition"`
+			State     string `json:"state"`
+			Error     string `json:"error"`
+			TraceID   string `json:"trace_id"`
+		} `json:"runs"`
 	}
-	srv.Call(t, http.MethodGet, "/runs?backfill="+url.QueryEscape(launched.ID)+"&state=failed", "", &runs)
+	srv.Call(t, http.MethodGet, "/runs?backfill="+url.QueryEscape(launched.ID)+"&state=failed", "", &list)
+	runs := list.Runs
 	if len(runs) != 1 || runs[0].Partition != "2024-01-03" || len(runs[0].TraceID) != 32 {
 		t.Fatalf("failed runs of the backfill: %+v", runs)
 	}

@@ -161,7 +161,11 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 	if skip != "" {
 		return nil, nil, skip, "", ""
 	}
-	kctx, span := tracing.Start(ctx, "kernel "+b.ID, attribute.String("strata.block", b.ID), attribute.String("strata.partition", g.part.Key))
+	op := "kernel"
+	if tracing.On() { // no string built for a span that is not recorded
+		op += " " + b.ID
+	}
+	kctx, span := tracing.Start(ctx, op, attribute.String("strata.block", b.ID), attribute.String("strata.partition", g.part.Key))
 	res, out, err := r.exec.Exec(kctx, req, in.tables, h)
 	if err == nil && res.Error != nil {
 		span.SetStatus(codes.Error, string(res.Error.Kind))

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -68,19 +69,40 @@ func Setup(ctx context.Context, cfg Config) (shutdown func(context.Context) erro
 		sdktrace.WithResource(resource.NewWithAttributes("", attrs...)),
 	)
 	otel.SetTracerProvider(tp)
+	on.Store(true)
 	otel.SetTextMapPropagator(propagation.TraceContext{})
 	slog.Info("traces are exported over OTLP", "endpoint", u.Redacted())
 	return func(ctx context.Context) error {
+		on.Store(false)
 		return errors.Join(tp.ForceFlush(ctx), tp.Shutdown(ctx))
 	}, nil
 }
 
+// on is set by Setup when spans are exported.
+var on atomic.Bool
+
+// On reports whether tracing is on: callers skip building what only a
+// span would use.
+func On() bool { return on.Load() }
+
+// noSpan is what Start returns with tracing off: OpenTelemetry's
+// non-recording span, made once.
+var noSpan = trace.SpanFromContext(context.Background())
+
 // Tracer is Strata's tracer from the global provider (no-op when off).
 func Tracer() trace.Tracer { return otel.Tracer(Name) }
 
-// Start starts a span; a short-hand for Tracer().Start.
+// Start starts a span; a short-hand for Tracer().Start. With tracing off
+// it returns ctx as it is and a no-op span, allocating nothing.
 func Start(ctx context.Context, name string, attrs ...attribute.KeyValue) (context.Context, trace.Span) {
-	return Tracer().Start(ctx, name, trace.WithAttributes(attrs...))
+	if !on.Load() {
+		return ctx, noSpan
+	}
+	// A copy, so that attrs does not escape: the callers' argument lists
+	// stay on their stacks when tracing is off.
+	a := make([]attribute.KeyValue, len(attrs))
+	copy(a, attrs)
+	return Tracer().Start(ctx, name, trace.WithAttributes(a...))
 }
 
 // End ends a span, marking it failed with err's text when err is set.
