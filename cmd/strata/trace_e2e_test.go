@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -32,35 +36,7 @@ func TestBackfillTraceInJaeger(t *testing.T) {
 	const secret = "s3cr3t-trace-7a1f9e"
 	t.Setenv("STRATA_TEST_TRACE_SECRET", secret)
 	dir := filepath.Join(t.TempDir(), "traced")
-	writeExtProject(t, dir, map[string]string{
-		"strata.yaml": "name: traced\nsecrets:\n  api: {env: STRATA_TEST_TRACE_SECRET}\n",
-		"pipelines/days.yaml": `partitions: {interval: day, timezone: UTC, start: "2024-01-01"}
-blocks:
-  - id: nums
-    product: traced_nums
-`,
-		"blocks/nums/nums.go": `package nums
-
-import (
-	"fmt"
-
-	"github.com/stratahq/strata/blocks/sdk"
-)
-
-func Transform(ctx *sdk.Context) (*sdk.Table, error) {
-	if ctx.Partition.Key == "2024-01-03" {
-		key, err := ctx.Secret("api")
-		if err != nil {
-			return nil, err
-		}
-		return nil, fmt.Errorf("the API refused key %s", key)
-	}
-	t := sdk.NewTable(sdk.String("day"))
-	t.Append(ctx.Partition.Key)
-	return t, nil
-}
-`,
-	})
+	writeTracedProject(t, dir)
 	const token = "0123456789abcdef-trace"
 	srv := strataproc.Start(t, bin, dir, token, "--otlp-endpoint", jg.OTLP, "--log-format", "json")
 	var launched struct {
@@ -223,4 +199,111 @@ func opNames(tr jaegertest.Trace) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// writeTracedProject writes a project with one daily Go block that fails
+// on 2024-01-03 with the secret api (STRATA_TEST_TRACE_SECRET) in its error.
+func writeTracedProject(t *testing.T, dir string) {
+	t.Helper()
+	writeExtProject(t, dir, map[string]string{
+		"strata.yaml": "name: traced\nsecrets:\n  api: {env: STRATA_TEST_TRACE_SECRET}\n",
+		"pipelines/days.yaml": `partitions: {interval: day, timezone: UTC, start: "2024-01-01"}
+blocks:
+  - id: nums
+    product: traced_nums
+`,
+		"blocks/nums/nums.go": `package nums
+
+import (
+	"fmt"
+
+	"github.com/stratahq/strata/blocks/sdk"
+)
+
+func Transform(ctx *sdk.Context) (*sdk.Table, error) {
+	if ctx.Partition.Key == "2024-01-03" {
+		key, err := ctx.Secret("api")
+		if err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("the API refused key %s", key)
+	}
+	t := sdk.NewTable(sdk.String("day"))
+	t.Append(ctx.Partition.Key)
+	return t, nil
+}
+`,
+	})
+}
+
+// TestWorkerSpansJoinTheTrace: with a worker (--listen-workers, --no-local),
+// the trace context crosses NATS in the task's headers: each partition's
+// kernel call on the coordinator has the worker's "worker task" span as its
+// child, exported by `strata worker --otlp-endpoint` into the same trace.
+func TestWorkerSpansJoinTheTrace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and starts jaeger")
+	}
+	jg := jaegertest.Start(t)
+	bin := strataproc.Binary(t)
+	t.Setenv("STRATA_TEST_TRACE_SECRET", "s3cr3t-worker-5b2c")
+	dir := filepath.Join(t.TempDir(), "traced")
+	writeTracedProject(t, dir)
+	natsAddr := "127.0.0.1:" + strconv.Itoa(freeTCPPort(t))
+	const wtok = "worker-trace-token-1234"
+	srv := strataproc.Start(t, bin, dir, "0123456789abcdef-trace", "--otlp-endpoint", jg.OTLP,
+		"--listen-workers", natsAddr, "--nats-token", wtok, "--no-local")
+	var wlog bytes.Buffer
+	w := exec.Command(bin, "worker", "--nats", "nats://"+natsAddr, "--token", wtok, "--name", "w-traced", "--slots", "1",
+		"--engine", "interp", "--otlp-endpoint", jg.OTLP)
+	w.Stdout, w.Stderr = &wlog, &wlog
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = w.Process.Kill(); _ = w.Wait() })
+
+	var launched struct {
+		ID string `json:"id"`
+	}
+	srv.Call(t, http.MethodPost, "/backfills", `{"pipeline": "days", "from": "2024-01-01", "to": "2024-01-02"}`, &launched)
+	end := srv.WaitFor(t, launched.ID, func(p strataproc.Progress) bool { return p.State != "running" && p.State != "queued" })
+	if end.Progress.Succeeded != 2 {
+		t.Fatalf("the backfill: %+v\nworker:\n%s", end, wlog.String())
+	}
+	var list struct {
+		Runs []struct {
+			TraceID string `json:"trace_id"`
+		} `json:"runs"`
+	}
+	srv.Call(t, http.MethodGet, "/runs?backfill="+url.QueryEscape(launched.ID), "", &list)
+	if len(list.Runs) == 0 || list.Runs[0].TraceID == "" {
+		t.Fatalf("runs of the backfill: %+v", list)
+	}
+	// The worker sends its spans in batches: stop it so that it flushes.
+	_ = w.Process.Signal(syscall.SIGTERM)
+	_ = w.Wait()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		tr, err := jg.Trace(list.Runs[0].TraceID)
+		kernels := map[string]bool{}
+		for _, s := range tr.Spans {
+			if s.OperationName == "kernel nums" {
+				kernels[s.SpanID] = true
+			}
+		}
+		joined := 0
+		for _, s := range tr.Spans {
+			if s.OperationName == "worker task" && kernels[s.Parent()] && s.Tag("strata.worker") == "w-traced" {
+				joined++
+			}
+		}
+		if err == nil && joined == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after 60s, %d worker spans under the kernel calls of trace %s (%v): %v\nworker:\n%s", joined, list.Runs[0].TraceID, err, opNames(tr), wlog.String())
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	srv.Stop(t)
 }
