@@ -33,6 +33,17 @@ type Options struct {
 	// Project is the folder of the project's go.mod and go.sum.
 	Project string
 	Tool    *build.Toolchain // nil: build.FindToolchain
+	// Progress, when set, hears what a build that is not cached is doing
+	// ("extracting the symbols of uuid", "compiling: 12 packages, last …"),
+	// so a cell waiting on a first build of a minute says more than "…".
+	Progress func(step string)
+}
+
+// step tells opt.Progress, when there is one.
+func (opt Options) step(format string, args ...any) {
+	if opt.Progress != nil {
+		opt.Progress(fmt.Sprintf(format, args...))
+	}
 }
 
 // Kernel is a built project kernel.
@@ -119,8 +130,11 @@ func Build(ctx context.Context, opt Options, imports []string) (*Kernel, error) 
 	}
 	gomod := man.GoMod(kernelModule, opt.Tool.GoLine(), yaegiModule+" "+yaegiVersion())
 	sum := man.GoSum()
+	// What the hashes cover: go.sum, and the vendored modules' stamp when
+	// the project vendors (their source is not in go.sum's pins).
+	hashedSum := append(append([]byte{}, sum...), man.VendorStamp()...)
 	k := &Kernel{Imports: imports, Gaps: map[string]string{}}
-	k.Hash = contentHash(opt.Tool.Version, gomod, sum, imports)
+	k.Hash = contentHash(opt.Tool.Version, gomod, hashedSum, imports)
 	bin := filepath.Join(opt.Dir, "bin", "kernel-"+k.Hash[:20])
 	k.Path = bin
 	if loadMeta(bin, k) {
@@ -159,9 +173,16 @@ func Build(ctx context.Context, opt Options, imports []string) (*Kernel, error) 
 			return nil, err
 		}
 	}
+	vendorFiles, err := man.VendorFiles()
+	if err != nil {
+		return nil, err
+	}
+	for name, b := range vendorFiles {
+		files[name] = b
+	}
 	// main.go is written after extraction; the symbol files are the
 	// extractor's, pruned below.
-	if err := build.SyncTree(opt.Dir, files, []string{"rt", "gen"}); err != nil {
+	if err := build.SyncTree(opt.Dir, files, []string{"rt", "gen", build.VendorDir}); err != nil {
 		return nil, err
 	}
 	// A table depends on the package's source (its module's version, so
@@ -169,13 +190,16 @@ func Build(ctx context.Context, opt Options, imports []string) (*Kernel, error) 
 	// stamp is kept, so adding an import extracts only that package (each
 	// extraction type-checks the package and the standard library it
 	// uses from source: seconds).
-	stamp := contentHash(opt.Tool.Version, gomod, sum, nil)
+	stamp := contentHash(opt.Tool.Version, gomod, hashedSum, nil)
 	stamps := readStamps(opt.Dir)
 	var todo []string
 	for _, p := range imports {
 		if stamps[p] != stamp || !restoreTable(opt.Dir, p, stamps) {
 			todo = append(todo, p)
 		}
+	}
+	if len(todo) > 0 {
+		opt.step("extracting the symbols of %s", strings.Join(todo, ", "))
 	}
 	gaps, err := extractSymbols(ctx, opt, todo)
 	if err != nil {
@@ -211,7 +235,8 @@ func Build(ctx context.Context, opt Options, imports []string) (*Kernel, error) 
 	if err := writeStamps(opt.Dir, next); err != nil {
 		return nil, err
 	}
-	if err := goCmd(ctx, opt, "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", "-o", bin+".tmp", "."); err != nil {
+	opt.step("compiling the kernel")
+	if err := goCmd(ctx, opt, "build", "-v", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", "-o", bin+".tmp", "."); err != nil {
 		_ = os.Remove(bin + ".tmp")
 		return nil, err
 	}
@@ -285,14 +310,16 @@ func goCmd(ctx context.Context, opt Options, args ...string) error {
 	cmd := exec.CommandContext(ctx, opt.Tool.Go, args...)
 	cmd.Dir = opt.Dir
 	cmd.Env = build.Env()
-	out, err := cmd.CombinedOutput()
+	out := &compileLog{opt: opt, every: 2 * time.Second}
+	cmd.Stdout, cmd.Stderr = out, out
+	err := cmd.Run()
 	if err == nil {
 		return nil
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	text := strings.TrimSpace(string(out))
+	text := strings.TrimSpace(out.buf.String())
 	for _, l := range strings.Split(text, "\n") {
 		// "./symbols_x.go:5:2: …" or "go: …": the first module problem wins.
 		msg := l
@@ -517,4 +544,38 @@ func yaegiVersion() string {
 		}
 	}
 	return "v0.16.1"
+}
+
+// compileLog keeps what the go command prints and, with -v (one import
+// path per package compiled), tells Progress how far it got, at most once
+// per every.
+type compileLog struct {
+	opt      Options
+	every    time.Duration
+	buf      bytes.Buffer
+	partial  []byte
+	packages int
+	last     time.Time
+}
+
+func (c *compileLog) Write(p []byte) (int, error) {
+	c.buf.Write(p)
+	c.partial = append(c.partial, p...)
+	for {
+		i := bytes.IndexByte(c.partial, '\n')
+		if i < 0 {
+			break
+		}
+		line := strings.TrimSpace(string(c.partial[:i]))
+		c.partial = c.partial[i+1:]
+		if line == "" || strings.ContainsAny(line, " :") { // an error, not a package path
+			continue
+		}
+		c.packages++
+		if now := time.Now(); now.Sub(c.last) >= c.every {
+			c.last = now
+			c.opt.step("compiling: %d packages, now %s", c.packages, line)
+		}
+	}
+	return len(p), nil
 }

@@ -64,13 +64,19 @@ func Load(ctx *sdk.Context) (*sdk.Table, error) {
 // module's compiled code; the same import set is reused, not rebuilt.
 func TestProjectKernelRunsModuleImport(t *testing.T) {
 	dir, tc := project(t)
-	opt := Options{Dir: filepath.Join(dir, ".strata", "kernel"), Project: dir, Tool: tc}
+	var steps []string
+	opt := Options{Dir: filepath.Join(dir, ".strata", "kernel"), Project: dir, Tool: tc,
+		Progress: func(s string) { steps = append(steps, s) }}
 	k, err := Build(context.Background(), opt, Imports(uuidBlock))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if strings.Join(k.Imports, ",") != "github.com/google/uuid" || k.Cached {
 		t.Fatalf("kernel %+v", k)
+	}
+	// A build that is not cached says what it does while it does it.
+	if got := strings.Join(steps, "\n"); !strings.Contains(got, "extracting the symbols of github.com/google/uuid") || !strings.Contains(got, "compiling the kernel") {
+		t.Fatalf("progress of a first build:\n%s", got)
 	}
 	res := run(t, k, uuidBlock)
 	if res.Error != nil {
@@ -82,5 +88,27 @@ func TestProjectKernelRunsModuleImport(t *testing.T) {
 	again, err := Build(context.Background(), opt, []string{"github.com/google/uuid"})
 	if err != nil || !again.Cached || again.Path != k.Path {
 		t.Fatalf("unchanged import set: %+v, %v; want the same kernel, cached", again, err)
+	}
+}
+
+// A project that vendors its modules gets a kernel built from vendor/: the
+// interpreted block sees the vendored source, not the module cache's (the
+// cache still supplies the interpreter the kernel links).
+func TestProjectKernelVendored(t *testing.T) {
+	dir, tc := project(t)
+	modtest.Vendor(t, dir, "github.com/google/uuid", "v1.6.0", map[string]string{
+		"strata_marker.go": "package uuid\n\nfunc Vendored() string { return \"from vendor/\" }\n"})
+	src := strings.Replace(uuidBlock, `fmt.Println(uuid.NewSHA1(`, `fmt.Println(uuid.Vendored(), uuid.NewSHA1(`, 1)
+	opt := Options{Dir: filepath.Join(dir, ".strata", "kernel"), Project: dir, Tool: tc}
+	k, err := Build(context.Background(), opt, Imports(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, k, src)
+	if res.Error != nil {
+		t.Fatalf("error: %+v", res.Error)
+	}
+	if got := strings.TrimSpace(res.Stdout); !strings.HasPrefix(got, "from vendor/ ") {
+		t.Fatalf("stdout %q, want the vendored source's marker first", got)
 	}
 }
