@@ -65,11 +65,12 @@ setup-jaeger:
 	  GOFLAGS=-buildvcs=false $(GO) build -trimpath -o "$(JAEGER).tmp" ./cmd/jaeger && mv "$(JAEGER).tmp" "$(JAEGER)"; \
 	fi
 
-# setup-system: Debian's chromium (the browser tests), postgresql (the throwaway Postgres of the tests) and pip (the extension wheels)
+# setup-system: Debian's chromium (the browser tests), postgresql (the throwaway Postgres of the tests), pip (the extension wheels) and Python's duckdb (the separate reader of a DuckLake in the lake tests)
 setup-system:
 	@if [ ! -x /usr/bin/chromium ]; then $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q --no-install-recommends chromium; fi
 	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q --no-install-recommends postgresql; fi
 	@if ! python3 -m pip --version >/dev/null 2>&1; then $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q --no-install-recommends python3-pip; fi
+	@if ! python3 -c 'import duckdb' >/dev/null 2>&1; then $(PIP) install -q duckdb==$(DUCKDB_VERSION) || $(PIP) install -q --break-system-packages duckdb==$(DUCKDB_VERSION); fi
 
 # setup-gopls: gopls, pinned (the newest that builds on Go 1.26), where Strata looks for it: $(go env GOPATH)/bin
 setup-gopls:
