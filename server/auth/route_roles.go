@@ -20,6 +20,12 @@ var Routes = map[string]Role{
 	"GET /*":       Public, // the static frontend holds no data
 	"HEAD /*":      Public,
 
+	// Browser login through an OpenID provider (server/login): the
+	// handlers themselves check state, nonce and the ID token.
+	"GET /auth/login":    Public,
+	"GET /auth/callback": Public,
+	"POST /auth/logout":  Public,
+
 	"GET /metrics": Viewer, // names pipelines and backfills
 
 	// Who is asking (the frontend hides what the role may not do).
