@@ -54,6 +54,8 @@ func runBackfill(args []string) error {
 	fs.StringVar(&spec.Publish, "publish", "partition", "partition, atomic, or review (stage everything; promote after `strata backfill diff`)")
 	fs.StringVar(&spec.Engine, "engine", "", "run Go blocks with interp or compiled (default: compiled when a Go toolchain is found)")
 	blocks := fs.String("blocks", "", "comma-separated block ids: recompute only these (the others are read as they are; a block left out downstream of them becomes stale)")
+	var where whereFlag
+	fs.Var(&where, "where", "cells of a pipeline with dimensions: region=eu,us (repeatable, one dimension each; @new: keys added since the key set's previous version)")
 	dry := fs.Bool("dry-run", false, "print the plan; run nothing")
 	format := fs.String("format", "text", "text or json")
 	all := fs.Bool("all", false, "with --dry-run: list every partition (default: the first 50)")
@@ -75,6 +77,7 @@ func runBackfill(args []string) error {
 		spec.Blocks = strings.Split(*blocks, ",")
 	}
 	spec.Pipeline = pos[1]
+	spec.Where = where.m
 	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
 		if *dry {
 			limit := 50
@@ -97,8 +100,8 @@ func runBackfill(args []string) error {
 			return err
 		}
 		cliAudit(ws.proj.Dir, audit.Entry{Action: audit.ActionBackfillLaunch, Pipeline: st.Pipeline, Target: st.ID})
-		fmt.Printf("backfill %s: pipeline %s, %s..%s (%d partitions), reprocess %s, publish %s\n",
-			st.ID, st.Pipeline, spec.From, spec.To, st.Total, st.Spec.Reprocess, st.Spec.Publish)
+		fmt.Printf("backfill %s: pipeline %s, %s..%s%s (%d partitions), reprocess %s, publish %s\n",
+			st.ID, st.Pipeline, spec.From, spec.To, whereText(st.Spec.Where), st.Total, st.Spec.Reprocess, st.Spec.Publish)
 		if len(st.Spec.Blocks) > 0 {
 			fmt.Printf("blocks %s only (%s)\n", strings.Join(st.Spec.Blocks, ", "), engine.SubsetNote)
 		}
@@ -207,8 +210,8 @@ func isTerminal(f *os.File) bool {
 }
 
 func printPlan(p *engine.Plan, limit int) {
-	fmt.Printf("plan: pipeline %s, %s..%s: %d partitions, %d to run, %d to skip (reprocess %s, publish %s)\n",
-		p.Spec.Pipeline, p.From, p.To, p.Total, p.ToRun, p.ToSkip, p.Spec.Reprocess, p.Spec.Publish)
+	fmt.Printf("plan: pipeline %s, %s..%s%s: %d partitions, %d to run, %d to skip (reprocess %s, publish %s)\n",
+		p.Spec.Pipeline, p.From, p.To, whereText(p.Spec.Where), p.Total, p.ToRun, p.ToSkip, p.Spec.Reprocess, p.Spec.Publish)
 	if len(p.Spec.Blocks) > 0 {
 		fmt.Printf("blocks %s only (%s)\n", strings.Join(p.Spec.Blocks, ", "), engine.SubsetNote)
 	}

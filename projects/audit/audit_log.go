@@ -54,6 +54,8 @@ const (
 	ActionSettingsSave    = "settings.save"
 	ActionUserAdd         = "user.add"
 	ActionUserRevoke      = "user.revoke"
+	ActionLogin           = "user.login"  // a browser login through the OpenID provider
+	ActionLogout          = "user.logout" // the end of a browser session
 )
 
 // File is where a project's audit trail is kept.

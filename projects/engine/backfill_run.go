@@ -9,7 +9,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+
 	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/tracing"
 	"github.com/stratahq/strata/projects/warehouse"
 )
 
@@ -60,7 +63,7 @@ func (e *Engine) launch(ctx context.Context, id string, spec BackfillSpec, refus
 	if err != nil {
 		return nil, err
 	}
-	t, err := e.target(spec, pin.pl)
+	t, err := e.target(ctx, spec, pin.pl)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +118,11 @@ func (e *Engine) backfillEvent(ctx context.Context, id string, s State, msg stri
 }
 
 func (e *Engine) startBackfill(id string, t *target, retry bool, only map[string]bool) *backfillRun {
-	ctx, cancel := context.WithCancel(context.Background())
+	// The backfill's span is a trace of its own, its runs' spans its children.
+	ctx, span := tracing.Start(context.Background(), "backfill",
+		attribute.String("strata.backfill", id), attribute.String("strata.pipeline", t.pl.ID),
+		attribute.String("strata.from", t.from), attribute.String("strata.to", t.to), attribute.Bool("strata.retry", retry))
+	ctx, cancel := context.WithCancel(ctx)
 	b := &backfillRun{e: e, id: id, t: t, ctx: ctx, cancel: cancel, retry: retry, only: only, start: time.Now(),
 		win: newWindow(t.spec.Concurrency, t.spec.RatePerMin), finishes: newRateWindow(time.Minute), done: make(chan struct{}), book: newSlotBook(nil),
 		instance: controlInstance{Backfill: id, Instance: fmt.Sprintf("%d-%s", os.Getpid(), newNonce()), PID: os.Getpid(), Started: time.Now()}}
@@ -146,7 +153,8 @@ func (e *Engine) startBackfill(id string, t *target, retry bool, only map[string
 		defer close(b.done)
 		defer unadvertise(dir, b.instance)
 		defer unshare()
-		_ = b.run() // its outcome is in the event log
+		err := b.run() // its outcome is in the event log
+		tracing.End(span, err, e.secrets.Mask)
 		e.mu.Lock()
 		delete(e.backfills, id)
 		e.mu.Unlock()
@@ -214,7 +222,7 @@ func (b *backfillRun) run() error {
 	if err := e.wh.DB().QueryRowContext(ctx, `SELECT created_at FROM _strata.backfills WHERE backfill_id = ?`, b.id).Scan(&launched); err != nil {
 		return b.finish(fmt.Errorf("backfill %s: %w", b.id, err))
 	}
-	it, err := t.pspec.Iter(t.from, t.to)
+	it, err := t.pspec.IterBox(t.box)
 	if err != nil {
 		return b.finish(err)
 	}
@@ -423,7 +431,7 @@ func (b *backfillRun) requeueInterrupted(ctx context.Context, slots map[string]s
 
 // finish records how the backfill ended; an atomic backfill that fully
 // succeeded switches every staged version to current in one transaction.
-func (b *backfillRun) finish(err error) error {
+func (b *backfillRun) finishOnce(err error) error {
 	e := b.e
 	ctx := context.Background()
 	// A rewrite left the retention of every partition it replaced to its

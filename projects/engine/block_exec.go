@@ -8,10 +8,14 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/kernel/protocol"
 	"github.com/stratahq/strata/projects/partitions"
 	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/tracing"
 	"github.com/stratahq/strata/projects/warehouse"
 )
 
@@ -128,7 +132,7 @@ func retryable(k protocol.ErrorKind) bool {
 // engine how, when the worker said.
 func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *sdk.Item, in *upstreams) (out *sdk.Table, rerr *protocol.RunError, log, worker, engine string) {
 	src := r.srcs[b.ID].text
-	h := &blockHandler{r: r, b: b, part: g.part.Key, item: item, interval: string(g.spec.Interval), inputs: in.tables}
+	h := &blockHandler{r: r, b: b, part: g.part.Key, spec: g.spec, cell: g.part, item: item, interval: string(g.spec.Interval), inputs: in.tables}
 	if b.Kind == project.KindSQL {
 		t, err := r.runSQL(ctx, g, b, src, in)
 		if err != nil {
@@ -141,7 +145,7 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 		Source:    src,
 		Files:     r.srcs[b.ID].others,
 		Entry:     b.Entry,
-		Partition: protocol.PartitionWire{Key: g.part.Key, Start: g.part.Start, End: g.part.End, Interval: string(g.spec.Interval), Zone: g.spec.Zone.String()},
+		Partition: wirePartition(g.spec, g.part),
 		Item:      item,
 		Vars:      r.pl.Variables,
 		Inputs:    in.names,
@@ -157,7 +161,16 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 	if skip != "" {
 		return nil, nil, skip, "", ""
 	}
-	res, out, err := r.exec.Exec(ctx, req, in.tables, h)
+	op := "kernel"
+	if tracing.On() { // no string built for a span that is not recorded
+		op += " " + b.ID
+	}
+	kctx, span := tracing.Start(ctx, op, attribute.String("strata.block", b.ID), attribute.String("strata.partition", g.part.Key))
+	res, out, err := r.exec.Exec(kctx, req, in.tables, h)
+	if err == nil && res.Error != nil {
+		span.SetStatus(codes.Error, string(res.Error.Kind))
+	}
+	tracing.End(span, err, r.e.secrets.Mask)
 	if err != nil {
 		return nil, &protocol.RunError{Kind: protocol.ErrCrash, Message: "no kernel: " + err.Error()}, h.text(), "", ""
 	}
@@ -186,10 +199,6 @@ func taskLabel(runID, block string, item *sdk.Item) string {
 		s += "/" + item.Key
 	}
 	return s
-}
-
-func sqlParams(p partitions.Partition) map[string]any {
-	return map[string]any{"partition_key": p.Key, "partition_start": p.Start, "partition_end": p.End}
 }
 
 // blockInput drops the warehouse's own _partition column from a read: it is
@@ -233,6 +242,10 @@ type blockHandler struct {
 	r    *runner
 	b    *project.Block
 	part string
+	// spec and cell are the reader's partitioning and partition, for reads
+	// of products partitioned by other dimensions (cell_read.go).
+	spec partitions.Spec
+	cell partitions.Partition
 	item *sdk.Item
 	// interval and inputs serve ctx.ExportParquet (block_state.go).
 	interval string
@@ -299,6 +312,9 @@ func (h *blockHandler) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk
 		// (replay_pins.go), never what is current.
 		if h.r.replay != nil {
 			return h.r.replay.productRead(ctx, h.b, c)
+		}
+		if keys, mapped, err := h.r.e.mappedRead(ctx, h.spec, c.Product, c.Window); mapped || err != nil {
+			return h.readMapped(ctx, c.Product, keys, err)
 		}
 		if err := h.r.e.ensureFresh(ctx, h.r.pl, c.Product, c.Window); err != nil {
 			return nil, err

@@ -20,6 +20,12 @@ var Routes = map[string]Role{
 	"GET /*":       Public, // the static frontend holds no data
 	"HEAD /*":      Public,
 
+	// Browser login through an OpenID provider (server/login): the
+	// handlers themselves check state, nonce and the ID token.
+	"GET /auth/login":    Public,
+	"GET /auth/callback": Public,
+	"POST /auth/logout":  Public,
+
 	"GET /metrics": Viewer, // names pipelines and backfills
 
 	// Who is asking (the frontend hides what the role may not do).
@@ -31,6 +37,7 @@ var Routes = map[string]Role{
 	"POST /api/v1/pipelines":                             Editor,
 	"PUT /api/v1/pipelines/:id":                          Editor,
 	"DELETE /api/v1/pipelines/:id":                       Editor,
+	"GET /api/v1/pipelines/:id/key-sets/:dim":            Viewer,
 	"GET /api/v1/pipelines/:id/blocks":                   Viewer,
 	"GET /api/v1/pipelines/:id/blocks/:block":            Viewer,
 	"POST /api/v1/pipelines/:id/blocks":                  Editor,
@@ -99,10 +106,12 @@ var Routes = map[string]Role{
 	"GET /api/v1/products/:name/partitions":  Viewer,
 	"GET /api/v1/products/:name/preview":     Viewer,
 	"GET /api/v1/products/:name/preview.csv": Viewer,
-	"GET /api/v1/products/:name/aggregate":   Viewer,
-	"GET /api/v1/products/:name/diff":        Viewer,
-	"POST /api/v1/products/:name/rollback":   Operator,
-	"GET /api/v1/products/owners":            Viewer,
+	// One stored version in sdktest's exact wire (sdktest.FromVersion).
+	"GET /api/v1/products/:name/rows":      Viewer,
+	"GET /api/v1/products/:name/aggregate": Viewer,
+	"GET /api/v1/products/:name/diff":      Viewer,
+	"POST /api/v1/products/:name/rollback": Operator,
+	"GET /api/v1/products/owners":          Viewer,
 	// Which pipeline may write a global product is a decision about the
 	// project, as its settings are.
 	"POST /api/v1/products/:name/transfer": Admin,
