@@ -111,7 +111,7 @@ func TestBackfillTraceInJaeger(t *testing.T) {
 	if got := strings.Join(parts, " "); got != "2024-01-01=succeeded 2024-01-02=succeeded 2024-01-03=failed 2024-01-04=succeeded" {
 		t.Fatalf("run spans: %s", got)
 	}
-	for _, op := range []string{"kernel nums", "publish"} {
+	for _, op := range []string{"kernel nums", "sql counted", "publish"} {
 		n := 0
 		for _, s := range tr.Spans {
 			if s.OperationName == op {
@@ -122,8 +122,8 @@ func TestBackfillTraceInJaeger(t *testing.T) {
 			}
 		}
 		want := 4
-		if op == "publish" {
-			want = 3 // the failed day publishes nothing
+		if op != "kernel nums" {
+			want = 3 // the failed day runs nothing below nums and publishes nothing
 		}
 		if n != want {
 			t.Fatalf("%d %q spans, want %d: %v", n, op, want, opNames(tr))
@@ -211,7 +211,10 @@ func writeTracedProject(t *testing.T, dir string) {
 blocks:
   - id: nums
     product: traced_nums
+  - id: counted
+    upstream: [nums]
 `,
+		"blocks/counted.sql": "SELECT count(*) AS n FROM nums\n",
 		"blocks/nums/nums.go": `package nums
 
 import (

@@ -134,7 +134,13 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 	src := r.srcs[b.ID].text
 	h := &blockHandler{r: r, b: b, part: g.part.Key, spec: g.spec, cell: g.part, item: item, interval: string(g.spec.Interval), inputs: in.tables}
 	if b.Kind == project.KindSQL {
-		t, err := r.runSQL(ctx, g, b, src, in)
+		op := "sql"
+		if tracing.On() { // no string built for a span that is not recorded
+			op += " " + b.ID
+		}
+		sctx, span := tracing.Start(ctx, op, attribute.String("strata.block", b.ID), attribute.String("strata.partition", g.part.Key))
+		t, err := r.runSQL(sctx, g, b, src, in)
+		tracing.End(span, err, r.e.secrets.Mask)
 		if err != nil {
 			return nil, &protocol.RunError{Kind: protocol.ErrRuntime, File: b.File, Message: err.Error()}, "", "", ""
 		}
