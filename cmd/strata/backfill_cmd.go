@@ -53,6 +53,7 @@ func runBackfill(args []string) error {
 	rate := fs.String("rate", "", "partitions started per minute: 600/m, 10/s, 1000/h (the pipeline's own; a rollup starts when its partitions are done)")
 	fs.StringVar(&spec.Publish, "publish", "partition", "partition, atomic, or review (stage everything; promote after `strata backfill diff`)")
 	fs.StringVar(&spec.Engine, "engine", "", "run Go blocks with interp or compiled (default: compiled when a Go toolchain is found)")
+	env := fs.String("env", "", "stage every version in this environment (strata env create) instead of prod; nothing becomes current")
 	dry := fs.Bool("dry-run", false, "print the plan; run nothing")
 	format := fs.String("format", "text", "text or json")
 	all := fs.Bool("all", false, "with --dry-run: list every partition (default: the first 50)")
@@ -72,6 +73,13 @@ func runBackfill(args []string) error {
 	}
 	spec.Pipeline = pos[1]
 	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
+		var err error
+		if spec.Into, err = envOwner(ctx, ws, *env); err != nil {
+			return err
+		}
+		if spec.Into != "" && !flagSet(fs, "publish") {
+			spec.Publish = "" // an environment stages: review, unless told otherwise (refused)
+		}
 		if *dry {
 			limit := 50
 			if *all || *format == "json" {
@@ -95,6 +103,9 @@ func runBackfill(args []string) error {
 		cliAudit(ws.proj.Dir, audit.Entry{Action: audit.ActionBackfillLaunch, Pipeline: st.Pipeline, Target: st.ID})
 		fmt.Printf("backfill %s: pipeline %s, %s..%s (%d partitions), reprocess %s, publish %s\n",
 			st.ID, st.Pipeline, spec.From, spec.To, st.Total, st.Spec.Reprocess, st.Spec.Publish)
+		if *env != "" && spec.Into != "" {
+			fmt.Printf("into environment %s: prod's data stays as it is until `strata env promote %s %s`\n", *env, ws.proj.Dir, *env)
+		}
 		fmt.Printf("pipeline version %s (edits to the files from now on do not reach this backfill)\n", shortVersion(st.Snapshot))
 		return followBackfill(ctx, ws, st.ID)
 	})

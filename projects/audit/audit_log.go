@@ -54,6 +54,9 @@ const (
 	ActionSettingsSave    = "settings.save"
 	ActionUserAdd         = "user.add"
 	ActionUserRevoke      = "user.revoke"
+	ActionEnvCreate       = "env.create"
+	ActionEnvPromote      = "env.promote"
+	ActionEnvDiscard      = "env.discard"
 )
 
 // File is where a project's audit trail is kept.
