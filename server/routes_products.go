@@ -11,6 +11,7 @@ import (
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/blocks/tableio"
 	"github.com/stratahq/strata/projects/engine"
+	"github.com/stratahq/strata/projects/envs"
 	"github.com/stratahq/strata/projects/project"
 	"github.com/stratahq/strata/projects/tableview"
 	"github.com/stratahq/strata/projects/warehouse"
@@ -179,7 +180,14 @@ func (s *Server) previewProduct(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	t, total, err := s.wh.ReadPage(c.Request().Context(), pr.name, pr.sel, pr.q)
+	env := c.QueryParam("env")
+	var t *sdk.Table
+	var total int64
+	if env != "" && env != envs.Prod {
+		t, total, err = s.envPage(c, env, pr) // routes_envs.go
+	} else {
+		t, total, err = s.wh.ReadPage(c.Request().Context(), pr.name, pr.sel, pr.q)
+	}
 	if err != nil {
 		return err
 	}
@@ -187,12 +195,13 @@ func (s *Server) previewProduct(c echo.Context) error {
 	preview.RowCount = int(total) // the window's rows (after the filter), of which this page is a part
 	return c.JSON(http.StatusOK, struct {
 		Product  string            `json:"product"`
+		Env      string            `json:"env,omitempty"` // the environment it was read in ("": prod)
 		Window   sdk.Window        `json:"window"`
 		Version  int               `json:"version,omitempty"`
 		Timezone string            `json:"timezone"`
 		Offset   int               `json:"offset"`
 		Preview  tableio.JSONTable `json:"preview"`
-	}{pr.name, pr.w, pr.sel.Version, pr.loc.String(), pr.q.Offset, preview})
+	}{pr.name, env, pr.w, pr.sel.Version, pr.loc.String(), pr.q.Offset, preview})
 }
 
 // exportProduct is the whole window (sorted and filtered as asked) as CSV.

@@ -218,6 +218,7 @@ func (s *Server) routes() *echo.Echo {
 	s.tableRoutes(api)
 	s.outputRoutes(api)
 	s.reviewRoutes(api)
+	s.envRoutes(api)
 	s.triggerRoutes(api)
 	api.GET("/ws", s.hub.serveWS)
 	s.lspRoutes(api)
