@@ -3,7 +3,11 @@ package server
 import (
 	"encoding/json"
 	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stratahq/strata/server/auth"
 )
@@ -99,6 +103,30 @@ func TestEnvironmentsAPI(t *testing.T) {
 		t.Fatalf("diff: %+v", diff)
 	}
 	as(auth.Viewer, http.MethodGet, "/api/v1/envs/dev/diff/rows?product=clv&partition=2024-01-02", nil, http.StatusOK, nil)
+
+	// An editor's cell reads its upstreams in dev: prod has no
+	// daily_customer_metrics for 2024-01-02, dev has.
+	src, err := os.ReadFile(filepath.Join(e.dir, "blocks", "clv", "clv.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := e.connect()
+	ws.hello("env-session")
+	exec := func(env string) Message {
+		id := ws.nextID()
+		ws.send(ClientMessage{Type: MsgExecute, ID: id, Pipeline: "clv", Block: "clv", Source: string(src), Partition: "2024-01-02", Env: env})
+		m, _ := ws.await("result of "+id, time.Minute, func(m Message) bool { return m.ID == id && (m.Type == MsgResult || m.Type == MsgError) })
+		return m
+	}
+	if m := exec(""); m.Type != MsgError || !strings.Contains(m.Error.Message, "no data") {
+		t.Fatalf("a prod cell over a partition only dev has: %+v", m.Error)
+	}
+	if m := exec("dev"); m.Type != MsgResult {
+		t.Fatalf("a cell in dev: %+v", m)
+	}
+	if m := exec("nope"); m.Type != MsgError || m.Error.Code != WSInvalid {
+		t.Fatalf("a cell in an unknown environment: %+v", m)
+	}
 
 	as(auth.Editor, http.MethodPost, "/api/v1/envs/dev/promote", map[string]any{}, http.StatusForbidden, nil)
 	as(auth.Editor, http.MethodDelete, "/api/v1/envs/dev", nil, http.StatusForbidden, nil)
