@@ -211,7 +211,12 @@ func (s *Server) exportProduct(c echo.Context) error {
 		return err
 	}
 	pr.q.Offset, pr.q.Limit = 0, 0
-	t, _, err := s.wh.ReadPage(c.Request().Context(), pr.name, pr.sel, pr.q)
+	var t *sdk.Table
+	if env := c.QueryParam("env"); env != "" && env != envs.Prod {
+		t, _, err = s.envPage(c, env, pr) // the rows the environment shows
+	} else {
+		t, _, err = s.wh.ReadPage(c.Request().Context(), pr.name, pr.sel, pr.q)
+	}
 	if err != nil {
 		return err
 	}

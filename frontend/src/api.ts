@@ -27,6 +27,13 @@ import type {
   RunSummary,
 } from "./types";
 
+import { currentEnv } from "./env";
+
+/** Where runs and backfills go: the tab's environment's routes, or prod's. */
+const into = () => (currentEnv() ? `/envs/${enc(currentEnv())}` : "");
+/** The env parameter of reads the environment changes (previews): undefined in prod. */
+const envParam = () => currentEnv() || undefined;
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -124,12 +131,12 @@ export const api = {
     call<{ tables: { name: string; columns: { name: string; type: string }[]; published: boolean; draft: boolean }[] }>("GET", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}/sql-tables` + q({ session })),
   deleteBlock: (pipeline: string, block: string) => call<void>("DELETE", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}`),
   startRun: (pipeline: string, partition: string) =>
-    call<{ run_id: string; pipeline: string; partition: string; state: string }>("POST", `/pipelines/${enc(pipeline)}/runs`, { partition, origin: "editor" }),
+    call<{ run_id: string; pipeline: string; partition: string; state: string }>("POST", `${into()}/pipelines/${enc(pipeline)}/runs`, { partition, origin: "editor" }),
   runs: (f: RunQuery) => call<{ runs: RunSummary[]; more?: boolean; offset?: number; limit?: number }>("GET", "/runs" + q({ ...f })),
   run: (id: string) => call<RunDetail>("GET", `/runs/${enc(id)}`),
   cancelRun: (id: string) => call<{ run_id: string; state: string }>("POST", `/runs/${enc(id)}/cancel`),
   plan: (spec: BackfillSpec, offset = 0, limit = 500) => call<Plan>("POST", "/backfills/plan" + q({ offset, limit }), spec),
-  launch: (spec: BackfillSpec) => call<BackfillStatus>("POST", "/backfills", spec),
+  launch: (spec: BackfillSpec) => call<BackfillStatus>("POST", `${into()}/backfills`, spec),
   backfills: () => call<{ backfills: BackfillStatus[] }>("GET", "/backfills"),
   backfill: (id: string) => call<BackfillStatus>("GET", `/backfills/${enc(id)}`),
   backfillPartitions: (id: string, opt: { state?: string; offset?: number; limit?: number } = {}) =>
@@ -141,9 +148,9 @@ export const api = {
   preview: (
     name: string,
     w: { partition?: string; last?: number; from?: string; to?: string; period?: string; version?: number; limit?: number; offset?: number; sort?: string; filter?: string },
-  ) => call<PreviewResponse>("GET", `/products/${enc(name)}/preview` + q(w)),
+  ) => call<PreviewResponse>("GET", `/products/${enc(name)}/preview` + q({ ...w, env: envParam() })),
   /** The whole window as CSV (a download link: the token cookie goes along). */
-  previewCSV: (name: string, w: Record<string, string | number | undefined>) => API + `/products/${enc(name)}/preview.csv` + q(w),
+  previewCSV: (name: string, w: Record<string, string | number | undefined>) => API + `/products/${enc(name)}/preview.csv` + q({ ...w, env: envParam() }),
   /** A page of a cell's output kept in the editor session. */
   draftRows: (session: string, pipeline: string, block: string, p: { partition: string; offset?: number; limit?: number; sort?: string; filter?: string }) =>
     call<DraftRowsResponse>("GET", `/sessions/${enc(session)}/drafts/${enc(pipeline)}/${enc(block)}/rows` + q(p)),
@@ -153,7 +160,7 @@ export const api = {
     name: string,
     w: { partition?: string; last?: number; from?: string; to?: string; period?: string },
     a: { kind: string; x?: string; y?: string; agg?: string; bucket?: string; bins?: number },
-  ) => call<Aggregation>("GET", `/products/${enc(name)}/aggregate` + q({ ...w, ...a })),
+  ) => call<Aggregation>("GET", `/products/${enc(name)}/aggregate` + q({ ...w, ...a, env: envParam() })),
   review: (id: string) => call<BackfillReview>("GET", `/backfills/${enc(id)}/review`),
   reviewDiff: (id: string, product: string, partition: string, rows = 50) =>
     call<PartitionDiff>("GET", `/backfills/${enc(id)}/diff` + q({ product, partition, rows })),

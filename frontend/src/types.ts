@@ -555,3 +555,22 @@ export interface PromoteResult {
   dry_run?: boolean;
   plan?: Record<string, string[]>;
 }
+
+/** An environment (GET /envs): what it holds of its own. */
+export interface EnvSummary {
+  name: string;
+  created_at: string;
+  created_by?: string;
+  partitions: number;
+  products: number;
+  rows: number;
+}
+
+/** GET /envs/:name/diff: per pipeline, the review diff of the environment against prod. */
+export interface EnvDiff {
+  env: string;
+  partitions: number;
+  gates_passed: boolean;
+  elapsed_ms: number;
+  pipelines: { pipeline: string; products: ProductReview[]; gates: GateResult[]; gates_passed: boolean }[];
+}
