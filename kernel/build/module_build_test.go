@@ -90,3 +90,21 @@ func TestCompiledModuleNotCached(t *testing.T) {
 		t.Fatal("the build downloaded a module")
 	}
 }
+
+// A project that vendors its modules (go mod vendor) builds from vendor/:
+// the block sees the vendored source, even one the user changed, and the
+// module cache is never read (here it is empty).
+func TestCompiledModuleVendored(t *testing.T) {
+	module := modtest.Project(t, "../testdata/modules")
+	modtest.Vendor(t, module, "github.com/google/uuid", "v1.6.0", map[string]string{
+		"strata_marker.go": "package uuid\n\nfunc Vendored() string { return \"from vendor/\" }\n"})
+	t.Setenv("GOMODCACHE", filepath.Join(t.TempDir(), "empty-cache"))
+	src := strings.Replace(uuidBlock, `fmt.Println(uuid.NewSHA1(`, `fmt.Println(uuid.Vendored(), uuid.NewSHA1(`, 1)
+	res := runModuleBlock(t, module, src)
+	if res.Error != nil {
+		t.Fatalf("error: %+v", res.Error)
+	}
+	if got := strings.TrimSpace(res.Stdout); !strings.HasPrefix(got, "from vendor/ ") {
+		t.Fatalf("stdout %q, want the vendored source's marker first", got)
+	}
+}

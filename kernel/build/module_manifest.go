@@ -25,6 +25,10 @@ type Manifest struct {
 	Requires []*modfile.Require
 	Replaces []*modfile.Replace // local paths made absolute
 	Sum      []byte
+
+	dir       string     // the project folder
+	vendor    []vendored // vendor/modules.txt, when the project vendors
+	vendorTxt []byte
 }
 
 // ReadManifest reads dir/go.mod and dir/go.sum. A folder without a go.mod
@@ -46,7 +50,10 @@ func ReadManifest(dir string) (*Manifest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the project's go.mod: %w", err)
 	}
-	m := &Manifest{}
+	m := &Manifest{dir: dir}
+	if m.vendor, m.vendorTxt, err = readVendor(dir); err != nil {
+		return nil, fmt.Errorf("the project's vendor/modules.txt: %w", err)
+	}
 	for _, r := range f.Require {
 		if r.Mod.Path != strataModule {
 			m.Requires = append(m.Requires, r)
@@ -105,6 +112,9 @@ func (m *Manifest) goMod(module, goLine string, extra ...string) []byte {
 				nw += " " + r.New.Version
 			}
 			fmt.Fprintf(&b, "\nreplace %s => %s\n", old, nw)
+		}
+		for _, v := range m.vendor {
+			fmt.Fprintf(&b, "\nreplace %s %s => ./%s/%s\n", v.Path, v.Version, vendorDir, v.Path)
 		}
 	}
 	return []byte(b.String())

@@ -162,6 +162,7 @@ func contentHash(opt Options, man *Manifest, blocks []*checked) string {
 	fmt.Fprintf(h, "%s\x00%s\x00", opt.Tool.Version, strings.Join(opt.Allow, ","))
 	gomod, sum := man.goMod(workerModule, opt.Tool.goLine()), man.sum()
 	fmt.Fprintf(h, "go.mod\x00%d\x00%s\x00go.sum\x00%d\x00%s", len(gomod), gomod, len(sum), sum)
+	fmt.Fprintf(h, "\x00vendor\x00%s\x00", man.vendorStamp())
 	for _, rs := range runtimeSource {
 		_ = fs.WalkDir(rs.fs, ".", func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
@@ -223,6 +224,13 @@ func compile(ctx context.Context, opt Options, man *Manifest, blocks []*checked,
 			return nil, err
 		}
 	}
+	vendorFiles, err := man.vendorFiles()
+	if err != nil {
+		return nil, err
+	}
+	for name, b := range vendorFiles {
+		files[name] = b
+	}
 	// real maps a path the go command may print back to the block's file.
 	real := map[string]string{}
 	for _, b := range blocks {
@@ -256,7 +264,7 @@ func compile(ctx context.Context, opt Options, man *Manifest, blocks []*checked,
 	mainSrc, mainLines := generateMain(blocks)
 	files["main.go"] = mainSrc
 	files[earlyGuardPath+"/earlyguard_linux.go"] = []byte(earlyGuardSource)
-	if err := syncTree(opt.Dir, files, []string{"go.mod", "go.sum", "main.go", "rt", "blocks", "a"}); err != nil {
+	if err := syncTree(opt.Dir, files, []string{"go.mod", "go.sum", "main.go", "rt", "blocks", "a", vendorDir}); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {

@@ -68,3 +68,34 @@ func Env() []string {
 	}
 	return env
 }
+
+// Vendor makes project vendor one module, as `go mod vendor` would: its
+// go.mod requires only that module (and the SDK), vendor/ holds a copy of
+// the module from the module cache plus extra files (name → content, to
+// tell vendored source from the cache's), and vendor/modules.txt lists it.
+func Vendor(t testing.TB, project, module, version string, extra map[string]string) {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := strings.TrimSpace(string(out))
+	gomod := "module vendortest\n\ngo 1.26.0\n\nrequire (\n\t" + module + " " + version +
+		"\n\tgithub.com/stratahq/strata v0.0.0\n)\n\nreplace github.com/stratahq/strata => ./.strata/sdk\n"
+	if err := os.WriteFile(filepath.Join(project, "go.mod"), []byte(gomod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(project, "vendor", filepath.FromSlash(module))
+	if err := os.CopyFS(dst, os.DirFS(filepath.Join(cache, filepath.FromSlash(module)+"@"+version))); err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range extra {
+		if err := os.WriteFile(filepath.Join(dst, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	txt := "# " + module + " " + version + "\n## explicit\n" + module + "\n# github.com/stratahq/strata v0.0.0 => ./.strata/sdk\n## explicit\n"
+	if err := os.WriteFile(filepath.Join(project, "vendor", "modules.txt"), []byte(txt), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -119,8 +119,11 @@ func Build(ctx context.Context, opt Options, imports []string) (*Kernel, error) 
 	}
 	gomod := man.GoMod(kernelModule, opt.Tool.GoLine(), yaegiModule+" "+yaegiVersion())
 	sum := man.GoSum()
+	// What the hashes cover: go.sum, and the vendored modules' stamp when
+	// the project vendors (their source is not in go.sum's pins).
+	hashedSum := append(append([]byte{}, sum...), man.VendorStamp()...)
 	k := &Kernel{Imports: imports, Gaps: map[string]string{}}
-	k.Hash = contentHash(opt.Tool.Version, gomod, sum, imports)
+	k.Hash = contentHash(opt.Tool.Version, gomod, hashedSum, imports)
 	bin := filepath.Join(opt.Dir, "bin", "kernel-"+k.Hash[:20])
 	k.Path = bin
 	if loadMeta(bin, k) {
@@ -159,9 +162,16 @@ func Build(ctx context.Context, opt Options, imports []string) (*Kernel, error) 
 			return nil, err
 		}
 	}
+	vendorFiles, err := man.VendorFiles()
+	if err != nil {
+		return nil, err
+	}
+	for name, b := range vendorFiles {
+		files[name] = b
+	}
 	// main.go is written after extraction; the symbol files are the
 	// extractor's, pruned below.
-	if err := build.SyncTree(opt.Dir, files, []string{"rt", "gen"}); err != nil {
+	if err := build.SyncTree(opt.Dir, files, []string{"rt", "gen", build.VendorDir}); err != nil {
 		return nil, err
 	}
 	// A table depends on the package's source (its module's version, so
@@ -169,7 +179,7 @@ func Build(ctx context.Context, opt Options, imports []string) (*Kernel, error) 
 	// stamp is kept, so adding an import extracts only that package (each
 	// extraction type-checks the package and the standard library it
 	// uses from source: seconds).
-	stamp := contentHash(opt.Tool.Version, gomod, sum, nil)
+	stamp := contentHash(opt.Tool.Version, gomod, hashedSum, nil)
 	stamps := readStamps(opt.Dir)
 	var todo []string
 	for _, p := range imports {

@@ -84,3 +84,25 @@ func TestProjectKernelRunsModuleImport(t *testing.T) {
 		t.Fatalf("unchanged import set: %+v, %v; want the same kernel, cached", again, err)
 	}
 }
+
+// A project that vendors its modules gets a kernel built from vendor/: the
+// interpreted block sees the vendored source, not the module cache's (the
+// cache still supplies the interpreter the kernel links).
+func TestProjectKernelVendored(t *testing.T) {
+	dir, tc := project(t)
+	modtest.Vendor(t, dir, "github.com/google/uuid", "v1.6.0", map[string]string{
+		"strata_marker.go": "package uuid\n\nfunc Vendored() string { return \"from vendor/\" }\n"})
+	src := strings.Replace(uuidBlock, `fmt.Println(uuid.NewSHA1(`, `fmt.Println(uuid.Vendored(), uuid.NewSHA1(`, 1)
+	opt := Options{Dir: filepath.Join(dir, ".strata", "kernel"), Project: dir, Tool: tc}
+	k, err := Build(context.Background(), opt, Imports(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, k, src)
+	if res.Error != nil {
+		t.Fatalf("error: %+v", res.Error)
+	}
+	if got := strings.TrimSpace(res.Stdout); !strings.HasPrefix(got, "from vendor/ ") {
+		t.Fatalf("stdout %q, want the vendored source's marker first", got)
+	}
+}
