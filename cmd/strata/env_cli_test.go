@@ -77,6 +77,11 @@ func TestEnvironmentFlow(t *testing.T) {
 		}
 	}
 	write(changed)
+	// Bad input is refused with what was wrong, before anything runs.
+	contains(run(1, "run", demo, "clv", "--partition", "2024-02-01", "--env", "nope"), `environment "nope" does not exist`)
+	contains(run(1, "backfill", demo, "clv", "--from", "2024-01-01", "--to", "2024-01-02", "--env", "dev", "--publish", "atomic"), "cannot publish atomic")
+	contains(run(1, "preview", demo, "clv", "clv", "--partition", "2024-02-01", "--env", "Bad"), "environment name")
+	contains(run(1, "env", "promote", demo, "nope"), "does not exist")
 	contains(run(0, "backfill", demo, "clv", "--from", "2024-01-01", "--to", "2024-03-30", "--reprocess", "all", "--env", "dev"),
 		"into environment dev", "staged", "into env:dev; nothing was made current")
 	for part, before := range old {
