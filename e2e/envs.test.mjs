@@ -72,6 +72,7 @@ test("a backfill from the dialog goes into dev; prod keeps its versions", async 
   await dialog.locator('[data-testid="bf-launch"]').click();
   await page.waitForURL(/\/backfills\/bf_/);
   assert.ok(headline);
+  assert.equal(await page.locator('[data-testid="bf-into"]').innerText(), "into dev", "the backfill page says where it went");
   await eventually(async () => (await page.locator('[data-testid="bf-state"]').innerText()) === "succeeded", 90_000, "the backfill into dev");
   assert.equal(await current("2024-01-02"), 1, "prod's current version did not move");
   const dev = (await server.api("GET", "/envs/dev"));

@@ -203,6 +203,8 @@ export interface BackfillSpec {
   publish?: PublishMode;
   /** Who launched it (set by the server, never by the client). */
   actor?: string;
+  /** The environment's pin owner ("env:dev") a backfill staged into; absent: prod. */
+  into?: string;
 }
 
 export interface PlannedPartition {
