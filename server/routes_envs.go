@@ -73,15 +73,18 @@ func (s *Server) listEnvs(c echo.Context) error {
 	return c.JSON(http.StatusOK, list)
 }
 
-// createEnv: POST /envs {"name": "dev"}; 201 with the environment.
+// createEnv: POST /envs {"name": "dev", "triggers": false}; 201 with the
+// environment. With triggers, every trigger firing's work is launched into
+// it too.
 func (s *Server) createEnv(c echo.Context) error {
 	var body struct {
-		Name string `json:"name"`
+		Name     string `json:"name"`
+		Triggers bool   `json:"triggers"`
 	}
 	if err := decodeJSON(c, &body); err != nil {
 		return err
 	}
-	e, err := s.envStore().Create(c.Request().Context(), body.Name, actorName(c))
+	e, err := s.envStore().Create(c.Request().Context(), body.Name, envs.CreateOptions{Actor: actorName(c), Triggers: body.Triggers})
 	if err != nil {
 		return envError(err)
 	}

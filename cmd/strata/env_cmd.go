@@ -42,16 +42,25 @@ func runEnv(args []string) error {
 }
 
 func envCreate(args []string) error {
-	if len(args) != 2 {
-		return fmt.Errorf("usage: strata env create DIR NAME")
+	fs := flag.NewFlagSet("env create", flag.ContinueOnError)
+	triggers := fs.Bool("triggers", false, "launch every trigger firing's work into it too (by default triggers run in prod only)")
+	flags, pos := interleaved(args, map[string]bool{"triggers": true})
+	if err := fs.Parse(flags); err != nil {
+		return err
 	}
-	return withWorkspace(args[0], func(ctx context.Context, ws *workspace) error {
-		e, err := envs.New(ws.wh, ws.eng).Create(ctx, args[1], cliActor())
+	if len(pos) != 2 {
+		return fmt.Errorf("usage: strata env create DIR NAME [--triggers]")
+	}
+	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
+		e, err := envs.New(ws.wh, ws.eng).Create(ctx, pos[1], envs.CreateOptions{Actor: cliActor(), Triggers: *triggers})
 		if err != nil {
 			return err
 		}
 		cliAudit(ws.proj.Dir, audit.Entry{Action: audit.ActionEnvCreate, Target: e.Name})
 		fmt.Printf("environment %s: created; it shows prod's data until a run or backfill with --env %s changes it (query it as %s.<product>)\n", e.Name, e.Name, e.Name)
+		if e.Triggers {
+			fmt.Printf("triggers launch their work into %s too (under strata start)\n", e.Name)
+		}
 		return nil
 	})
 }
@@ -79,9 +88,13 @@ func envList(args []string) error {
 			return nil
 		}
 		tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ENV\tCHANGED PARTITIONS\tPRODUCTS\tROWS OF ITS OWN\tCREATED\tBY")
+		fmt.Fprintln(tw, "ENV\tCHANGED PARTITIONS\tPRODUCTS\tROWS OF ITS OWN\tTRIGGERS\tCREATED\tBY")
 		for _, e := range list {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\n", e.Name, e.Partitions, e.Products, e.Rows, e.CreatedAt.Local().Format("2006-01-02 15:04"), e.CreatedBy)
+			trig := "prod only"
+			if e.Triggers {
+				trig = "follows"
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\n", e.Name, e.Partitions, e.Products, e.Rows, trig, e.CreatedAt.Local().Format("2006-01-02 15:04"), e.CreatedBy)
 		}
 		return tw.Flush()
 	})

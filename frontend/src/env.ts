@@ -66,7 +66,7 @@ export async function loadEnvs(): Promise<void> {
 
 export const envApi = {
   list: () => call<EnvSummary[]>("GET", "/envs"),
-  create: (name: string) => call<EnvSummary>("POST", "/envs", { name }),
+  create: (name: string, triggers = false) => call<EnvSummary>("POST", "/envs", { name, triggers }),
   discard: (name: string) => call<{ env: string; discarded_versions: number }>("DELETE", `/envs/${enc(name)}`),
   diff: (name: string) => call<EnvDiff>("GET", `/envs/${enc(name)}/diff`),
   rows: (name: string, product: string, partition: string, rows = 50) =>

@@ -563,6 +563,8 @@ export interface EnvSummary {
   name: string;
   created_at: string;
   created_by?: string;
+  /** Trigger firings launch their work into it too. */
+  triggers: boolean;
   partitions: number;
   products: number;
   rows: number;

@@ -18,7 +18,8 @@ const Prod = "prod"
 const envsDDL = `CREATE TABLE IF NOT EXISTS _strata.envs (
 	name       VARCHAR PRIMARY KEY,
 	created_at TIMESTAMPTZ NOT NULL,
-	created_by VARCHAR NOT NULL DEFAULT ''
+	created_by VARCHAR NOT NULL DEFAULT '',
+	triggers   BOOLEAN NOT NULL DEFAULT false
 )`
 
 // Env is one environment and what it holds of its own.
@@ -26,6 +27,9 @@ type Env struct {
 	Name      string    `json:"name"`
 	CreatedAt time.Time `json:"created_at"`
 	CreatedBy string    `json:"created_by,omitempty"`
+	// Triggers: the pipelines' triggers launch their work into it too
+	// (a copy of prod's, staged here); false: they run in prod only.
+	Triggers bool `json:"triggers"`
 	// Partitions and Rows count the versions it points at that prod does
 	// not: zero for an environment with nothing changed.
 	Partitions int   `json:"partitions"`
@@ -68,8 +72,15 @@ func ValidateName(name string) error {
 // Owner is the pin owner under which an environment holds its versions.
 func Owner(name string) string { return "env:" + name }
 
+// CreateOptions tune a new environment.
+type CreateOptions struct {
+	Actor string
+	// Triggers asks for a copy of every trigger firing's work.
+	Triggers bool
+}
+
 // Create makes an environment that starts as prod: it holds nothing.
-func (s *Store) Create(ctx context.Context, name, actor string) (*Env, error) {
+func (s *Store) Create(ctx context.Context, name string, opt CreateOptions) (*Env, error) {
 	if err := ValidateName(name); err != nil {
 		return nil, err
 	}
@@ -85,7 +96,7 @@ func (s *Store) Create(ctx context.Context, name, actor string) (*Env, error) {
 	if err := s.wh.CreateOverlay(ctx, name, Owner(name)); err != nil {
 		return nil, err
 	}
-	if _, err := db.ExecContext(ctx, `INSERT INTO _strata.envs VALUES (?, ?, ?)`, name, now, actor); err != nil {
+	if _, err := db.ExecContext(ctx, `INSERT INTO _strata.envs (name, created_at, created_by, triggers) VALUES (?, ?, ?, ?)`, name, now, opt.Actor, opt.Triggers); err != nil {
 		return nil, fmt.Errorf("create environment %s: %w", name, err)
 	}
 	return s.Get(ctx, name)
@@ -133,24 +144,40 @@ func (s *Store) list(ctx context.Context, name string) ([]Env, error) {
 	rows, err := s.wh.DB().QueryContext(ctx, `WITH own AS (
 			SELECT p.owner, p.product, p.partition, max(p.version) AS version FROM _strata.pins p
 			WHERE starts_with(p.owner, 'env:') GROUP BY ALL)
-		SELECT e.name, e.created_at, e.created_by, count(v.version), count(DISTINCT v.product), coalesce(sum(v.row_count), 0)
+		SELECT e.name, e.created_at, e.created_by, e.triggers, count(v.version), count(DISTINCT v.product), coalesce(sum(v.row_count), 0)
 		FROM _strata.envs e
 		LEFT JOIN own o ON o.owner = 'env:' || e.name
 		LEFT JOIN _strata.versions v ON v.product = o.product AND v.partition = o.partition AND v.version = o.version
-		`+where+` GROUP BY e.name, e.created_at, e.created_by ORDER BY e.name`, args...)
+		`+where+` GROUP BY e.name, e.created_at, e.created_by, e.triggers ORDER BY e.name`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list environments: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var e Env
-		if err := rows.Scan(&e.Name, &e.CreatedAt, &e.CreatedBy, &e.Partitions, &e.Products, &e.Rows); err != nil {
+		if err := rows.Scan(&e.Name, &e.CreatedAt, &e.CreatedBy, &e.Triggers, &e.Partitions, &e.Products, &e.Rows); err != nil {
 			return nil, err
 		}
 		e.CreatedAt = e.CreatedAt.UTC()
 		out = append(out, e)
 	}
 	return out, rows.Err()
+}
+
+// TriggerOwners are the pin owners of the environments that asked for the
+// triggers' work (launcher.Config.Into).
+func (s *Store) TriggerOwners(ctx context.Context) ([]string, error) {
+	list, err := s.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range list {
+		if e.Triggers {
+			out = append(out, Owner(e.Name))
+		}
+	}
+	return out, nil
 }
 
 // Resolve checks that name is an environment and returns its pin owner;

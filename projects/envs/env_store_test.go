@@ -168,7 +168,7 @@ func TestEnvironmentLifecycle(t *testing.T) {
 		t.Fatalf("prod totals: %s", prod)
 	}
 	rows := f.productRows()
-	env, err := f.s.Create(ctx, "dev", "ana")
+	env, err := f.s.Create(ctx, "dev", CreateOptions{Actor: "ana"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,11 +184,11 @@ func TestEnvironmentLifecycle(t *testing.T) {
 	if got := f.totals("dev"); got != prod {
 		t.Fatalf("dev.metrics before any change: %s, want prod's %s", got, prod)
 	}
-	if _, err := f.s.Create(ctx, "dev", "ana"); !errors.Is(err, ErrExists) {
+	if _, err := f.s.Create(ctx, "dev", CreateOptions{Actor: "ana"}); !errors.Is(err, ErrExists) {
 		t.Fatalf("second create: %v", err)
 	}
 	for _, bad := range []string{"prod", "Dev", "main", "1x", ""} {
-		if _, err := f.s.Create(ctx, bad, ""); err == nil {
+		if _, err := f.s.Create(ctx, bad, CreateOptions{}); err == nil {
 			t.Fatalf("create %q: no error", bad)
 		}
 	}
@@ -263,7 +263,7 @@ func TestEnvironmentPromoteConflict(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	f.backfill("")
-	if _, err := f.s.Create(ctx, "dev", ""); err != nil {
+	if _, err := f.s.Create(ctx, "dev", CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	f.write("blocks/metrics.sql", "SELECT day, sum(amount) * 2 AS total FROM src GROUP BY day\n")

@@ -39,7 +39,7 @@ export class EnvsPage implements Page {
     const form = e.target as HTMLFormElement;
     const name = String(new FormData(form).get("name") ?? "").trim();
     try {
-      await envApi.create(name);
+      await envApi.create(name, new FormData(form).get("triggers") === "on");
       form.reset();
       await loadEnvs();
       app.switchEnv(name);
@@ -59,17 +59,18 @@ export class EnvsPage implements Page {
       ${this.error ? html`<div class="error-box" data-testid="envs-error">${this.error}</div>` : nothing}
       <form class="row" data-testid="env-create" @submit=${(e: Event) => void this.create(e)}>
         <label>Name <input name="name" required placeholder="dev" pattern="[a-z][a-z0-9_]*" /></label>
+        <label class="small"><input type="checkbox" name="triggers" /> triggers launch into it too</label>
         <button type="submit" class="primary">Create environment</button>
       </form>
       <table class="table" data-testid="envs-table">
-        <thead><tr><th>environment</th><th class="num">partitions of its own</th><th class="num">products</th><th class="num">rows of its own</th><th>created</th><th></th></tr></thead>
+        <thead><tr><th>environment</th><th class="num">partitions of its own</th><th class="num">products</th><th class="num">rows of its own</th><th>triggers</th><th>created</th><th></th></tr></thead>
         <tbody>
-          <tr data-env="prod"><td><b>prod</b></td><td class="num" colspan="3"><span class="muted">the current versions</span></td><td></td>
+          <tr data-env="prod"><td><b>prod</b></td><td class="num" colspan="3"><span class="muted">the current versions</span></td><td>run here</td><td></td>
             <td>${currentEnv() ? html`<button class="link" @click=${() => app.switchEnv("")}>switch to prod</button>` : html`<span class="muted">this tab</span>`}</td></tr>
           ${this.envs.map(
             (e) => html`<tr data-env=${e.name}>
               <td><a href=${`/envs/${encodeURIComponent(e.name)}`}>${e.name}</a></td>
-              <td class="num">${n(e.partitions)}</td><td class="num">${n(e.products)}</td><td class="num">${n(e.rows)}</td>
+              <td class="num">${n(e.partitions)}</td><td class="num">${n(e.products)}</td><td class="num">${n(e.rows)}</td><td class="small">${e.triggers ? "follows" : html`<span class="muted">prod only</span>`}</td>
               <td class="small">${formatInstant(e.created_at, zone)}${e.created_by ? ` by ${e.created_by}` : ""}</td>
               <td>${currentEnv() === e.name ? html`<span class="muted">this tab</span>` : html`<button class="link" data-testid="env-use" @click=${() => app.switchEnv(e.name)}>switch to ${e.name}</button>`}</td>
             </tr>`,
