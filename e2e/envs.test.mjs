@@ -122,3 +122,21 @@ test("rebuilt in dev, the promote makes it prod's; back to prod the banner goes"
   assert.equal(await page.locator('[data-testid="env-switch"]').inputValue(), "");
   assert.ok(!(await page.title()).startsWith("["), "the title names no environment");
 });
+
+test("an editor launches only in an environment; promote stays an operator's", async () => {
+  const { token } = await server.api("POST", "/users", { name: "eddie", role: "editor" });
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const epage = await context.newPage();
+  await epage.goto(`${server.base}/?token=${token}`);
+  await epage.goto(server.base + "/pipelines/clv");
+  await epage.locator('[data-testid="env-switch"]').waitFor();
+  await eventually(async () => (await epage.evaluate(() => document.documentElement.classList.contains("role-known"))), 10_000, "the role");
+  assert.equal(await epage.locator('[data-testid="open-backfill"]').isVisible(), false, "in prod an editor has no Backfill…");
+  await epage.locator('[data-testid="env-switch"]').selectOption("dev");
+  await epage.locator('[data-testid="env-banner"]').waitFor();
+  await eventually(() => epage.locator('[data-testid="open-backfill"]').isVisible(), 10_000, "Backfill… for an editor in dev");
+  await epage.goto(server.base + "/envs/dev");
+  await epage.locator('[data-testid="env-summary"]').waitFor({ timeout: 30_000 });
+  assert.equal(await epage.locator('[data-testid="env-promote"]').isVisible(), false, "an editor cannot promote");
+  await context.close();
+});
