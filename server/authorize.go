@@ -77,6 +77,9 @@ var auditedRoutes = map[string]string{
 	"POST /api/v1/pipelines/:id/blocks/:block/move":       audit.ActionFileSave,
 	"POST /api/v1/pipelines/:id/blocks/:block/rename":     audit.ActionFileSave,
 	"PUT /api/v1/pipelines/:id/blocks/:block/note":        audit.ActionFileSave,
+	"POST /api/v1/pipelines/:id/triggers":                 audit.ActionFileSave,
+	"PUT /api/v1/pipelines/:id/triggers/:trigger":         audit.ActionFileSave,
+	"DELETE /api/v1/pipelines/:id/triggers/:trigger":      audit.ActionFileDelete,
 	"PUT /api/v1/project/settings":                        audit.ActionSettingsSave,
 	"POST /api/v1/pipelines/:id/runs":                     audit.ActionRunLaunch,
 	"POST /api/v1/runs/:id/cancel":                        audit.ActionRunCancel,
@@ -111,6 +114,7 @@ var readOnlyRoutes = map[string]bool{
 	"POST /api/v1/backfills/:id/promote/plan": true, // a promote's dry run
 	"POST /api/v1/pipelines/:id/cells/state":  true,
 	"POST /api/v1/project/check":              true,
+	"POST /api/v1/pipelines/:id/replays":      true, // a replay test publishes nothing
 }
 
 // auditTargetKey is where a handler leaves the id of what it created (a

@@ -34,9 +34,38 @@ func (s *Server) retryWith(c echo.Context) error {
 		}
 		return c.JSON(http.StatusOK, rp)
 	}
+	// {"partitions": [...]}: retry those only (a group of failures).
+	var req struct {
+		Partitions []string `json:"partitions"`
+	}
+	if c.Request().ContentLength != 0 {
+		if err := decodeJSON(c, &req); err != nil {
+			return err
+		}
+	}
 	return s.backfillAction(c, func(ctx context.Context, id string) (*engine.BackfillStatus, error) {
+		if req.Partitions != nil {
+			return s.eng.RetryPartitions(ctx, id, req.Partitions, current)
+		}
 		return s.eng.Retry(ctx, id, current)
 	})
+}
+
+// backfillFailures: GET /backfills/:id/failures, the failed and cancelled
+// partitions grouped by block and error class, largest group first.
+func (s *Server) backfillFailures(c echo.Context) error {
+	id, err := backfillID(c)
+	if err != nil {
+		return err
+	}
+	groups, err := s.eng.BackfillFailures(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	if groups == nil {
+		groups = []engine.FailureGroup{}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"backfill_id": id, "groups": groups})
 }
 
 func boolParam(c echo.Context, name string) (bool, error) {

@@ -17,6 +17,7 @@ func (s *Server) backfillRoutes(g *echo.Group) {
 	g.GET("/backfills/:id", s.getBackfill)
 	g.GET("/backfills/:id/partitions", s.backfillPartitions)
 	g.POST("/backfills/:id/retry", s.retryBackfill)
+	g.GET("/backfills/:id/failures", s.backfillFailures)
 	g.GET("/backfills/:id/conflicts", s.backfillConflicts)
 	g.POST("/backfills/:id/promote-anyway", s.resolveBackfill(false))
 	g.POST("/backfills/:id/keep-newer", s.resolveBackfill(true))
@@ -77,6 +78,10 @@ func actionError(err error) error {
 	var nf *engine.NotFoundError
 	if errors.As(err, &nf) || errors.Is(err, context.Canceled) {
 		return err
+	}
+	var se *engine.SpecError
+	if errors.As(err, &se) {
+		return badRequest("%s", err.Error()) // a retry naming partitions it cannot retry
 	}
 	if ce := compileError(err); ce != nil {
 		return ce

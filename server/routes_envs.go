@@ -211,7 +211,7 @@ func (s *Server) envPage(c echo.Context, env string, pr productRequest) (*sdk.Ta
 	if err := envs.ValidateName(env); err != nil {
 		return nil, 0, badRequest("env: %s", err.Error())
 	}
-	if len(pr.q.Sort) > 0 || pr.q.Filter != "" {
+	if len(pr.q.Sort) > 0 || pr.q.Filter != "" || len(pr.q.Columns) > 0 {
 		return nil, 0, badRequest("env %s: sort and filter apply to prod previews only; page without them", env)
 	}
 	limit := -1

@@ -1,7 +1,9 @@
 package server
 
 import (
+	"encoding/json"
 	"fmt"
+	"sort"
 	"net/http"
 	"strings"
 	"time"
@@ -22,6 +24,18 @@ import (
 func (s *Server) tableRoutes(g *echo.Group) {
 	g.GET("/sessions/:session/drafts/:pipeline/:block/rows", s.draftRows)
 	g.GET("/sessions/:session/drafts/:pipeline/:block/rows.csv", s.draftCSV)
+	g.GET("/sessions/:session/drafts/:pipeline/:block/summary", s.draftSummary)
+}
+
+// draftSummary: GET …/summary?partition= — each column's type, nulls, and
+// min/max or distinct count over the whole output (the grid's headers).
+func (s *Server) draftSummary(c echo.Context) error {
+	k := notebook.DraftKey{Pipeline: c.Param("pipeline"), Block: c.Param("block"), Partition: c.QueryParam("partition")}
+	sum, err := s.sessions.DraftSummary(c.Param("session"), k)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, sum)
 }
 
 func (s *Server) draftPage(c echo.Context, defLimit int) (notebook.DraftPage, tableview.Query, error) {
@@ -76,6 +90,21 @@ func pageQuery(c echo.Context, defLimit int) (tableview.Query, error) {
 		return q, err
 	}
 	q.Filter = c.QueryParam("filter")
+	if v := c.QueryParam("columns"); v != "" {
+		// {"amount": ">100", "name": "acme"}: the filter box under each header.
+		var m map[string]string
+		if err := json.Unmarshal([]byte(v), &m); err != nil {
+			return q, badRequest(`columns: want a JSON object of column filters such as {"amount": ">100"}: %v`, err)
+		}
+		names := make([]string, 0, len(m))
+		for k := range m {
+			names = append(names, k)
+		}
+		sort.Strings(names) // one order for one set of filters: the cached row order is reused
+		for _, k := range names {
+			q.Columns = append(q.Columns, tableview.ColumnFilter{Column: k, Expr: m[k]})
+		}
+	}
 	return q, nil
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/stratahq/strata/projects/engine"
 	"github.com/stratahq/strata/projects/envs"
 	"github.com/stratahq/strata/projects/notebook"
+	"github.com/stratahq/strata/projects/replay"
 	"github.com/stratahq/strata/projects/triggers/launcher"
 	"github.com/stratahq/strata/projects/warehouse"
 	"github.com/stratahq/strata/projects/watch"
@@ -114,6 +115,8 @@ type Server struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	runs   sync.WaitGroup // runs started by POST /pipelines/:id/runs
+	// replays started by POST /pipelines/:id/replays, with their reports.
+	replays *replay.Jobs
 	// alertsDone closes when the alert feed stops (after s.ctx ends).
 	alertsDone chan struct{}
 
@@ -175,6 +178,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.triggers = loop
+	s.replays = replay.NewJobs(cfg.Engine, 20)
 	s.metrics = newMetrics(cfg.Engine.Hub())
 	nb := cfg.Notebook
 	nb.Engine, nb.MaxSessions, nb.Idle, nb.Logger, nb.OnExec = cfg.Engine, cfg.MaxSessions, cfg.SessionIdle, cfg.Logger, s.metrics.exec
@@ -215,6 +219,7 @@ func (s *Server) routes() *echo.Echo {
 	s.cellRoutes(api)
 	s.projectRoutes(api)
 	s.runRoutes(api)
+	s.replayRoutes(api)
 	s.backfillRoutes(api)
 	s.productRoutes(api)
 	s.tableRoutes(api)
@@ -222,6 +227,7 @@ func (s *Server) routes() *echo.Echo {
 	s.reviewRoutes(api)
 	s.envRoutes(api)
 	s.triggerRoutes(api)
+	s.triggerFormRoutes(api)
 	api.GET("/ws", s.hub.serveWS)
 	s.lspRoutes(api)
 	s.peopleRoutes(api)
@@ -303,7 +309,7 @@ func (s *Server) Shutdown(ctx context.Context) {
 		s.shutdownEngine(ctx)
 		s.cancel()
 		done := make(chan struct{})
-		go func() { s.runs.Wait(); close(done) }()
+		go func() { s.runs.Wait(); s.replays.Wait(); close(done) }()
 		select {
 		case <-done:
 		case <-ctx.Done():

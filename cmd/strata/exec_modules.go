@@ -12,6 +12,7 @@ import (
 	"github.com/stratahq/strata/kernel/build"
 	"github.com/stratahq/strata/kernel/projectkernel"
 	"github.com/stratahq/strata/kernel/protocol"
+	"github.com/stratahq/strata/kernel/remote"
 	"github.com/stratahq/strata/kernel/supervisor"
 	"github.com/stratahq/strata/projects/engine"
 	"github.com/stratahq/strata/projects/project"
@@ -73,7 +74,8 @@ func execModules(ctx context.Context, want, srcDir, module string, imports []str
 		dir = filepath.Join(cache, "strata", "exec-kernel")
 	}
 	fmt.Fprintf(os.Stderr, "building the project kernel: %s …\n", strings.Join(imports, ", "))
-	k, err := projectkernel.Build(ctx, projectkernel.Options{Dir: dir, Project: module, Tool: tool}, imports)
+	progress := func(step string) { fmt.Fprintf(os.Stderr, "project kernel: %s\n", step) }
+	k, err := projectkernel.Build(ctx, projectkernel.Options{Dir: dir, Project: module, Tool: tool, Progress: progress}, imports)
 	if err != nil {
 		var ie *projectkernel.ImportError
 		if errors.As(err, &ie) {
@@ -108,7 +110,7 @@ func projectKernelShipped(proj *project.Project, ship func(ctx context.Context, 
 		if err != nil {
 			return nil, nil, err
 		}
-		ex, err := ship(ctx, "kernel-"+k.Hash[:40], k.Path)
+		ex, err := ship(ctx, remote.ProjectKernelPrefix+k.Hash[:40], k.Path)
 		if err != nil {
 			return nil, nil, err
 		}

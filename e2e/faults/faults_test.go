@@ -67,6 +67,20 @@ func TestFaultsShort(t *testing.T) {
 	}
 }
 
+// Kills with several partitions committing together: none of a group is
+// half-kept, nothing committed is lost or published twice, and no
+// partition counts done before its group committed (the invariants).
+func TestFaultsGroupCommit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills the real binary")
+	}
+	d := NewDriver(t)
+	for _, tr := range GroupCommits(seed(t)) {
+		t.Log(tr)
+		report(t, tr, d.Run(t, tr))
+	}
+}
+
 // The scenarios' short slice `make test` runs: one promote race and one
 // takeover, drawn from the seed (about half a minute).
 func TestScenariosShort(t *testing.T) {

@@ -107,6 +107,27 @@ func Corners(seed int64) []Trial {
 	return shapes
 }
 
+// GroupCommits is the slice for the backfill's group commit
+// (projects/engine/backfill_group_commit.go): at concurrency 8 a whole
+// window of partitions (up to 8, a week and a day of the trial's range)
+// publishes in one warehouse transaction, so each kill lands with several
+// partitions' publishes in flight, often mid-group. Three kills each, from
+// seed, for each publish mode and driver.
+func GroupCommits(seed int64) []Trial {
+	rng := rand.New(rand.NewSource(seed))
+	shapes := []Trial{
+		{Mode: "cli", Publish: "partition", Concurrency: 8},
+		{Mode: "server", Publish: "atomic", Concurrency: 8},
+	}
+	for i := range shapes {
+		t := &shapes[i]
+		t.N, t.Seed = i, seed
+		t.From, t.To = weekRange(i % (refWeeks - 1))
+		t.Kills = killDelays(rng, 3, t.expected())
+	}
+	return shapes
+}
+
 // expected is about how long the trial's backfill takes without kills.
 func (t Trial) expected() time.Duration {
 	d := time.Duration(trialPartitions) * perPartition / time.Duration(t.Concurrency)

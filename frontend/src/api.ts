@@ -2,6 +2,8 @@
 // that the first ?token= visit set. Errors arrive as
 // {"error": {"code", "message", "details"}} and are thrown as ApiError.
 
+import type { ColumnSummary } from "./table_state";
+import type { FailureGroup } from "./views/failure_groups";
 import type {
   Aggregation,
   ApiErrorBody,
@@ -23,6 +25,7 @@ import type {
   ProductView,
   Problem,
   PromoteResult,
+  ReplayJob,
   RunDetail,
   RunSummary,
 } from "./types";
@@ -132,6 +135,10 @@ export const api = {
   deleteBlock: (pipeline: string, block: string) => call<void>("DELETE", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}`),
   startRun: (pipeline: string, partition: string) =>
     call<{ run_id: string; pipeline: string; partition: string; state: string }>("POST", `${into()}/pipelines/${enc(pipeline)}/runs`, { partition, origin: "editor" }),
+  /** Starts a replay test of the saved code over stored partitions; nothing is published. */
+  startReplay: (pipeline: string, opt: { last?: number; from?: string; to?: string; expect_unchanged?: string[]; rows?: number }) =>
+    call<ReplayJob>("POST", `/pipelines/${enc(pipeline)}/replays`, opt),
+  replay: (id: string) => call<ReplayJob>("GET", `/replays/${enc(id)}`),
   runs: (f: RunQuery) => call<{ runs: RunSummary[]; more?: boolean; offset?: number; limit?: number }>("GET", "/runs" + q({ ...f })),
   run: (id: string) => call<RunDetail>("GET", `/runs/${enc(id)}`),
   cancelRun: (id: string) => call<{ run_id: string; state: string }>("POST", `/runs/${enc(id)}/cancel`),
@@ -141,20 +148,26 @@ export const api = {
   backfill: (id: string) => call<BackfillStatus>("GET", `/backfills/${enc(id)}`),
   backfillPartitions: (id: string, opt: { state?: string; offset?: number; limit?: number } = {}) =>
     call<{ partitions: PartitionStatus[]; total: number; offset: number; limit: number }>("GET", `/backfills/${enc(id)}/partitions` + q(opt)),
+  backfillFailures: (id: string) => call<{ groups: FailureGroup[] }>("GET", `/backfills/${enc(id)}/failures`),
+  retryPartitions: (id: string, partitions: string[], currentCode: boolean) =>
+    call<BackfillStatus>("POST", `/backfills/${enc(id)}/retry` + (currentCode ? "?use_current_code=true" : ""), { partitions }),
   backfillAction: (id: string, action: BackfillAction) =>
     call<BackfillStatus>("POST", `/backfills/${enc(id)}/` + (action === "retry-current" ? "retry?use_current_code=true" : action)),
   products: () => call<{ products: ProductView[] }>("GET", "/products"),
   productPartitions: (name: string) => call<{ product: string; partitions: ProductPartition[] }>("GET", `/products/${enc(name)}/partitions`),
   preview: (
     name: string,
-    w: { partition?: string; last?: number; from?: string; to?: string; period?: string; version?: number; limit?: number; offset?: number; sort?: string; filter?: string },
+    w: { partition?: string; last?: number; from?: string; to?: string; period?: string; version?: number; limit?: number; offset?: number; sort?: string; filter?: string; columns?: string },
   ) => call<PreviewResponse>("GET", `/products/${enc(name)}/preview` + q({ ...w, env: envParam() })),
   /** The whole window as CSV (a download link: the token cookie goes along). */
   previewCSV: (name: string, w: Record<string, string | number | undefined>) => API + `/products/${enc(name)}/preview.csv` + q({ ...w, env: envParam() }),
+  /** Each column's summary over a cell's whole output kept in the editor session. */
+  draftSummary: (session: string, pipeline: string, block: string, partition: string) =>
+    call<{ columns: ColumnSummary[] }>("GET", `/sessions/${enc(session)}/drafts/${enc(pipeline)}/${enc(block)}/summary` + q({ partition })),
   /** A page of a cell's output kept in the editor session. */
-  draftRows: (session: string, pipeline: string, block: string, p: { partition: string; offset?: number; limit?: number; sort?: string; filter?: string }) =>
+  draftRows: (session: string, pipeline: string, block: string, p: { partition: string; offset?: number; limit?: number; sort?: string; filter?: string; columns?: string }) =>
     call<DraftRowsResponse>("GET", `/sessions/${enc(session)}/drafts/${enc(pipeline)}/${enc(block)}/rows` + q(p)),
-  draftCSV: (session: string, pipeline: string, block: string, p: { partition: string; sort?: string; filter?: string }) =>
+  draftCSV: (session: string, pipeline: string, block: string, p: { partition: string; sort?: string; filter?: string; columns?: string }) =>
     API + `/sessions/${enc(session)}/drafts/${enc(pipeline)}/${enc(block)}/rows.csv` + q(p),
   aggregate: (
     name: string,

@@ -17,6 +17,8 @@ export interface EditorHooks {
   run: () => void;
   /** Shift+Enter, as in Jupyter: run, then go to the next cell (run alone when unset). */
   runNext?: () => void;
+  /** Esc with nothing else to close (a completion, a search): leave the editor for command mode. */
+  escape?: () => void;
   save: () => void;
   change: (dirty: boolean) => void;
   /** Every change of the text, for drafts kept in the browser. */
@@ -62,6 +64,8 @@ export function createEditor(parent: HTMLElement, source: string, kind: string, 
           ]),
         ),
         basicSetup,
+        // After basicSetup: its Escape (closing a completion or search) goes first.
+        keymap.of([{ key: "Escape", run: () => (hooks.escape ? (hooks.escape(), true) : false) }]),
         lang,
         // Go is indented with tabs (gofmt's way); the language server joins later.
         kind === "sql" ? [] : kind === "yaml" ? [indentUnit.of("  ")] : [indentUnit.of("\t"), lspCompartment.of([])],

@@ -13,6 +13,7 @@ import { LSPClient, languageServerExtensions, type Transport } from "@codemirror
 import { Compartment } from "@codemirror/state";
 import type { EditorView } from "@codemirror/view";
 import { can } from "./role";
+import { keepImportEdits } from "./lsp_imports";
 
 interface Ready {
   client: LSPClient;
@@ -42,7 +43,8 @@ function socketTransport(url: string, onClose: () => void): Transport {
     for (const m of queue.splice(0)) ws.send(m);
   };
   ws.onmessage = (e) => {
-    for (const h of handlers) h(String(e.data));
+    const m = keepImportEdits(String(e.data)); // lsp_imports.ts: gopls's addImport survives snippets
+    for (const h of handlers) h(m);
   };
   ws.onclose = onClose;
   return {

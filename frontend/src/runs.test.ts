@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { failures, queryFromParams, runsHref, searchLogs, splitMatches } from "./runs";
+import { failures, lineLevel, queryFromParams, runsHref, searchLogs, splitMatches } from "./runs";
 import type { BlockRun, RunDetail } from "./types";
 
 const br = (b: Partial<BlockRun>): BlockRun => ({ block: "a", partition: "2024-03-10", state: "succeeded", attempt: 1, rows: 0, started_at: "", ended_at: "", duration_ms: 0, ...b });
@@ -40,6 +40,20 @@ describe("searchLogs", () => {
     expect(total).toBe(2);
     expect(hits.map((h) => [h.block, h.lines.map((l) => l.n)])).toEqual([["a", [2]], ["b[k]", [2]]]);
     expect(searchLogs(blocks, "nothing").hits).toEqual([]);
+  });
+  it("filters by level and block", () => {
+    const logged = [
+      br({ block: "a", log: "2024-03-10T12:00:00.000Z info start\nprinted output\n2024-03-10T12:00:01.000Z warn slow disk\n2024-03-10T12:00:02.000Z error lost 3 rows\n" }),
+      br({ block: "b", log: "09:00:00.000 warn late\n" }),
+    ];
+    expect(lineLevel("2024-03-10T12:00:00.000Z warn x")).toBe("warn");
+    expect(lineLevel("printed output")).toBe("");
+    const lines = (r: ReturnType<typeof searchLogs>) => r.hits.map((h) => [h.block, h.lines.map((l) => l.n)]);
+    expect(lines(searchLogs(logged, "", { level: "warn", block: "" }))).toEqual([["a", [3, 4]], ["b", [1]]]);
+    expect(lines(searchLogs(logged, "", { level: "error", block: "" }))).toEqual([["a", [4]]]);
+    expect(lines(searchLogs(logged, "", { level: "info", block: "a" }))).toEqual([["a", [1, 3, 4]]]);
+    expect(lines(searchLogs(logged, "", { level: "", block: "b" }))).toEqual([["b", [1]]]);
+    expect(lines(searchLogs(logged, "slow", { level: "warn", block: "" }))).toEqual([["a", [3]]]);
   });
   it("splits around matches for highlighting", () => {
     expect(splitMatches("a Warn b warn", "WARN")).toEqual([

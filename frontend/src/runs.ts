@@ -71,20 +71,40 @@ export interface LogHit {
   matches: number;
 }
 
+/** The run log's filters: a minimum level, one block, and a text search. */
+export interface LogFilter {
+  level: "" | "info" | "warn" | "error"; // "" keeps every line, printed output too
+  block: string; // a block id; "" for all
+}
+
+const LEVELS = { info: 1, warn: 2, error: 3 } as const;
+
+/** The level of a ctx.Log line ("<time> warn msg"); "" for printed output. */
+export function lineLevel(text: string): "" | "info" | "warn" | "error" {
+  const m = /^\S+ (info|warn|error) /.exec(text);
+  return m ? (m[1] as "info" | "warn" | "error") : "";
+}
+
 /**
  * The logs of a run's blocks, filtered by a case-insensitive search: only
  * the lines that match (numbered from 1 in their block's log), and blocks
- * with no match left out. An empty search keeps every line.
+ * with no match left out. An empty search keeps every line. A level keeps
+ * the ctx.Log lines at that level or above; a block keeps its lines only.
  */
-export function searchLogs(blocks: BlockRun[], search: string): { hits: LogHit[]; total: number } {
+export function searchLogs(blocks: BlockRun[], search: string, filter: LogFilter = { level: "", block: "" }): { hits: LogHit[]; total: number } {
   const needle = search.trim().toLowerCase();
+  const min = filter.level ? LEVELS[filter.level] : 0;
   const hits: LogHit[] = [];
   let total = 0;
   for (const b of blocks) {
-    if (!b.log) continue;
+    if (!b.log || (filter.block && b.block !== filter.block)) continue;
     const lines = b.log.replace(/\n$/, "").split("\n");
     const h: LogHit = { block: blockName(b), blockId: b.block, lines: [], matches: 0 };
     lines.forEach((text, i) => {
+      if (min) {
+        const lv = lineLevel(text);
+        if (!lv || LEVELS[lv] < min) return;
+      }
       const match = needle !== "" && text.toLowerCase().includes(needle);
       if (match) h.matches++;
       if (!needle || match) h.lines.push({ n: i + 1, text, match });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inSelection, nextSort, selectionTSV, sortParam } from "./table_state";
+import { columnsParam, inSelection, nextSort, selectionTSV, sortParam, summaryLine } from "./table_state";
 
 describe("sort", () => {
   it("cycles ascending, descending, off", () => {
@@ -33,5 +33,21 @@ describe("selection", () => {
   });
   it("copies one cell as its text", () => {
     expect(selectionTSV(text, ["n", "s", "t"], { anchor: { row: 2, col: 0 }, focus: { row: 2, col: 0 } })).toBe("3");
+  });
+});
+
+describe("column filters and summaries", () => {
+  it("sends only the boxes with text", () => {
+    expect(columnsParam(new Map())).toBe("");
+    expect(columnsParam(new Map([["a", " "], ["b", ""]]))).toBe("");
+    expect(columnsParam(new Map([["amount", ">100"], ["name", ""], ["d", "null"]]))).toBe('{"amount":">100","d":"null"}');
+  });
+
+  it("reads a summary in a line", () => {
+    expect(summaryLine({ name: "n", type: "int64", rows: 250, nulls: 0, min: "0", max: "249" })).toBe("0 … 249 · no nulls");
+    expect(summaryLine({ name: "a", type: "decimal", rows: 250, nulls: 5, min: "1.5", max: "1.5" })).toBe("all 1.5 · 5 nulls");
+    expect(summaryLine({ name: "s", type: "string", rows: 1_000_000, nulls: 1, distinct: 10_000, distinct_more: true })).toBe("10,000+ distinct · 1 null");
+    expect(summaryLine({ name: "s", type: "string", rows: 3, nulls: 0, distinct: 2 })).toBe("2 distinct · no nulls");
+    expect(summaryLine({ name: "x", type: "int64", rows: 3, nulls: 3 })).toBe("all null");
   });
 });

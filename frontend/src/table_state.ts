@@ -65,3 +65,33 @@ export function selectionTSV(text: string[][], names: string[], s: Selection, he
   for (let r = b.r0; r <= b.r1 && r < text.length; r++) lines.push(text[r].slice(b.c0, b.c1 + 1).map(tsvField).join("\t"));
   return lines.join("\n");
 }
+
+/** What the server says of a whole column (tableview.ColumnSummary). */
+export interface ColumnSummary {
+  name: string;
+  type: string;
+  rows: number;
+  nulls: number;
+  min?: string;
+  max?: string;
+  distinct?: number;
+  distinct_more?: boolean;
+}
+
+/** The server's columns parameter: the non-empty per-column filters as a JSON object, "" with none. */
+export function columnsParam(filters: Map<string, string>): string {
+  const o: Record<string, string> = {};
+  for (const [k, v] of filters) if (v.trim() !== "") o[k] = v;
+  return Object.keys(o).length ? JSON.stringify(o) : "";
+}
+
+/** A column's summary in a header: its range or distinct count, and its nulls. */
+export function summaryLine(s: ColumnSummary): string {
+  const parts: string[] = [];
+  if (s.min !== undefined && s.max !== undefined) parts.push(s.min === s.max ? `all ${s.min}` : `${s.min} … ${s.max}`);
+  else if (s.distinct !== undefined || s.distinct_more) parts.push(`${s.distinct_more ? `${(s.distinct ?? 0).toLocaleString("en-US")}+` : (s.distinct ?? 0).toLocaleString("en-US")} distinct`);
+  else if (s.rows === s.nulls) parts.push("all null");
+  if (s.nulls && s.rows !== s.nulls) parts.push(`${s.nulls.toLocaleString("en-US")} null${s.nulls === 1 ? "" : "s"}`);
+  else if (!s.nulls) parts.push("no nulls");
+  return parts.join(" · ");
+}

@@ -205,3 +205,14 @@ export function logInZone(log: string, zone: string): string {
     return Number.isNaN(d.getTime()) ? whole : formatInstant(d, zone, { ms: true }).slice(11) + " ";
   });
 }
+
+let zones: string[] | undefined;
+/** The IANA zones the browser knows, UTC first when missing: the zone pickers' list. */
+export function zoneList(): string[] {
+  if (!zones) {
+    const intl = Intl as unknown as { supportedValuesOf?: (k: string) => string[] };
+    zones = intl.supportedValuesOf?.("timeZone") ?? ["UTC"];
+    if (!zones.includes("UTC")) zones.unshift("UTC");
+  }
+  return zones;
+}

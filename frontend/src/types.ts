@@ -341,6 +341,8 @@ export interface BlockRun {
 
 export interface RunDetail extends RunSummary {
   blocks: BlockRun[];
+  /** The product versions the run wrote. */
+  versions?: { product: string; partition: string; version: number; rows: number; current: boolean }[];
 }
 
 /** An engine state change (projects/engine Event). Block is "" for a run-level event. */
@@ -577,4 +579,53 @@ export interface EnvDiff {
   gates_passed: boolean;
   elapsed_ms: number;
   pipelines: { pipeline: string; products: ProductReview[]; gates: GateResult[]; gates_passed: boolean }[];
+}
+
+/** One block's replay of one partition (engine.BlockReplay). */
+export interface BlockReplay {
+  block: string;
+  product: string;
+  status: "unchanged" | "changed" | "failed" | "skipped";
+  version: number;
+  error?: string;
+  error_file?: string;
+  error_line?: number;
+  children?: number;
+  diff?: PartitionDiff;
+  duration_ms: number;
+}
+
+/** The replay of one stored partition (engine.PartitionReplay). */
+export interface PartitionReplay {
+  partition: string;
+  interval: string;
+  start: string;
+  status: "unchanged" | "changed" | "failed";
+  blocks: BlockReplay[];
+  duration_ms: number;
+}
+
+/** A replay test's report (projects/replay.Report). */
+export interface ReplayReport {
+  pipeline: string;
+  snapshot: string;
+  engine: string;
+  engine_note?: string;
+  counts: { unchanged: number; changed: number; failed: number };
+  partitions: PartitionReplay[];
+  gates: { product: string; passed: boolean; changed: string[]; failed: string[] }[];
+  passed: boolean;
+  duration_ms: number;
+}
+
+/** A replay started through the API (GET /replays/:id). */
+export interface ReplayJob {
+  id: string;
+  pipeline: string;
+  state: "running" | "done" | "error";
+  done: number;
+  total: number;
+  error?: string;
+  started_at: string;
+  report?: ReplayReport;
 }

@@ -33,6 +33,17 @@ type Options struct {
 	// Project is the folder of the project's go.mod and go.sum.
 	Project string
 	Tool    *build.Toolchain // nil: build.FindToolchain
+	// Progress, when set, hears what a build that is not cached is doing
+	// ("extracting the symbols of uuid", "compiling: 12 packages, last …"),
+	// so a cell waiting on a first build of a minute says more than "…".
+	Progress func(step string)
+}
+
+// step tells opt.Progress, when there is one.
+func (opt Options) step(format string, args ...any) {
+	if opt.Progress != nil {
+		opt.Progress(fmt.Sprintf(format, args...))
+	}
 }
 
 // Kernel is a built project kernel.
@@ -187,6 +198,9 @@ func Build(ctx context.Context, opt Options, imports []string) (*Kernel, error) 
 			todo = append(todo, p)
 		}
 	}
+	if len(todo) > 0 {
+		opt.step("extracting the symbols of %s", strings.Join(todo, ", "))
+	}
 	gaps, err := extractSymbols(ctx, opt, todo)
 	if err != nil {
 		return nil, err
@@ -221,7 +235,8 @@ func Build(ctx context.Context, opt Options, imports []string) (*Kernel, error) 
 	if err := writeStamps(opt.Dir, next); err != nil {
 		return nil, err
 	}
-	if err := goCmd(ctx, opt, "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", "-o", bin+".tmp", "."); err != nil {
+	opt.step("compiling the kernel")
+	if err := goCmd(ctx, opt, "build", "-v", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", "-o", bin+".tmp", "."); err != nil {
 		_ = os.Remove(bin + ".tmp")
 		return nil, err
 	}
@@ -295,14 +310,16 @@ func goCmd(ctx context.Context, opt Options, args ...string) error {
 	cmd := exec.CommandContext(ctx, opt.Tool.Go, args...)
 	cmd.Dir = opt.Dir
 	cmd.Env = build.Env()
-	out, err := cmd.CombinedOutput()
+	out := &compileLog{opt: opt, every: 2 * time.Second}
+	cmd.Stdout, cmd.Stderr = out, out
+	err := cmd.Run()
 	if err == nil {
 		return nil
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	text := strings.TrimSpace(string(out))
+	text := strings.TrimSpace(out.buf.String())
 	for _, l := range strings.Split(text, "\n") {
 		// "./symbols_x.go:5:2: …" or "go: …": the first module problem wins.
 		msg := l
@@ -527,4 +544,38 @@ func yaegiVersion() string {
 		}
 	}
 	return "v0.16.1"
+}
+
+// compileLog keeps what the go command prints and, with -v (one import
+// path per package compiled), tells Progress how far it got, at most once
+// per every.
+type compileLog struct {
+	opt      Options
+	every    time.Duration
+	buf      bytes.Buffer
+	partial  []byte
+	packages int
+	last     time.Time
+}
+
+func (c *compileLog) Write(p []byte) (int, error) {
+	c.buf.Write(p)
+	c.partial = append(c.partial, p...)
+	for {
+		i := bytes.IndexByte(c.partial, '\n')
+		if i < 0 {
+			break
+		}
+		line := strings.TrimSpace(string(c.partial[:i]))
+		c.partial = c.partial[i+1:]
+		if line == "" || strings.ContainsAny(line, " :") { // an error, not a package path
+			continue
+		}
+		c.packages++
+		if now := time.Now(); now.Sub(c.last) >= c.every {
+			c.last = now
+			c.opt.step("compiling: %d packages, now %s", c.packages, line)
+		}
+	}
+	return len(p), nil
 }

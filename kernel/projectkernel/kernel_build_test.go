@@ -64,13 +64,19 @@ func Load(ctx *sdk.Context) (*sdk.Table, error) {
 // module's compiled code; the same import set is reused, not rebuilt.
 func TestProjectKernelRunsModuleImport(t *testing.T) {
 	dir, tc := project(t)
-	opt := Options{Dir: filepath.Join(dir, ".strata", "kernel"), Project: dir, Tool: tc}
+	var steps []string
+	opt := Options{Dir: filepath.Join(dir, ".strata", "kernel"), Project: dir, Tool: tc,
+		Progress: func(s string) { steps = append(steps, s) }}
 	k, err := Build(context.Background(), opt, Imports(uuidBlock))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if strings.Join(k.Imports, ",") != "github.com/google/uuid" || k.Cached {
 		t.Fatalf("kernel %+v", k)
+	}
+	// A build that is not cached says what it does while it does it.
+	if got := strings.Join(steps, "\n"); !strings.Contains(got, "extracting the symbols of github.com/google/uuid") || !strings.Contains(got, "compiling the kernel") {
+		t.Fatalf("progress of a first build:\n%s", got)
 	}
 	res := run(t, k, uuidBlock)
 	if res.Error != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -216,6 +217,9 @@ func (a *Agent) handle(ctx context.Context, m jetstream.Msg, pay *payloads, ackW
 		ex, release, nerr := a.native(runCtx, hdr.Build, pay)
 		if nerr == nil {
 			exec, engine = ex, EngineCompiled
+			if strings.HasPrefix(hdr.Build.Hash, ProjectKernelPrefix) {
+				engine = EngineInterp
+			}
 			defer release()
 		} else {
 			h.Log(protocol.LogLine{Level: "warn", Msg: "ran interpreted on worker " + a.cfg.ID + ": " + nerr.Error(), Time: time.Now()})

@@ -28,6 +28,11 @@ const (
 	EngineCompiled = "compiled"
 )
 
+// ProjectKernelPrefix starts the hash of a shipped project kernel (kernel/
+// projectkernel): shipped and run as a compiled build is, it interprets
+// the block, so a run on it is interp.
+const ProjectKernelPrefix = "kernel-"
+
 // Platform is this process's GOOS/GOARCH: a shipped compiled build runs
 // only on workers of the coordinator's platform.
 func Platform() string { return runtime.GOOS + "/" + runtime.GOARCH }

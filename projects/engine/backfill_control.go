@@ -70,7 +70,7 @@ func (e *Engine) Resume(ctx context.Context, id string) (*BackfillStatus, error)
 		}
 		return e.Backfill(ctx, id)
 	}
-	return e.restart(ctx, id, false, false)
+	return e.restart(ctx, id, false, false, nil)
 }
 
 // Retry re-runs the partitions of a backfill that did not succeed: failed,
@@ -97,10 +97,12 @@ func (e *Engine) Retry(ctx context.Context, id string, useCurrentCode bool) (*Ba
 		}
 		return nil, fmt.Errorf("backfill %s is %s: nothing to retry (every partition succeeded, was skipped or is a conflict to resolve with promote-anyway or keep-newer)", id, st.State)
 	}
-	return e.restart(ctx, id, true, useCurrentCode)
+	return e.restart(ctx, id, true, useCurrentCode, nil)
 }
 
-func (e *Engine) restart(ctx context.Context, id string, retry, useCurrentCode bool) (*BackfillStatus, error) {
+// restart runs the backfill again; only, when set, limits a retry to those
+// slots (run ids): the rest keep their state (RetryPartitions).
+func (e *Engine) restart(ctx context.Context, id string, retry, useCurrentCode bool, only map[string]bool) (*BackfillStatus, error) {
 	spec, err := e.backfillSpec(ctx, id)
 	if err != nil {
 		return nil, err
@@ -148,7 +150,7 @@ func (e *Engine) restart(ctx context.Context, id string, retry, useCurrentCode b
 	if err := e.backfillEvent(ctx, id, StateRunning, msg); err != nil {
 		return nil, err
 	}
-	e.startBackfill(id, t, retry)
+	e.startBackfill(id, t, retry, only)
 	return e.Backfill(ctx, id)
 }
 
@@ -203,7 +205,7 @@ func (e *Engine) RecoverBackfills(ctx context.Context) ([]string, error) {
 	var resumed []string
 	var errs []error
 	for _, id := range ids {
-		if _, err := e.restart(ctx, id, false, false); err != nil {
+		if _, err := e.restart(ctx, id, false, false, nil); err != nil {
 			errs = append(errs, err)
 			continue
 		}

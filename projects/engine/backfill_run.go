@@ -24,7 +24,10 @@ type backfillRun struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	retry  bool // re-run what did not succeed (see decide in run)
-	start  time.Time
+	// only limits a retry to these slots (run ids): a group of failures
+	// retried together; every other slot keeps its state.
+	only  map[string]bool
+	start time.Time
 
 	win *window // the partitions in flight
 	// instance names this execution of the backfill, for control requests
@@ -96,7 +99,7 @@ func (e *Engine) launch(ctx context.Context, id string, spec BackfillSpec, refus
 	if err := e.backfillEvent(ctx, id, StateRunning, "launched"); err != nil {
 		return nil, err
 	}
-	e.startBackfill(id, t, false)
+	e.startBackfill(id, t, false, nil)
 	return e.Backfill(ctx, id)
 }
 
@@ -111,9 +114,9 @@ func (e *Engine) backfillEvent(ctx context.Context, id string, s State, msg stri
 	return err
 }
 
-func (e *Engine) startBackfill(id string, t *target, retry bool) *backfillRun {
+func (e *Engine) startBackfill(id string, t *target, retry bool, only map[string]bool) *backfillRun {
 	ctx, cancel := context.WithCancel(context.Background())
-	b := &backfillRun{e: e, id: id, t: t, ctx: ctx, cancel: cancel, retry: retry, start: time.Now(),
+	b := &backfillRun{e: e, id: id, t: t, ctx: ctx, cancel: cancel, retry: retry, only: only, start: time.Now(),
 		win: newWindow(t.spec.Concurrency, t.spec.RatePerMin), finishes: newRateWindow(time.Minute), done: make(chan struct{}), book: newSlotBook(nil),
 		instance: controlInstance{Backfill: id, Instance: fmt.Sprintf("%d-%s", os.Getpid(), newNonce()), PID: os.Getpid(), Started: time.Now()}}
 	// The book is read (and what a crash left running queued again)
@@ -188,6 +191,10 @@ func (b *backfillRun) run() error {
 	}
 	defer code.release()
 	b.engine.Store(code.engine)
+	// Its runs commit several partitions to a transaction; every run has
+	// ended (the window was waited for) before it stops.
+	group := newGroupCommit(e.wh, e.store)
+	defer group.close()
 	msg := "engine: " + code.engine
 	if code.built != nil {
 		how := "built in " + code.built.Duration.Round(time.Millisecond).String()
@@ -235,16 +242,25 @@ func (b *backfillRun) run() error {
 	// slot is free.
 	launch := func(runID, key, interval string, blocks []*project.Block, after func(State)) bool {
 		state := StateFailed
-		item := func() {
+		item := func(release func()) {
 			// runID is the partition's slot; each attempt is a run of its own.
+			// It counts running once that is durable (started): its slot's
+			// previous run may still wait for its publish to commit.
 			attempt := b.book.get(runID).next(runID)
-			b.book.set(runID, attempt, StateRunning)
+			b.book.set(runID, attempt, StateQueued)
 			based := pd.basedOn(t.pl, blocks, key, b.id, launched)
 			if pr, ok := lp.of(b.id, runID); ok {
 				based = pr.basedOn(t.pl, blocks)
 			}
 			opt := RunOptions{RunID: attempt, BackfillID: b.id, Stage: atomicMode, FineOnly: interval == "", Interval: interval,
-				Reuse: prior[runID] != "", Snapshot: t.pin.hash, BasedOn: based, code: code, Origin: t.spec.Origin, Actor: t.spec.Actor}
+				Reuse: prior[runID] != "", Snapshot: t.pin.hash, BasedOn: based, code: code, Origin: t.spec.Origin, Actor: t.spec.Actor,
+				group: group}
+			opt.handoff = sync.OnceFunc(func() {
+				release()
+				group.freed(ctx.Err() == nil && !b.win.Paused())
+			})
+			opt.started = func() { b.book.set(runID, attempt, StateRunning) }
+			opt.settled = func(s State) { b.book.set(runID, attempt, s) }
 			if atomicMode {
 				opt.PreferRun = b.id + ":"
 			}
@@ -254,7 +270,10 @@ func (b *backfillRun) run() error {
 			if t.spec.Into != "" {
 				opt.Pin, opt.PreferPinned = t.spec.Into, t.spec.Into
 			}
+			group.join()
 			res, err := e.Run(ctx, t.pl.ID, key, opt)
+			opt.handoff()
+			group.leave()
 			if err != nil {
 				e.store.Append(Event{RunID: attempt, BackfillID: b.id, Pipeline: t.pl.ID, Partition: key, State: StateFailed, Error: err.Error(),
 					Origin: withActor(t.spec.Origin, t.spec.Actor).encode()})
@@ -269,12 +288,15 @@ func (b *backfillRun) run() error {
 				after(state)
 			}
 		}
-		return b.win.Go(ctx, interval == "", item, then)
+		return b.win.GoReleasing(ctx, interval == "", item, then)
 	}
 	// finishRollup runs a coarse partition once all its fine partitions in range are done.
 	finishRollup := func(r *rollup) {
 		runID := runIDFor(b.id, r.interval+":"+r.part.Key)
 		st := prior[runID]
+		if b.only != nil && !b.only[runID] {
+			return // not in the group retried: left as it is
+		}
 		// A rollup an earlier pass skipped because some of its partitions
 		// failed is decided again once this pass has re-run some of them.
 		again := st == StateSkipped && r.anyRun
@@ -327,6 +349,9 @@ func (b *backfillRun) run() error {
 			switch {
 			case st == StateSucceeded || st == StateSkipped || st == StateConflict:
 				return "done"
+			case b.only != nil && !b.only[runID]:
+				return "done" // not in the group retried: keeps its state
+
 			case b.retry && st != "", st == StateRunning, st == StateQueued:
 				// Left running by a crash (queued again at the start of
 				// this pass), it was planned to run: run it again, as the
@@ -362,6 +387,7 @@ func (b *backfillRun) run() error {
 			break
 		}
 	}
+	group.produced()
 	b.win.Wait()
 	return b.finish(nil)
 }

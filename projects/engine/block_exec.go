@@ -289,9 +289,18 @@ func (h *blockHandler) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk
 	if c.Method == protocol.MethodExportParquet {
 		return h.exportParquet(ctx, c.Dir)
 	}
+	if c.Method == protocol.MethodExportBegin || c.Method == protocol.MethodExportDone {
+		if h.r.replay {
+			return nil, fmt.Errorf("a replay writes nothing: an export does not run in it")
+		}
+	}
 	if c.Method == "product" {
-		if err := h.r.e.ensureFresh(ctx, h.r.pl, c.Product, c.Window); err != nil {
-			return nil, err
+		// A replay publishes nothing, so it never refreshes a stale
+		// product first: it reads what is there.
+		if !h.r.replay {
+			if err := h.r.e.ensureFresh(ctx, h.r.pl, c.Product, c.Window); err != nil {
+				return nil, err
+			}
 		}
 		t, read, err := h.r.e.readProduct(ctx, c)
 		if err == nil {

@@ -170,7 +170,7 @@ func originWhere(f string) (string, []any, error) {
 func (e *Engine) LaunchAs(ctx context.Context, id string, spec BackfillSpec) (*BackfillStatus, bool, error) {
 	if st, err := e.Backfill(ctx, id); err == nil {
 		if !st.State.Final() && st.State != StatePaused && e.running(id) == nil {
-			st, err = e.restart(ctx, id, false, false)
+			st, err = e.restart(ctx, id, false, false, nil)
 			return st, false, err
 		}
 		return st, false, nil

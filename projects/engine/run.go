@@ -66,6 +66,16 @@ type RunOptions struct {
 	// code is what a backfill prepared once for all its runs: the sources
 	// read at launch and the executor built from them.
 	code *preparedCode
+	// group, for a backfill's runs, commits their publishes several to a
+	// transaction (backfill_group_commit.go); nil: each commits alone.
+	// handoff gives the run's backfill slot back once its publish is
+	// handed over; started runs once its running event is durable;
+	// settled once its last publish committed, with the run's final state
+	// (the backfill's book follows the log with them).
+	group   *groupCommit
+	handoff func()
+	started func()
+	settled func(State)
 }
 
 // RunResult is what a run did.
@@ -163,6 +173,9 @@ type runner struct {
 	// states are the block states to publish, by block and partition
 	// (block_state.go).
 	states map[string]map[string]string
+	// replay: the runner computes for a replay (replay_run.go), which
+	// writes nothing: no event, no publish, no refresh, no export.
+	replay bool
 }
 
 type childKey struct{ block, child string }
@@ -193,6 +206,37 @@ func (r *runner) emit(ev Event) <-chan error {
 	return r.e.store.Append(ev)
 }
 
+// emitRunning records the run's running event and waits until it is
+// durable; a backfill's run waits for its group's next transaction.
+func (r *runner) emitRunning(ctx context.Context, ev Event) error {
+	var err error
+	if g := r.opt.group; g == nil || !r.e.store.riding() {
+		err = <-r.emit(ev)
+	} else {
+		ev = r.event(ev)
+		r.e.hub.Publish(Notice{Kind: "state", Event: &ev})
+		err = g.start(ctx, ev)
+	}
+	if err == nil && r.opt.started != nil {
+		r.opt.started()
+	}
+	return err
+}
+
+// settle tells the backfill the run's final state once its last publish
+// committed it (foldFinal), before the group's other runs hear of it.
+func (r *runner) settle(err error) {
+	if r.opt.settled == nil || (err != nil && warehouse.AsConflict(err) == nil) {
+		return
+	}
+	r.mu.Lock()
+	f := r.final
+	r.mu.Unlock()
+	if f != nil {
+		r.opt.settled(f.State)
+	}
+}
+
 // emitBlock records a block's (or a child's) state change without waiting
 // for it: the run's own running event is durable before any block starts,
 // and its final event, which waits, commits every block event queued before
@@ -206,7 +250,7 @@ func (r *runner) emitBlock(ev Event) {
 
 func (r *runner) run(ctx context.Context) (*RunResult, error) {
 	start := time.Now()
-	if err := <-r.emit(Event{State: StateRunning, Engine: r.res.Engine, Origin: withActor(r.opt.Origin, r.opt.Actor).encode()}); err != nil {
+	if err := r.emitRunning(ctx, Event{State: StateRunning, Engine: r.res.Engine, Origin: withActor(r.opt.Origin, r.opt.Actor).encode()}); err != nil {
 		return nil, err
 	}
 	if r.opt.Reuse {
@@ -512,10 +556,19 @@ func (r *runner) publish(ctx context.Context, g *group, outcomes []*BlockOutcome
 	if len(outs) == 0 {
 		return nil, nil
 	}
-	if r.opt.Stage {
-		return r.e.wh.StageThen(ctx, outs, then)
+	var vs []warehouse.Version
+	var err error
+	switch {
+	case r.opt.group != nil && r.e.store.riding():
+		vs, err = r.opt.group.publish(ctx, outs, r.opt.Stage, then, r.settle, r.opt.handoff)
+	case r.opt.Stage:
+		vs, err = r.e.wh.StageThen(ctx, outs, then)
+	default:
+		vs, err = r.e.wh.PublishThen(ctx, outs, then)
 	}
-	vs, err := r.e.wh.PublishThen(ctx, outs, then)
+	if r.opt.Stage {
+		return vs, err
+	}
 	if err == nil {
 		refs := make([]warehouse.VersionRef, len(vs))
 		for i, v := range vs {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/kernel/protocol"
@@ -145,6 +146,18 @@ type BlockRun struct {
 type RunDetail struct {
 	RunSummary
 	Blocks []BlockRun `json:"blocks"`
+	// Versions are the product versions the run wrote (current now or not):
+	// the run page links each to its product, as a version links its run.
+	Versions []RunVersion `json:"versions"`
+}
+
+// RunVersion is one product version a run wrote.
+type RunVersion struct {
+	Product   string `json:"product"`
+	Partition string `json:"partition"`
+	Version   int    `json:"version"`
+	Rows      int64  `json:"rows"`
+	Current   bool   `json:"current"`
 }
 
 // RunDetail reads one run.
@@ -170,7 +183,32 @@ func (e *Engine) RunDetail(ctx context.Context, runID string) (*RunDetail, error
 		}
 		d.Blocks = append(d.Blocks, b)
 	}
-	return d, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if d.Versions, err = e.runVersions(ctx, runID); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// runVersions lists the versions runID wrote, by product and partition.
+func (e *Engine) runVersions(ctx context.Context, runID string) ([]RunVersion, error) {
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT product, partition, version, row_count, is_current FROM _strata.versions
+		WHERE run_id = ? ORDER BY product, partition_start, version`, runID)
+	if err != nil {
+		return nil, fmt.Errorf("versions of run %s: %w", runID, err)
+	}
+	defer rows.Close()
+	out := []RunVersion{}
+	for rows.Next() {
+		var v RunVersion
+		if err := rows.Scan(&v.Product, &v.Partition, &v.Version, &v.Rows, &v.Current); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
 }
 
 func (e *Engine) runByID(ctx context.Context, runID string) (RunSummary, error) {

@@ -34,6 +34,14 @@ func newWindow(n int, perMin float64) *window {
 // starts a week's rollup there, which may need a slot itself). It returns
 // false, starting nothing, when ctx ends first.
 func (w *window) Go(ctx context.Context, paced bool, item, then func()) bool {
+	return w.GoReleasing(ctx, paced, func(func()) { item() }, then)
+}
+
+// GoReleasing is Go for an item that may give its slot back before it
+// returns (release, idempotent): a backfill's run once its publish is
+// handed to its group's transaction, which it then waits for, computing
+// nothing (backfill_group_commit.go). then still runs after item returns.
+func (w *window) GoReleasing(ctx context.Context, paced bool, item func(release func()), then func()) bool {
 	for {
 		if !w.waitUnpaused(ctx) {
 			return false
@@ -59,8 +67,9 @@ func (w *window) Go(ctx context.Context, paced bool, item, then func()) bool {
 	w.wg.Add(1)
 	go func() {
 		defer w.wg.Done()
-		item()
-		<-w.slots
+		release := sync.OnceFunc(func() { <-w.slots })
+		item(release)
+		release()
 		if then != nil {
 			then()
 		}

@@ -1,6 +1,7 @@
 package notebook
 
 import (
+	"github.com/stratahq/strata/projects/tableview"
 	"sync"
 	"time"
 
@@ -31,6 +32,9 @@ type draft struct {
 	orderMu  sync.Mutex
 	orderKey string
 	order    []int
+	// The column summaries of the headers, read once (a draft never changes).
+	summaryMu sync.Mutex
+	summary   []tableview.ColumnSummary
 }
 
 // draftMeta is what staleness needs of a draft: the fingerprint of the text

@@ -49,7 +49,10 @@ func (s *Session) useProjectKernel(ctx context.Context, h *streamHandler, file s
 	set := append(append([]string{}, have...), want...)
 	dir := s.m.cfg.Engine.Project().Dir
 	h.Log(protocol.LogLine{Level: "info", Time: time.Now(), Msg: "building the project kernel: " + shortNames(projectkernelNormalize(set)) + " …"})
-	k, err := projectkernel.Build(ctx, projectkernel.Options{Dir: filepath.Join(dir, ".strata", "kernel"), Project: dir, Tool: tool}, set)
+	progress := func(step string) {
+		h.Log(protocol.LogLine{Level: "info", Time: time.Now(), Msg: "project kernel: " + step})
+	}
+	k, err := projectkernel.Build(ctx, projectkernel.Options{Dir: filepath.Join(dir, ".strata", "kernel"), Project: dir, Tool: tool, Progress: progress}, set)
 	if err != nil {
 		var ie *projectkernel.ImportError
 		if errors.As(err, &ie) {

@@ -59,16 +59,20 @@ func TestCellImportingModuleRunsInProjectKernel(t *testing.T) {
 	if ev.Kind != EventResult || ev.Result.Preview.RowCount != 1 || ev.Result.Engine != "" {
 		t.Fatalf("uuid cell: %+v %+v", ev.Result, ev.Error)
 	}
-	building := false
+	building, compiling := false, false
 	rec.mu.Lock()
 	for _, e := range rec.events {
 		if e.Kind == EventLog && e.ID == "m1" && strings.HasPrefix(e.Log.Msg, "building the project kernel: uuid") {
 			building = true
 		}
+		// and how far the build got, while it runs
+		if e.Kind == EventLog && e.ID == "m1" && e.Log.Msg == "project kernel: compiling the kernel" {
+			compiling = true
+		}
 	}
 	rec.mu.Unlock()
-	if !building {
-		t.Fatal("the cell did not say it was building the project kernel")
+	if !building || !compiling {
+		t.Fatalf("the cell did not say it was building the project kernel (%v) and how far it got (%v)", building, compiling)
 	}
 	ev = run(t, s, rec, Exec{ID: "m2", Pipeline: "clv", Block: "raw_orders", Source: uuidCell, Partition: "2024-01-04"})
 	if ev.Kind != EventResult {

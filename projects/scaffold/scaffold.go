@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/blocks/sdk/sdktest"
 	"github.com/stratahq/strata/projects/demo"
 )
 
@@ -85,7 +86,11 @@ func WriteGoModule(dir, name string) error {
 	if err := os.WriteFile(filepath.Join(sdkDir, "go.mod"), []byte("module "+SDKModule+"\n\ngo 1.26\n"), 0o644); err != nil {
 		return err
 	}
-	return copyFS(filepath.Join(sdkDir, "blocks", "sdk"), sdk.Source)
+	if err := copyFS(filepath.Join(sdkDir, "blocks", "sdk"), sdk.Source); err != nil {
+		return err
+	}
+	// The block tests' helpers (a package of the SDK module, std-lib only too).
+	return copyFS(filepath.Join(sdkDir, "blocks", "sdk", "sdktest"), sdktest.Source)
 }
 
 func copyFS(dst string, src fs.FS) error {

@@ -25,6 +25,8 @@ type Query struct {
 	Limit  int // rows in the page; 0 means all (export)
 	Sort   []SortKey
 	Filter string // rows where any cell's text contains it, ignoring case; "" keeps all
+	// Columns are per-column filters (the boxes under the headers), all applied.
+	Columns []ColumnFilter
 }
 
 // ParseSort reads "amount:desc,id" (":asc" is the default) into sort keys.
@@ -88,5 +90,26 @@ func (q Query) Check(columns []string) (Query, error) {
 		keys[i] = SortKey{Column: found, Desc: k.Desc}
 	}
 	q.Sort = keys
+	var fs []ColumnFilter
+	for _, f := range q.Columns {
+		if strings.TrimSpace(f.Expr) == "" {
+			continue
+		}
+		found := ""
+		for _, c := range columns {
+			if strings.EqualFold(c, f.Column) {
+				found = c
+				break
+			}
+		}
+		if found == "" {
+			return q, fmt.Errorf("%w: filter on column %q, which is not in the result (columns: %s)", ErrBadQuery, f.Column, strings.Join(columns, ", "))
+		}
+		if _, err := parseFilter(f.Expr); err != nil {
+			return q, fmt.Errorf("%w: filter on %s: %v", ErrBadQuery, found, err)
+		}
+		fs = append(fs, ColumnFilter{Column: found, Expr: f.Expr})
+	}
+	q.Columns = fs
 	return q, nil
 }

@@ -23,6 +23,16 @@ func SQL(q Query, columns []string, tiebreak string) (where, orderBy string) {
 			where = "false"
 		}
 	}
+	for _, f := range q.Columns {
+		cond, err := columnSQL(f)
+		if err != nil {
+			continue // Check refused it already
+		}
+		if where != "" {
+			where += " AND "
+		}
+		where += cond
+	}
 	var keys []string
 	for _, k := range q.Sort {
 		dir := "ASC"

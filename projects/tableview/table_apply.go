@@ -37,7 +37,14 @@ func Order(t *sdk.Table, q Query, loc *time.Location) []int {
 	cols := t.Columns()
 	idx := make([]int, 0, t.Len())
 	needle := strings.ToLower(q.Filter)
+	preds, _ := compileFilters(t, q.Columns, loc) // checked by CheckColumns; a bad one keeps nothing out
+rows:
 	for i := 0; i < t.Len(); i++ {
+		for _, p := range preds {
+			if !p(i) {
+				continue rows
+			}
+		}
 		if needle == "" || rowContains(cols, i, needle, loc) {
 			idx = append(idx, i)
 		}
@@ -60,7 +67,13 @@ func Order(t *sdk.Table, q Query, loc *time.Location) []int {
 }
 
 // OrderKey identifies the order Order returns for q.
-func OrderKey(q Query) string { return FormatSort(q.Sort) + "\x00" + q.Filter }
+func OrderKey(q Query) string {
+	k := FormatSort(q.Sort) + "\x00" + q.Filter
+	for _, f := range q.Columns {
+		k += "\x00" + f.Column + "\x01" + f.Expr
+	}
+	return k
+}
 
 func rowContains(cols []*sdk.Column, i int, needle string, loc *time.Location) bool {
 	for _, c := range cols {

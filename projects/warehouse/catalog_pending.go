@@ -80,7 +80,7 @@ func (b *catalogBatch) pendingInsert(r VersionRef) int {
 // flushes, its rows when the table is swept (orphan_sweep.go).
 func (tx *writeTx) deleteVersion(r VersionRef, table string) {
 	b := &tx.batch
-	tx.orphan(table, r) // its rows were inserted at once (insertTable), even in this transaction
+	tx.orphan(table, r) // its rows are inserted at the latest by the flush before the sweep (table_batch.go)
 	if i := b.pendingInsert(r); i >= 0 {
 		b.inserts = slices.Delete(b.inserts, i, i+1)
 	} else {
@@ -142,6 +142,9 @@ const (
 // more than once (before an error message reads the catalog, say); what it
 // wrote is no longer pending.
 func (tx *writeTx) flush() error {
+	if err := tx.flushRows(); err != nil {
+		return err
+	}
 	b := &tx.batch
 	switch {
 	case len(b.inserts) == 1:

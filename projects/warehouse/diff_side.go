@@ -108,6 +108,10 @@ type side struct {
 	// the partitions are the catalog's: product names them.
 	whole   map[tableVersion]int
 	product string
+	// mem, when set, is a table that is not in the warehouse (a replay's
+	// output): the side is its rows, read through strata_rows, and metas
+	// holds one pseudo version describing it (diff_table.go).
+	mem *memSide
 }
 
 type tableVersion struct {
@@ -161,6 +165,9 @@ func (s side) tables() []storageTable {
 // sideSQL selects the side's rows projected onto cols, with a leading
 // _partition column. An empty side is an empty relation of that shape.
 func sideSQL(s side, cols []unionColumn) string {
+	if s.mem != nil {
+		return s.mem.sql(cols)
+	}
 	byTable := map[string][]*versionMeta{}
 	for _, m := range s.metas {
 		byTable[m.table] = append(byTable[m.table], m)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/projects/tableview"
@@ -70,6 +71,11 @@ func (w *Warehouse) ReadPage(ctx context.Context, product string, sel Selection,
 		return err
 	})
 	if err != nil {
+		if len(q.Columns) > 0 && strings.Contains(err.Error(), "Conversion Error") {
+			// A column filter's value DuckDB cannot read as its column's
+			// type (">abc" on a number): the asker's mistake.
+			return nil, 0, fmt.Errorf("read %s: %w: a column filter: %v", product, tableview.ErrBadQuery, err)
+		}
 		return nil, 0, fmt.Errorf("read %s: %w", product, err)
 	}
 	return out, total, nil

@@ -165,15 +165,32 @@ func prepareOutputs(outs []Output) ([]preparedOutput, error) {
 }
 
 func (w *Warehouse) writeOutputs(ctx context.Context, outs []Output, makeCurrent bool, then Then) ([]Version, error) {
+	p, err := newOutputsReq(ctx, outs, makeCurrent, then)
+	if err != nil {
+		return nil, err
+	}
+	w.writeAll([]*writeReq{p.req})
+	return p.result()
+}
+
+// outputsReq is one publish (or stage) of several outputs as a grouped
+// write: its transaction body and, once the group ended, what it answers.
+type outputsReq struct {
+	req         *writeReq
+	makeCurrent bool
+	versions    []Version
+	conflict    *ConflictError
+}
+
+func newOutputsReq(ctx context.Context, outs []Output, makeCurrent bool, then Then) (*outputsReq, error) {
 	prepared, err := prepareOutputs(outs)
 	if err != nil {
 		return nil, err
 	}
-	var versions []Version
-	var conflict *ConflictError
-	err = w.writeGrouped(ctx, func(tx *writeTx) error {
-		versions = make([]Version, 0, len(prepared))
-		conflict = nil
+	p := &outputsReq{makeCurrent: makeCurrent}
+	p.req = &writeReq{ctx: ctx, fn: func(tx *writeTx) error {
+		p.versions = make([]Version, 0, len(prepared))
+		p.conflict = nil
 		if err := tx.claimOwners(prepared); err != nil {
 			return err
 		}
@@ -185,7 +202,7 @@ func (w *Warehouse) writeOutputs(ctx context.Context, outs []Output, makeCurrent
 				return err
 			}
 			if len(cs) > 0 {
-				conflict, current = &ConflictError{Conflicts: cs}, false
+				p.conflict, current = &ConflictError{Conflicts: cs}, false
 			}
 		}
 		created := time.Now().UTC().Truncate(time.Microsecond)
@@ -195,27 +212,32 @@ func (w *Warehouse) writeOutputs(ctx context.Context, outs []Output, makeCurrent
 			if err != nil {
 				return fmt.Errorf("output %d (%s, partition %s): %w", i, o.Product, o.Partition, err)
 			}
-			versions = append(versions, v)
+			p.versions = append(p.versions, v)
 		}
 		if then != nil { // warehouse_commit_hook.go
-			tx.rideAlong = append(tx.rideAlong, then(versions, conflictVersions(conflict, versions)))
+			tx.rideAlong = append(tx.rideAlong, then(p.versions, conflictVersions(p.conflict, p.versions)))
 		}
 		return nil
-	})
-	if err != nil {
+	}}
+	return p, nil
+}
+
+// result is what the publish answers once its transaction ended.
+func (p *outputsReq) result() ([]Version, error) {
+	if err := p.req.err; err != nil {
 		verb := "publish"
-		if !makeCurrent {
+		if !p.makeCurrent {
 			verb = "stage"
 		}
 		return nil, fmt.Errorf("%s: %w", verb, err)
 	}
-	if conflict != nil {
-		for i := range conflict.Conflicts {
-			conflict.Conflicts[i].Version = versions[conflict.Conflicts[i].index].Version
+	if c := p.conflict; c != nil {
+		for i := range c.Conflicts {
+			c.Conflicts[i].Version = p.versions[c.Conflicts[i].index].Version
 		}
-		return versions, conflict
+		return p.versions, c
 	}
-	return versions, nil
+	return p.versions, nil
 }
 
 // writeOutput appends one output as a new version inside the transaction:

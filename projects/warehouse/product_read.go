@@ -151,18 +151,23 @@ func (w *Warehouse) ReadVersions(ctx context.Context, refs []VersionRef) (*sdk.T
 // write.
 func (w *Warehouse) readTx(ctx context.Context, fn func(conn *sql.Conn) error) error {
 	return w.onConn(ctx, func(conn *sql.Conn) error {
-		if _, err := conn.ExecContext(ctx, "BEGIN TRANSACTION READ ONLY"); err != nil {
-			return err
-		}
-		if err := fn(conn); err != nil {
-			if _, rerr := conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK"); rerr != nil {
-				_ = conn.Raw(func(any) error { return driver.ErrBadConn }) // do not return it to the pool
-			}
-			return err
-		}
-		_, err := conn.ExecContext(context.WithoutCancel(ctx), "COMMIT")
-		return err
+		return w.readOnConn(ctx, conn, func() error { return fn(conn) })
 	})
+}
+
+// readOnConn is readTx on a connection the caller holds.
+func (w *Warehouse) readOnConn(ctx context.Context, conn *sql.Conn, fn func() error) error {
+	if _, err := conn.ExecContext(ctx, "BEGIN TRANSACTION READ ONLY"); err != nil {
+		return err
+	}
+	if err := fn(); err != nil {
+		if _, rerr := conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK"); rerr != nil {
+			_ = conn.Raw(func(any) error { return driver.ErrBadConn }) // do not return it to the pool
+		}
+		return err
+	}
+	_, err := conn.ExecContext(context.WithoutCancel(ctx), "COMMIT")
+	return err
 }
 
 // onConn runs fn on a pooled connection of the open warehouse.

@@ -35,6 +35,9 @@ func registerTableSource(conn *sql.Conn) error {
 			if !ok {
 				return nil, fmt.Errorf("%s: no table behind handle %d", tableSourceFunc, h)
 			}
+			if b, ok := t.(rowBatch); ok { // table_batch.go
+				return newBatchRows(b)
+			}
 			return newTableRows(t.(*sdk.Table))
 		},
 	})
@@ -48,8 +51,9 @@ func mustTypeInfo(t duckdb.Type) duckdb.TypeInfo {
 	return ti
 }
 
-// handOver makes t what strata_rows(h) reads until release is called.
-func handOver(t *sdk.Table) (h int64, release func()) {
+// handOver makes t (an *sdk.Table or a rowBatch) what strata_rows(h)
+// reads until release is called.
+func handOver(t any) (h int64, release func()) {
 	h = nextHandle.Add(1)
 	pendingTables.Store(h, t)
 	return h, func() { pendingTables.Delete(h) }
@@ -71,20 +75,6 @@ func insertTable(ctx context.Context, conn *sql.Conn, table, partition string, v
 // again for every publish.
 func insertSQL(table string) string {
 	return fmt.Sprintf("INSERT INTO %s SELECT $1::VARCHAR, $2::INTEGER, * FROM %s($3)", qualified(table), tableSourceFunc)
-}
-
-// insertTable appends t through the writer's prepared INSERT of table. An
-// empty table costs no statement: its version is its catalog row alone.
-func (tx *writeTx) insertTable(table, partition string, version int, t *sdk.Table) error {
-	if t.Len() == 0 {
-		return nil
-	}
-	h, release := handOver(t)
-	defer release()
-	if err := tx.exec(insertSQL(table), partition, version, h); err != nil {
-		return fmt.Errorf("append to %s: %w", table, err)
-	}
-	return nil
 }
 
 // tableRows serves one table, a data chunk at a time.
@@ -122,8 +112,17 @@ func (r *tableRows) FillChunk(chunk duckdb.DataChunk) error {
 	if err := chunk.SetSize(n); err != nil {
 		return err
 	}
-	lo := r.next
-	for j, c := range r.t.Columns() {
+	if err := fillChunk(chunk, r.t, r.next, n, 0); err != nil {
+		return err
+	}
+	r.next += n
+	return nil
+}
+
+// fillChunk writes rows lo..lo+n of t into the chunk's columns from first on.
+func fillChunk(chunk duckdb.DataChunk, t *sdk.Table, lo, n, first int) error {
+	for jt, c := range t.Columns() {
+		j := first + jt
 		if !projected(chunk, j) {
 			continue
 		}
@@ -150,7 +149,6 @@ func (r *tableRows) FillChunk(chunk duckdb.DataChunk) error {
 			return fmt.Errorf("column %q: %w", c.Name, err)
 		}
 	}
-	r.next += n
 	return nil
 }
 

@@ -38,6 +38,9 @@ type writeTx struct {
 	// newOwners are the product owners this transaction recorded
 	// (product_owner.go), applied to the cache once committed.
 	newOwners map[string]ProductOwner
+	// rows are the new versions' rows not inserted yet, by storage table
+	// (table_batch.go).
+	rows map[string]rowBatch
 }
 
 // write runs fn in one transaction under the write lock: BEGIN, fn, view
@@ -57,10 +60,11 @@ func (w *Warehouse) write(ctx context.Context, fn func(tx *writeTx) error) error
 
 // writeReq is one caller's transaction body waiting for a grouped write.
 type writeReq struct {
-	ctx  context.Context
-	fn   func(tx *writeTx) error
-	err  error
-	done bool // under w.mu
+	ctx    context.Context
+	fn     func(tx *writeTx) error
+	err    error
+	done   bool // under w.mu
+	failed bool // its fn returned the group's error (commitGroup)
 }
 
 // maxGroup bounds how many queued writes share one transaction.
@@ -70,33 +74,49 @@ const maxGroup = 32
 // share the next transaction (and its COMMIT, most of a small publish's
 // cost), run one after the other in it as they would in transactions of
 // their own. Each fn is still all-or-nothing: if any of the group fails,
-// the group is rolled back and each runs again alone, so one caller's error
-// never fails another. A caller returns once its transaction committed.
+// the group is rolled back and the others commit without it, so one
+// caller's error never fails another. A caller returns once its
+// transaction committed.
 func (w *Warehouse) writeGrouped(ctx context.Context, fn func(tx *writeTx) error) error {
-	if err := w.checkOpen(); err != nil {
-		return err
-	}
 	req := &writeReq{ctx: ctx, fn: fn}
+	w.writeAll([]*writeReq{req})
+	return req.err
+}
+
+// writeAll is writeGrouped for several bodies handed over at once (a
+// backfill's group of partitions, publish_group.go): they queue together,
+// so they share one transaction with each other and with whatever queued
+// before them, each still all-or-nothing. It returns once every one of
+// them committed or failed (its err).
+func (w *Warehouse) writeAll(mine []*writeReq) {
+	if err := w.checkOpen(); err != nil {
+		for _, r := range mine {
+			r.err = err
+		}
+		return
+	}
 	w.qmu.Lock()
-	w.queue = append(w.queue, req)
+	w.queue = append(w.queue, mine...)
 	w.qmu.Unlock()
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if req.done { // a leader ran it while we waited for the lock
-		return req.err
+	left := slices.DeleteFunc(slices.Clone(mine), func(r *writeReq) bool { return r.done })
+	if len(left) == 0 { // a leader ran them while we waited for the lock
+		return
 	}
 	w.qmu.Lock()
-	n := min(len(w.queue), maxGroup)
-	// Ours is in the first maxGroup: leaders take the queue from its head.
+	n := min(len(w.queue), max(maxGroup, len(left)))
+	// Leaders take the queue from its head; ours are added when more than
+	// that were waiting: never left behind.
 	group := slices.Clone(w.queue[:n])
 	w.queue = slices.Delete(w.queue, 0, n)
-	w.qmu.Unlock()
-	if !slices.Contains(group, req) {
-		group = append(group, req) // more than maxGroup were waiting; never left behind
-		w.qmu.Lock()
-		w.queue = slices.DeleteFunc(w.queue, func(r *writeReq) bool { return r == req })
-		w.qmu.Unlock()
+	for _, r := range left {
+		if !slices.Contains(group, r) {
+			group = append(group, r)
+			w.queue = slices.DeleteFunc(w.queue, func(q *writeReq) bool { return q == r })
+		}
 	}
+	w.qmu.Unlock()
 	live := group[:0:0]
 	for _, r := range group {
 		r.done = true
@@ -104,20 +124,36 @@ func (w *Warehouse) writeGrouped(ctx context.Context, fn func(tx *writeTx) error
 			live = append(live, r)
 		}
 	}
-	if len(live) == 0 {
-		return req.err
+	w.commitSplitting(live)
+}
+
+// commitSplitting commits reqs in one transaction (w.mu held). When one
+// body fails, the others are committed together without it and it runs
+// again alone (its error is then its own); when the transaction fails
+// elsewhere (its catalog flush, the hook, COMMIT), each runs alone, as if
+// never grouped.
+func (w *Warehouse) commitSplitting(reqs []*writeReq) {
+	if len(reqs) == 0 {
+		return
 	}
-	err := w.commitGroup(live)
-	if err == nil || len(live) == 1 {
-		for _, r := range live {
+	err := w.commitGroup(reqs)
+	if err == nil || len(reqs) == 1 {
+		for _, r := range reqs {
 			r.err = err
 		}
-		return req.err
+		return
 	}
-	for _, r := range live { // alone, as if never grouped
-		r.err = w.commitGroup([]*writeReq{r})
+	bad := slices.IndexFunc(reqs, func(r *writeReq) bool { return r.failed })
+	if bad < 0 {
+		for _, r := range reqs {
+			r.err = w.commitGroup([]*writeReq{r})
+		}
+		return
 	}
-	return req.err
+	r := reqs[bad]
+	w.commitSplitting(slices.Delete(slices.Clone(reqs), bad, bad+1))
+	r.failed = false
+	r.err = w.commitGroup([]*writeReq{r})
 }
 
 // writable is what a write checks under the lock before it begins.
@@ -162,6 +198,7 @@ func (w *Warehouse) commitGroup(reqs []*writeReq) error {
 	for _, r := range reqs {
 		tx.ctx = r.ctx
 		if err = r.fn(tx); err != nil {
+			r.failed = true
 			break
 		}
 	}

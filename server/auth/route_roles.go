@@ -45,14 +45,20 @@ var Routes = map[string]Role{
 	"POST /api/v1/pipelines/:id/blocks/:block/move":   Editor,
 	"POST /api/v1/pipelines/:id/blocks/:block/rename": Editor,
 	"PUT /api/v1/pipelines/:id/blocks/:block/note":    Editor,
-	"GET /api/v1/project/settings":                    Viewer, // strata.yaml, a file of the project
-	"PUT /api/v1/project/settings":                    Admin,
-	"POST /api/v1/project/check":                      Editor, // diagnostics of unsaved text
-	"GET /api/v1/lsp":                                 Editor, // gopls runs the go command on the project
+	// The trigger form writes the pipeline file.
+	"POST /api/v1/pipelines/:id/triggers":            Editor,
+	"PUT /api/v1/pipelines/:id/triggers/:trigger":    Editor,
+	"DELETE /api/v1/pipelines/:id/triggers/:trigger": Editor,
+	"GET /api/v1/triggers/schedule-preview":          Viewer, // reads a cron expression; changes nothing
+	"GET /api/v1/project/settings":                   Viewer, // strata.yaml, a file of the project
+	"PUT /api/v1/project/settings":                   Admin,
+	"POST /api/v1/project/check":                     Editor, // diagnostics of unsaved text
+	"GET /api/v1/lsp":                                Editor, // gopls runs the go command on the project
 
 	// Editor sessions' drafts.
 	"GET /api/v1/sessions/:session/drafts/:pipeline/:block/rows":     Editor,
 	"GET /api/v1/sessions/:session/drafts/:pipeline/:block/rows.csv": Editor,
+	"GET /api/v1/sessions/:session/drafts/:pipeline/:block/summary":  Editor,
 	"GET /api/v1/sessions/:session/outputs":                          Editor, // the cells' last outputs (previews of drafts)
 
 	// Runs.
@@ -61,12 +67,18 @@ var Routes = map[string]Role{
 	"GET /api/v1/runs/:id":            Viewer,
 	"POST /api/v1/runs/:id/cancel":    Operator,
 
+	// Replay tests: the code on disk over stored partitions, diffed
+	// against them; they publish nothing, so an editor runs them as cells.
+	"POST /api/v1/pipelines/:id/replays": Editor,
+	"GET /api/v1/replays/:id":            Viewer,
+
 	// Backfills and their review.
 	"POST /api/v1/backfills/plan":               Viewer, // a dry run: changes nothing
 	"POST /api/v1/backfills":                    Operator,
 	"GET /api/v1/backfills":                     Viewer,
 	"GET /api/v1/backfills/:id":                 Viewer,
 	"GET /api/v1/backfills/:id/partitions":      Viewer,
+	"GET /api/v1/backfills/:id/failures":        Viewer,
 	"GET /api/v1/backfills/:id/conflicts":       Viewer,
 	"GET /api/v1/backfills/:id/review":          Viewer,
 	"GET /api/v1/backfills/:id/diff":            Viewer,

@@ -18,9 +18,10 @@ import { CalendarCanvas } from "../views/calendar_canvas";
 import { HourCalendarCanvas } from "../views/hour_calendar";
 import { ganttView } from "../views/gantt";
 import { pickCell, refreshPick, type PartitionPick } from "../partition_pick";
-import { blockTable, logsView } from "../views/run_blocks";
+import { allLogs, blockTable, logsView } from "../views/run_blocks";
 import { runHref } from "../runs";
 import { ReviewPanel } from "../views/review_panel";
+import { FailureGroups } from "../views/failure_groups";
 import { PartitionGrid, stateColor } from "../views/grid_canvas";
 import { ws } from "../ws";
 
@@ -32,6 +33,8 @@ export class BackfillPage implements Page {
   error = "";
   actionError = "";
   acting = "";
+  /** The failed and cancelled partitions grouped by block and error, once the backfill ended. */
+  failures: FailureGroups;
   /** Cancel was clicked: the page asks before cancelling every unfinished partition. */
   confirmCancel = false;
   grid = new PartitionGrid();
@@ -41,7 +44,7 @@ export class BackfillPage implements Page {
   chosen?: PartitionPick;
   run?: RunDetail;
   runError = "";
-  logSearch = "";
+  logView = allLogs();
   zonePipeline?: string;
   interval?: string;
   review?: ReviewPanel;
@@ -68,6 +71,10 @@ export class BackfillPage implements Page {
 
   constructor(readonly id: string) {
     this.title = id;
+    this.failures = new FailureGroups(id, () => app.update(), (st) => {
+      this.st = st;
+      void this.loadParts();
+    });
     this.grid.onHover = (i) => {
       this.hover = i;
       app.update();
@@ -303,6 +310,7 @@ export class BackfillPage implements Page {
       ${this.actionError ? html`<div class="error-box" data-testid="bf-action-error">${this.actionError}</div>` : nothing}
       ${final && pr.failed + pr.cancelled > 0 && st.retry_hint ? html`<div class="banner-inline small" data-testid="bf-retry-hint">${st.retry_hint}</div>` : nothing}
       ${st.conflicts?.length ? conflictsView(st) : nothing}
+      ${final && pr.failed + pr.cancelled > 0 ? (void this.failures.load(`${st.state}:${pr.failed}:${pr.cancelled}:${pr.succeeded}`), this.failures.render(canRetry, !!st.files_changed)) : nothing}
       <section class="progress-box" data-testid="progress">
         <div class="progressbar" role="progressbar" aria-valuemin="0" aria-valuemax=${st.total} aria-valuenow=${pr.succeeded + pr.failed + pr.skipped + pr.cancelled}>
           <span class="seg succeeded" style=${`width:${pct(pr.succeeded)}`}></span><span class="seg skipped" style=${`width:${pct(pr.skipped)}`}></span><span class="seg failed" style=${`width:${pct(pr.failed)}`}></span><span class="seg cancelled" style=${`width:${pct(pr.cancelled)}`}></span><span class="seg running" style=${`width:${pct(pr.running)}`}></span>
@@ -379,7 +387,7 @@ export class BackfillPage implements Page {
             <h3>Block runs</h3>
             ${blockTable(r, zone)}
             <h3>Logs</h3>
-            ${logsView(r, this.logSearch, (q) => ((this.logSearch = q), app.update()))}`
+            ${logsView(r, this.logView, (v) => ((this.logView = v), app.update()))}`
         : nothing}
     </section>`;
   }

@@ -31,6 +31,9 @@ import { settings } from "../settings";
 import { CellStates } from "../views/cell_state";
 import { YamlCells } from "../views/yaml_cell";
 import { NotebookStructure, removeBlockText } from "../views/notebook_structure";
+import { CommandKeys, moveTarget } from "../cell_keys";
+import { can } from "../role";
+import { ReplayPanel } from "../views/replay_panel";
 
 interface Cell {
   block: BlockView;
@@ -58,6 +61,8 @@ interface Cell {
   conflict?: { theirs: string; etag: string };
   /** Kept from an earlier load: the pipeline file, now broken, does not list it. */
   unlisted?: boolean;
+  /** A replay test started from this cell, and its result on the calendar. */
+  replay?: ReplayPanel;
 }
 
 export class PipelinePage implements Page {
@@ -86,6 +91,8 @@ export class PipelinePage implements Page {
   private runSub?: () => void;
   private destroyed = false;
   private triggers: TriggerPanel;
+  /** Command mode's key state (D D). */
+  private keys = new CommandKeys();
   /** Each cell's stored output and draft, current or stale, and Run with upstream. */
   states: CellStates;
   /** The pipeline file and strata.yaml as YAML editor cells. */
@@ -98,7 +105,7 @@ export class PipelinePage implements Page {
     partition: string | null,
   ) {
     this.title = id;
-    this.triggers = new TriggerPanel(id, () => app.update());
+    this.triggers = new TriggerPanel(id, () => app.update(), { pipeline: () => this.pipeline, saved: () => void this.load() });
     this.states = new CellStates({
       pipeline: id,
       dirtySources: () => Object.fromEntries([...this.cells.values()].filter((c) => c.dirty && c.editor).map((c) => [c.block.id, c.editor!.text()])),
@@ -153,7 +160,10 @@ export class PipelinePage implements Page {
     this.states.destroy();
     this.headObserver?.disconnect();
     this.yamlCells?.destroy();
-    for (const c of this.cells.values()) c.editor?.view.destroy();
+    for (const c of this.cells.values()) {
+      c.editor?.view.destroy();
+      c.replay?.close();
+    }
   }
 
   pipelineZone(): string | undefined {
@@ -228,6 +238,63 @@ export class PipelinePage implements Page {
     this.update();
   }
 
+  /** Selects a cell for command mode: the cell takes the focus (the editor's cursor leaves it). */
+  selectCell(block: string): void {
+    this.keys.reset();
+    const el = document.getElementById("cell-" + block);
+    if (!el) return;
+    el.focus({ preventScroll: true });
+    el.scrollIntoView({ block: "nearest" });
+  }
+
+  /** A key on a selected cell (command mode, cell_keys.ts); keys typed in its editor or forms are theirs. */
+  private cellKey(e: KeyboardEvent, c: Cell): void {
+    if (e.target !== e.currentTarget) return;
+    const cmd = this.keys.key(e);
+    if (cmd.kind === "none") return;
+    e.preventDefault();
+    const order = this.pipeline?.order ?? [];
+    const id = c.block.id;
+    const i = order.indexOf(id);
+    const edits = can("edit");
+    switch (cmd.kind) {
+      case "edit":
+        c.editor?.view.focus();
+        break;
+      case "add":
+        if (!edits) break;
+        if (cmd.where === "above") this.structure.open(id, order[i - 1], "go");
+        else this.structure.open(order[i + 1] ?? "", id, "go");
+        break;
+      case "delete":
+        c.status = "";
+        if (edits) void this.removeBlock(c).then((gone) => (gone ? this.selectCell(order[i + 1] ?? order[i - 1] ?? "") : this.selectCell(id)));
+        break;
+      case "pending":
+        c.status = edits ? "press D again to remove this block" : "";
+        c.statusError = false;
+        this.update();
+        break;
+      case "select": {
+        const to = order[i + cmd.delta];
+        if (to) this.selectCell(to);
+        break;
+      }
+      case "move": {
+        const before = moveTarget(order, id, cmd.delta);
+        if (edits && before !== undefined) void this.structure.move(c.block, before).then(() => requestAnimationFrame(() => this.selectCell(id)));
+        break;
+      }
+      case "run":
+        void this.run(c);
+        if (cmd.next && order[i + 1]) this.selectCell(order[i + 1]);
+        break;
+      case "note":
+        if (edits) this.structure.noteAbove(id);
+        break;
+    }
+  }
+
   /** Puts the cursor in the cell after block (DAG order), as Jupyter's Shift+Enter does. */
   private focusNext(block: string): void {
     const order = this.pipeline?.order ?? [];
@@ -267,6 +334,7 @@ export class PipelinePage implements Page {
           void this.run(c);
           this.focusNext(c.block.id);
         },
+        escape: () => this.selectCell(c.block.id),
         save: () => void this.save(c),
         change: (dirty) => {
           c.dirty = dirty;
@@ -490,15 +558,18 @@ export class PipelinePage implements Page {
     }
   }
 
-  async removeBlock(c: Cell): Promise<void> {
-    if (!confirm(removeBlockText(this.pipeline?.file ?? "the pipeline file", c.block))) return;
+  /** Removes a block after the confirmation listing what goes; true when it went. */
+  async removeBlock(c: Cell): Promise<boolean> {
+    if (!confirm(removeBlockText(this.pipeline?.file ?? "the pipeline file", c.block))) return false;
     try {
       await api.deleteBlock(this.id, c.block.id);
       await this.load();
+      return true;
     } catch (e) {
       c.status = errorText(e);
       c.statusError = true;
       this.update();
+      return false;
     }
   }
 
@@ -614,6 +685,7 @@ export class PipelinePage implements Page {
           ${this.yamlCells ? this.yamlCells.render(pl) : nothing}
           ${order.map((id) => this.cells.get(id)).filter((c): c is Cell => !!c).map((c, i, all) => html`${c.unlisted ? nothing : this.structure.insertBar(c.block.id, all[i - 1]?.block.id)}${this.structure.noteCell(c.block)}${this.cell(c, zone)}`)}
           ${this.addBlockForm()}
+          <p class="muted small" data-testid="keys-help">Keys: Shift+Enter runs a cell and moves on; Esc leaves the editor and selects the cell, then A / B add a block above / below, D D removes it (asks first), ↑ ↓ select, Alt+↑ ↓ move it, M writes a note above, Enter edits.</p>
         </div>
         <aside class="side">
           ${this.triggers.render(zone)}
@@ -658,7 +730,14 @@ export class PipelinePage implements Page {
     const e = ws.execs.forCell(this.id, b.id);
     const running = !!e && !isFinal(e.phase);
     const pl = this.pipeline!;
-    return html`<section class=${"cell" + (running ? " busy" : "")} id=${"cell-" + b.id} data-testid=${"cell-" + b.id} data-block=${b.id}>
+    return html`<section
+      class=${"cell" + (running ? " busy" : "")}
+      id=${"cell-" + b.id}
+      data-testid=${"cell-" + b.id}
+      data-block=${b.id}
+      tabindex="-1"
+      @keydown=${(e: KeyboardEvent) => this.cellKey(e, c)}
+    >
       <header class="cell-head">
         <span class=${"state-dot " + (running ? "running" : (this.runStates.get(b.id) ?? ""))}></span>
         <h2>${b.id}</h2>
@@ -676,6 +755,7 @@ export class PipelinePage implements Page {
         <button data-testid="run" class="primary" ?disabled=${running} @click=${() => this.run(c)} title="run the editor's text for the partition (Ctrl+Enter)">${running ? "Running…" : "Run ▸"}</button>
         ${this.states.chooser(b.id)}
         <button data-testid="run-upstream" ?disabled=${running || this.states.busy()} @click=${() => void this.states.runWithUpstream(b.id)} title="run the stale cells above this one first, in DAG order, then this one, in this session">Run with upstream</button>
+        <button data-testid="replay" ?disabled=${c.replay?.job?.state === "running"} @click=${() => this.startReplay(c)} title="replay the pipeline's saved code over the last 30 stored days, each block on the inputs its stored version read, and compare with what is stored; nothing is published">Replay 30 days</button>
         ${running && e ? html`<button @click=${() => ws.interrupt(e.id)} title="interrupt the running block">Stop</button>` : nothing}
         <button data-testid="save" ?disabled=${!c.dirty} @click=${() => this.save(c)} title="write the file (Ctrl+S)">Save</button>
         <details class="menu">
@@ -709,7 +789,21 @@ export class PipelinePage implements Page {
       <div class="output" data-testid="output" ${ref((el) => (c.out = (el as HTMLDivElement) ?? null))}>
         ${c.view === "run" ? this.runOutput(c, e, zone) : html`${c.stored.controls()}${c.stored.body(zone)}`}
       </div>
+      ${c.replay ? c.replay.render() : nothing}
     </section>`;
+  }
+
+  /** Replays the saved pipeline over the last 30 stored days; the cell shows the result on a calendar. */
+  private startReplay(c: Cell): void {
+    c.replay?.close();
+    const p = new ReplayPanel(this.id, c.block.id, 30, this.update, () => app.zone());
+    p.onClose = () => {
+      p.close();
+      c.replay = undefined;
+      this.update();
+    };
+    c.replay = p;
+    void p.start();
   }
 
   private conflictBanner(c: Cell): TemplateResult {
@@ -786,6 +880,7 @@ export class PipelinePage implements Page {
     const src: GridSource = {
       page: async (p) => (await api.draftRows(session, e.pipeline, e.block, { partition: e.partition, ...p })).preview,
       csvURL: (p) => api.draftCSV(session, e.pipeline, e.block, { partition: e.partition, ...p }),
+      summary: async () => (await api.draftSummary(session, e.pipeline, e.block, e.partition)).columns,
     };
     if (!c.grid) c.grid = new ResultGrid(e.preview!, src, this.update);
     else if (c.gridExec !== e.id) c.grid.reset(e.preview!, src);

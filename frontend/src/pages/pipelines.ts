@@ -6,22 +6,12 @@
 import { html, nothing, type TemplateResult } from "lit-html";
 import { api, errorText } from "../api";
 import { app, type Page } from "../app";
-import { browserZone } from "../time";
+import { browserZone, zoneList } from "../time";
 import type { PipelineSummary, Problem } from "../types";
 
 const INTERVALS = ["hour", "day", "week", "month", "quarter", "year", "none"];
 
 /** Every zone the browser knows, for the picker (loaded once). */
-let zones: string[] | undefined;
-function zoneList(): string[] {
-  if (!zones) {
-    const intl = Intl as unknown as { supportedValuesOf?: (k: string) => string[] };
-    zones = intl.supportedValuesOf?.("timeZone") ?? ["UTC"];
-    if (!zones.includes("UTC")) zones.unshift("UTC");
-  }
-  return zones;
-}
-
 export class PipelinesPage implements Page {
   title = "Pipelines";
   pipelines: PipelineSummary[] = [];

@@ -33,8 +33,10 @@ export class ProductsPage implements Page {
   constructor(
     readonly name: string | null,
     end: string | null = null,
+    /** The partition to open (a run page's link to a version it wrote). */
+    private readonly open: string | null = null,
   ) {
-    this.end = end ?? "";
+    this.end = end ?? open ?? "";
     this.title = name ?? "Products";
     void this.load();
   }
@@ -56,9 +58,10 @@ export class ProductsPage implements Page {
         else {
           const cfg = this.cfg();
           this.panel = new PreviewPanel(this.product.name, cfg, () => app.update());
-          this.panel.partition = this.product.latest_partition;
+          const first = this.open || this.product.latest_partition;
+          this.panel.partition = first;
           await Promise.all([this.loadStrip(), this.loadVersions()]);
-          this.select(this.product.latest_partition);
+          this.select(first);
         }
       }
     } catch (e) {

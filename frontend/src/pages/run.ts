@@ -10,8 +10,27 @@ import { failures, runsHref } from "../runs";
 import { formatDuration, formatInstant } from "../time";
 import { FINAL_STATES, type RunDetail } from "../types";
 import { ganttView } from "../views/gantt";
-import { blockTable, logsView } from "../views/run_blocks";
+import { allLogs, blockTable, logsView } from "../views/run_blocks";
 import { ws } from "../ws";
+
+/** The product versions the run wrote, each linking to its product's partition. */
+function versionsView(r: RunDetail): TemplateResult {
+  const vs = r.versions ?? [];
+  if (!vs.length) return html`<p class="muted small" data-testid="run-versions-none">${FINAL_STATES.has(r.state) ? "This run wrote no product version." : "None yet."}</p>`;
+  return html`<table class="data" data-testid="run-versions">
+    <thead><tr><th>product</th><th>partition</th><th>version</th><th class="num">rows</th></tr></thead>
+    <tbody>
+      ${vs.map(
+        (v) => html`<tr>
+          <td class="mono"><a data-testid="run-version-link" href=${`/products/${encodeURIComponent(v.product)}?partition=${encodeURIComponent(v.partition)}`}>${v.product}</a></td>
+          <td class="mono">${v.partition}</td>
+          <td>v${v.version}${v.current ? html` <span class="tag ok">current</span>` : nothing}</td>
+          <td class="num">${v.rows.toLocaleString("en-US")}</td>
+        </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
 
 export class RunPage implements Page {
   title: string;
@@ -19,7 +38,7 @@ export class RunPage implements Page {
   error = "";
   cancelError = "";
   cancelling = false;
-  search = "";
+  logView = allLogs();
   zonePipeline?: string;
   private off?: () => void;
   private refresh?: ReturnType<typeof setTimeout>;
@@ -132,8 +151,10 @@ export class RunPage implements Page {
       ${ganttView(r.blocks, zone, 760, this.focus)}
       <h3>Blocks</h3>
       ${blockTable(r, zone, this.focus)}
+      <h3>Versions written</h3>
+      ${versionsView(r)}
       <h3>Logs</h3>
-      ${logsView(r, this.search, (s) => ((this.search = s), app.update()))}
+      ${logsView(r, this.logView, (v) => ((this.logView = v), app.update()))}
     </main>`;
   }
 }

@@ -60,7 +60,8 @@ export class NotebookStructure {
     </div>`;
   }
 
-  private open(before: string, above: string | undefined, kind: "go" | "sql"): void {
+  /** Opens the add-a-block form above before ("" at the end), reading above: the bar's + Go, and command mode's A and B. */
+  open(before: string, above: string | undefined, kind: "go" | "sql"): void {
     this.insert = { before, kind, id: "", upstream: new Set(above ? [above] : []), error: "", busy: false };
     this.host.update();
     requestAnimationFrame(() => (document.querySelector('[data-testid="insert-form"] input[name="id"]') as HTMLInputElement | null)?.focus());
@@ -129,6 +130,12 @@ export class NotebookStructure {
         <button class="link small danger" data-testid="note-delete" @click=${() => this.deleteNote(b)}>delete note</button>
       </div>
     </section>`;
+  }
+
+  /** Opens the Markdown note above a block in its editor (command mode's M). */
+  noteAbove(block: string): void {
+    const b = this.host.pipeline()?.blocks.find((x) => x.id === block);
+    if (b) this.editNote(block, b.note ?? "");
   }
 
   private editNote(block: string, text: string): void {
@@ -204,7 +211,7 @@ export class NotebookStructure {
       <button class="link" data-testid="move-down" ?disabled=${i < 0 || i >= order.length - 1} @click=${close(() => this.move(b, order[i + 2] ?? ""))}>Move down</button>`;
   }
 
-  private async move(b: BlockView, before: string): Promise<void> {
+  async move(b: BlockView, before: string): Promise<void> {
     try {
       await api.moveBlock(this.id, b.id, before);
       await this.host.reload();

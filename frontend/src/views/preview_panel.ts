@@ -5,6 +5,7 @@
 import { html, nothing, type TemplateResult } from "lit-html";
 import { api, errorText } from "../api";
 import { KEY_EXAMPLES } from "../partitions";
+import { runHref } from "../runs";
 import { formatInstant } from "../time";
 import type { PartitionsConfig, PreviewResponse, ProductPartition } from "../types";
 import { ChartPanel, type ChartSource } from "./chart_panel";
@@ -178,7 +179,7 @@ export class PreviewPanel {
             <td>v${v.version}${v.current ? html` <span class="tag ok">current</span>` : nothing}</td>
             <td class="num">${v.rows.toLocaleString("en-US")}</td>
             <td>${formatInstant(v.created_at, zone)}</td>
-            <td class="mono small">${v.run_id}</td>
+            <td class="mono small"><a data-testid="version-run" href=${runHref(v.run_id)} title="the run that wrote this version">${v.run_id}</a></td>
             <td class="mono small">${v.code_hash.slice(0, 8)}</td>
             <td>
               <button class="link" @click=${() => {

@@ -1,5 +1,7 @@
 // The result table of a cell or a product preview: sort by clicking a
-// header (shift adds a key), filter rows, resize columns by dragging a
+// header (shift adds a key), filter rows (any cell, or per column in the box
+// under its header: text, null, !null, >v, <=v …), read each column's summary
+// over the whole result in its header (nulls; min … max or distinct), resize columns by dragging a
 // header's edge, page past the first 100 rows, copy a selection (click,
 // shift-click; Ctrl+C) or the page as TSV, and export the whole result as
 // CSV. Paging, sorting and filtering run on the server over the whole
@@ -8,7 +10,7 @@
 
 import { html, nothing, type TemplateResult } from "lit-html";
 import { errorText } from "../api";
-import { inSelection, nextSort, selectionTSV, sortParam, type Selection, type SortKey } from "../table_state";
+import { columnsParam, inSelection, nextSort, selectionTSV, sortParam, summaryLine, type ColumnSummary, type Selection, type SortKey } from "../table_state";
 import type { Preview } from "../types";
 import { formatCell, NUMERIC, typeLabel } from "./table";
 
@@ -19,12 +21,15 @@ export interface PageQuery {
   limit: number;
   sort: string;
   filter: string;
+  columns: string; // per-column filters as JSON ({"amount": ">100"}), "" for none
 }
 
 /** Where a grid's rows come from. */
 export interface GridSource {
   page(q: PageQuery): Promise<Preview>;
-  csvURL(q: { sort: string; filter: string }): string;
+  csvURL(q: { sort: string; filter: string; columns: string }): string;
+  /** Each column's summary over the whole result, when the source has one. */
+  summary?(): Promise<ColumnSummary[]>;
 }
 
 export class ResultGrid {
@@ -32,6 +37,9 @@ export class ResultGrid {
   offset = 0;
   sort: SortKey[] = [];
   filter = "";
+  /** The boxes under the headers: column → filter text. */
+  colFilters = new Map<string, string>();
+  summary = new Map<string, ColumnSummary>();
   widths = new Map<string, number>();
   sel?: Selection;
   loading = false;
@@ -46,6 +54,20 @@ export class ResultGrid {
     private readonly update: () => void,
   ) {
     this.page = first;
+    void this.loadSummary();
+  }
+
+  private async loadSummary(): Promise<void> {
+    const src = this.src;
+    if (!src.summary) return;
+    try {
+      const cols = await src.summary();
+      if (src !== this.src) return; // a newer result
+      this.summary = new Map(cols.map((c) => [c.name, c]));
+      this.update();
+    } catch {
+      /* the summary is a convenience: headers without it */
+    }
   }
 
   /** A new result for the same place (a re-run): keep sort, filter and widths, start at the top. */
@@ -55,11 +77,13 @@ export class ResultGrid {
     this.offset = 0;
     this.sel = undefined;
     this.error = "";
-    if (this.sort.length || this.filter) void this.load(0);
+    this.summary = new Map();
+    void this.loadSummary();
+    if (this.sort.length || this.filter || columnsParam(this.colFilters)) void this.load(0);
   }
 
   private query(offset: number): PageQuery {
-    return { offset, limit: PAGE_ROWS, sort: sortParam(this.sort), filter: this.filter };
+    return { offset, limit: PAGE_ROWS, sort: sortParam(this.sort), filter: this.filter, columns: columnsParam(this.colFilters) };
   }
 
   async load(offset: number): Promise<void> {
@@ -91,6 +115,12 @@ export class ResultGrid {
 
   private setFilter(v: string): void {
     this.filter = v;
+    clearTimeout(this.filterTimer);
+    this.filterTimer = setTimeout(() => void this.load(0), 250);
+  }
+
+  private setColFilter(name: string, v: string): void {
+    this.colFilters.set(name, v);
     clearTimeout(this.filterTimer);
     this.filterTimer = setTimeout(() => void this.load(0), 250);
   }
@@ -179,11 +209,12 @@ export class ResultGrid {
       return w ? `width:${w}px;min-width:${w}px;max-width:${w}px` : "";
     };
     const sortOf = (name: string) => this.sort.findIndex((k) => k.column === name);
-    const csv = this.src.csvURL({ sort: sortParam(this.sort), filter: this.filter });
+    const columns = columnsParam(this.colFilters);
+    const csv = this.src.csvURL({ sort: sortParam(this.sort), filter: this.filter, columns });
     return html`<div class="preview result-grid" data-testid="result-grid">
       <div class="preview-meta">
         ${opts.caption ?? nothing}
-        <span class="rowcount" data-testid="row-count">${total.toLocaleString("en-US")} row${total === 1 ? "" : "s"}${this.filter ? " matching" : ""}</span>
+        <span class="rowcount" data-testid="row-count">${total.toLocaleString("en-US")} row${total === 1 ? "" : "s"}${this.filter || columns ? " matching" : ""}</span>
         ${total > p.rows.length || this.offset > 0 ? html`<span class="muted" data-testid="page-range">· ${from.toLocaleString("en-US")}–${to.toLocaleString("en-US")} shown</span>` : nothing}
         <span class="muted">· ${p.columns.length} column${p.columns.length === 1 ? "" : "s"} · times in ${zone}</span>
         <span class="spacer"></span>
@@ -210,11 +241,29 @@ export class ResultGrid {
                   aria-sort=${k ? (k.desc ? "descending" : "ascending") : "none"}
                   title="click to sort, shift-click to add a key; drag the edge to resize"
                   @click=${(e: MouseEvent) => this.clickHeader(e, c.name)}
-                  ><span class="colname">${c.name}</span><span class="coltype">${typeLabel(c)}</span>${k
+                  ><span class="colname">${c.name}</span><span class="coltype">${typeLabel(c)}</span>${this.summary.has(c.name)
+                    ? html`<span class="colsum" data-testid="col-summary" title=${`over all ${this.summary.get(c.name)!.rows.toLocaleString("en-US")} rows`}>${summaryLine(this.summary.get(c.name)!)}</span>`
+                    : nothing}${k
                     ? html`<span class="sort-mark" data-testid="sort-mark">${k.desc ? "▼" : "▲"}${this.sort.length > 1 ? si + 1 : ""}</span>`
                     : nothing}<span class="col-resize" data-testid="col-resize" @mousedown=${(e: MouseEvent) => this.startResize(e, c.name)}></span
                 ></th>`;
               })}
+            </tr>
+            <tr class="col-filters">
+              ${p.columns.map(
+                (c) => html`<th style=${width(c.name)}>
+                  <input
+                    type="search"
+                    data-testid="col-filter"
+                    data-col=${c.name}
+                    aria-label=${"filter " + c.name}
+                    placeholder=${NUMERIC.has(c.type) ? ">0, null…" : "contains…"}
+                    title="contains text; null, !null; or >v >=v <v <=v =v !=v compared as the column's type"
+                    .value=${this.colFilters.get(c.name) ?? ""}
+                    @input=${(e: Event) => this.setColFilter(c.name, (e.target as HTMLInputElement).value)}
+                  />
+                </th>`,
+              )}
             </tr>
           </thead>
           <tbody>

@@ -11,6 +11,7 @@ import { api, ApiError, errorText } from "../api";
 import type { BackfillReview, PartitionChange, PartitionDiff, ProductReview, PromoteResult } from "../types";
 import { CalendarCanvas, dayKey, keyDays } from "./calendar_canvas";
 import { formatDiffValue } from "./table";
+import { columnRows, type StatCell } from "../review_columns";
 
 type Action = { kind: "promote" | "promote-part" | "discard" | "rollback"; text: string; only?: string; skipNewer?: boolean };
 
@@ -293,6 +294,7 @@ export class ReviewPanel {
             <button class="link" @click=${() => ((this.confirm = undefined), this.update())}>cancel</button>
           </div>`
         : nothing}
+      ${pr?.columns?.length ? this.columnsView(pr) : nothing}
       ${pr
         ? html`<h3>Rows changed per partition · <span class="mono">${pr.product}</span></h3>
             <p class="muted small">darker: more of the partition's rows changed · green: unchanged · blue: new · click a day for its row diff</p>
@@ -300,6 +302,26 @@ export class ReviewPanel {
         : nothing}
       ${this.partition ? this.diffView() : nothing}
     </section>`;
+  }
+
+  /** Each column before → after over the partitions that differ (the API's per-column statistics). */
+  private columnsView(p: ProductReview): TemplateResult {
+    const rows = columnRows(p.columns);
+    const stat = (c: StatCell | undefined) =>
+      c ? html`<td class=${"num" + (c.moved ? " moved" : "")}>${c.text}${c.delta ? html` <span class="delta">${c.delta}</span>` : nothing}</td>` : html`<td></td>`;
+    return html`<h3>Columns · <span class="mono">${p.product}</span> <span class="muted small">before → after, over the ${n(p.changed + p.new)} partitions that differ</span></h3>
+      <div class="table-scroll"><table class="data review-columns" data-testid="review-columns">
+        <thead><tr><th>column</th><th>type</th><th class="num">nulls</th><th class="num">distinct</th><th class="num">min</th><th class="num">max</th><th class="num">mean</th><th class="num">total</th></tr></thead>
+        <tbody>
+          ${rows.map(
+            (r) => html`<tr class=${r.changed ? "changed" : ""} data-col=${r.name}>
+              <td class="mono">${r.name}${r.side !== "both" ? html` <span class="tag">${r.side}</span>` : nothing}${r.changed ? html` <span class="tag dirty">changed</span>` : nothing}</td>
+              <td class="small muted">${r.type}</td>
+              ${stat(r.nulls)}${stat(r.distinct)}${stat(r.min)}${stat(r.max)}${stat(r.mean)}${stat(r.total)}
+            </tr>`,
+          )}
+        </tbody>
+      </table></div>`;
   }
 
   /** A refused promote or rollback: the partitions with newer versions, and what resolves it. */

@@ -1,12 +1,13 @@
 // The trigger panel of the pipeline page: each trigger of the pipeline file
 // with its next ticks (in the trigger's zone and UTC, with the partitions
 // each runs), its last firing and history, the catch-up plan after
-// downtime, and pause/resume. Definitions come from the file (edit
-// `triggers:` in the pipeline's YAML); the panel reads them through the API.
+// downtime, and pause/resume. Definitions come from the file: the form
+// (views/trigger_form.ts) and the YAML cell both edit its `triggers:` list.
 
 import { html, nothing, type TemplateResult } from "lit-html";
 import { call, enc, errorText } from "../api";
 import { formatInstant } from "../time";
+import { TriggerForm, type TriggerFormHost } from "./trigger_form";
 
 export interface TriggerTick {
   at: string;
@@ -77,11 +78,34 @@ export class TriggerPanel {
   error = "";
   busy = new Set<string>();
   message = "";
+  /** The open trigger form: a new trigger, or one being edited. */
+  form?: TriggerForm;
 
   constructor(
     private readonly pipeline: string,
     private readonly update: () => void,
+    private readonly host?: Omit<TriggerFormHost, "update">,
   ) {}
+
+  private openForm(t?: TriggerStatus): void {
+    if (!this.host) return;
+    const host = this.host;
+    this.form = new TriggerForm(t?.id ?? "", t, {
+      pipeline: host.pipeline,
+      update: this.update,
+      saved: () => {
+        this.form = undefined;
+        this.message = t ? `${t.id}: saved to the pipeline file` : "trigger added to the pipeline file";
+        host.saved();
+      },
+    });
+    this.update();
+  }
+
+  private closeForm(): void {
+    this.form = undefined;
+    this.update();
+  }
 
   async load(): Promise<void> {
     try {
@@ -129,9 +153,11 @@ export class TriggerPanel {
       <h3>Triggers</h3>
       ${this.error ? html`<div class="error-text small">${this.error}</div>` : nothing}
       ${this.message ? html`<div class="muted small" data-testid="trigger-message">${this.message}</div>` : nothing}
-      ${this.triggers.length === 0
-        ? html`<p class="muted small">No triggers. Add a <span class="mono">triggers:</span> list to the pipeline file: a schedule, an upstream product or API calls.</p>`
-        : this.triggers.map((t) => this.trigger(t, zone))}
+      ${this.triggers.length === 0 && !this.form
+        ? html`<p class="muted small">No triggers: add one (a schedule, new versions of an upstream product, or API calls), here or in the <span class="mono">triggers:</span> list of the pipeline file.</p>`
+        : this.triggers.map((t) => (this.form && this.form.old === t.id ? this.form.render(() => this.closeForm()) : this.trigger(t, zone)))}
+      ${this.form && !this.form.old ? this.form.render(() => this.closeForm()) : nothing}
+      ${this.host && !this.form ? html`<button data-testid="trigger-add" @click=${() => this.openForm()}>+ Add trigger</button>` : nothing}
     </div>`;
   }
 
@@ -148,10 +174,11 @@ export class TriggerPanel {
       <div class="small">
         <button ?disabled=${busy || !!t.disabled} data-testid="trigger-pause" @click=${() => this.setPaused(t, !t.paused)}>${t.paused ? "Resume" : "Pause"}</button>
         ${t.kind !== "event" ? html`<button ?disabled=${busy} data-testid="trigger-fire" @click=${() => this.fire(t)} title="launch this trigger's run: window now">Fire now</button>` : nothing}
+        ${this.host && !this.form ? html`<button data-testid="trigger-edit" @click=${() => this.openForm(t)}>Edit…</button>` : nothing}
       </div>
       ${t.next?.length
         ? html`<table class="small" data-testid="trigger-next">
-            <thead><tr><th>next tick (${t.timezone})</th><th>UTC</th><th>runs</th></tr></thead>
+            <thead><tr><th>${t.paused ? "skipped while paused" : "next tick"} (${t.timezone})</th><th>UTC</th><th>runs</th></tr></thead>
             <tbody>${t.next.map((n) => html`<tr><td class="mono">${n.local}</td><td class="mono">${n.at.slice(0, 16).replace("T", " ")}Z</td><td class="mono">${n.error ?? span(n.from, n.to)}</td></tr>`)}</tbody>
           </table>`
         : nothing}

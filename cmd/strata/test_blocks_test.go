@@ -1,0 +1,121 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stratahq/strata/e2e/strataproc"
+)
+
+// clvTest is a block test of the demo's clv: one table from CSV, and one
+// day as it is stored (its input and its output, read with FromVersion).
+const clvTest = `package clv
+
+import (
+	"testing"
+
+	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/blocks/sdk/sdktest"
+)
+
+func TestTransformFromCSV(t *testing.T) {
+	ctx := sdktest.NewContext(t, "2024-03-10", sdktest.Vars(map[string]string{"margin": "0.5"}))
+	metrics := sdktest.CSV(t, "customer_id,orders,avg_order_value,subscriber\n1,1,10,false\n2,3,100,true",
+		sdk.Float64("avg_order_value"))
+	got, err := Transform(ctx, metrics)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdktest.Equal(t, got, sdktest.CSV(t, "customer_id,clv,segment\n1,60,occasional\n2,2250,vip", sdk.Float64("clv")), "customer_id")
+}
+
+func TestTransformOnAStoredDay(t *testing.T) {
+	ctx := sdktest.NewContext(t, "2024-03-10", sdktest.Vars(map[string]string{"margin": "0.32"}))
+	metrics, err := sdktest.FromVersion(ctx, "daily_customer_metrics", "2024-03-10", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := sdktest.FromVersion(ctx, "clv__clv", "2024-03-10", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Transform(ctx, metrics)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdktest.Equal(t, got, want, "customer_id")
+}
+`
+
+// TestBlockTestsCommand: _test.go files in a block folder run with
+// ` + "`strata test`" + ` and with plain go test in the project, with inputs from CSV
+// and from stored versions; a change that breaks one fails with a
+// readable diff and exit 1.
+func TestBlockTestsCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no Go toolchain")
+	}
+	bin := strataproc.Binary(t)
+	demo := filepath.Join(t.TempDir(), "demo")
+	run := func(want int, args ...string) string {
+		t.Helper()
+		out, code := strataproc.Run(t, bin, args...)
+		if code != want {
+			t.Fatalf("strata %s: exit %d, want %d\n%s", strings.Join(args, " "), code, want, out)
+		}
+		return out
+	}
+	run(0, "init", demo, "--demo")
+	if out := run(0, "test", demo); !strings.Contains(out, "no block tests in ") {
+		t.Fatalf("no tests yet:\n%s", out)
+	}
+	run(0, "backfill", demo, "clv", "--from", "2024-03-09", "--to", "2024-03-10")
+	if err := os.WriteFile(filepath.Join(demo, "blocks", "clv", "clv_test.go"), []byte(clvTest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := run(0, "test", demo, "-v")
+	for _, want := range []string{"--- PASS: TestTransformFromCSV", "--- PASS: TestTransformOnAStoredDay", "ok  \tdemo/blocks/clv"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("strata test lacks %q:\n%s", want, out)
+		}
+	}
+	// A block test file is not part of the block: a run still works.
+	run(0, "run", demo, "clv", "--partition", "2024-03-08")
+
+	// Plain go test in the project: blocks are packages.
+	goTest := exec.Command("go", "test", "-count=1", "./blocks/clv/")
+	goTest.Dir = demo
+	goTest.Env = append(os.Environ(), "STRATA_BIN="+bin, "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
+	if b, err := goTest.CombinedOutput(); err != nil {
+		t.Fatalf("go test in the project: %v\n%s", err, b)
+	}
+
+	clv := filepath.Join(demo, "blocks", "clv", "clv.go")
+	src, err := os.ReadFile(clv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(clv, []byte(strings.Replace(string(src), "lifetime = 4.5", "lifetime = 5", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out = run(1, "test", demo, "--run", "TestTransformOnAStoredDay")
+	for _, want := range []string{"--- FAIL: TestTransformOnAStoredDay", "tables differ (-want +got):", "changed, 0 missing, 0 unexpected", "~ customer_id=", ": clv: "} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("failing strata test lacks %q:\n%s", want, out)
+		}
+	}
+
+	// Bad input.
+	if out := run(1, "test", demo, "--read", "daily_customer_metrics"); !strings.Contains(out, "--read daily_customer_metrics needs --partition KEY") {
+		t.Fatal(out)
+	}
+	if out := run(1, "test", demo, "--read", "daily_customer_metrics", "--partition", "2024-03-10", "--version", "9"); !strings.Contains(out, "no version 9") {
+		t.Fatal(out)
+	}
+}

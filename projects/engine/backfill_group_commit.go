@@ -1,0 +1,238 @@
+package engine
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/stratahq/strata/projects/warehouse"
+)
+
+// A backfill commits its partitions several to a warehouse transaction.
+// A COMMIT costs about as much as a small partition's whole write (3 ms
+// here, whatever it carries), and a backfill knows what the warehouse
+// cannot: how many of its runs are still computing, hence whether waiting
+// a little lets another partition share the next COMMIT. groupCommit is
+// that knowledge: each run of the backfill says when it starts and ends
+// and when it waits for a commit (its running event must be durable before
+// its blocks start; its publish must commit before it ends), and the
+// transaction is started as soon as every run of the backfill waits for
+// it, or groupMax partitions do, or the oldest has waited groupLinger.
+//
+// Nothing is weakened by the wait: each partition's publish is still its
+// own compare-and-set and all-or-nothing inside the shared transaction
+// (warehouse.PublishGroup: a failing one is taken out and the others
+// commit without it), and a run hears of its publish only once the
+// transaction holding it committed, so no partition is reported done
+// before it is durable; a kill before that COMMIT keeps none of the group,
+// and the runs that were waiting had only their running state durable:
+// the resume runs them again as the same runs, as it does any run a kill
+// interrupted. The running events of the runs starting in slots just
+// freed ride in the same transaction (CommitHook), so a full window of
+// partitions costs two COMMITs: one for their running events, one for
+// their publishes and final states.
+type groupCommit struct {
+	wh     *warehouse.Warehouse
+	store  *Store
+	max    int           // most publishes in one transaction
+	linger time.Duration // longest a waiting run waits for others
+
+	mu sync.Mutex
+	// active runs of the backfill (started, not ended); expect: runs
+	// about to start in slots just freed, which will wait soon too.
+	active, expect int
+	producing      bool        // the backfill may still start runs
+	pending        []*groupReq // waiting for the next transaction, in order
+	pubs           int         // of them, publishes
+	since          time.Time   // when the oldest of pending came
+	kick           chan struct{}
+	stop, done     chan struct{}
+}
+
+// groupMax and groupLinger are the policy. 8 partitions a transaction
+// already takes a COMMIT from 3 ms a partition to under 0.5 ms, while a
+// failing publish costs at most 8 bodies run again; a bigger transaction
+// also holds the write lock longer against interactive runs. 20 ms is a
+// few of this machine's small partitions: partitions that take seconds
+// rarely finish together and do not wait long for each other, and a
+// commit's 3 ms do not matter to them.
+const (
+	groupMax    = 8
+	groupLinger = 20 * time.Millisecond
+)
+
+// groupReq is one run waiting for the next group transaction: its publish,
+// or (no outputs) its running event. settled, when set, runs once the
+// transaction ended, before any waiter of it is answered.
+type groupReq struct {
+	req     warehouse.GroupPublish
+	settled func(err error)
+	done    chan struct{}
+}
+
+func newGroupCommit(wh *warehouse.Warehouse, store *Store) *groupCommit {
+	g := &groupCommit{wh: wh, store: store, max: groupMax, linger: groupLinger, producing: true,
+		kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	go g.loop()
+	return g
+}
+
+// close stops the committer once every run ended (the backfill waited
+// for its window).
+func (g *groupCommit) close() {
+	close(g.stop)
+	<-g.done
+}
+
+func (g *groupCommit) poke() {
+	select {
+	case g.kick <- struct{}{}:
+	default:
+	}
+}
+
+// join counts a run starting (in a slot a freed expected, if any).
+func (g *groupCommit) join() {
+	g.mu.Lock()
+	g.active++
+	g.expect = max(0, g.expect-1)
+	g.mu.Unlock()
+}
+
+// leave counts a run ended.
+func (g *groupCommit) leave() {
+	g.mu.Lock()
+	g.active--
+	g.mu.Unlock()
+	g.poke()
+}
+
+// freed counts a slot given back; more says the backfill will start
+// another run in it, worth waiting for.
+func (g *groupCommit) freed(more bool) {
+	g.mu.Lock()
+	if more && g.producing {
+		g.expect++
+	}
+	g.mu.Unlock()
+	g.poke()
+}
+
+// produced says the backfill starts no more partitions (rollups still may,
+// but nothing is worth waiting for).
+func (g *groupCommit) produced() {
+	g.mu.Lock()
+	g.producing, g.expect = false, 0
+	g.mu.Unlock()
+	g.poke()
+}
+
+// enqueue adds r to the next transaction.
+func (g *groupCommit) enqueue(r *groupReq) {
+	g.mu.Lock()
+	if len(g.pending) == 0 {
+		g.since = time.Now()
+	}
+	g.pending = append(g.pending, r)
+	if len(r.req.Outs) > 0 {
+		g.pubs++
+	}
+	g.mu.Unlock()
+	g.poke()
+}
+
+// start makes a run's running event durable in the next group
+// transaction, which it alone writes: no other transaction can take it
+// before the publishes handed over ahead of it (a run that started in
+// the slot of one whose publish is pending never counts running beside
+// it in the log), and the run's blocks start after those publishes
+// committed (they read what they wrote, a block's cursor included).
+func (g *groupCommit) start(ctx context.Context, ev Event) error {
+	if ev.At.IsZero() {
+		ev.At = time.Now()
+	}
+	r := &groupReq{done: make(chan struct{})}
+	r.req = warehouse.GroupPublish{Ctx: ctx, Then: func([]warehouse.Version, *warehouse.ConflictError) any {
+		return rideEvents(g.store.number([]Event{ev}))
+	}}
+	g.enqueue(r)
+	<-r.done
+	return r.req.Err
+}
+
+// publish hands a run's outputs to the next group transaction, gives the
+// run's slot back (handoff: it computes nothing more) and returns what the
+// warehouse answered once the transaction ended.
+func (g *groupCommit) publish(ctx context.Context, outs []warehouse.Output, stage bool, then warehouse.Then, settled func(error), handoff func()) ([]warehouse.Version, error) {
+	r := &groupReq{req: warehouse.GroupPublish{Outs: outs, Stage: stage, Then: then, Ctx: ctx}, settled: settled, done: make(chan struct{})}
+	g.enqueue(r)
+	if handoff != nil {
+		handoff()
+	}
+	<-r.done // not ctx: a publish handed over is answered by its transaction
+	return r.req.Versions, r.req.Err
+}
+
+// due says whether to commit now, or else how long until the oldest
+// waiter has waited long enough (0: nothing waits).
+func (g *groupCommit) due(now time.Time) (bool, time.Duration) {
+	if len(g.pending) == 0 {
+		return false, 0
+	}
+	if g.pubs >= g.max || (len(g.pending) >= g.active && g.expect == 0) {
+		return true, 0
+	}
+	left := g.linger - now.Sub(g.since)
+	return left <= 0, left
+}
+
+func (g *groupCommit) loop() {
+	defer close(g.done)
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		select {
+		case <-g.kick:
+		case <-timer.C:
+		case <-g.stop:
+			g.commit() // nothing should be left; never strand a waiter
+			return
+		}
+		g.mu.Lock()
+		now, wait := g.due(time.Now())
+		g.mu.Unlock()
+		if !now {
+			if wait > 0 {
+				timer.Reset(wait)
+			}
+			continue
+		}
+		g.commit()
+		g.poke() // runs that came meanwhile
+	}
+}
+
+// commit runs one transaction for everything waiting
+// (warehouse.PublishGroup), settles each publish, then answers them all.
+func (g *groupCommit) commit() {
+	g.mu.Lock()
+	batch := g.pending
+	g.pending, g.pubs = nil, 0
+	g.mu.Unlock()
+	if len(batch) == 0 {
+		return
+	}
+	reqs := make([]*warehouse.GroupPublish, len(batch))
+	for i, r := range batch {
+		reqs[i] = &r.req
+	}
+	g.wh.PublishGroup(context.Background(), reqs)
+	for _, r := range batch {
+		if r.settled != nil {
+			r.settled(r.req.Err)
+		}
+	}
+	for _, r := range batch {
+		close(r.done)
+	}
+}
