@@ -103,6 +103,7 @@ var auditedRoutes = map[string]string{
 	"POST /api/v1/envs":                                   audit.ActionEnvCreate,
 	"DELETE /api/v1/envs/:name":                           audit.ActionEnvDiscard,
 	"POST /api/v1/envs/:name/promote":                     audit.ActionEnvPromote,
+	"POST /api/v1/envs/:name/rollback":                    audit.ActionEnvRollback,
 	"POST /api/v1/envs/:name/pipelines/:id/runs":          audit.ActionRunLaunch,
 	"POST /api/v1/envs/:name/backfills":                   audit.ActionBackfillLaunch,
 }

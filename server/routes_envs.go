@@ -24,6 +24,7 @@ func (s *Server) envRoutes(g *echo.Group) {
 	g.GET("/envs/:name/diff", s.envDiff)
 	g.GET("/envs/:name/diff/rows", s.envPartitionDiff)
 	g.POST("/envs/:name/promote", s.promoteEnv)
+	g.POST("/envs/:name/rollback", s.rollbackEnv)
 	g.POST("/envs/:name/pipelines/:id/runs", s.startEnvRun)
 	g.POST("/envs/:name/backfills", s.launchEnvBackfill)
 }
@@ -41,7 +42,7 @@ func envError(err error) error {
 	case errors.As(err, &ce):
 		e := conflict("%s", err.Error())
 		e.Code = CodeReviewConflict
-		e.Details = map[string]any{"op": "promote", "conflicts": ce.Conflicts, "resolve": ce.Resolve}
+		e.Details = map[string]any{"op": ce.Op, "conflicts": ce.Conflicts, "resolve": ce.Resolve}
 		return e
 	case envs.IsNotFound(err):
 		return notFound("%s", err.Error())
@@ -230,4 +231,30 @@ func (s *Server) envPage(c echo.Context, env string, pr productRequest) (*sdk.Ta
 		t = page
 	}
 	return t, total, nil
+}
+
+// rollbackEnv: POST /envs/:name/rollback {"batch": ""} undoes a promote of
+// the environment (its latest when batch is empty): {"env", "batch",
+// "rolled_back"}; 409 review_conflict (op rollback) where prod changed a
+// partition since.
+func (s *Server) rollbackEnv(c echo.Context) error {
+	name, err := envName(c)
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Batch string `json:"batch"`
+	}
+	if err := decodeJSON(c, &body); err != nil {
+		return err
+	}
+	batch, n, err := s.envStore().Rollback(c.Request().Context(), name, body.Batch)
+	if err != nil {
+		var ce *envs.ConflictError
+		if errors.As(err, &ce) || envs.IsNotFound(err) {
+			return envError(err)
+		}
+		return conflict("%s", err.Error())
+	}
+	return c.JSON(http.StatusOK, map[string]any{"env": name, "batch": batch, "rolled_back": n})
 }

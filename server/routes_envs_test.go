@@ -144,6 +144,17 @@ func TestEnvironmentsAPI(t *testing.T) {
 		t.Fatalf("promote: %+v", promoted)
 	}
 	as(auth.Viewer, http.MethodGet, "/api/v1/products/clv__clv/preview?partition=2024-01-02", nil, http.StatusOK, nil)
+	// Undone as a whole: prod has no such partition again.
+	as(auth.Editor, http.MethodPost, "/api/v1/envs/dev/rollback", map[string]any{}, http.StatusForbidden, nil)
+	var back struct {
+		RolledBack int `json:"rolled_back"`
+	}
+	as(auth.Operator, http.MethodPost, "/api/v1/envs/dev/rollback", map[string]any{}, http.StatusOK, &back)
+	if back.RolledBack == 0 {
+		t.Fatalf("rollback: %+v", back)
+	}
+	as(auth.Viewer, http.MethodGet, "/api/v1/products/clv__clv/preview?partition=2024-01-02", nil, http.StatusNotFound, nil)
+	as(auth.Operator, http.MethodPost, "/api/v1/envs/dev/rollback", map[string]any{}, http.StatusConflict, nil)
 	as(auth.Operator, http.MethodDelete, "/api/v1/envs/dev", nil, http.StatusOK, nil)
 	var list []envJSON
 	as(auth.Viewer, http.MethodGet, "/api/v1/envs", nil, http.StatusOK, &list)

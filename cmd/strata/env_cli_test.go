@@ -128,6 +128,11 @@ func TestEnvironmentFlow(t *testing.T) {
 	if err := json.Unmarshal([]byte(run(0, "env", "list", demo, "--format", "json")), &list); err != nil || len(list) != 1 || list[0].Partitions != 0 {
 		t.Fatalf("dev after its promote: %+v %v", list, err)
 	}
+	contains(run(0, "env", "rollback", demo, "dev"), "rolled back promote env_dev_")
+	if got := preview("2024-03-01"); got != old["2024-03-01"] {
+		t.Fatal("prod does not serve the old values after the promote's rollback")
+	}
+	contains(run(1, "env", "rollback", demo, "dev"), "no promote to roll back")
 	contains(run(0, "env", "discard", demo, "dev"), "discarded")
 	contains(run(0, "env", "list", demo), "no environments")
 	contains(run(1, "env", "diff", demo, "dev"), "does not exist")

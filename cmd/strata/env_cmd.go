@@ -17,10 +17,10 @@ import (
 )
 
 func init() {
-	register("env", "environments over prod's versions: strata env create|list|diff|promote|discard DIR [NAME] (run, backfill and preview take --env NAME)", runEnv)
+	register("env", "environments over prod's versions: strata env create|list|diff|promote|rollback|discard DIR [NAME] (run, backfill and preview take --env NAME)", runEnv)
 }
 
-const envUsage = "usage: strata env create|diff|promote|discard DIR NAME, or strata env list DIR"
+const envUsage = "usage: strata env create|diff|promote|rollback|discard DIR NAME, or strata env list DIR"
 
 func runEnv(args []string) error {
 	if len(args) == 0 {
@@ -37,6 +37,8 @@ func runEnv(args []string) error {
 		return envPromote(args[1:])
 	case "discard":
 		return envDiscard(args[1:])
+	case "rollback":
+		return envRollback(args[1:])
 	}
 	return fmt.Errorf("strata env %s: unknown; %s", args[0], envUsage)
 }
@@ -254,4 +256,25 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
+}
+
+func envRollback(args []string) error {
+	fs := flag.NewFlagSet("env rollback", flag.ContinueOnError)
+	batch := fs.String("batch", "", "the promote to undo (env_NAME_…; default: the latest not rolled back)")
+	flags, pos := interleaved(args, nil)
+	if err := fs.Parse(flags); err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return fmt.Errorf("usage: strata env rollback DIR NAME [--batch B]")
+	}
+	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
+		b, n, err := envs.New(ws.wh, ws.eng).Rollback(ctx, pos[1], *batch)
+		if err != nil {
+			return err
+		}
+		cliAudit(ws.proj.Dir, audit.Entry{Action: audit.ActionEnvRollback, Target: pos[1], Detail: b})
+		fmt.Printf("environment %s: rolled back promote %s: %d partitions are back to the versions prod held before it (one transaction)\n", pos[1], b, n)
+		return nil
+	})
 }

@@ -57,6 +57,7 @@ const (
 	ActionEnvCreate       = "env.create"
 	ActionEnvPromote      = "env.promote"
 	ActionEnvDiscard      = "env.discard"
+	ActionEnvRollback     = "env.rollback"
 )
 
 // File is where a project's audit trail is kept.

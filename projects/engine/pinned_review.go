@@ -211,3 +211,31 @@ func (e *Engine) PromotePinned(ctx context.Context, owner, batch string, overrid
 	res.ElapsedMS = ms(time.Since(start))
 	return res, nil
 }
+
+// RevertPinnedPromote switches every partition a PromotePinned batch made
+// current back to the version current before it, in one transaction (a
+// partition changed since refuses it all with a
+// *warehouse.SwitchConflictError), and tells what follows prod, as a
+// backfill's rollback does. It returns the partitions switched back.
+func (e *Engine) RevertPinnedPromote(ctx context.Context, batch string) ([]warehouse.Switch, error) {
+	back, err := e.wh.RevertBatch(ctx, batch)
+	if err != nil {
+		return nil, err
+	}
+	owners := map[string]string{}
+	for id, pl := range e.project().Pipelines {
+		for p := range productBlocks(pl) {
+			owners[p] = id
+		}
+	}
+	byPipeline := map[string][]warehouse.VersionRef{}
+	for _, s := range back {
+		byPipeline[owners[s.Product]] = append(byPipeline[owners[s.Product]], warehouse.VersionRef{Product: s.Product, Partition: s.Partition, Version: s.To})
+	}
+	for pl, refs := range byPipeline {
+		if pl != "" {
+			e.published(pl, "", batch, refs)
+		}
+	}
+	return back, nil
+}

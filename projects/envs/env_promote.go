@@ -54,6 +54,7 @@ func (s *Store) PartitionDiff(ctx context.Context, name string, opt engine.Parti
 // environment's versions of them were built. Nothing was promoted.
 type ConflictError struct {
 	Env       string                     `json:"env"`
+	Op        string                     `json:"op"` // promote or rollback
 	Conflicts []warehouse.SwitchConflict `json:"conflicts"`
 	Resolve   []string                   `json:"resolve"`
 }
@@ -66,6 +67,10 @@ func (e *ConflictError) Error() string {
 			break
 		}
 		parts = append(parts, c.String())
+	}
+	if e.Op == "rollback" {
+		return fmt.Sprintf("rollback of %s's promote refused, nothing was switched: prod changed %d partitions since (%s); %s",
+			e.Env, len(e.Conflicts), strings.Join(parts, "; "), strings.Join(e.Resolve, ", or "))
 	}
 	return fmt.Sprintf("promote %s refused, nothing was promoted: prod changed %d partitions after %s built its versions of them (%s); %s",
 		e.Env, len(e.Conflicts), e.Env, strings.Join(parts, "; "), strings.Join(e.Resolve, ", or "))
@@ -86,7 +91,7 @@ func (s *Store) Promote(ctx context.Context, name string, override bool, dir str
 	res, err := s.eng.PromotePinned(ctx, Owner(name), batch, override)
 	var sce *warehouse.SwitchConflictError
 	if errors.As(err, &sce) {
-		return nil, &ConflictError{Env: name, Conflicts: sce.Conflicts, Resolve: []string{
+		return nil, &ConflictError{Env: name, Op: "promote", Conflicts: sce.Conflicts, Resolve: []string{
 			fmt.Sprintf("rebuild those partitions in %s over prod's newer data (`strata backfill %s PIPELINE --env %s --from … --to … --reprocess all`) and promote again", name, dir, name),
 			fmt.Sprintf("discard %s (`strata env discard %s %s`)", name, dir, name),
 		}}
@@ -95,4 +100,37 @@ func (s *Store) Promote(ctx context.Context, name string, override bool, dir str
 		return nil, fmt.Errorf("environment %s changes nothing: every partition it shows is prod's already", name)
 	}
 	return res, err
+}
+
+// Rollback undoes a promote of the environment: every partition it made
+// prod's goes back to the version prod held before, in one transaction.
+// batch "" is the environment's latest promote not rolled back yet. A
+// partition prod changed since refuses it all (a *ConflictError). The
+// environment is not refilled: what it promoted stays prod's history.
+func (s *Store) Rollback(ctx context.Context, name, batch string) (string, int, error) {
+	if _, err := s.Get(ctx, name); err != nil {
+		return "", 0, err
+	}
+	prefix := "env_" + name + "_"
+	if batch == "" {
+		err := s.wh.DB().QueryRowContext(ctx, `SELECT batch FROM _strata.switch_log WHERE starts_with(batch, ?) AND reverted_at IS NULL
+			GROUP BY batch ORDER BY max(switched_at) DESC LIMIT 1`, prefix).Scan(&batch)
+		if err != nil {
+			return "", 0, fmt.Errorf("environment %s has no promote to roll back", name)
+		}
+	} else if !strings.HasPrefix(batch, prefix) {
+		return "", 0, fmt.Errorf("batch %q is not a promote of environment %s (its batches start with %s)", batch, name, prefix)
+	}
+	back, err := s.eng.RevertPinnedPromote(ctx, batch)
+	var sce *warehouse.SwitchConflictError
+	if errors.As(err, &sce) {
+		return "", 0, &ConflictError{Env: name, Op: "rollback", Conflicts: sce.Conflicts, Resolve: []string{"keep the newer versions, or roll those partitions back one by one (`strata rollback`)"}}
+	}
+	if errors.Is(err, warehouse.ErrNotFound) {
+		return "", 0, fmt.Errorf("promote %s of %s is rolled back already", batch, name)
+	}
+	if err != nil {
+		return "", 0, err
+	}
+	return batch, len(back), nil
 }

@@ -248,6 +248,20 @@ func TestEnvironmentLifecycle(t *testing.T) {
 	if _, err := f.s.Promote(ctx, "dev", false, f.dir); err == nil || !strings.Contains(err.Error(), "changes nothing") {
 		t.Fatalf("second promote: %v", err)
 	}
+	// The promote is undone as a whole, and only once.
+	batch, n, err := f.s.Rollback(ctx, "dev", "")
+	if err != nil || batch != res.Batch || n != len(res.Versions) {
+		t.Fatalf("rollback: %s %d %v (promote batch %s)", batch, n, err, res.Batch)
+	}
+	if got := f.totals("main"); got != prod {
+		t.Fatalf("prod after the rollback: %s, want %s", got, prod)
+	}
+	if _, _, err := f.s.Rollback(ctx, "dev", ""); err == nil || !strings.Contains(err.Error(), "no promote to roll back") {
+		t.Fatalf("second rollback: %v", err)
+	}
+	if _, _, err := f.s.Rollback(ctx, "dev", "bf_123"); err == nil || !strings.Contains(err.Error(), "not a promote of environment dev") {
+		t.Fatalf("rollback of another batch: %v", err)
+	}
 	if _, err := f.s.Discard(ctx, "dev"); err != nil {
 		t.Fatal(err)
 	}

@@ -105,6 +105,7 @@ var Routes = map[string]Role{
 	"GET /api/v1/envs/:name/diff":                Viewer,
 	"GET /api/v1/envs/:name/diff/rows":           Viewer,
 	"POST /api/v1/envs/:name/promote":            Operator,
+	"POST /api/v1/envs/:name/rollback":           Operator,
 	"POST /api/v1/envs/:name/pipelines/:id/runs": Editor,
 	"POST /api/v1/envs/:name/backfills":          Editor,
 
