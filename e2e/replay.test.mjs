@@ -1,4 +1,5 @@
-// The replay journey: a block changes on disk; "Replay 30 days" on its cell
+// The replay journey: a block changes on disk; "Replay…" on its cell asks
+// for the days (and whether the block must stay unchanged: a gate) and
 // runs the saved code over the stored days, each block on the inputs it
 // recorded, publishing nothing; the result is drawn on the calendar (a day
 // per cell: unchanged, changed, failed) with the counts; a day opens to the
@@ -30,15 +31,25 @@ after(async () => {
 
 const current = async (day) => (await server.api("GET", "/products/daily_customer_metrics/partitions")).partitions.find((p) => p.key === day).current;
 
-test("Replay 30 days on a cell: the calendar of changed days, a day's rows", async () => {
+test("Replay on a cell: days and the gate, the calendar of changed days, a day's rows", async () => {
   const c = cell(page, "daily_customer_metrics");
   await c.locator('[data-testid="replay"]').click();
   const panel = c.locator('[data-testid="replay-panel"]');
   await panel.waitFor();
+  const days = panel.locator('[data-testid="replay-days"]');
+  assert.equal(await days.inputValue(), "30");
+  await days.fill("0");
+  await panel.locator('[data-testid="replay-start"]').click();
+  assert.match(await panel.locator('[data-testid="replay-error"]').innerText(), /days: want a whole number of 1 or more, got 0/);
+  await days.fill("20");
+  await panel.locator('[data-testid="replay-expect"]').check();
+  await panel.locator('[data-testid="replay-start"]').click();
   const counts = panel.locator('[data-testid="replay-counts"]');
   await counts.waitFor({ timeout: 120_000 });
   // Ten days and their two weeks (the weekly rollup read the stored days: unchanged).
   assert.match(await counts.innerText(), /^12 partitions: 2 unchanged · 10 changed · 0 failed/);
+  assert.match(await panel.locator('[data-testid="replay-gate"]').innerText(), /expect daily_customer_metrics unchanged: FAILED \(changed in 10, failed in 0 partitions\)/);
+  assert.match(await panel.locator("h3").innerText(), /Replay on the last 20 days/);
   assert.match(await panel.locator('[data-testid="replay-notable"]').innerText(), /2024-01-01 \(changed\).*2024-01-10 \(changed\)/s);
   const cal = panel.locator('[data-testid="replay-calendar"]');
   await eventually(() => cal.evaluate((el) => el.calendar.shown), 20_000, "the calendar");

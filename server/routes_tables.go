@@ -3,8 +3,8 @@ package server
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"net/http"
+	"sort"
 	"strings"
 	"time"
 

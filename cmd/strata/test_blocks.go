@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -24,7 +25,8 @@ import (
 // go.mod points at is refreshed first (it gains sdktest after an upgrade);
 // sdktest.FromVersion finds this binary and the project through
 // STRATA_BIN and STRATA_PROJECT. Offline, as compiled workers build.
-func runBlockTests(dir, runRE string, verbose bool) error {
+// format is text (go test's own output), json (go test -json) or junit.
+func runBlockTests(dir, runRE string, verbose bool, format string) error {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return err
@@ -53,6 +55,9 @@ func runBlockTests(dir, runRE string, verbose bool) error {
 		return err
 	}
 	args := []string{"test", "-count=1"}
+	if format != "text" {
+		args = append(args, "-json")
+	}
 	if verbose {
 		args = append(args, "-v")
 	}
@@ -63,9 +68,19 @@ func runBlockTests(dir, runRE string, verbose bool) error {
 	cmd := exec.Command(tc.Go, args...)
 	cmd.Dir = abs
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	var events bytes.Buffer
+	var stderr strings.Builder
+	if format == "junit" {
+		cmd.Stdout, cmd.Stderr = &events, &stderr
+	}
 	cmd.Env = append(os.Environ(), "STRATA_BIN="+self, "STRATA_PROJECT="+abs,
 		"GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local")
 	err = cmd.Run()
+	if format == "junit" {
+		if jerr := blockJUnit(&events, stderr.String(), os.Stdout); jerr != nil {
+			return fmt.Errorf("block tests as JUnit: %w (go test's stderr: %s)", jerr, stderr.String())
+		}
+	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		return exitError{ee.ExitCode()}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/xml"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -109,6 +110,45 @@ func TestBlockTestsCommand(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Fatalf("failing strata test lacks %q:\n%s", want, out)
 		}
+	}
+
+	// The same as JUnit XML for CI: a failing test is a <failure> with its
+	// diff (the changed clv fails both tests; --run picks one); a package
+	// that does not build is an <error>, never a pass.
+	parse := func(x string) blockSuites {
+		t.Helper()
+		var s blockSuites
+		if err := xml.Unmarshal([]byte(x), &s); err != nil {
+			t.Fatalf("junit does not parse: %v\n%s", err, x)
+		}
+		return s
+	}
+	js := parse(run(1, "test", demo, "--format", "junit", "--run", "TestTransformOnAStoredDay"))
+	if js.Tests != 1 || js.Failures != 1 || js.Errors != 0 || len(js.Suites) != 1 || js.Suites[0].Name != "demo/blocks/clv" {
+		t.Fatalf("junit: %+v", js)
+	}
+	for _, c := range js.Suites[0].Cases {
+		if c.Name != "TestTransformOnAStoredDay" || c.Failure == nil || !strings.Contains(c.Failure.Text, "tables differ (-want +got):") {
+			t.Fatalf("junit case %+v", c)
+		}
+	}
+	broken := filepath.Join(demo, "blocks", "clv", "broken_test.go")
+	if err := os.WriteFile(broken, []byte("package clv\n\nfunc broken( {\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	js = parse(run(1, "test", demo, "--format", "junit"))
+	if js.Errors != 1 || js.Suites[0].Cases[0].Name != "(package)" || !strings.Contains(js.Suites[0].Cases[0].Error.Text, "broken_test.go") {
+		t.Fatalf("junit of a package that does not build: %+v", js)
+	}
+	if err := os.Remove(broken); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(clv, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	js = parse(run(0, "test", demo, "--format", "junit"))
+	if js.Tests != 2 || js.Failures != 0 || js.Errors != 0 {
+		t.Fatalf("junit of passing tests: %+v", js)
 	}
 
 	// Bad input.

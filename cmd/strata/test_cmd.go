@@ -14,7 +14,7 @@ func init() {
 	register("test", "run replay tests: the working-tree code over stored partitions, diffed against what they hold", runTest)
 }
 
-const testUsage = `usage: strata test [DIR] [--run REGEX] [-v]          the _test.go files of the block folders (go test ./blocks/...)
+const testUsage = `usage: strata test [DIR] [--run REGEX] [-v] [--format text|json|junit]   the _test.go files of the block folders (go test ./blocks/...)
        strata test [DIR] --replay PIPELINE [--last N | --from KEY --to KEY] [--expect-unchanged PRODUCT]... [--format text|json|junit] [--engine interp|compiled] [--rows N] [--concurrency N]
        strata test [DIR] --read PRODUCT --partition KEY [--version V]   one stored version as sdktest.FromVersion reads it`
 
@@ -55,7 +55,7 @@ func runTest(args []string) error {
 		return readVersion(dir, *read, *partition, *version)
 	}
 	if *pipeline == "" {
-		return runBlockTests(dir, *runRE, *verbose)
+		return runBlockTests(dir, *runRE, *verbose, *format)
 	}
 	if _, err := engine.ParseEngine(*eng); err != nil {
 		return err

@@ -290,17 +290,18 @@ func (h *blockHandler) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk
 		return h.exportParquet(ctx, c.Dir)
 	}
 	if c.Method == protocol.MethodExportBegin || c.Method == protocol.MethodExportDone {
-		if h.r.replay {
+		if h.r.replay != nil {
 			return nil, fmt.Errorf("a replay writes nothing: an export does not run in it")
 		}
 	}
 	if c.Method == "product" {
-		// A replay publishes nothing, so it never refreshes a stale
-		// product first: it reads what is there.
-		if !h.r.replay {
-			if err := h.r.e.ensureFresh(ctx, h.r.pl, c.Product, c.Window); err != nil {
-				return nil, err
-			}
+		// A replay publishes nothing and reads what the stored run read
+		// (replay_pins.go), never what is current.
+		if h.r.replay != nil {
+			return h.r.replay.productRead(ctx, h.b, c)
+		}
+		if err := h.r.e.ensureFresh(ctx, h.r.pl, c.Product, c.Window); err != nil {
+			return nil, err
 		}
 		t, read, err := h.r.e.readProduct(ctx, c)
 		if err == nil {

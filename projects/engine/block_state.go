@@ -18,7 +18,8 @@ import (
 //
 //   - state: every attempt starts from the state of the product's latest
 //     current version (warehouse.State), read afresh, so a retry never
-//     sees what a failed attempt set. The state the successful attempt
+//     sees what a failed attempt set (a replay: from the state its stored
+//     version's run started from, recorded with that version). The state the successful attempt
 //     leaves (or, when it touched none, the one it started from) is
 //     published with the block's new version, in the same transaction.
 //   - export: the attempt asks the ledger for the key of this run's export
@@ -44,6 +45,13 @@ func (r *runner) prepareState(ctx context.Context, g *group, b *project.Block, i
 		}
 		req.Export = &ex.Key
 		return "", nil
+	}
+	if r.replay != nil {
+		// A replay starts where the stored version's run started.
+		if st, ok := r.replay.start(product); ok {
+			req.State = maps.Clone(st)
+			return "", nil
+		}
 	}
 	st, err := r.e.wh.State(ctx, product)
 	if err != nil {
@@ -78,17 +86,19 @@ func (r *runner) keepState(g *group, b *project.Block, item *sdk.Item, req *prot
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.states == nil {
-		r.states = map[string]map[string]string{}
+		r.states = map[string][2]map[string]string{}
 	}
-	r.states[stateKey(b.ID, g.part.Key)] = maps.Clone(st)
+	r.states[stateKey(b.ID, g.part.Key)] = [2]map[string]string{maps.Clone(st), maps.Clone(req.State)}
 	return nil
 }
 
-// blockState is the state to publish with block's version of partition.
-func (r *runner) blockState(block, partition string) map[string]string {
+// blockState is the state to publish with block's version of partition,
+// and the state its successful attempt started from.
+func (r *runner) blockState(block, partition string) (st, start map[string]string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.states[stateKey(block, partition)]
+	s := r.states[stateKey(block, partition)]
+	return s[0], s[1]
 }
 
 // exportCall answers the kernel's export ledger calls.

@@ -5,10 +5,10 @@ import "testing"
 func TestErrorClassAndGroups(t *testing.T) {
 	t.Parallel()
 	for msg, want := range map[string]string{
-		"source offline for 2024-03-04: 503 after 3 tries":            "source offline for <time>: <n> after <n> tries",
+		"source offline for 2024-03-04: 503 after 3 tries":           "source offline for <time>: <n> after <n> tries",
 		"at 2024-03-10T02:30:00-05:00 the feed was late by 12.5 min": "at <time> the feed was late by <n> min",
-		`column "amount": value 'n/a' is not a number`:                "column <value>: value <value> is not a number",
-		"week 2024-W10 has no rows (run 9f8e7d6c5b4a3f2e)":            "week <week> has no rows (run <id>)",
+		`column "amount": value 'n/a' is not a number`:               "column <value>: value <value> is not a number",
+		"week 2024-W10 has no rows (run 9f8e7d6c5b4a3f2e)":           "week <week> has no rows (run <id>)",
 	} {
 		if got := ErrorClass(msg); got != want {
 			t.Errorf("ErrorClass(%q) = %q, want %q", msg, got, want)

@@ -24,9 +24,12 @@ import (
 //
 // A dynamic block's children are replayed from the rows of the parent's
 // stored version, one child per row as a run does, and the children's
-// union is compared with the stored union. ctx.Product reads what is
-// current now (a replay does not pin windows), and a block's ctx.State
-// starts from the product's current state, as a run's does.
+// union is compared with the stored union. A ctx.Product window reads the
+// versions the stored run read (its lineage records them), and ctx.State
+// starts from the state that run started from (recorded with the
+// version): what moved since (an upstream republished, the cursor moved
+// on) does not show as a change of the code. A recorded input that is
+// gone (retention, a discard) fails the block with that reason.
 
 // Replay statuses of a block or a partition.
 const (
@@ -245,13 +248,14 @@ func (rp *Replayer) Replay(ctx context.Context, t ReplayTarget) *PartitionReplay
 		return fail(fmt.Errorf("pipeline %s: %w", pl.ID, err))
 	}
 	r := &runner{e: rp.e, pin: rp.pin, pl: pl, spec: spec, part: p, opt: opt, srcs: rp.pin.srcs, exec: rp.code.exec,
-		readVersions: map[string]map[string]int{}, replay: true,
-		res: &RunResult{RunID: opt.RunID, Pipeline: pl.ID, Snapshot: rp.pin.hash, Partition: p.Key, outputs: map[string]*sdk.Table{}}}
+		readVersions: map[string]map[string]int{},
+		res:          &RunResult{RunID: opt.RunID, Pipeline: pl.ID, Snapshot: rp.pin.hash, Partition: p.Key, outputs: map[string]*sdk.Table{}}}
 	groups, err := r.groups()
 	if err != nil {
 		return fail(err)
 	}
 	rs := &replaySession{rp: rp, r: r, g: groups[0], reads: map[string]*sdk.Table{}}
+	r.replay = rs
 	if err := rs.load(ctx); err != nil {
 		return fail(err)
 	}

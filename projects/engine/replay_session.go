@@ -20,6 +20,7 @@ type replaySession struct {
 	r      *runner
 	g      *group
 	stored map[string]*warehouse.StoredVersion // by product
+	gone   map[string]error                    // by product: a recorded input of its stored version is gone
 	runs   map[string]map[string]map[string]int
 	mu     sync.Mutex
 	reads  map[string]*sdk.Table // recorded upstream reads, by product and versions
@@ -41,7 +42,7 @@ func (rs *replaySession) load(ctx context.Context) error {
 		rs.stored[stored[i].Product] = &stored[i]
 	}
 	rs.runs = map[string]map[string]map[string]int{}
-	return nil
+	return rs.checkRecorded(ctx)
 }
 
 // run replays the group's blocks in pipeline order.
@@ -70,7 +71,11 @@ func (rs *replaySession) run(ctx context.Context) []BlockReplay {
 func (rs *replaySession) block(ctx context.Context, b *project.Block, s *warehouse.StoredVersion) BlockReplay {
 	start := time.Now()
 	br := BlockReplay{Block: b.ID, Product: s.Product, Version: s.Version}
-	in, err := rs.inputs(ctx, b, s, nil)
+	err := rs.gone[s.Product]
+	var in *upstreams
+	if err == nil {
+		in, err = rs.inputs(ctx, b, s, nil)
+	}
 	if err == nil {
 		var out *sdk.Table
 		var rerr *protocol.RunError
@@ -115,6 +120,11 @@ func (rs *replaySession) region(ctx context.Context, d *project.Block) []BlockRe
 			results[j].Status, results[j].Error, results[j].DurationMS = ReplayFailed, err.Error(), ms(time.Since(start))
 		}
 		return results
+	}
+	for _, s := range stored {
+		if err := rs.gone[s.Product]; err != nil {
+			return failAll(err)
+		}
 	}
 	parent, err := rs.recorded(ctx, stored[0], d)
 	if err != nil {
@@ -293,9 +303,16 @@ func (rs *replaySession) recorded(ctx context.Context, s *warehouse.StoredVersio
 	if t != nil {
 		return t, nil
 	}
-	t, _, err = rs.rp.e.wh.ReadVersions(ctx, refs)
+	t, read, err := rs.rp.e.wh.ReadVersions(ctx, refs)
 	if t, err = blockInput(t, err); err != nil {
 		return nil, err
+	}
+	for i := range refs {
+		// ReadVersions gives way to the current version of a partition
+		// whose chosen one is gone; a replay must not.
+		if i >= len(read) || read[i] != refs[i] {
+			return nil, goneError(s, refs[i])
+		}
 	}
 	rs.mu.Lock()
 	rs.reads[key] = t

@@ -170,12 +170,13 @@ type runner struct {
 	// final is the run's final event as its last publish wrote it (see
 	// foldFinal); nil until that publish committed.
 	final *Event
-	// states are the block states to publish, by block and partition
-	// (block_state.go).
-	states map[string]map[string]string
-	// replay: the runner computes for a replay (replay_run.go), which
-	// writes nothing: no event, no publish, no refresh, no export.
-	replay bool
+	// states are the block states to publish and the ones their runs
+	// started from, by block and partition (block_state.go).
+	states map[string][2]map[string]string
+	// replay, when set: the runner computes for a replay (replay_run.go),
+	// which writes nothing (no event, no publish, no refresh, no export)
+	// and reads ctx.Product windows and ctx.State as the stored run did.
+	replay *replaySession
 }
 
 type childKey struct{ block, child string }
@@ -544,11 +545,11 @@ func (r *runner) publish(ctx context.Context, g *group, outcomes []*BlockOutcome
 			Hold: r.opt.BackfillID,
 			// A backfill's end applies it, for every partition at once.
 			LateRetention: r.opt.BackfillID != "",
-			State:         r.blockState(b.ID, g.part.Key),
 			// The warehouse records it as the owner of a product it
 			// publishes first, and refuses it where another pipeline is.
 			Pipeline: r.pl.ID,
 		})
+		outs[len(outs)-1].State, outs[len(outs)-1].StartState = r.blockState(b.ID, g.part.Key)
 		if v, ok := r.opt.BasedOn[outs[len(outs)-1].Product]; ok {
 			outs[len(outs)-1].BasedOn, outs[len(outs)-1].IfCurrent = v, true
 		}

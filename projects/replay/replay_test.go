@@ -294,3 +294,38 @@ func TestReplayFanOut(t *testing.T) {
 		t.Errorf("counts %+v passed %v", rep.Counts, rep.Passed)
 	}
 }
+
+// A stored version whose recorded upstream version retention has removed
+// since cannot be replayed on what its run read: the week's rollup read
+// version 1 of each of its days; three more runs of one day (retention
+// keeps 3) drop that day's version 1, and the week's replay fails naming
+// it instead of reading the day's current version.
+func TestReplayRecordedUpstreamGone(t *testing.T) {
+	d := newDemo(t)
+	ctx := context.Background()
+	for i := 0; i < 3; i++ {
+		res, err := d.eng.Run(ctx, "clv", "2024-03-05", engine.RunOptions{FineOnly: true, Engine: engine.EngineInterp})
+		if err != nil || res.State != engine.StateSucceeded {
+			t.Fatalf("run %d of 2024-03-05: %v %+v", i, err, res)
+		}
+	}
+	rep := d.replay(Options{From: "2024-03-05", To: "2024-03-05"})
+	var week *engine.PartitionReplay
+	for i, p := range rep.Partitions {
+		if p.Partition == "2024-W10" {
+			week = rep.Partitions[i]
+		} else if p.Status != engine.ReplayUnchanged {
+			t.Errorf("%s: %s", p.Partition, p.Status)
+		}
+	}
+	if week == nil || week.Status != engine.ReplayFailed || len(week.Blocks) != 1 {
+		t.Fatalf("the week: %+v", week)
+	}
+	b := week.Blocks[0]
+	if want := "read daily_customer_metrics partition 2024-03-05 version 1, which is gone (retention or a discard removed it since)"; !strings.Contains(b.Error, want) {
+		t.Errorf("error %q lacks %q", b.Error, want)
+	}
+	if rep.Counts.Failed != 1 || rep.Passed {
+		t.Errorf("counts %+v passed %v", rep.Counts, rep.Passed)
+	}
+}

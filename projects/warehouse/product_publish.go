@@ -50,6 +50,9 @@ type Output struct {
 	// State is the block's incremental state (sdk.State), stored with the
 	// new version in the same transaction (version_state.go); nil: none.
 	State map[string]string
+	// StartState is the state the run started from (nil: none), kept with
+	// State so that a replay of the version starts where its run did.
+	StartState map[string]string
 	// Pipeline is the pipeline whose run wrote it. When set, the product
 	// must belong to it (the first publish records it as the owner) or
 	// the publish is refused with a *NotOwnerError (product_owner.go).
@@ -111,6 +114,7 @@ type preparedOutput struct {
 	inputs   string // JSON list; "" when Inputs is nil (NULL in the catalog)
 	hash     string // content_hash.go
 	state    string // JSON; "" when State is nil (version_state.go)
+	start    string // JSON of StartState; "null" when it is nil
 }
 
 func prepareOutputs(outs []Output) ([]preparedOutput, error) {
@@ -159,7 +163,14 @@ func prepareOutputs(outs []Output) ([]preparedOutput, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", where, err)
 		}
-		prepared[i] = preparedOutput{Output: o, schema: schema, upstream: string(b), inputs: inputs, hash: contentHash(o.Table, schema), state: state}
+		start, err := encodeState(o.StartState)
+		if err != nil {
+			return nil, fmt.Errorf("%s: start %w", where, err)
+		}
+		if start == "" {
+			start = "null"
+		}
+		prepared[i] = preparedOutput{Output: o, schema: schema, upstream: string(b), inputs: inputs, hash: contentHash(o.Table, schema), state: state, start: start}
 	}
 	return prepared, nil
 }

@@ -28,6 +28,11 @@ type StoredVersion struct {
 	// Hash is the version's content hash ("" for a version written before
 	// content hashes): equal to ContentHash of a table, the rows are equal.
 	Hash string `json:"-"`
+	// StartState is the block state the version's run started from (nil:
+	// none); StartKnown is false for a version written before that was
+	// recorded (version_state.go).
+	StartState map[string]string `json:"-"`
+	StartKnown bool              `json:"-"`
 }
 
 // ContentHash is the content hash a publish of t would record: a table
@@ -48,19 +53,23 @@ func (w *Warehouse) CurrentStored(ctx context.Context, products []string, keys [
 	if len(products) == 0 || (keys != nil && len(keys) == 0) {
 		return nil, nil
 	}
-	query := `SELECT product, partition, partition_start, partition_end, version, run_id, row_count, upstream::VARCHAR, coalesce(content_hash, '')
-		FROM _strata.versions WHERE is_current AND product IN (` + placeholders(len(products)) + `)`
+	// A version without a state row started from none: a run that starts
+	// from a state always leaves one (version_state.go).
+	query := `SELECT v.product, v.partition, v.partition_start, v.partition_end, v.version, v.run_id, v.row_count, v.upstream::VARCHAR,
+			coalesce(v.content_hash, ''), s.product IS NULL OR s.start_state IS NOT NULL, coalesce(s.start_state::VARCHAR, 'null')
+		FROM _strata.versions v LEFT JOIN _strata.version_state s ON s.product = v.product AND s.partition = v.partition AND s.version = v.version
+		WHERE v.is_current AND v.product IN (` + placeholders(len(products)) + `)`
 	args := make([]any, 0, len(products)+len(keys))
 	for _, p := range products {
 		args = append(args, p)
 	}
 	if keys != nil {
-		query += ` AND partition IN (` + placeholders(len(keys)) + `)`
+		query += ` AND v.partition IN (` + placeholders(len(keys)) + `)`
 		for _, k := range keys {
 			args = append(args, k)
 		}
 	}
-	query += ` ORDER BY partition_start, partition, product`
+	query += ` ORDER BY v.partition_start, v.partition, v.product`
 	var out []StoredVersion
 	err := w.readTx(ctx, func(conn *sql.Conn) error {
 		rows, err := conn.QueryContext(ctx, query, args...)
@@ -70,9 +79,12 @@ func (w *Warehouse) CurrentStored(ctx context.Context, products []string, keys [
 		defer rows.Close()
 		for rows.Next() {
 			var s StoredVersion
-			var up string
-			if err := rows.Scan(&s.Product, &s.Partition, &s.Start, &s.End, &s.Version, &s.RunID, &s.Rows, &up, &s.Hash); err != nil {
+			var up, start string
+			if err := rows.Scan(&s.Product, &s.Partition, &s.Start, &s.End, &s.Version, &s.RunID, &s.Rows, &up, &s.Hash, &s.StartKnown, &start); err != nil {
 				return err
+			}
+			if err := json.Unmarshal([]byte(start), &s.StartState); err != nil {
+				return fmt.Errorf("%s partition %s version %d: start state %q: %w", s.Product, s.Partition, s.Version, start, err)
 			}
 			s.Start, s.End = s.Start.UTC(), s.End.UTC()
 			if err := json.Unmarshal([]byte(up), &s.Upstream); err != nil {

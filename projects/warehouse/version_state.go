@@ -28,17 +28,24 @@ var stateDDL = []string{
 		state     JSON NOT NULL,
 		PRIMARY KEY (product, partition, version)
 	)`,
+	// The state the version's run started from: JSON null when it started
+	// from none, SQL NULL when the version was written before this column
+	// (a replay then starts from the product's current state).
+	`ALTER TABLE _strata.version_state ADD COLUMN IF NOT EXISTS start_state JSON`,
 }
 
-const insertStateSQL = `INSERT OR REPLACE INTO _strata.version_state VALUES (?, ?, ?, ?)`
+const insertStateSQL = `INSERT OR REPLACE INTO _strata.version_state (product, partition, version, state, start_state) VALUES (?, ?, ?, ?, ?)`
 
-// writeState records o's state for its new version inside the transaction.
+// writeState records o's state for its new version inside the transaction,
+// with the state its run started from. A run that starts from a state
+// always leaves one (the same, when it sets none), so a version without a
+// row started from none.
 func (tx *writeTx) writeState(o *preparedOutput, version int) error {
 	if o.state == "" {
 		return nil
 	}
 	tx.w.hasState.Store(stateSome) // before the commit: at worst a read asks for nothing
-	if err := tx.exec(insertStateSQL, o.Product, o.Partition, version, o.state); err != nil {
+	if err := tx.exec(insertStateSQL, o.Product, o.Partition, version, o.state, o.start); err != nil {
 		return fmt.Errorf("record the block state of version %d: %w", version, err)
 	}
 	return nil

@@ -755,7 +755,7 @@ export class PipelinePage implements Page {
         <button data-testid="run" class="primary" ?disabled=${running} @click=${() => this.run(c)} title="run the editor's text for the partition (Ctrl+Enter)">${running ? "Running…" : "Run ▸"}</button>
         ${this.states.chooser(b.id)}
         <button data-testid="run-upstream" ?disabled=${running || this.states.busy()} @click=${() => void this.states.runWithUpstream(b.id)} title="run the stale cells above this one first, in DAG order, then this one, in this session">Run with upstream</button>
-        <button data-testid="replay" ?disabled=${c.replay?.job?.state === "running"} @click=${() => this.startReplay(c)} title="replay the pipeline's saved code over the last 30 stored days, each block on the inputs its stored version read, and compare with what is stored; nothing is published">Replay 30 days</button>
+        <button data-testid="replay" ?disabled=${c.replay?.job?.state === "running"} @click=${() => this.startReplay(c)} title="replay the pipeline's saved code over the last stored days (30 unless you choose), each block on the inputs its stored version read, and compare with what is stored; nothing is published">Replay…</button>
         ${running && e ? html`<button @click=${() => ws.interrupt(e.id)} title="interrupt the running block">Stop</button>` : nothing}
         <button data-testid="save" ?disabled=${!c.dirty} @click=${() => this.save(c)} title="write the file (Ctrl+S)">Save</button>
         <details class="menu">
@@ -793,7 +793,7 @@ export class PipelinePage implements Page {
     </section>`;
   }
 
-  /** Replays the saved pipeline over the last 30 stored days; the cell shows the result on a calendar. */
+  /** Opens the replay form under the cell (days, the gate); the cell shows the result on a calendar. */
   private startReplay(c: Cell): void {
     c.replay?.close();
     const p = new ReplayPanel(this.id, c.block.id, 30, this.update, () => app.zone());
@@ -803,7 +803,7 @@ export class PipelinePage implements Page {
       this.update();
     };
     c.replay = p;
-    void p.start();
+    this.update();
   }
 
   private conflictBanner(c: Cell): TemplateResult {

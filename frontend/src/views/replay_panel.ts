@@ -1,7 +1,8 @@
-// A replay test started from a cell ("Replay 30 days"): the pipeline's
-// saved code run again over the last stored days, each block on the inputs
-// its stored version recorded, compared with what is stored; nothing is
-// published (POST /pipelines/:id/replays, polled through GET
+// A replay test started from a cell ("Replay…": how many of the last stored
+// days, and whether the cell's block must stay unchanged, a gate as
+// `strata test --expect-unchanged` is): the pipeline's saved code run again
+// over the last stored days, each block on the inputs its stored version
+// recorded, compared with what is stored; nothing is published (POST /pipelines/:id/replays, polled through GET
 // /replays/:id). The result is drawn on the backfill calendar, a day per
 // cell colored by the cell's block (unchanged, changed, failed), with the
 // counts, the changed and failed days as links, and a picked day's block
@@ -20,13 +21,17 @@ export class ReplayPanel {
   job?: ReplayJob;
   error = "";
   picked = "";
+  /** False until the form is submitted: the panel asks for days and the gate first. */
+  started = false;
+  /** Whether the cell's block must stay unchanged (the report's gate). */
+  expect = false;
   readonly calendar = new CalendarCanvas("replay-calendar", false);
   private timer?: number;
 
   constructor(
     readonly pipeline: string,
     readonly block: string,
-    readonly days: number,
+    public days: number,
     private readonly update: () => void,
     private readonly zone: () => string,
   ) {
@@ -39,12 +44,18 @@ export class ReplayPanel {
 
   /** Starts the replay and polls it until it ends. */
   async start(): Promise<void> {
+    if (!Number.isInteger(this.days) || this.days < 1) {
+      this.error = `days: want a whole number of 1 or more, got ${this.days}`;
+      this.update();
+      return;
+    }
+    this.started = true;
     this.error = "";
     this.job = undefined;
     this.picked = "";
     this.update();
     try {
-      this.job = await api.startReplay(this.pipeline, { last: this.days });
+      this.job = await api.startReplay(this.pipeline, { last: this.days, ...(this.expect ? { expect_unchanged: [this.block] } : {}) });
     } catch (e) {
       this.error = errorText(e);
       this.update();
@@ -99,6 +110,7 @@ export class ReplayPanel {
 
   render(): TemplateResult {
     const j = this.job;
+    if (!this.started) return this.form();
     const head = html`<h3>Replay on the last ${this.days} days <span class="muted small">the saved code, each block on the inputs its stored version read; nothing is published</span>
       <button class="link" data-testid="replay-close" @click=${() => this.onClose?.()}>close</button></h3>`;
     if (this.error) return html`<section class="replay" data-testid="replay-panel">${head}<div class="error-box" data-testid="replay-error">${this.error}</div></section>`;
@@ -113,6 +125,9 @@ export class ReplayPanel {
       <p data-testid="replay-counts">${r.partitions.length} partitions: <b>${r.counts.unchanged}</b> unchanged · <b>${r.counts.changed}</b> changed · <b>${r.counts.failed}</b> failed
         <span class="muted small">· working tree ${r.snapshot.slice(0, 7)} · engine ${r.engine}</span></p>
       <p class="small">${Object.entries(COLORS).map(([k, c]) => html`<span class="swatch" style=${`background:${c}`}></span> ${k} `)} <span class="muted">(${this.block} on each day)</span></p>
+      ${r.gates.map(
+        (g) => html`<p class=${"small " + (g.passed ? "" : "error-text")} data-testid="replay-gate">expect ${this.block} unchanged: <b>${g.passed ? "passed" : "FAILED"}</b>${g.passed ? "" : ` (changed in ${g.changed.length}, failed in ${g.failed.length} partitions)`}</p>`,
+      )}
       ${this.calendar.el}
       ${notable.length
         ? html`<p class="small" data-testid="replay-notable">${this.block} differs on: ${notable.map((p) => html`<button class="link" data-testid=${"replay-day-" + p.partition} @click=${() => this.pick(p.partition)}>${p.partition} (${mine(p)?.status ?? p.status})</button> `)}</p>`
@@ -122,6 +137,27 @@ export class ReplayPanel {
   }
 
   onClose?: () => void;
+
+  /** The replay's options: how many of the last stored days, and the gate. */
+  private form(): TemplateResult {
+    const submit = (e: Event) => {
+      e.preventDefault();
+      void this.start();
+    };
+    return html`<section class="replay" data-testid="replay-panel">
+      <h3>Replay ${this.block} <span class="muted small">the saved code over stored days, each block on the inputs its stored version read; nothing is published</span>
+        <button class="link" data-testid="replay-close" @click=${() => this.onClose?.()}>close</button></h3>
+      <form class="replay-form small" novalidate @submit=${submit}>
+        <label>the last <input type="number" min="1" step="1" data-testid="replay-days" .value=${String(this.days)}
+          @input=${(e: Event) => (this.days = Number((e.target as HTMLInputElement).value))} /> stored days</label>
+        <label title="the report fails when this block's output differs on any replayed partition (strata test --expect-unchanged)">
+          <input type="checkbox" data-testid="replay-expect" .checked=${this.expect} @change=${(e: Event) => (this.expect = (e.target as HTMLInputElement).checked)} />
+          expect ${this.block} unchanged</label>
+        <button class="primary" type="submit" data-testid="replay-start">Replay</button>
+      </form>
+      ${this.error ? html`<div class="error-box" data-testid="replay-error">${this.error}</div>` : nothing}
+    </section>`;
+  }
 
   private dayView(p: PartitionReplay | undefined): TemplateResult {
     if (!p) return html`<p class="muted">${this.picked} was not replayed.</p>`;

@@ -1,0 +1,98 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"sort"
+
+	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/kernel/protocol"
+	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/warehouse"
+)
+
+// What a replayed block reads besides its upstreams is pinned to what its
+// stored version's run saw, as the upstreams are: a ctx.Product window
+// reads the versions that run read (recorded in the version's lineage with
+// its upstream reads), and ctx.State starts from the state that run
+// started from (recorded with the version's state). Without the pins a
+// republished upstream or a cursor moved on since would make unchanged
+// code report "changed": a false alarm under --expect-unchanged.
+
+// start is the state the stored version of product started from; false
+// when the version predates that record (the replay then starts from the
+// product's current state, as a run does).
+func (rs *replaySession) start(product string) (map[string]string, bool) {
+	s := rs.stored[product]
+	if s == nil || !s.StartKnown {
+		return nil, false
+	}
+	return s.StartState, true
+}
+
+// productRead answers block b's ctx.Product call with the versions the
+// stored run read: of the partitions the window covers, those it read,
+// each at the version it read.
+func (rs *replaySession) productRead(ctx context.Context, b *project.Block, c *protocol.HostCall) (*sdk.Table, error) {
+	s := rs.stored[ProductName(rs.r.pl, b)]
+	if s == nil {
+		return nil, fmt.Errorf("replay: block %s has no stored version in partition %s", b.ID, rs.g.part.Key)
+	}
+	sel, err := rs.rp.e.ResolveWindow(c.Product, c.Window)
+	if err != nil {
+		return nil, err
+	}
+	rec := maps.Clone(s.Upstream[c.Product])
+	for k, v := range rec {
+		if v == 0 {
+			if rec[k], err = rs.byRun(ctx, s.RunID, c.Product, k); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return rs.rp.e.wh.ReadRecorded(ctx, c.Product, sel, rec)
+}
+
+// checkRecorded finds, for each stored version of the group, whether an
+// input it recorded (an upstream or a ctx.Product read) is gone, in one
+// look-up: such a version cannot be replayed on what its run saw, and its
+// block fails with the version named instead of reading another.
+func (rs *replaySession) checkRecorded(ctx context.Context) error {
+	var refs []warehouse.VersionRef
+	owner := map[warehouse.VersionRef][]*warehouse.StoredVersion{}
+	for _, s := range rs.stored {
+		for product, parts := range s.Upstream {
+			for k, v := range parts {
+				if v == 0 {
+					continue // the same run's: byRun says when it is gone
+				}
+				r := warehouse.VersionRef{Product: product, Partition: k, Version: v}
+				if owner[r] == nil {
+					refs = append(refs, r)
+				}
+				owner[r] = append(owner[r], s)
+			}
+		}
+	}
+	sort.Slice(refs, func(i, j int) bool { return refs[i].String() < refs[j].String() })
+	gone, err := rs.rp.e.wh.GoneVersions(ctx, refs)
+	if err != nil {
+		return err
+	}
+	rs.gone = map[string]error{}
+	for _, r := range gone {
+		for _, s := range owner[r] {
+			if rs.gone[s.Product] == nil {
+				rs.gone[s.Product] = goneError(s, r)
+			}
+		}
+	}
+	return nil
+}
+
+// goneError says that version s cannot be replayed on what its run read.
+func goneError(s *warehouse.StoredVersion, r warehouse.VersionRef) error {
+	return fmt.Errorf("%s version %d read %s, which is gone (retention or a discard removed it since): it cannot be replayed on what its run saw; a backfill rewrites it",
+		s.Product, s.Version, r)
+}
