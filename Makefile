@@ -5,7 +5,7 @@ BIN     := bin/strata
 DEMO    ?= demo
 PKGS    := ./...
 
-.PHONY: check-dist all build run test test-go test-race bench check fmt generate clean frontend test-frontend test-e2e soak soak-scaleout setup setup-system setup-gopls setup-extensions
+.PHONY: check-dist all build run test test-go test-race bench check fmt generate clean frontend test-frontend test-e2e soak soak-scaleout setup setup-system setup-gopls setup-extensions setup-seaweedfs
 
 all: build
 
@@ -29,18 +29,31 @@ GOPLS_VERSION     := v0.23.0
 SUDO              := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # setup: install what the tests need when it is missing (Chromium, Postgres, gopls, the DuckDB extension files, npm packages); quick when all is there
-setup: setup-system setup-gopls setup-extensions node_modules/.package-lock.json
+setup: setup-system setup-gopls setup-extensions setup-seaweedfs node_modules/.package-lock.json
 
-# setup-system: Debian's chromium (the browser tests), postgresql (the throwaway Postgres of the tests) and pip (the extension wheels)
+# setup-system: Debian's chromium (the browser tests), postgresql (the throwaway Postgres of the tests), pip (the extension wheels) and Python's duckdb (the separate reader of a DuckLake in the lake tests)
 setup-system:
 	@if [ ! -x /usr/bin/chromium ]; then $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q --no-install-recommends chromium; fi
 	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q --no-install-recommends postgresql; fi
 	@if ! python3 -m pip --version >/dev/null 2>&1; then $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q --no-install-recommends python3-pip; fi
+	@if ! python3 -c 'import duckdb' >/dev/null 2>&1; then $(PIP) install -q duckdb==$(DUCKDB_VERSION) || $(PIP) install -q --break-system-packages duckdb==$(DUCKDB_VERSION); fi
 
 # setup-gopls: gopls, pinned (the newest that builds on Go 1.26), where Strata looks for it: $(go env GOPATH)/bin
 setup-gopls:
 	@gopls="$$($(GO) env GOPATH)/bin/gopls"; \
 	  if ! "$$gopls" version 2>/dev/null | grep -q " $(GOPLS_VERSION)$$"; then GOFLAGS= $(GO) install golang.org/x/tools/gopls@$(GOPLS_VERSION); fi
+
+# setup-seaweedfs: the S3-compatible server of the tests (e2e/s3test), SeaweedFS's weed, built from the Go module proxy
+# into $(WEED) once per version. Not `go install`: its go.mod has replace directives, which go install refuses, so
+# it is built as the main module in its module-cache folder. Slow the first time (minutes), skipped when present.
+WEED_VERSION := v0.0.0-20261109003541-7506e5f91cd6
+WEED         := $(HOME)/.cache/strata/tools/seaweedfs-$(WEED_VERSION)/weed
+setup-seaweedfs:
+	@if [ ! -x "$(WEED)" ]; then \
+	  src="$$(GOFLAGS= $(GO) mod download -json github.com/seaweedfs/seaweedfs@$(WEED_VERSION) | sed -n 's/^\t"Dir": "\(.*\)",$$/\1/p')"; \
+	  test -n "$$src" || { echo "setup-seaweedfs: go mod download found no source folder"; exit 1; }; \
+	  mkdir -p "$$(dirname "$(WEED)")" && cd "$$src" && GOFLAGS=-buildvcs=false $(GO) build -trimpath -o "$(WEED).tmp" ./weed && mv "$(WEED).tmp" "$(WEED)"; \
+	fi
 
 # setup-extensions: the DuckDB extension wheels from PyPI (cached in .cache/duckdb-wheels), installed into DuckDB's extension folder
 setup-extensions: $(WHEELS)/.v$(DUCKDB_VERSION)

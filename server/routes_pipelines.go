@@ -2,9 +2,11 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"path"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -18,6 +20,40 @@ func (s *Server) pipelineRoutes(g *echo.Group) {
 	g.GET("/pipelines/:id", s.getPipeline)
 	g.PUT("/pipelines/:id", s.putPipeline)
 	g.DELETE("/pipelines/:id", s.deletePipeline)
+	g.GET("/pipelines/:id/key-sets/:dim", s.keySets)
+}
+
+// keySets: GET /pipelines/:id/key-sets/:dim, the recorded versions of a
+// dynamic dimension's key set, newest first, each with the keys it added
+// and removed.
+func (s *Server) keySets(c echo.Context) error {
+	pl, err := s.eng.Pipeline(c.Param("id"))
+	if err != nil {
+		return err
+	}
+	dim := c.Param("dim")
+	var names []string
+	found := false
+	for _, d := range pl.Partitions.Dims {
+		if d.Dynamic() {
+			names = append(names, d.Name)
+			found = found || d.Name == dim
+		}
+	}
+	if !found {
+		if len(names) == 0 {
+			return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("pipeline %s has no dynamic dimension", pl.ID))
+		}
+		return echo.NewHTTPError(http.StatusNotFound, fmt.Sprintf("pipeline %s has no dynamic dimension %q (dynamic: %s)", pl.ID, dim, strings.Join(names, ", ")))
+	}
+	sets, err := s.eng.KeySets(c.Request().Context(), pl.ID, dim)
+	if err != nil {
+		return err
+	}
+	if sets == nil {
+		sets = []*engine.KeySet{}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"pipeline": pl.ID, "dimension": dim, "versions": sets})
 }
 
 // pipelineSummary is one entry of GET /pipelines.
@@ -56,6 +92,20 @@ type partitionsView struct {
 	Timezone  string `json:"timezone"`
 	Start     string `json:"start,omitempty"`
 	WeekStart string `json:"week_start"`
+	// Dims are the value dimensions beside time, in key order; TimePos
+	// is where the time part sits among a key's parts.
+	Dims    []dimView `json:"dims,omitempty"`
+	TimePos int       `json:"time_pos,omitempty"`
+}
+
+// dimView is one value dimension: static with its values, or dynamic with
+// the product column its key set is read from.
+type dimView struct {
+	Name    string   `json:"name"`
+	Kind    string   `json:"kind"` // static or dynamic
+	Values  []string `json:"values,omitempty"`
+	Product string   `json:"product,omitempty"`
+	Column  string   `json:"column,omitempty"`
 }
 
 type retriesView struct {
@@ -70,7 +120,15 @@ type edgeView struct {
 }
 
 func partitionsOf(c project.PartitionConfig) partitionsView {
-	return partitionsView{Interval: c.Interval, Timezone: c.Timezone, Start: c.Start, WeekStart: c.WeekStart}
+	v := partitionsView{Interval: c.Interval, Timezone: c.Timezone, Start: c.Start, WeekStart: c.WeekStart, TimePos: c.TimePos}
+	for _, d := range c.Dims {
+		dv := dimView{Name: d.Name, Kind: "static", Values: d.Values}
+		if d.Dynamic() {
+			dv = dimView{Name: d.Name, Kind: "dynamic", Product: d.Product, Column: d.Column}
+		}
+		v.Dims = append(v.Dims, dv)
+	}
+	return v
 }
 
 func retriesOf(r project.RetryPolicy) retriesView {

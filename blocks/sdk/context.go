@@ -10,12 +10,36 @@ import (
 // Partition is the slice of time a run computes: [Start, End) in the
 // pipeline's zone. A day in America/New_York lasts 23 or 25 hours on DST days,
 // so use End rather than Start plus 24 hours.
+//
+// A pipeline partitioned by more than time (day × region, customer) runs one
+// cell at a time: Key is the cell's key ("2024-03-10|eu"), TimeKey its time
+// part ("2024-03-10"; empty without a time dimension) and Dims the value of
+// each other dimension, in declared order. Value(name) reads one.
 type Partition struct {
-	Key      string    // stable key: "2024-03-10", "2024-W10", "2024-03", "2024-Q1", "2024-03-10T02"
+	Key      string    // stable key: "2024-03-10", "2024-W10", "2024-03", "2024-Q1", "2024-03-10T02", "2024-03-10|eu"
 	Start    time.Time // inclusive, in Zone
 	End      time.Time // exclusive, in Zone
 	Interval string    // hour, day, week, month, quarter, year or none
 	Zone     *time.Location
+	TimeKey  string // the time part of Key: Key itself for a time-only pipeline
+	Dims     []Dim  // the other dimensions' values; nil for a time-only pipeline
+}
+
+// Dim is one dimension's value in a partition: region=eu.
+type Dim struct {
+	Name  string
+	Value string
+}
+
+// Value returns the value of the dimension named name ("" when the
+// pipeline has no such dimension).
+func (p Partition) Value(name string) string {
+	for _, d := range p.Dims {
+		if d.Name == name {
+			return d.Value
+		}
+	}
+	return ""
 }
 
 // Duration is End minus Start.

@@ -54,6 +54,8 @@ func runBackfill(args []string) error {
 	fs.StringVar(&spec.Publish, "publish", "partition", "partition, atomic, or review (stage everything; promote after `strata backfill diff`)")
 	fs.StringVar(&spec.Engine, "engine", "", "run Go blocks with interp or compiled (default: compiled when a Go toolchain is found)")
 	env := fs.String("env", "", "stage every version in this environment (strata env create) instead of prod; nothing becomes current")
+	var where whereFlag
+	fs.Var(&where, "where", "cells of a pipeline with dimensions: region=eu,us (repeatable, one dimension each; @new: keys added since the key set's previous version)")
 	dry := fs.Bool("dry-run", false, "print the plan; run nothing")
 	format := fs.String("format", "text", "text or json")
 	all := fs.Bool("all", false, "with --dry-run: list every partition (default: the first 50)")
@@ -72,6 +74,7 @@ func runBackfill(args []string) error {
 		return err
 	}
 	spec.Pipeline = pos[1]
+	spec.Where = where.m
 	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
 		var err error
 		if spec.Into, err = envOwner(ctx, ws, *env); err != nil {
@@ -101,8 +104,8 @@ func runBackfill(args []string) error {
 			return err
 		}
 		cliAudit(ws.proj.Dir, audit.Entry{Action: audit.ActionBackfillLaunch, Pipeline: st.Pipeline, Target: st.ID})
-		fmt.Printf("backfill %s: pipeline %s, %s..%s (%d partitions), reprocess %s, publish %s\n",
-			st.ID, st.Pipeline, spec.From, spec.To, st.Total, st.Spec.Reprocess, st.Spec.Publish)
+		fmt.Printf("backfill %s: pipeline %s, %s..%s%s (%d partitions), reprocess %s, publish %s\n",
+			st.ID, st.Pipeline, spec.From, spec.To, whereText(st.Spec.Where), st.Total, st.Spec.Reprocess, st.Spec.Publish)
 		if *env != "" && spec.Into != "" {
 			fmt.Printf("into environment %s: prod's data stays as it is until `strata env promote %s %s`\n", *env, ws.proj.Dir, *env)
 		}
@@ -211,8 +214,8 @@ func isTerminal(f *os.File) bool {
 }
 
 func printPlan(p *engine.Plan, limit int) {
-	fmt.Printf("plan: pipeline %s, %s..%s: %d partitions, %d to run, %d to skip (reprocess %s, publish %s)\n",
-		p.Spec.Pipeline, p.From, p.To, p.Total, p.ToRun, p.ToSkip, p.Spec.Reprocess, p.Spec.Publish)
+	fmt.Printf("plan: pipeline %s, %s..%s%s: %d partitions, %d to run, %d to skip (reprocess %s, publish %s)\n",
+		p.Spec.Pipeline, p.From, p.To, whereText(p.Spec.Where), p.Total, p.ToRun, p.ToSkip, p.Spec.Reprocess, p.Spec.Publish)
 	fmt.Printf("pipeline version %s (the files as they are now; a launch pins it)\n", shortVersion(p.Snapshot))
 	fmt.Printf("today: %d missing, %d failed, %d stale, %d current\n", p.ByState["missing"], p.ByState["failed"], p.ByState["stale"], p.ByState["current"])
 	if len(p.CompileErrors) > 0 {

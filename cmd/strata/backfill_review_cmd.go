@@ -112,7 +112,9 @@ func printReview(rv *engine.BackfillReview) {
 func backfillPromote(args []string) error {
 	fs := flag.NewFlagSet("backfill promote", flag.ContinueOnError)
 	var opt engine.PromoteOptions
-	fs.StringVar(&opt.Only, "only", "", "promote only the partitions starting in A..B (pipeline partition keys)")
+	fs.StringVar(&opt.Only, "only", "", "promote only the partitions starting in A..B (pipeline partition keys; one cell key of a pipeline with dimensions)")
+	var where whereFlag
+	fs.Var(&where, "where", "with dimensions: promote only these cells, region=eu,us (repeatable)")
 	fs.BoolVar(&opt.Override, "override", false, "promote although review checks failed (recorded)")
 	fs.BoolVar(&opt.SkipNewer, "skip-newer", false, "promote the rest when some partitions have newer versions current (they keep them; their staged versions stay staged)")
 	flags, pos := interleaved(args, map[string]bool{"override": true, "skip-newer": true})
@@ -120,8 +122,9 @@ func backfillPromote(args []string) error {
 		return err
 	}
 	if len(pos) != 2 {
-		return fmt.Errorf("usage: strata backfill promote DIR ID [--only A..B] [--override] [--skip-newer]")
+		return fmt.Errorf("usage: strata backfill promote DIR ID [--only A..B] [--where DIM=V,V] [--override] [--skip-newer]")
 	}
+	opt.Where = where.m
 	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
 		opt.Actor = cliActor()
 		res, err := ws.eng.PromoteBackfill(ctx, pos[1], opt)

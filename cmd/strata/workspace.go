@@ -65,7 +65,11 @@ func openScaledWorkspace(ctx context.Context, dir string, so *scaleOut) (*worksp
 	if err := os.MkdirAll(filepath.Join(dir, ".strata"), 0o755); err != nil {
 		return nil, err
 	}
-	wh, err := warehouse.Open(ctx, warehousePath(dir), warehouse.Options{Retention: proj.Retention, FilesDir: proj.Dir, Extensions: proj.Extensions})
+	whOpts, err := warehouseOptions(proj, false)
+	if err != nil {
+		return nil, err
+	}
+	wh, err := warehouse.Open(ctx, warehousePath(dir), whOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -227,7 +231,11 @@ func openInspection(ctx context.Context, dir string) (*workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	wh, err := warehouse.Open(ctx, warehousePath(dir), warehouse.Options{Retention: proj.Retention, ReadOnly: true, FilesDir: proj.Dir, Extensions: proj.Extensions})
+	whOpts, err := warehouseOptions(proj, true)
+	if err != nil {
+		return nil, err
+	}
+	wh, err := warehouse.Open(ctx, warehousePath(dir), whOpts)
 	if err != nil {
 		return nil, err
 	}

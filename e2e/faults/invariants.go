@@ -16,6 +16,9 @@ import (
 type warehouse struct{ db *sql.DB }
 
 func openWarehouse(projectDir string) (*warehouse, error) {
+	if w, ok, err := openLake(projectDir); ok {
+		return w, err
+	}
 	path := filepath.Join(projectDir, ".strata", "warehouse.duckdb")
 	// Read-write: a file a kill -9 left has a WAL to replay first. The
 	// suite only reads, and closes before the next strata process starts.

@@ -12,6 +12,19 @@ export interface PartitionsConfig {
   timezone: string;
   start?: string;
   week_start?: string;
+  /** Value dimensions beside time, in key order (cells.ts); absent for time-only pipelines. */
+  dims?: DimConfig[];
+  /** Where the time part sits among a key's parts (0: first). */
+  time_pos?: number;
+}
+
+/** One value dimension: static with its values, or dynamic (a product's column). */
+export interface DimConfig {
+  name: string;
+  kind: "static" | "dynamic";
+  values?: string[];
+  product?: string;
+  column?: string;
 }
 
 export interface Problem {

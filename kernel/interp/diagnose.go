@@ -134,6 +134,11 @@ func (e *Executor) analyze(filename, src, wantEntry string, allow map[string]boo
 	for _, imp := range imports {
 		path, _ := strconv.Unquote(imp.Path.Value)
 		name := path[strings.LastIndex(path, "/")+1:]
+		if pkg, err := e.importer.Import(path); err == nil {
+			// The package's own name: github.com/jackc/pgx/v5 is pgx,
+			// gopkg.in/yaml.v3 is yaml, not the path's last element.
+			name = pkg.Name()
+		}
 		if imp.Name != nil {
 			name = imp.Name.Name
 		}

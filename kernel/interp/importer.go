@@ -139,7 +139,16 @@ func (im *symbolImporter) object(pkg *types.Package, name string, v reflect.Valu
 		return types.NewFunc(token.NoPos, pkg, name, im.signature(t))
 	case t.Kind() == reflect.Pointer && v.IsNil():
 		if nt, ok := im.typeOf(t.Elem()).(*types.Named); ok {
-			return nt.Obj()
+			if nt.Obj().Name() == name && nt.Obj().Pkg() == pkg {
+				return nt.Obj()
+			}
+			// An alias (type EndpointResolverOptions = endpoints.Options):
+			// its own name in this package, or it would take the name of
+			// the type it stands for, and hide a type of this package of
+			// that name.
+			tn := types.NewTypeName(token.NoPos, pkg, name, nil)
+			types.NewAlias(tn, nt)
+			return tn
 		}
 		return types.NewTypeName(token.NoPos, pkg, name, im.typeOf(t.Elem()))
 	case v.CanAddr():

@@ -75,6 +75,7 @@ func init() {
 		"Column":        reflect.ValueOf((*sdk.Column)(nil)),
 		"Context":       reflect.ValueOf((*sdk.Context)(nil)),
 		"ContextConfig": reflect.ValueOf((*sdk.ContextConfig)(nil)),
+		"Dim":           reflect.ValueOf((*sdk.Dim)(nil)),
 		"ExportKey":     reflect.ValueOf((*sdk.ExportKey)(nil)),
 		"Field":         reflect.ValueOf((*sdk.Field)(nil)),
 		"Host":          reflect.ValueOf((*sdk.Host)(nil)),

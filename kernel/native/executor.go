@@ -267,15 +267,9 @@ func isOther(file string, others []protocol.SourceFile) bool {
 // newBlockContext builds the sdk.Context a block receives: the partition in
 // its own zone (so Start and End print as the pipeline's local midnight).
 func newBlockContext(ctx context.Context, req *protocol.ExecRequest, env *protocol.Env) (*sdk.Context, error) {
-	pw := req.Partition
-	loc := time.UTC
-	if pw.Zone != "" {
-		l, err := time.LoadLocation(pw.Zone)
-		if err != nil {
-			return nil, fmt.Errorf("partition zone %q: %w", pw.Zone, err)
-		}
-		loc = l
+	part, err := protocol.BlockPartition(req.Partition)
+	if err != nil {
+		return nil, err
 	}
-	part := sdk.Partition{Key: pw.Key, Start: pw.Start.In(loc), End: pw.End.In(loc), Interval: pw.Interval, Zone: loc}
 	return sdk.NewContext(ctx, protocol.BlockConfig(part, req, env)), nil
 }

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"fmt"
 	"strconv"
 	"time"
 
@@ -104,6 +105,28 @@ type PartitionWire struct {
 	End      time.Time `json:"end"`
 	Interval string    `json:"interval,omitempty"`
 	Zone     string    `json:"zone,omitempty"`
+	// TimeKey and Dims carry a multi-dimensional cell (sdk.Partition's);
+	// empty for a time-only pipeline, whose TimeKey is Key.
+	TimeKey string    `json:"time_key,omitempty"`
+	Dims    []sdk.Dim `json:"dims,omitempty"`
+}
+
+// BlockPartition is the sdk.Partition a block receives: pw in its own zone
+// (so Start and End print as the pipeline's local midnight).
+func BlockPartition(pw PartitionWire) (sdk.Partition, error) {
+	loc := time.UTC
+	if pw.Zone != "" {
+		l, err := time.LoadLocation(pw.Zone)
+		if err != nil {
+			return sdk.Partition{}, fmt.Errorf("partition zone %q: %w", pw.Zone, err)
+		}
+		loc = l
+	}
+	tk := pw.TimeKey
+	if tk == "" && len(pw.Dims) == 0 {
+		tk = pw.Key
+	}
+	return sdk.Partition{Key: pw.Key, Start: pw.Start.In(loc), End: pw.End.In(loc), Interval: pw.Interval, Zone: loc, TimeKey: tk, Dims: pw.Dims}, nil
 }
 
 // ErrorKind classifies a failed run so callers can react (retry a timeout,

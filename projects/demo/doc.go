@@ -11,3 +11,11 @@ import "embed"
 //
 //go:embed all:template
 var Files embed.FS
+
+// Shop is the second demo, `strata init DIR --demo shop`, rooted at "shop":
+// orders in a real Postgres loaded incrementally with pgx, landed as
+// Parquet and in a Postgres table. Its Go files and go.mod end in .tmpl
+// (they need pgx, which strata's go.mod does not require); init drops it.
+//
+//go:embed all:shop
+var Shop embed.FS

@@ -139,7 +139,7 @@ func (e *Engine) restart(ctx context.Context, id string, retry, useCurrentCode b
 		}
 		return nil, err
 	}
-	t, err := e.target(spec, pin.pl)
+	t, err := e.target(ctx, spec, pin.pl)
 	if err != nil {
 		return nil, err
 	}

@@ -35,7 +35,7 @@ type plannedRun struct {
 // range touches) against the catalog as it is now.
 func makeLaunchPlan(t *target, pd *planData) (launchPlan, error) {
 	lp := launchPlan{}
-	it, err := t.pspec.Iter(t.from, t.to)
+	it, err := t.pspec.IterBox(t.box)
 	if err != nil {
 		return nil, err
 	}

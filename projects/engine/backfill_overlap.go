@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 )
 
 // Two backfills of one pipeline over the same partitions compute the same
@@ -39,9 +40,32 @@ func (e *Engine) overlapping(t *target) *OverlapError {
 		if o.pl.ID != t.pl.ID || o.pspec.Interval != t.pspec.Interval {
 			continue
 		}
-		if t.from <= o.to && o.from <= t.to {
+		if t.from <= o.to && o.from <= t.to && !disjointWhere(t.box.Where, o.box.Where) {
 			return &OverlapError{Pipeline: t.pl.ID, Running: id, From: o.from, To: o.to, Dir: filepath.Clean(e.proj.Dir)}
 		}
 	}
 	return nil
+}
+
+// disjointWhere reports whether two boxes select no common value of some
+// dimension (--where region=eu beside --where region=us), so that their
+// cells cannot overlap whatever their time ranges.
+func disjointWhere(a, b map[string][]string) bool {
+	for dim, av := range a {
+		bv, ok := b[dim]
+		if !ok {
+			continue
+		}
+		common := false
+		for _, v := range av {
+			if slices.Contains(bv, v) {
+				common = true
+				break
+			}
+		}
+		if !common {
+			return true
+		}
+	}
+	return false
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stratahq/strata/projects/partitions"
 	"github.com/stratahq/strata/projects/project"
 	"github.com/stratahq/strata/projects/warehouse"
 )
@@ -24,7 +25,15 @@ type PromoteOptions struct {
 	// Only promotes the staged partitions starting in this range of the
 	// pipeline's partition keys ("2024-01-01..2024-12-31", or one key);
 	// empty promotes everything staged.
+	//
+	// For a pipeline with value dimensions the range is of time keys, a
+	// single cell key names one cell, and " where region=eu,us" narrows it
+	// by value ("2024-01-01..2024-01-07 where region=eu", or "where
+	// region=eu" alone): cells of a review promote in part by any dimension.
 	Only string `json:"only,omitempty"`
+	// Where is the same narrowing as a map (the CLI's --where); it is
+	// folded into Only, which is what the promotion records.
+	Where map[string][]string `json:"where,omitempty"`
 	// Override promotes although review checks failed; the override and
 	// the failed checks are recorded with the promotion.
 	Override bool `json:"override,omitempty"`
@@ -89,6 +98,7 @@ const promotionsDDL = `CREATE TABLE IF NOT EXISTS _strata.backfill_promotions (
 // double click, or the UI and the CLI at once, all counted the same staged
 // versions as theirs).
 func (e *Engine) PromoteBackfill(ctx context.Context, id string, opt PromoteOptions) (*PromoteResult, error) {
+	opt.Only = withWhere(opt.Only, opt.Where)
 	release, err := e.promotes.acquire(id, "promote", opt.Only, e.now())
 	if err != nil {
 		return nil, err
@@ -278,7 +288,9 @@ func (e *Engine) promotePlan(ctx context.Context, id, pipeline string, opt Promo
 }
 
 // onlyRange keeps the staged versions whose partition starts in the range
-// "A..B" (or the one partition "A") of the pipeline's partition keys.
+// "A..B" (or the one partition "A") of the pipeline's partition keys, and,
+// for a pipeline with value dimensions, whose values pass its " where "
+// part (cell_select.go).
 func (e *Engine) onlyRange(pipeline, only string, staged []stagedVersion) ([]stagedVersion, error) {
 	pl, err := e.Pipeline(pipeline)
 	if err != nil {
@@ -288,29 +300,55 @@ func (e *Engine) onlyRange(pipeline, only string, staged []stagedVersion) ([]sta
 	if err != nil {
 		return nil, err
 	}
-	a, b, found := strings.Cut(only, "..")
+	rng, where, err := splitOnly(spec, only)
+	if err != nil {
+		return nil, &SpecError{fmt.Errorf("only %q: %w", only, err)}
+	}
+	keep := func(stagedVersion) bool { return true }
+	if rng != "" {
+		if keep, err = onlyTimes(pl, spec, only, rng); err != nil {
+			return nil, err
+		}
+	}
+	var out []stagedVersion
+	for _, s := range staged {
+		if keep(s) && cellMatches(spec, s.Partition, where) {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// onlyTimes reads the range part of a promote's Only.
+func onlyTimes(pl *project.Pipeline, spec partitions.Spec, only, rng string) (func(stagedVersion) bool, error) {
+	if spec.Dimensional() && !strings.Contains(rng, "..") && strings.Contains(rng, partitions.KeySep) {
+		if _, err := spec.Parse(strings.TrimSpace(rng)); err != nil {
+			return nil, &SpecError{fmt.Errorf("only %q: %w", only, err)}
+		}
+		cell := strings.TrimSpace(rng)
+		return func(s stagedVersion) bool { return s.Partition == cell }, nil
+	}
+	ts := spec.TimeOnly()
+	a, b, found := strings.Cut(rng, "..")
 	if !found {
 		b = a
 	}
 	want := fmt.Sprintf("want one %s partition key of pipeline %s, or a range A..B of them", pl.Partitions.Interval, pl.ID)
-	first, err := spec.Parse(strings.TrimSpace(a))
+	if spec.Dimensional() {
+		want = fmt.Sprintf("want one %s key of pipeline %s, a range A..B of them, or one cell key (%s), then optionally where DIM=V,V", pl.Partitions.Interval, pl.ID, spec.KeyLayout())
+	}
+	first, err := ts.Parse(strings.TrimSpace(a))
 	if err != nil {
 		return nil, &SpecError{fmt.Errorf("only %q: %w; %s", only, err, want)}
 	}
-	last, err := spec.Parse(strings.TrimSpace(b))
+	last, err := ts.Parse(strings.TrimSpace(b))
 	if err != nil {
 		return nil, &SpecError{fmt.Errorf("only %q: %w; %s", only, err, want)}
 	}
 	if last.Start.Before(first.Start) {
 		return nil, &SpecError{fmt.Errorf("only %q: %s is before %s; %s, the first one not after the second", only, b, a, want)}
 	}
-	var out []stagedVersion
-	for _, s := range staged {
-		if !s.Start.Before(first.Start) && s.Start.Before(last.End) {
-			out = append(out, s)
-		}
-	}
-	return out, nil
+	return func(s stagedVersion) bool { return !s.Start.Before(first.Start) && s.Start.Before(last.End) }, nil
 }
 
 // DiscardBackfill drops every version a review backfill still has staged,

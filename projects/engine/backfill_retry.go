@@ -67,7 +67,7 @@ func (e *Engine) PlanRetry(ctx context.Context, id string, useCurrentCode bool) 
 		rp.Problem = perr.Error()
 	}
 	if perr == nil && !useCurrentCode {
-		t, err = e.target(spec, p.pl)
+		t, err = e.target(ctx, spec, p.pl)
 		if err != nil {
 			return nil, err
 		}
@@ -76,7 +76,7 @@ func (e *Engine) PlanRetry(ctx context.Context, id string, useCurrentCode bool) 
 		if err != nil {
 			return nil, err
 		}
-		if t, err = e.target(spec, live); err != nil {
+		if t, err = e.target(ctx, spec, live); err != nil {
 			return nil, err
 		}
 	}

@@ -60,7 +60,7 @@ func (e *Engine) launch(ctx context.Context, id string, spec BackfillSpec, refus
 	if err != nil {
 		return nil, err
 	}
-	t, err := e.target(spec, pin.pl)
+	t, err := e.target(ctx, spec, pin.pl)
 	if err != nil {
 		return nil, err
 	}
@@ -214,7 +214,7 @@ func (b *backfillRun) run() error {
 	if err := e.wh.DB().QueryRowContext(ctx, `SELECT created_at FROM _strata.backfills WHERE backfill_id = ?`, b.id).Scan(&launched); err != nil {
 		return b.finish(fmt.Errorf("backfill %s: %w", b.id, err))
 	}
-	it, err := t.pspec.Iter(t.from, t.to)
+	it, err := t.pspec.IterBox(t.box)
 	if err != nil {
 		return b.finish(err)
 	}
@@ -426,7 +426,7 @@ func (b *backfillRun) requeueInterrupted(ctx context.Context, slots map[string]s
 
 // finish records how the backfill ended; an atomic backfill that fully
 // succeeded switches every staged version to current in one transaction.
-func (b *backfillRun) finish(err error) error {
+func (b *backfillRun) finishOnce(err error) error {
 	e := b.e
 	ctx := context.Background()
 	// A rewrite left the retention of every partition it replaced to its

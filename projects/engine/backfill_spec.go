@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -55,6 +56,19 @@ type BackfillSpec struct {
 	// AllowOverlap launches it even while another backfill of the
 	// pipeline runs over part of its range (backfill_overlap.go).
 	AllowOverlap bool `json:"allow_overlap,omitempty"`
+	// Where narrows a pipeline with value dimensions to some of their
+	// values (--where region=eu,us): dimension -> values. A dimension not
+	// named is taken whole. From and To stay the time range.
+	Where map[string][]string `json:"where,omitempty"`
+	// KeySets are the versions of the dynamic dimensions' key sets the
+	// backfill targets: dimension -> version. Empty at launch means the
+	// key set as its product is now; the launch records which version
+	// that was, so a resume or retry targets the same cells. Naming an
+	// older version targets its keys (a key set rolled back).
+	KeySets map[string]int `json:"key_sets,omitempty"`
+
+	// resolvedWhere is Where with @new replaced by the keys it means.
+	resolvedWhere map[string][]string
 }
 
 // Reprocess policies and publish modes.
@@ -144,9 +158,10 @@ type target struct {
 	pl       *project.Pipeline
 	pin      *pinned // the pipeline version it runs; nil in a dry run
 	pspec    partitions.Spec
-	from, to string // pipeline partition keys
-	total    int    // pipeline partitions in the range
-	rollups  int    // coarse partitions (weeks, months) the range touches
+	from, to string // pipeline partition keys (time keys with value dimensions)
+	box      partitions.Box
+	total    int // pipeline partitions (cells) in the range
+	rollups  int // coarse partitions (weeks, months) the range touches
 	// launchData is what the launch planned with, handed to the first
 	// pass so that it does not read the catalog again.
 	launchData *planData
@@ -155,8 +170,8 @@ type target struct {
 // target normalizes s against pl, the pipeline as the backfill sees it
 // (its pinned version, or the files now for a dry run); what it refuses is
 // a *SpecError (or the pipeline's NotFoundError).
-func (e *Engine) target(s BackfillSpec, pl *project.Pipeline) (*target, error) {
-	t, err := e.targetOf(s, pl)
+func (e *Engine) target(ctx context.Context, s BackfillSpec, pl *project.Pipeline) (*target, error) {
+	t, err := e.targetOf(ctx, s, pl)
 	var nf *NotFoundError
 	if err != nil && !errors.As(err, &nf) {
 		return nil, &SpecError{err}
@@ -164,13 +179,16 @@ func (e *Engine) target(s BackfillSpec, pl *project.Pipeline) (*target, error) {
 	return t, err
 }
 
-func (e *Engine) targetOf(s BackfillSpec, pl *project.Pipeline) (*target, error) {
+func (e *Engine) targetOf(ctx context.Context, s BackfillSpec, pl *project.Pipeline) (*target, error) {
 	pspec, err := SpecOf(pl.Partitions)
 	if err != nil {
 		return nil, err
 	}
-	if pspec.Interval == partitions.None {
+	if !pspec.Partitioned() {
 		return nil, fmt.Errorf("pipeline %s is not partitioned: run it with `strata run`", pl.ID)
+	}
+	if pspec, s, err = e.resolveKeySets(ctx, pl, pspec, s); err != nil {
+		return nil, err
 	}
 	switch s.Reprocess {
 	case "":
@@ -216,10 +234,19 @@ func (e *Engine) targetOf(s BackfillSpec, pl *project.Pipeline) (*target, error)
 	if err := checkRate(s.RatePerMin); err != nil {
 		return nil, fmt.Errorf("rate_per_min: %w", err)
 	}
+	t := &target{pl: pl, pspec: pspec, from: s.From, to: s.To}
+	if pspec.Interval == partitions.None {
+		if s.From != "" || s.To != "" {
+			return nil, fmt.Errorf("pipeline %s has no time dimension: leave out --from and --to (select cells with --where)", pl.ID)
+		}
+		return e.finishTarget(t, s)
+	}
 	if s.From == "" || s.To == "" {
 		return nil, fmt.Errorf("a backfill needs --from and --to (partition keys such as %s, both included)", pspec.Latest(e.now()).Key)
 	}
-	t := &target{pl: pl, pspec: pspec, from: s.From, to: s.To}
+	if pspec.Dimensional() && (strings.Contains(s.From, partitions.KeySep) || strings.Contains(s.To, partitions.KeySep)) {
+		return nil, fmt.Errorf("--from and --to are time keys (such as %s); select the other dimensions (%s) with --where", pspec.Latest(e.now()).Key, strings.Join(pspec.DimNames(), ", "))
+	}
 	if (s.Interval != "" && s.Interval != string(pspec.Interval)) || (s.Zone != "" && s.Zone != pspec.Zone.String()) {
 		cal, err := partitions.NewSpec(firstNonEmpty(s.Interval, string(pspec.Interval)), firstNonEmpty(s.Zone, pspec.Zone.String()), pl.Partitions.WeekStart, "")
 		if err != nil {
@@ -239,19 +266,39 @@ func (e *Engine) targetOf(s BackfillSpec, pl *project.Pipeline) (*target, error)
 		}
 		t.from, t.to = first.Key, pspec.At(b.End.Add(-time.Nanosecond)).Key
 	}
-	if t.total, err = pspec.Count(t.from, t.to); err != nil {
-		return nil, fmt.Errorf("pipeline %s: %w", pl.ID, err)
-	}
 	// A partition that has not started has no data to compute yet; a
 	// backfill into the future is almost always a typo in a year.
-	if last, err := pspec.Parse(t.to); err == nil {
+	if last, err := pspec.TimeOnly().Parse(t.to); err == nil {
 		if err := checkStarted(pl.ID, "to", pspec, last, e.now()); err != nil {
 			return nil, err
 		}
 	}
+	return e.finishTarget(t, s)
+}
+
+// finishTarget counts t's cells and rollups once its range is known.
+func (e *Engine) finishTarget(t *target, s BackfillSpec) (*target, error) {
+	t.box = partitions.Box{From: t.from, To: t.to, Where: s.Where}
+	if s.resolvedWhere != nil {
+		t.box.Where = s.resolvedWhere
+	}
+	var err error
+	if t.total, err = t.pspec.CountBox(t.box); err != nil {
+		return nil, fmt.Errorf("pipeline %s: %w", t.pl.ID, err)
+	}
 	t.spec = s
 	t.rollups = rollupCount(t)
 	return t, nil
+}
+
+// specOf is the partition math of a block of t's pipeline: its interval,
+// and the pipeline's value dimensions with the key sets t loaded.
+func (t *target) specOf(c project.PartitionConfig) (partitions.Spec, error) {
+	s, err := SpecOf(c)
+	if err == nil && len(s.Dims) == len(t.pspec.Dims) {
+		s.Dims = t.pspec.Dims
+	}
+	return s, err
 }
 
 func firstNonEmpty(a, b string) string {

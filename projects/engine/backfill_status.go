@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
+
+	"github.com/stratahq/strata/projects/partitions"
 )
 
 // BackfillStatus is a backfill as the CLI, API and UI show it.
@@ -141,7 +143,7 @@ func (e *Engine) backfillTarget(ctx context.Context, id string, spec BackfillSpe
 	if err != nil {
 		return nil, fmt.Errorf("backfill %s: %w", id, err)
 	}
-	t, err := e.target(spec, pin.pl)
+	t, err := e.target(ctx, spec, pin.pl)
 	if err != nil {
 		return nil, fmt.Errorf("backfill %s: %w", id, err)
 	}
@@ -149,13 +151,20 @@ func (e *Engine) backfillTarget(ctx context.Context, id string, spec BackfillSpe
 	return t, nil
 }
 
-// rollupCount is the number of coarse partitions a backfill's range touches.
+// rollupCount is the number of coarse partitions a backfill's range
+// touches: the coarse periods of its time range, times its value cells.
 func rollupCount(t *target) int {
-	first, err1 := t.pspec.Parse(t.from)
-	last, err2 := t.pspec.Parse(t.to)
-	if err1 != nil || err2 != nil {
+	if t.total == 0 || t.pspec.Interval == partitions.None {
 		return 0
 	}
+	ts := t.pspec.TimeOnly()
+	first, err1 := ts.Parse(t.from)
+	last, err2 := ts.Parse(t.to)
+	times, err3 := ts.Count(t.from, t.to)
+	if err1 != nil || err2 != nil || err3 != nil || times == 0 {
+		return 0
+	}
+	cells := t.total / times
 	n := 0
 	_, coarse := splitBlocks(t.pl)
 	for _, blocks := range coarse {
@@ -163,12 +172,13 @@ func rollupCount(t *target) int {
 		if err != nil {
 			continue
 		}
-		a, z := t.pspec.Containing(first, cs), t.pspec.Containing(last, cs)
+		cs = cs.TimeOnly()
+		a, z := ts.Containing(first, cs), ts.Containing(last, cs)
 		if len(a) == 0 || len(z) == 0 {
 			continue
 		}
 		if c, err := cs.Count(a[0].Key, z[len(z)-1].Key); err == nil {
-			n += c
+			n += c * cells
 		}
 	}
 	return n
@@ -304,7 +314,7 @@ func (e *Engine) BackfillPartitions(ctx context.Context, id, state string, offse
 		}
 		n++
 	}
-	it, err := t.pspec.Iter(t.from, t.to)
+	it, err := t.pspec.IterBox(t.box)
 	if err != nil {
 		return nil, 0, err
 	}

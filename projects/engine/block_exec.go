@@ -128,7 +128,7 @@ func retryable(k protocol.ErrorKind) bool {
 // engine how, when the worker said.
 func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *sdk.Item, in *upstreams) (out *sdk.Table, rerr *protocol.RunError, log, worker, engine string) {
 	src := r.srcs[b.ID].text
-	h := &blockHandler{r: r, b: b, part: g.part.Key, item: item, interval: string(g.spec.Interval), inputs: in.tables}
+	h := &blockHandler{r: r, b: b, part: g.part.Key, spec: g.spec, cell: g.part, item: item, interval: string(g.spec.Interval), inputs: in.tables}
 	if b.Kind == project.KindSQL {
 		t, err := r.runSQL(ctx, g, b, src, in)
 		if err != nil {
@@ -141,7 +141,7 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 		Source:    src,
 		Files:     r.srcs[b.ID].others,
 		Entry:     b.Entry,
-		Partition: protocol.PartitionWire{Key: g.part.Key, Start: g.part.Start, End: g.part.End, Interval: string(g.spec.Interval), Zone: g.spec.Zone.String()},
+		Partition: wirePartition(g.spec, g.part),
 		Item:      item,
 		Vars:      r.pl.Variables,
 		Inputs:    in.names,
@@ -188,10 +188,6 @@ func taskLabel(runID, block string, item *sdk.Item) string {
 	return s
 }
 
-func sqlParams(p partitions.Partition) map[string]any {
-	return map[string]any{"partition_key": p.Key, "partition_start": p.Start, "partition_end": p.End}
-}
-
 // blockInput drops the warehouse's own _partition column from a read: it is
 // bookkeeping, not the upstream's output, and a Transform or SQL block that
 // saw it would see a column its upstream never returned.
@@ -233,6 +229,10 @@ type blockHandler struct {
 	r    *runner
 	b    *project.Block
 	part string
+	// spec and cell are the reader's partitioning and partition, for reads
+	// of products partitioned by other dimensions (cell_read.go).
+	spec partitions.Spec
+	cell partitions.Partition
 	item *sdk.Item
 	// interval and inputs serve ctx.ExportParquet (block_state.go).
 	interval string
@@ -299,6 +299,9 @@ func (h *blockHandler) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk
 		// (replay_pins.go), never what is current.
 		if h.r.replay != nil {
 			return h.r.replay.productRead(ctx, h.b, c)
+		}
+		if keys, mapped, err := h.r.e.mappedRead(ctx, h.spec, c.Product, c.Window); mapped || err != nil {
+			return h.readMapped(ctx, c.Product, keys, err)
 		}
 		if err := h.r.e.ensureFresh(ctx, h.r.pl, c.Product, c.Window); err != nil {
 			return nil, err

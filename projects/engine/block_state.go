@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"strings"
 
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/kernel/protocol"
@@ -131,10 +132,10 @@ func (h *blockHandler) exportParquet(ctx context.Context, dir string) (*sdk.Tabl
 	if dir == "" {
 		return nil, fmt.Errorf("ctx.ExportParquet: no folder given")
 	}
-	if !filepath.IsAbs(dir) {
+	if !filepath.IsAbs(dir) && !strings.Contains(dir, "://") {
 		dir = filepath.Join(h.r.e.project().Dir, dir)
 	}
-	path := filepath.Join(dir, "data.parquet")
+	path := warehouse.JoinPath(dir, "data.parquet")
 	if h.interval != string(partitions.None) {
 		path = warehouse.HivePath(dir, h.interval, h.part, "data.parquet")
 	}

@@ -189,9 +189,27 @@ func ProductName(pl *project.Pipeline, b *project.Block) string {
 	return pl.ID + "__" + b.ID
 }
 
-// SpecOf turns a partition config into partition math.
+// SpecOf turns a partition config into partition math. Dynamic dimensions
+// come back without their key set: the engine loads it (dim_keyset.go).
 func SpecOf(c project.PartitionConfig) (partitions.Spec, error) {
-	return partitions.NewSpec(c.Interval, c.Timezone, c.WeekStart, c.Start)
+	s, err := partitions.NewSpec(c.Interval, c.Timezone, c.WeekStart, c.Start)
+	if err != nil || len(c.Dims) == 0 {
+		return s, err
+	}
+	for _, dc := range c.Dims {
+		var d partitions.Dim
+		if dc.Dynamic() {
+			d, err = partitions.NewDynamicDim(dc.Name, dc.Product, dc.Column)
+		} else {
+			d, err = partitions.NewStaticDim(dc.Name, dc.Values)
+		}
+		if err != nil {
+			return partitions.Spec{}, err
+		}
+		s.Dims = append(s.Dims, d)
+	}
+	s.TimePos = c.TimePos
+	return s, s.Validate()
 }
 
 // blockSource is a block's code as one run sees it: read once at the start,

@@ -101,7 +101,7 @@ func (in *Interactive) ExecRequest(source string) (*protocol.ExecRequest, error)
 		Source:    source,
 		Files:     r.srcs[b.ID].others, // the cell is the block's file; its package's other files come along
 		Entry:     "",
-		Partition: protocol.PartitionWire{Key: g.part.Key, Start: g.part.Start, End: g.part.End, Interval: string(g.spec.Interval), Zone: g.spec.Zone.String()},
+		Partition: wirePartition(g.spec, g.part),
 		Item:      in.Item,
 		Vars:      r.pl.Variables,
 		Inputs:    b.Upstream,
@@ -119,7 +119,7 @@ func (in *Interactive) ExecSQL(ctx context.Context) func(source string) (*sdk.Ta
 		for i, u := range in.Block.Upstream {
 			rels[u] = in.Inputs[i]
 		}
-		return in.r.e.wh.RunSQL(ctx, source, rels, sqlParams(in.g.part))
+		return in.r.e.wh.RunSQL(ctx, source, rels, sqlParams(in.g.spec, in.g.part))
 	}
 }
 

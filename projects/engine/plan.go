@@ -8,7 +8,9 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/stratahq/strata/projects/partitions"
@@ -35,6 +37,10 @@ type Plan struct {
 	// CompileErrors are the problems (file:line:col: message) that make a
 	// launch of this plan refused: Go blocks that do not compile.
 	CompileErrors []string `json:"compile_errors,omitempty"`
+	// KeySets are the versions of the dynamic dimensions' key sets the
+	// plan used (also in Spec.KeySets); Dims the cells' dimensions.
+	KeySets map[string]int `json:"key_sets,omitempty"`
+	Dims    []string       `json:"dims,omitempty"`
 }
 
 // PlannedPartition is one partition in a plan.
@@ -64,7 +70,7 @@ func (e *Engine) Plan(ctx context.Context, spec BackfillSpec, offset, limit int)
 	if err != nil {
 		return nil, err
 	}
-	t, err := e.target(spec, pl)
+	t, err := e.target(ctx, spec, pl)
 	if err != nil {
 		return nil, err
 	}
@@ -76,43 +82,58 @@ func (e *Engine) Plan(ctx context.Context, spec BackfillSpec, offset, limit int)
 	if err != nil {
 		return nil, err
 	}
-	plan := &Plan{Spec: t.spec, Snapshot: version, From: t.from, To: t.to, Total: t.total, ByState: map[string]int{}, ByProduct: map[string][2]int{}}
+	plan := &Plan{Spec: t.spec, Snapshot: version, From: t.from, To: t.to, Total: t.total, ByState: map[string]int{}, ByProduct: map[string][2]int{},
+		KeySets: t.spec.KeySets, Dims: t.pspec.DimNames()}
 	if srcs, err := readSources(e.project().Dir, t.pl); err == nil {
 		plan.CompileErrors = compileProblems(t.pl, srcs, e.project().Kernel.Allow)
 	}
 	for _, b := range pd.fine {
 		plan.Products = append(plan.Products, ProductName(t.pl, b))
 	}
-	it, err := t.pspec.Iter(t.from, t.to)
+	it, err := t.pspec.IterBox(t.box)
 	if err != nil {
 		return nil, err
 	}
 	rollups := newRollupTracker(t, pd)
 	reasons := &staleReasons{e: e, pl: t.pl, pd: pd, memo: map[string]string{}}
 	i := 0
+	// Counted in arrays, not maps, per cell: a plan may hold millions.
+	var byState [4]int
+	var byProduct [][2]int = make([][2]int, len(plan.Products))
 	for p := range it {
-		pp := pd.classify(t.pl, p, string(t.pspec.Interval), pd.fine, t.spec.Reprocess)
-		plan.ByState[stateBucket(pp.State)]++
-		if pp.Action == "run" {
+		inPage := i >= offset && (limit < 0 || i < offset+limit)
+		pp := pd.classifyWith(t.pl, p, string(t.pspec.Interval), pd.fine, t.spec.Reprocess, inPage)
+		byState[stateIndex(pp.State)]++
+		run := pp.Action == "run"
+		if run {
 			plan.ToRun++
 		} else {
 			plan.ToSkip++
 		}
-		for prod := range pp.Products {
-			c := plan.ByProduct[prod]
-			if pp.Action == "run" {
-				c[0]++
+		// classify names every fine block's product in a partition.
+		for j := range byProduct {
+			if run {
+				byProduct[j][0]++
 			} else {
-				c[1]++
+				byProduct[j][1]++
 			}
-			plan.ByProduct[prod] = c
 		}
-		rollups.add(p, pp.Action == "run")
-		if i >= offset && (limit < 0 || i < offset+limit) {
+		rollups.add(p, run)
+		if inPage {
 			reasons.refine(ctx, &pp)
 			plan.Partitions = append(plan.Partitions, pp)
 		}
 		i++
+	}
+	for j, n := range byState {
+		if n > 0 {
+			plan.ByState[stateBuckets[j]] += n
+		}
+	}
+	for j, prod := range plan.Products {
+		if c := byProduct[j]; c != [2]int{} {
+			plan.ByProduct[prod] = c
+		}
 	}
 	for _, r := range rollups.all() {
 		pp := pd.classify(t.pl, r.part, r.interval, r.blocks, t.spec.Reprocess)
@@ -147,23 +168,37 @@ func staleOnceRewritten(s string) string {
 	return s
 }
 
-func stateBucket(s string) string {
-	if strings.HasPrefix(s, "current") {
-		return "current"
+// stateBuckets are the plan's states, in stateIndex's order.
+var stateBuckets = [4]string{"missing", "failed", "stale", "current"}
+
+func stateIndex(s string) int {
+	switch s {
+	case "missing":
+		return 0
+	case "failed":
+		return 1
+	case "stale":
+		return 2
 	}
-	return s
+	return 3 // current vN
 }
 
 // planData is what classification needs, loaded once: every current
 // version of the pipeline's products with its lineage, each block's code
 // hash, and the last finished run of each partition.
 type planData struct {
-	current map[string]map[string]versionInfo // product -> partition -> current version
-	hashes  map[string]string                 // block id -> code hash
-	lastRun map[string]State                  // partition key -> last run's final state
-	fine    []*project.Block                  // blocks partitioned like the pipeline (with outputs)
-	starts  map[string][]partStart            // product -> its current partitions by start (rollup_unread.go)
-	coarse  map[string][]*project.Block       // interval -> blocks
+	current  map[string]map[string]versionInfo // product -> partition -> current version
+	hashes   map[string]string                 // block id -> code hash
+	lastRun  map[string]State                  // partition key -> last run's final state
+	fine     []*project.Block                  // blocks partitioned like the pipeline (with outputs)
+	starts   map[string][]partStart            // product -> its current partitions by start, built on demand (startsOf)
+	coarse   map[string][]*project.Block       // interval -> blocks
+	startsMu sync.Mutex
+	// timePos is where a key's time part sits in the pipeline's cells
+	// (rollup_unread.go's sameSlice).
+	timePos int
+	// products remembers ProductName per block (productName).
+	products map[*project.Block]string
 }
 
 type versionInfo struct {
@@ -189,6 +224,7 @@ func (e *Engine) loadPlanData(ctx context.Context, dir string, pl *project.Pipel
 		return nil, err
 	}
 	pd.fine, pd.coarse = splitBlocks(pl)
+	pd.timePos = pl.Partitions.TimePos
 	var products []any
 	for _, b := range pl.Blocks {
 		if b.Entry != project.EntryExport {
@@ -196,10 +232,13 @@ func (e *Engine) loadPlanData(ctx context.Context, dir string, pl *project.Pipel
 		}
 	}
 	ph := strings.TrimSuffix(strings.Repeat("?,", len(products)), ",")
+	// _strata.current is the versions flagged is_current: read them
+	// directly rather than join the view back to its own table, which
+	// costs a hash join per cell of a 3.65-million-cell plan.
 	rows, err := e.wh.DB().QueryContext(ctx, `SELECT v.product, v.partition, v.version, v.created_at, v.run_id, v.code_hash, CAST(v.upstream AS VARCHAR),
 		v.partition_start, v.partition_end, CAST(v.inputs AS VARCHAR)
-		FROM _strata.current c JOIN _strata.versions v ON v.product = c.product AND v.partition = c.partition AND v.version = c.version
-		WHERE c.product IN (`+ph+`)`, products...)
+		FROM _strata.versions v
+		WHERE v.is_current AND v.product IN (`+ph+`)`, products...)
 	if err != nil {
 		return nil, fmt.Errorf("read current versions: %w", err)
 	}
@@ -211,7 +250,9 @@ func (e *Engine) loadPlanData(ctx context.Context, dir string, pl *project.Pipel
 		if err := rows.Scan(&prod, &part, &vi.version, &vi.createdAt, &vi.runID, &vi.codeHash, &up, &vi.start, &vi.end, &inputs); err != nil {
 			return nil, err
 		}
-		_ = json.Unmarshal([]byte(up), &vi.upstream)
+		if up != "{}" { // most versions read nothing outside their own cell
+			_ = json.Unmarshal([]byte(up), &vi.upstream)
+		}
 		if inputs.Valid {
 			if err := json.Unmarshal([]byte(inputs.String), &vi.inputs); err != nil || vi.inputs == nil {
 				vi.inputs = []string{} // recorded, unreadable: compare as "read nothing" rather than not at all
@@ -225,7 +266,6 @@ func (e *Engine) loadPlanData(ctx context.Context, dir string, pl *project.Pipel
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	pd.starts = indexStarts(pd.current)
 	if err := e.loadReadProducts(ctx, pd); err != nil {
 		return nil, err
 	}
@@ -306,31 +346,43 @@ func splitBlocks(pl *project.Pipeline) (fine []*project.Block, coarse map[string
 
 // classify decides one partition's state and action for a set of blocks.
 func (pd *planData) classify(pl *project.Pipeline, p partitions.Partition, interval string, blocks []*project.Block, policy string) PlannedPartition {
-	pp := PlannedPartition{Key: p.Key, Interval: interval, Start: p.Start, Products: map[string]string{}}
+	return pd.classifyWith(pl, p, interval, blocks, policy, true)
+}
+
+// classifyWith is classify; without detail it leaves Products out (a
+// plan's cells outside its page, counted only).
+func (pd *planData) classifyWith(pl *project.Pipeline, p partitions.Partition, interval string, blocks []*project.Block, policy string, detail bool) PlannedPartition {
+	pp := PlannedPartition{Key: p.Key, Interval: interval, Start: p.Start}
+	products := productStates{detail: detail}
+	if detail {
+		pp.Products = make(map[string]string, len(blocks))
+		products.m = pp.Products
+	}
 	missing, stale, maxV := false, "", 0
 	// changes holds the blocks of this partition whose output a run will
 	// change (missing or stale): a block that reads one is stale too,
 	// though its own version still matches what it read. Shown "current",
 	// it read as if the run would leave it alone (issue 10).
-	changes := map[string]bool{}
+	var changesBuf [8]string
+	changes := blockSet(changesBuf[:0])
 	for _, b := range blocks {
-		prod := ProductName(pl, b)
+		prod := pd.productName(pl, b)
 		vi, ok := pd.current[prod][p.Key]
 		up := changedUpstream(b, changes)
 		switch {
 		case !ok:
 			missing = true
-			changes[b.ID] = true
-			pp.Products[prod] = "missing"
+			changes = changes.add(b.ID)
+			products.set(prod, "missing", 0)
 		case up != "":
-			changes[b.ID] = true
-			pp.Products[prod] = fmt.Sprintf("stale v%d", vi.version)
+			changes = changes.add(b.ID)
+			products.set(prod, "stale", vi.version)
 			if stale == "" {
 				stale = "its upstream " + up + " changes"
 			}
 		case vi.codeHash != pd.hashes[b.ID]:
-			changes[b.ID] = true
-			pp.Products[prod] = fmt.Sprintf("stale v%d", vi.version)
+			changes = changes.add(b.ID)
+			products.set(prod, "stale", vi.version)
 			if stale == "" {
 				stale = "the code of " + b.ID + " changed"
 				pp.stale = &staleCode{b, prod, vi}
@@ -341,13 +393,13 @@ func (pd *planData) classify(pl *project.Pipeline, p partitions.Partition, inter
 				why = pd.staleUpstream(vi)
 			}
 			if why != "" {
-				changes[b.ID] = true
-				pp.Products[prod] = fmt.Sprintf("stale v%d", vi.version)
+				changes = changes.add(b.ID)
+				products.set(prod, "stale", vi.version)
 				if stale == "" {
 					stale = why
 				}
 			} else {
-				pp.Products[prod] = fmt.Sprintf("current v%d", vi.version)
+				products.set(prod, "current", vi.version)
 			}
 		}
 		if vi.version > maxV {
@@ -362,8 +414,10 @@ func (pd *planData) classify(pl *project.Pipeline, p partitions.Partition, inter
 		pp.State = "missing"
 	case stale != "":
 		pp.State, pp.Reason = "stale", stale
+	case detail:
+		pp.State = versionState("current", maxV)
 	default:
-		pp.State = fmt.Sprintf("current v%d", maxV)
+		pp.State = "current" // counted only: its version is not shown
 	}
 	run := false
 	switch policy {
@@ -383,14 +437,74 @@ func (pd *planData) classify(pl *project.Pipeline, p partitions.Partition, inter
 	return pp
 }
 
+// versionState spells "current v3" and "stale v3", from a table for the
+// versions most cells have: a plan of millions of cells spells one per
+// product per cell.
+func versionState(state string, v int) string {
+	if v >= 0 && v < len(currentStates) {
+		if state == "current" {
+			return currentStates[v]
+		}
+		return staleStates[v]
+	}
+	return state + " v" + strconv.Itoa(v)
+}
+
+var currentStates, staleStates = func() (c, s [16]string) {
+	for i := range c {
+		c[i], s[i] = "current v"+strconv.Itoa(i), "stale v"+strconv.Itoa(i)
+	}
+	return
+}()
+
+// productName is ProductName, remembered per block.
+func (pd *planData) productName(pl *project.Pipeline, b *project.Block) string {
+	if n, ok := pd.products[b]; ok {
+		return n
+	}
+	n := ProductName(pl, b)
+	if pd.products == nil {
+		pd.products = map[*project.Block]string{}
+	}
+	pd.products[b] = n
+	return n
+}
+
 // changedUpstream names the first of b's upstream blocks in changes.
-func changedUpstream(b *project.Block, changes map[string]bool) string {
+func changedUpstream(b *project.Block, changes blockSet) string {
 	for _, id := range b.Upstream {
-		if changes[id] {
+		if slices.Contains(changes, id) {
 			return id
 		}
 	}
 	return ""
+}
+
+// blockSet is a partition's changed blocks: a handful, on the stack.
+type blockSet []string
+
+func (s blockSet) add(id string) blockSet {
+	if slices.Contains(s, id) {
+		return s
+	}
+	return append(s, id)
+}
+
+// productStates writes a partition's product states when they are shown.
+type productStates struct {
+	detail bool
+	m      map[string]string
+}
+
+func (p productStates) set(prod, state string, v int) {
+	if !p.detail {
+		return
+	}
+	if state == "missing" {
+		p.m[prod] = state
+		return
+	}
+	p.m[prod] = versionState(state, v)
 }
 
 // rewired says why a version read other upstream products than block b
@@ -457,6 +571,12 @@ type rollupTracker struct {
 	pd    *planData
 	order []*rollup
 	byKey map[string]*rollup
+	// specs are the coarse intervals' partition math, computed once, and
+	// intervals their names in order.
+	specs     map[string]partitions.Spec
+	intervals []string
+	// first and last bound the backfill's time range.
+	first, last partitions.Partition
 }
 
 type rollup struct {
@@ -469,16 +589,26 @@ type rollup struct {
 }
 
 func newRollupTracker(t *target, pd *planData) *rollupTracker {
-	return &rollupTracker{t: t, pd: pd, byKey: map[string]*rollup{}}
+	rt := &rollupTracker{t: t, pd: pd, byKey: map[string]*rollup{}, specs: map[string]partitions.Spec{}, intervals: sortedKeys(pd.coarse)}
+	for interval, blocks := range pd.coarse {
+		if cs, err := t.specOf(blocks[0].Partitions); err == nil {
+			rt.specs[interval] = cs
+		}
+	}
+	if t.pspec.Interval != partitions.None {
+		rt.first, _ = t.pspec.TimeOnly().Parse(t.from)
+		rt.last, _ = t.pspec.TimeOnly().Parse(t.to)
+	}
+	return rt
 }
 
 // add records fine partition p; it returns the rollups p belongs to.
 func (rt *rollupTracker) add(p partitions.Partition, runs bool) []*rollup {
 	var out []*rollup
-	for _, interval := range sortedKeys(rt.pd.coarse) {
+	for _, interval := range rt.intervals {
 		blocks := rt.pd.coarse[interval]
-		cs, err := SpecOf(blocks[0].Partitions)
-		if err != nil {
+		cs, ok := rt.specs[interval]
+		if !ok {
 			continue
 		}
 		for _, cp := range rt.t.pspec.Containing(p, cs) {
@@ -498,11 +628,9 @@ func (rt *rollupTracker) add(p partitions.Partition, runs bool) []*rollup {
 
 // finesInRange counts the fine partitions of coarse partition cp inside the backfill's range.
 func (rt *rollupTracker) finesInRange(cp partitions.Partition, cs partitions.Spec) int {
-	first, _ := rt.t.pspec.Parse(rt.t.from)
-	last, _ := rt.t.pspec.Parse(rt.t.to)
 	n := 0
 	for _, f := range cs.Covering(cp, rt.t.pspec) {
-		if !f.Start.Before(first.Start) && !f.Start.After(last.Start) {
+		if !f.Start.Before(rt.first.Start) && !f.Start.After(rt.last.Start) {
 			n++
 		}
 	}

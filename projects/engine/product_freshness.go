@@ -167,7 +167,7 @@ const OriginFreshness = "freshness"
 // windowKeys lists the partitions of spec a window reads that have
 // started by now.
 func windowKeys(spec partitions.Spec, w sdk.Window, now time.Time) ([]string, error) {
-	if spec.Interval == partitions.None {
+	if spec.Interval == partitions.None && !spec.Dimensional() {
 		return []string{partitions.AllKey}, nil
 	}
 	var out []string
@@ -185,6 +185,13 @@ func windowKeys(spec partitions.Spec, w sdk.Window, now time.Time) ([]string, er
 		return nil
 	}
 	switch {
+	case w.Partition != "" && spec.Dimensional():
+		// One cell: its key is not a range of time keys.
+		p, err := spec.Parse(w.Partition)
+		if err != nil || p.Start.After(now) {
+			return nil, err
+		}
+		return []string{p.Key}, nil
 	case w.Partition != "":
 		return out, add(w.Partition, w.Partition)
 	case w.Last > 0:

@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"time"
+
+	"github.com/stratahq/strata/projects/partitions"
 )
 
 // A version records the upstream versions it read, so a rewritten upstream
@@ -53,14 +56,56 @@ func (pd *planData) unreadUpstream(vi versionInfo) string {
 		if vi.inputs != nil && !slices.Contains(vi.inputs, prod) {
 			continue // read with ctx.Product: the range says nothing of what it should have read
 		}
-		list := pd.starts[prod]
+		list := pd.startsOf(prod)
+		var like string // a key it read: its cell's values (cellSlice)
+		for k := range read {
+			like = k
+			break
+		}
 		i := sort.Search(len(list), func(i int) bool { return !list[i].start.Before(vi.start) })
 		for ; i < len(list) && list[i].start.Before(vi.end); i++ {
-			if _, ok := read[list[i].key]; !ok {
+			if _, ok := read[list[i].key]; !ok && sameSlice(list[i].key, like, pd.timePos) {
 				cur := pd.current[prod][list[i].key]
 				return fmt.Sprintf("upstream %s %s (v%d) is current but was not read: it was published after this version was computed", prod, list[i].key, cur.version)
 			}
 		}
 	}
 	return ""
+}
+
+// sameSlice reports whether cell keys a and b differ in their time part
+// only (at timePos): a week × region rollup of eu reads eu's days, and the
+// other regions' days in its range are not days it missed. Calendar keys
+// (one part) are always of one slice. Blocks of a pipeline share its key
+// layout, and only they are compared here (ctx.Product reads are not).
+func sameSlice(a, b string, timePos int) bool {
+	if b == "" || !strings.Contains(a, partitions.KeySep) {
+		return true
+	}
+	pa, pb := strings.Split(a, partitions.KeySep), strings.Split(b, partitions.KeySep)
+	if len(pa) != len(pb) {
+		return true
+	}
+	for i := range pa {
+		if i != timePos && pa[i] != pb[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// startsOf is pd.starts[prod], sorted on first use: most plans never ask
+// (only rollups do), and a plan of millions of cells should not sort them.
+func (pd *planData) startsOf(prod string) []partStart {
+	pd.startsMu.Lock()
+	defer pd.startsMu.Unlock()
+	if list, ok := pd.starts[prod]; ok {
+		return list
+	}
+	list := indexStarts(map[string]map[string]versionInfo{prod: pd.current[prod]})[prod]
+	if pd.starts == nil {
+		pd.starts = map[string][]partStart{}
+	}
+	pd.starts[prod] = list
+	return list
 }

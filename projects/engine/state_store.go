@@ -93,6 +93,7 @@ CREATE TABLE IF NOT EXISTS _strata.backfills (
 CREATE TABLE IF NOT EXISTS _strata.backfill_events (
 	backfill_id VARCHAR, event_at TIMESTAMPTZ, state VARCHAR, message VARCHAR);
 ` + promotionsDDL + `;
+` + keySetsDDL + `;
 `
 
 // Store writes run state through one goroutine with group commit: callers

@@ -16,7 +16,7 @@ import (
 const Prod = "prod"
 
 const envsDDL = `CREATE TABLE IF NOT EXISTS _strata.envs (
-	name       VARCHAR PRIMARY KEY,
+	name       VARCHAR NOT NULL, -- unique: Create checks (DuckLake refuses keys)
 	created_at TIMESTAMPTZ NOT NULL,
 	created_by VARCHAR NOT NULL DEFAULT '',
 	triggers   BOOLEAN NOT NULL DEFAULT false

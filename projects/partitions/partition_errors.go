@@ -22,6 +22,9 @@ var (
 	// ErrAmbiguous: an hour key without an offset for an hour that occurs
 	// twice because clocks fell back; the message lists the valid keys.
 	ErrAmbiguous = kind("ambiguous partition key")
+	// ErrUnknownValue: a well-formed key whose value is not one of its
+	// dimension's values (or not in the loaded key set of a dynamic one).
+	ErrUnknownValue = kind("unknown dimension value")
 	// ErrBeforeStart: a partition before the spec's first partition.
 	ErrBeforeStart = kind("partition before the first partition")
 	// ErrInvalidRange: a range whose first key is after its last.

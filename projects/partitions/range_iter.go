@@ -11,7 +11,29 @@ const MaxRangePartitions = 1_000_000
 
 // Range returns the partitions from key from to key to, both inclusive, in
 // time order.
+//
+// With value dimensions, from and to are time keys and the range is every
+// cell of those times (IterBox with no Where).
 func (s Spec) Range(from, to string) ([]Partition, error) {
+	if len(s.Dims) > 0 {
+		n, err := s.CountBox(Box{From: from, To: to})
+		if err != nil {
+			return nil, err
+		}
+		if n > MaxRangePartitions {
+			return nil, errorf(ErrRangeTooLarge, "range %s..%s has %s cells, more than the limit of %s: walk it with IterBox or split it",
+				from, to, groupThousands(int64(n)), groupThousands(MaxRangePartitions))
+		}
+		it, err := s.IterBox(Box{From: from, To: to})
+		if err != nil {
+			return nil, err
+		}
+		out := make([]Partition, 0, n)
+		for p := range it {
+			out = append(out, p)
+		}
+		return out, nil
+	}
 	a, b, err := s.bounds(from, to)
 	if err != nil {
 		return nil, err
@@ -33,6 +55,9 @@ func (s Spec) Range(from, to string) ([]Partition, error) {
 // for date-based intervals and on the zone's offset changes for hours, so it
 // stays fast over centuries.
 func (s Spec) Count(from, to string) (int, error) {
+	if len(s.Dims) > 0 {
+		return s.CountBox(Box{From: from, To: to})
+	}
 	a, b, err := s.bounds(from, to)
 	if err != nil {
 		return 0, err
@@ -48,6 +73,9 @@ func (s Spec) Count(from, to string) (int, error) {
 //	seq, err := spec.Iter("2024-01-01T00", "2024-12-31T23")
 //	for p := range seq { ... }
 func (s Spec) Iter(from, to string) (func(yield func(Partition) bool), error) {
+	if len(s.Dims) > 0 {
+		return s.IterBox(Box{From: from, To: to})
+	}
 	a, b, err := s.bounds(from, to)
 	if err != nil {
 		return nil, err

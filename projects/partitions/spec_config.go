@@ -30,6 +30,12 @@ type Spec struct {
 	// Next and Prev (pure calendar math) and enforced by Parse, Range, Count,
 	// Iter, Latest, Covering and Containing.
 	Start time.Time
+	// Dims are the value dimensions (dimension.go), in declared order; nil
+	// for a calendar-only spec, whose keys are exactly today's.
+	Dims []Dim
+	// TimePos is where the time part sits among a key's parts: 0 when the
+	// time dimension is declared first. Ignored without Dims.
+	TimePos int
 }
 
 // NewSpec builds a Spec from configuration strings as they appear in a
@@ -139,6 +145,9 @@ func (s Spec) Validate() error {
 	if s.Interval == None && !s.Start.IsZero() {
 		return errorf(ErrInvalidSpec, "start %s cannot be used with interval none: an unpartitioned spec has one partition covering all time", s.Start.Format(time.RFC3339))
 	}
+	if len(s.Dims) > 0 {
+		return s.validateDims()
+	}
 	return nil
 }
 
@@ -152,6 +161,13 @@ func (s Spec) mustValid(method string) {
 
 // String describes s for logs: "day partitions in America/New_York from 2020-01-01".
 func (s Spec) String() string {
+	if len(s.Dims) > 0 {
+		out := "partitions by " + s.KeyLayout()
+		if s.hasTime() {
+			out += " (" + s.TimeOnly().String() + ")"
+		}
+		return out
+	}
 	if s.Interval == None {
 		return "unpartitioned (none)"
 	}

@@ -1,6 +1,9 @@
 package partitions
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Partition is one calendar period of a Spec: the instants [Start, End), with
 // Start and End in the spec's zone. Keys are stable strings that name the
@@ -10,9 +13,15 @@ import "time"
 //
 // The single partition of an unpartitioned spec (interval none) has Key
 // AllKey and zero Start and End, and contains every instant.
+//
+// A partition of a spec with value dimensions is one cell: Key is the
+// composite key, Start and End its time window (zero without a time
+// dimension), and Values its value per dimension, in the spec's Dims order.
+// Values may be shared between partitions: do not modify them.
 type Partition struct {
 	Key        string
 	Start, End time.Time
+	Values     []string
 }
 
 // Contains reports whether t falls inside p.
@@ -33,6 +42,28 @@ func (p Partition) IsZero() bool { return p.Key == "" && p.Start.IsZero() && p.E
 
 func (p Partition) isAll() bool { return p.Key == AllKey && p.Start.IsZero() && p.End.IsZero() }
 
+// Value returns p's value of the dimension named name in s.
+func (s Spec) Value(p Partition, name string) (string, bool) {
+	for i, d := range s.Dims {
+		if d.Name == name && i < len(p.Values) {
+			return p.Values[i], true
+		}
+	}
+	return "", false
+}
+
+// TimeKey returns the time part of p's key: p.Key for a calendar-only spec,
+// "" for a spec without a time dimension.
+func (s Spec) TimeKey(p Partition) string {
+	if len(s.Dims) == 0 {
+		return p.Key
+	}
+	if !s.hasTime() {
+		return ""
+	}
+	return strings.Split(p.Key, KeySep)[s.TimePos]
+}
+
 // Parse returns the partition a key names. It is strict: a key in the wrong
 // format, for a date that does not exist, for a wall hour or day the zone's
 // clocks skipped, for a repeated hour without its offset, or before the
@@ -40,6 +71,9 @@ func (p Partition) isAll() bool { return p.Key == AllKey && p.Start.IsZero() && 
 func (s Spec) Parse(key string) (Partition, error) {
 	if err := s.Validate(); err != nil {
 		return Partition{}, err
+	}
+	if len(s.Dims) > 0 {
+		return s.parseCell(key)
 	}
 	p, err := s.parse(key)
 	if err != nil {
@@ -52,7 +86,8 @@ func (s Spec) Parse(key string) (Partition, error) {
 }
 
 // At returns the partition containing instant t, whatever t's location. It
-// is pure calendar math and ignores s.Start.
+// is pure calendar math and ignores s.Start. With value dimensions it
+// answers for the calendar: a time key and no Values.
 func (s Spec) At(t time.Time) Partition {
 	s.mustValid("At")
 	return s.at(t)
@@ -80,7 +115,7 @@ func (s Spec) Next(p Partition) Partition {
 	if s.Interval == None {
 		return Partition{}
 	}
-	return s.at(p.End)
+	return s.withValues(s.at(p.End), p.Values)
 }
 
 // Prev returns the partition that ends where p starts, even if it is before
@@ -91,7 +126,7 @@ func (s Spec) Prev(p Partition) Partition {
 	if s.Interval == None {
 		return Partition{}
 	}
-	return s.at(p.Start.Add(-time.Nanosecond))
+	return s.withValues(s.at(p.Start.Add(-time.Nanosecond)), p.Values)
 }
 
 // Latest returns the latest complete partition at now: the one before
@@ -144,6 +179,13 @@ func (s Spec) Containing(p Partition, coarse Spec) []Partition {
 }
 
 func (s Spec) overlapping(p Partition, other Spec) []Partition {
+	if len(s.Dims) > 0 || len(other.Dims) > 0 {
+		return s.overlappingCells(p, other)
+	}
+	return s.overlappingTime(p, other)
+}
+
+func (s Spec) overlappingTime(p Partition, other Spec) []Partition {
 	if other.Interval == None {
 		return []Partition{allPartition()}
 	}

@@ -58,6 +58,15 @@ func (d *decoder) decodeSecrets(p *Project, e entry) {
 			d.addf(k, field, "secret %q is written twice", name)
 			continue
 		}
+		if v.Kind == yaml.MappingNode && mappingHas(v, "kind") {
+			if sp, ok := d.decodeS3Secret(v, field, name); ok {
+				if p.Secrets == nil {
+					p.Secrets = map[string]secrets.Spec{}
+				}
+				p.Secrets[name] = sp
+			}
+			continue
+		}
 		f, ok := d.fields(v, field, "secret", secretFields)
 		if !ok {
 			continue

@@ -16,6 +16,13 @@ type PartitionConfig struct {
 	Timezone  string // IANA zone name, such as "America/New_York"
 	Start     string // first partition, YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS] in Timezone; "" when unset
 	WeekStart string // lowercase weekday a week starts on, such as "monday"
+	// Dims are the value dimensions (dimension_config.go) in declared
+	// order; nil for today's time-only partitions.
+	Dims []DimConfig
+	// TimeName names the time dimension when it is declared in the
+	// dimensions list; TimePos is its place among the key's parts.
+	TimeName string
+	TimePos  int
 }
 
 // Intervals lists the accepted partition intervals, finest first.
@@ -33,7 +40,7 @@ var intervalAliases = map[string]string{
 // startLayouts are the accepted spellings of a first partition.
 var startLayouts = []string{"2006-01-02", "2006-01-02T15:04", "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02 15:04:05"}
 
-var partitionFields = []string{"interval", "timezone", "start", "week_start"}
+var partitionFields = []string{"interval", "timezone", "start", "week_start", "dimensions"}
 
 // decodePartitions reads a partitions mapping and fills what it leaves out
 // from inherit. At the pipeline level (requireInterval) the interval must be
@@ -45,12 +52,28 @@ func (d *decoder) decodePartitions(e entry, path string, inherit PartitionConfig
 	if !ok {
 		return out
 	}
+	if v, ok := f["dimensions"]; ok {
+		if !requireInterval {
+			d.addf(v.key, join(path, "dimensions"), "dimensions are set for the whole pipeline (its partitions.dimensions); a block inherits them and may change only its interval")
+		} else if !d.decodeDimensions(v, path, f, &out) {
+			return out
+		} else if out.Interval != "" || len(out.Dims) > 0 {
+			requireInterval = false
+		}
+	}
+	if _, ok := f["interval"]; !ok && requireInterval {
+		d.addf(e.val, join(path, "interval"), "missing interval: want one of %s (or a dimensions list)", quoteList(Intervals))
+	}
+	d.decodeTimeFields(f, path, &out)
+	return out
+}
+
+// decodeTimeFields reads the time dimension's fields of f into out.
+func (d *decoder) decodeTimeFields(f map[string]entry, path string, out *PartitionConfig) {
 	if v, ok := f["interval"]; ok {
 		if s, ok := d.str(v, join(path, "interval")); ok && d.checkInterval(v.val, join(path, "interval"), s) {
 			out.Interval = s
 		}
-	} else if requireInterval {
-		d.addf(e.val, join(path, "interval"), "missing interval: want one of %s", quoteList(Intervals))
 	}
 	if v, ok := f["timezone"]; ok {
 		if s, ok := d.str(v, join(path, "timezone")); ok && d.checkTimezone(v.val, join(path, "timezone"), s) {
@@ -69,7 +92,6 @@ func (d *decoder) decodePartitions(e entry, path string, inherit PartitionConfig
 			out.Start = s
 		}
 	}
-	return out
 }
 
 func (d *decoder) checkInterval(n *yaml.Node, field, s string) bool {

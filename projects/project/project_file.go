@@ -47,7 +47,9 @@ type Project struct {
 	// Secrets name the credentials blocks may read (ctx.Secret, {{secret
 	// "pg"}} in a SQL block's ATTACH) and where their values are; never
 	// the values (projects/secrets).
-	Secrets   map[string]secrets.Spec
+	Secrets map[string]secrets.Spec
+	// Warehouse is where the products live (warehouse_config.go).
+	Warehouse WarehouseConfig
 	Alerts    AlertConfig // who hears of failures (alert_config.go)
 	Pipelines map[string]*Pipeline
 	Problems  Problems // everything wrong with the project, sorted; empty when valid
@@ -68,7 +70,7 @@ type KernelConfig struct {
 	Allow       []string      // opt-in imports from AllowableImports
 }
 
-var projectFields = []string{"name", "timezone", "retention", "kernel", "variables", "extensions", "secrets", "alerts"}
+var projectFields = []string{"name", "timezone", "retention", "kernel", "variables", "extensions", "secrets", "alerts", "warehouse"}
 var kernelFields = []string{"memory_limit", "timeout", "allow"}
 
 // decodeProject fills p from the strata.yaml root node (nil for an empty file).
@@ -79,6 +81,7 @@ func (d *decoder) decodeProject(p *Project, root *yaml.Node) {
 	p.Kernel = KernelConfig{MemoryLimit: DefaultMemoryLimit, Timeout: DefaultKernelTimeout}
 	p.Variables = map[string]string{}
 	p.Alerts = AlertConfig{Attempts: DefaultAlertAttempts, Backoff: DefaultAlertBackoff}
+	p.Warehouse = WarehouseConfig{Kind: WarehouseDuckDB}
 	if root == nil {
 		return
 	}
@@ -122,9 +125,13 @@ func (d *decoder) decodeProject(p *Project, root *yaml.Node) {
 	}
 	if e, ok := f["secrets"]; ok {
 		d.decodeSecrets(p, e)
+		d.checkS3NeedsHTTPFS(p, e.key)
 	}
 	if e, ok := f["alerts"]; ok {
 		d.decodeAlerts(&p.Alerts, e)
+	}
+	if e, ok := f["warehouse"]; ok {
+		d.decodeWarehouse(p, e)
 	}
 }
 

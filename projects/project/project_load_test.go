@@ -66,7 +66,7 @@ func TestLoadEffectiveSettings(t *testing.T) {
 	daily := PartitionConfig{Interval: "day", Timezone: "America/New_York", Start: "2020-01-01", WeekStart: "sunday"}
 	retries := RetryPolicy{Attempts: 2, Backoff: 2 * time.Second, MaxBackoff: time.Minute}
 	if pl.ID != "clv" || pl.File != "pipelines/clv.yaml" || pl.Description != "Customer lifetime value" ||
-		pl.Concurrency != 8 || pl.Timeout != 20*time.Second || pl.Partitions != daily || pl.Retries != retries {
+		pl.Concurrency != 8 || pl.Timeout != 20*time.Second || !reflect.DeepEqual(pl.Partitions, daily) || pl.Retries != retries {
 		t.Errorf("pipeline = %+v", pl)
 	}
 	if want := map[string]string{"env": "prod", "currency": "USD"}; !maps.Equal(pl.Variables, want) {
@@ -77,13 +77,13 @@ func TestLoadEffectiveSettings(t *testing.T) {
 	}
 
 	raw := pl.Block("raw_orders")
-	if raw.Partitions != daily || raw.Timeout != 20*time.Second || raw.Retries != retries || raw.Entry != EntryLoad {
+	if !reflect.DeepEqual(raw.Partitions, daily) || raw.Timeout != 20*time.Second || raw.Retries != retries || raw.Entry != EntryLoad {
 		t.Errorf("raw_orders = %+v", raw)
 	}
 	weekly := daily
 	weekly.Interval = "week"
 	totals := pl.Block("totals")
-	if totals.Partitions != weekly || totals.Timeout != 30*time.Second ||
+	if !reflect.DeepEqual(totals.Partitions, weekly) || totals.Timeout != 30*time.Second ||
 		totals.Retries != (RetryPolicy{Attempts: 3, Backoff: 2 * time.Second, MaxBackoff: time.Minute}) ||
 		totals.Product != "daily_customer_metrics" || !totals.Reduce || totals.FanOut != "" {
 		t.Errorf("totals = %+v", totals)
@@ -112,7 +112,7 @@ func TestLoadDefaults(t *testing.T) {
 		t.Errorf("kernel = %+v, want %+v", p.Kernel, want)
 	}
 	pl := p.Pipelines["p"]
-	if want := (PartitionConfig{Interval: "none", Timezone: "UTC", WeekStart: "monday"}); pl.Partitions != want {
+	if want := (PartitionConfig{Interval: "none", Timezone: "UTC", WeekStart: "monday"}); !reflect.DeepEqual(pl.Partitions, want) {
 		t.Errorf("partitions = %+v, want %+v", pl.Partitions, want)
 	}
 	if pl.Concurrency != 4 || pl.Timeout != time.Minute || pl.Retries != (RetryPolicy{Backoff: time.Second, MaxBackoff: 30 * time.Second}) {
@@ -167,7 +167,7 @@ func TestProjectFileProblems(t *testing.T) {
 				{sf, 7, "kernel.allow[1]", `import "net/http" cannot be allowed: want some of os/exec, unsafe, syscall, plugin`},
 				{sf, 7, "kernel.allow[3]", `import "os/exec" is listed twice`},
 				{sf, 8, "variables", "want a mapping of names to values, got a list"},
-				{sf, 9, "colour", `unknown field "colour" (fields here: name, timezone, retention, kernel, variables, extensions, secrets, alerts)`},
+				{sf, 9, "colour", `unknown field "colour" (fields here: name, timezone, retention, kernel, variables, extensions, secrets, alerts, warehouse)`},
 			},
 		},
 		{

@@ -31,16 +31,46 @@ kernel:
   allow: []
 `
 
+// Demos are the demo projects `strata init DIR --demo NAME` writes: clv
+// (the default) and shop.
+var Demos = []string{"clv", "shop"}
+
 // Init creates a project in dir, which must not exist or be empty. With
 // withDemo it holds the demo pipeline, else an empty project.
 func Init(dir string, withDemo bool) error {
+	if withDemo {
+		return InitDemo(dir, "clv")
+	}
+	return initProject(dir, "")
+}
+
+// InitDemo creates demo project name (one of Demos) in dir.
+func InitDemo(dir, name string) error {
+	switch name {
+	case "clv", "shop":
+		return initProject(dir, name)
+	}
+	return fmt.Errorf("no demo %q: the demos are %s", name, strings.Join(Demos, ", "))
+}
+
+// initProject writes demo project demoName, or an empty project when it is "".
+func initProject(dir, demoName string) error {
+	withDemo := demoName != ""
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
 		return fmt.Errorf("%s already exists and is not empty: choose a new folder", dir)
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	name := filepath.Base(filepath.Clean(dir))
-	if withDemo {
+	if demoName == "shop" {
+		sub, err := fs.Sub(demo.Shop, "shop")
+		if err != nil {
+			return err
+		}
+		if err := copyFS(dir, sub); err != nil {
+			return err
+		}
+	} else if withDemo {
 		sub, err := fs.Sub(demo.Files, "template")
 		if err != nil {
 			return err
@@ -105,6 +135,10 @@ func copyFS(dst string, src fs.FS) error {
 		if strings.HasSuffix(p, "_test.go") {
 			return nil
 		}
+		// A template's Go files and go.mod end in .tmpl: they import
+		// modules strata's own go.mod does not require, and a go.mod below
+		// this module's folder could not be embedded.
+		target = strings.TrimSuffix(target, ".tmpl")
 		b, err := fs.ReadFile(src, p)
 		if err != nil {
 			return err

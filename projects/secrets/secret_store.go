@@ -10,10 +10,12 @@ import (
 	"sync"
 )
 
-// Spec says where one secret's value is: exactly one of Env and File.
+// Spec says where one secret's value is: exactly one of Env and File, or,
+// for an s3 secret (kind: s3), S3 alone.
 type Spec struct {
 	Env  string // an environment variable of the process that runs blocks
 	File string // a file path; ~/ is the home folder, relative is from the project folder
+	S3   *S3    // an S3 credential: key id, secret and where the server is (secret_s3.go)
 }
 
 // ErrUnknown is wrapped by Resolve's error for a name strata.yaml lacks.
@@ -82,6 +84,9 @@ func (s *Store) Resolve(name string) (string, error) {
 	}
 	s.mu.Unlock()
 	if !ok {
+		if base, part, dotted := strings.Cut(name, "."); dotted {
+			return s.resolveS3Part(base, part)
+		}
 		sort.Strings(names)
 		have := "none"
 		if len(names) > 0 {
@@ -89,6 +94,15 @@ func (s *Store) Resolve(name string) (string, error) {
 		}
 		return "", fmt.Errorf("secret %q: %w (strata.yaml secrets: %s)", name, ErrUnknown, have)
 	}
+	if sp.S3 != nil {
+		return "", fmt.Errorf("secret %q is an s3 secret: SQL blocks use it for s3:// paths; a Go block reads its parts as %q, %q, %q and %q",
+			name, name+".key_id", name+".secret", name+".endpoint", name+".region")
+	}
+	return s.resolveSpec(name, sp)
+}
+
+// resolveSpec reads one env or file value and remembers it for Mask.
+func (s *Store) resolveSpec(name string, sp Spec) (string, error) {
 	v, err := s.read(name, sp)
 	if err != nil {
 		return "", err

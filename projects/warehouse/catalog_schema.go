@@ -111,7 +111,7 @@ func (w *Warehouse) initCatalog(ctx context.Context) error {
 	}
 	err = func() error {
 		for _, stmt := range metaDDL {
-			if _, err := conn.ExecContext(ctx, stmt); err != nil {
+			if _, err := conn.ExecContext(ctx, w.backend.ddl(stmt)); err != nil {
 				return fmt.Errorf("create catalog: %w", err)
 			}
 		}
@@ -133,7 +133,7 @@ func (w *Warehouse) initCatalog(ctx context.Context) error {
 			return fmt.Errorf("catalog layout %s is not supported by this strata (layout %d); use a matching strata version", v, layoutVersion)
 		}
 		for _, stmt := range slices.Concat(catalogDDL, switchDDL, rollbackDDL, stateDDL, exportDDL, ownerDDL, overlayDDL) {
-			if _, err := conn.ExecContext(ctx, stmt); err != nil {
+			if _, err := conn.ExecContext(ctx, w.backend.ddl(stmt)); err != nil {
 				return fmt.Errorf("create catalog: %w", err)
 			}
 		}

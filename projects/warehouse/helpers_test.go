@@ -25,6 +25,8 @@ func TestMain(m *testing.M) {
 		os.Exit(helperHold())
 	case "publish-loop":
 		os.Exit(helperPublishLoop())
+	case "lake-hang":
+		os.Exit(helperLakeHang())
 	default:
 		fmt.Fprintf(os.Stderr, "unknown %s=%q\n", helperEnv, role)
 		os.Exit(2)
@@ -46,6 +48,9 @@ func openTemp(t testing.TB, opts ...Options) *Warehouse {
 // openAt opens the warehouse at path; the test closes it.
 func openAt(t testing.TB, path string, o Options) *Warehouse {
 	t.Helper()
+	if o.Lake == nil {
+		o.Lake = lakeFor(t, filepath.Dir(path)) // the backend under test (backend_conformance_test.go)
+	}
 	wh, err := Open(context.Background(), path, o)
 	if err != nil {
 		t.Fatal(err)

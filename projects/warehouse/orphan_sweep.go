@@ -121,14 +121,20 @@ func (w *Warehouse) Orphans() int {
 // the rows of every version retention or a discard dropped that are still
 // in their storage tables, in one transaction. A backfill
 // calls it when it ends, so that a rewrite leaves no more data behind than
-// it keeps; it costs nothing when there are none.
+// it keeps; it costs nothing when there are none (on a lake, the
+// maintenance of lake_maintenance.go follows).
 func (w *Warehouse) Sweep(ctx context.Context) error {
 	if w.readOnly {
 		return nil
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.sweepAllLocked(ctx)
+	if err := w.sweepAllLocked(ctx); err != nil {
+		return err
+	}
+	// On a lake the deleted rows leave the disk too (lake_maintenance.go).
+	_, err := w.maintainLake(ctx, false)
+	return err
 }
 
 // sweepAllLocked is Sweep with w.mu held.

@@ -14,10 +14,8 @@ func TestPublishRecordsAndGuardsTheOwner(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "w.duckdb")
-	wh, err := Open(ctx, path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	wh := openAt(t, path, Options{}) // the backend under test
+	var err error
 	o := out("sales", "2024-01-01", ids(t, 1))
 	o.Pipeline = "main"
 	if _, err := wh.Publish(ctx, []Output{o}); err != nil {
@@ -46,10 +44,7 @@ func TestPublishRecordsAndGuardsTheOwner(t *testing.T) {
 	if err := wh.Close(); err != nil {
 		t.Fatal(err)
 	}
-	wh, err = Open(ctx, path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	wh = openAt(t, path, Options{})
 	defer wh.Close()
 	owners, err := wh.OwnerPipelines(ctx)
 	if err != nil || len(owners) != 1 || owners["sales"] != "copy" {

@@ -286,20 +286,15 @@ func TestDiscardedNumbersSurviveReopen(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "w.duckdb")
-	wh, err := Open(ctx, path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	wh := openAt(t, path, Options{}) // the backend under test
+	var err error
 	stage(t, wh, "p", "2024-03-10", ids(t, 1))
 	v2 := stage(t, wh, "p", "2024-03-10", ids(t, 2))
 	if err := wh.Discard(ctx, []VersionRef{v2.Ref()}); err != nil {
 		t.Fatal(err)
 	}
 	wh.Close()
-	wh, err = Open(ctx, path, Options{}) // a cold cache reads the catalog
-	if err != nil {
-		t.Fatal(err)
-	}
+	wh = openAt(t, path, Options{}) // a cold cache reads the catalog
 	defer wh.Close()
 	if v := stage(t, wh, "p", "2024-03-10", ids(t, 3)); v.Version != 3 {
 		t.Fatalf("after discarding 2 and reopening, the next version is %d, want 3", v.Version)

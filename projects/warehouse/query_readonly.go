@@ -34,6 +34,9 @@ func (w *Warehouse) Query(ctx context.Context, query string, args ...any) (*sdk.
 	if err := checkReadOnly(query); err != nil {
 		return nil, err
 	}
+	if err := w.useS3Secrets(ctx, query); err != nil {
+		return nil, err
+	}
 	var out *sdk.Table
 	err := w.readTx(ctx, func(conn *sql.Conn) error {
 		var err error
@@ -41,7 +44,7 @@ func (w *Warehouse) Query(ctx context.Context, query string, args ...any) (*sdk.
 		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("query: %w", err)
+		return nil, maskError(w.masks(), fmt.Errorf("query: %w", err))
 	}
 	return out, nil
 }

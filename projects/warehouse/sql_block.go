@@ -66,6 +66,13 @@ func (w *Warehouse) RunSQLBlock(ctx context.Context, query string, inputs []SQLI
 	if err := w.loadExtensions(ctx); err != nil {
 		return nil, nil, nil, err
 	}
+	texts := []string{query}
+	for _, a := range attaches {
+		texts = append(texts, a.target, a.options)
+	}
+	if err := w.useS3Secrets(ctx, texts...); err != nil {
+		return nil, nil, nil, err
+	}
 	release, err := w.attachAll(ctx, attaches)
 	if err != nil {
 		return nil, nil, nil, err

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // A block's incremental state (sdk.State: the cursor of a source read
@@ -45,6 +46,17 @@ func (tx *writeTx) writeState(o *preparedOutput, version int) error {
 		return nil
 	}
 	tx.w.hasState.Store(stateSome) // before the commit: at worst a read asks for nothing
+	if !tx.w.backend.hasKeys() {
+		// No key to replace by: the row goes first (a version number is
+		// never handed out twice, so there is none in practice).
+		if err := tx.exec(`DELETE FROM _strata.version_state WHERE product = ? AND partition = ? AND version = ?`, o.Product, o.Partition, version); err != nil {
+			return fmt.Errorf("record the block state of version %d: %w", version, err)
+		}
+		if err := tx.exec(strings.Replace(insertStateSQL, "INSERT OR REPLACE", "INSERT", 1), o.Product, o.Partition, version, o.state, o.start); err != nil {
+			return fmt.Errorf("record the block state of version %d: %w", version, err)
+		}
+		return nil
+	}
 	if err := tx.exec(insertStateSQL, o.Product, o.Partition, version, o.state, o.start); err != nil {
 		return fmt.Errorf("record the block state of version %d: %w", version, err)
 	}

@@ -22,7 +22,7 @@ import (
 //	<schema>."<product>"          view: those versions' rows, with _partition
 var overlayDDL = []string{
 	`CREATE TABLE IF NOT EXISTS _strata.overlays (
-		schema_name VARCHAR PRIMARY KEY,
+		schema_name VARCHAR NOT NULL,
 		owner       VARCHAR NOT NULL
 	)`,
 }
@@ -84,7 +84,11 @@ func (w *Warehouse) CreateOverlay(ctx context.Context, schema, owner string) err
 				return err
 			}
 		}
-		if err := tx.exec(`INSERT OR REPLACE INTO _strata.overlays VALUES (?, ?)`, schema, owner); err != nil {
+		// No primary key (DuckLake refuses them): replaced by hand.
+		if err := tx.exec(`DELETE FROM _strata.overlays WHERE schema_name = ?`, schema); err != nil {
+			return err
+		}
+		if err := tx.exec(`INSERT INTO _strata.overlays VALUES (?, ?)`, schema, owner); err != nil {
 			return err
 		}
 		keys := make([]string, 0, len(tx.w.storage))

@@ -3,6 +3,7 @@ package warehouse
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"net/url"
@@ -42,6 +43,9 @@ type Options struct {
 	// Extensions are LOADed at Open (the project's `extensions:`); one
 	// that is not installed fails Open with an *extensions.MissingError.
 	Extensions []string
+	// Lake, when set, keeps the products in a DuckLake (lake_backend.go)
+	// instead of the file at path, which then holds only the lock.
+	Lake *LakeOptions
 }
 
 // ErrReadOnly answers writes to a warehouse opened with Options.ReadOnly.
@@ -89,6 +93,7 @@ func (e *LockedError) Error() string {
 // once and reused.
 type Warehouse struct {
 	path      string
+	backend   backend // the file or a DuckLake (storage_backend.go)
 	retention int
 	lock      *fileLock
 	db        *sql.DB
@@ -130,6 +135,8 @@ type Warehouse struct {
 	extLoaded map[string]bool
 	// attached are the sources SQL blocks ATTACHed (sql_attach.go).
 	attached attachments
+	// s3 are the s3 secrets made DuckDB secrets (sql_s3.go).
+	s3 s3Secrets
 
 	// tmu guards sharing: how many partitions run statements concurrently
 	// (warehouse_threads.go).
@@ -156,6 +163,11 @@ func Open(ctx context.Context, path string, opts Options) (*Warehouse, error) {
 	}
 	if path == "" {
 		return nil, errors.New("open warehouse: empty path")
+	}
+	if opts.Lake != nil {
+		if err := checkLake(opts.Lake); err != nil {
+			return nil, fmt.Errorf("open warehouse %s: %w", path, err)
+		}
 	}
 	if dir := filepath.Dir(path); dir != "" {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
@@ -199,7 +211,13 @@ func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) 
 	if opts.FilesDir != "" && !strings.ContainsRune(opts.FilesDir, ',') { // a comma would split DuckDB's list
 		dsn += "&file_search_path=" + url.QueryEscape(opts.FilesDir)
 	}
-	connector, err := duckdb.NewConnector(dsn, nil)
+	var be backend = duckFile{}
+	if opts.Lake != nil {
+		be = &lakeBackend{opts: *opts.Lake, readOnly: opts.ReadOnly}
+	}
+	connector, err := duckdb.NewConnector(dsn, func(c driver.ExecerContext) error {
+		return be.initConn(context.Background(), c)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
 	}
@@ -208,7 +226,7 @@ func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) 
 	// idle ones cover the UI's concurrent previews.
 	db.SetMaxIdleConns(4)
 	w := &Warehouse{
-		path: path, retention: opts.Retention, lock: lock, db: db,
+		path: path, backend: be, retention: opts.Retention, lock: lock, db: db,
 		stmts: map[string]*sql.Stmt{}, parts: map[partKey]*partState{}, complete: map[string]bool{}, uncached: map[string]bool{},
 		orphans: map[string][]VersionRef{}, late: map[partKey]bool{},
 	}
@@ -253,6 +271,12 @@ func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) 
 			db.Close()
 			return nil, fmt.Errorf("open warehouse %s: %w", path, err)
 		}
+		// A lake also sheds what a killed writer left (lake_maintenance.go).
+		if _, err := w.maintainLake(ctx, true); err != nil {
+			w.dropWriter()
+			db.Close()
+			return nil, fmt.Errorf("open warehouse %s: %w", path, err)
+		}
 	}
 	return w, nil
 }
@@ -277,7 +301,9 @@ func (w *Warehouse) Close() error {
 	}
 	// The dropped versions' rows still there would otherwise be found and
 	// deleted at the next Open; a failure here loses nothing.
-	_ = w.sweepAllLocked(context.Background())
+	if w.sweepAllLocked(context.Background()) == nil {
+		_, _ = w.maintainLake(context.Background(), false)
+	}
 	w.closed.Store(true)
 	var errs []error
 	if w.writer != nil {

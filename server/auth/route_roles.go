@@ -32,6 +32,7 @@ var Routes = map[string]Role{
 	"POST /api/v1/pipelines":                             Editor,
 	"PUT /api/v1/pipelines/:id":                          Editor,
 	"DELETE /api/v1/pipelines/:id":                       Editor,
+	"GET /api/v1/pipelines/:id/key-sets/:dim":            Viewer,
 	"GET /api/v1/pipelines/:id/blocks":                   Viewer,
 	"GET /api/v1/pipelines/:id/blocks/:block":            Viewer,
 	"POST /api/v1/pipelines/:id/blocks":                  Editor,

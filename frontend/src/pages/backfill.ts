@@ -13,7 +13,8 @@ import { describeSpec } from "../plan";
 import { versionLine } from "../backfill_version";
 import { reviewEnded } from "../review_ended";
 import { formatDuration, formatInstant, nsToMs } from "../time";
-import { FINAL_STATES, type BackfillStatus, type Notice, type PartitionStatus, type RunDetail } from "../types";
+import { FINAL_STATES, type BackfillStatus, type Notice, type PartitionStatus, type PartitionsConfig, type RunDetail } from "../types";
+import { dimValues, dimensional, matchesFilter, type CellFilter } from "../cells";
 import { CalendarCanvas } from "../views/calendar_canvas";
 import { HourCalendarCanvas } from "../views/hour_calendar";
 import { ganttView } from "../views/gantt";
@@ -47,6 +48,10 @@ export class BackfillPage implements Page {
   logView = allLogs();
   zonePipeline?: string;
   interval?: string;
+  /** The pipeline's partitioning: with value dimensions, the grid filters by them (cells.ts). */
+  cfg?: PartitionsConfig;
+  filter: CellFilter = {};
+  hiddenCells = 0;
   review?: ReviewPanel;
   tab: "grid" | "review" = "grid";
   // Day partitions drawn as a calendar (years as rows of months, weeks
@@ -148,6 +153,7 @@ export class BackfillPage implements Page {
       const p = await api.pipeline(id);
       this.zonePipeline = p.partitions.timezone;
       this.interval = p.partitions.interval;
+      this.cfg = p.partitions;
     } catch {
       /* tried again at the next refresh */
     }
@@ -338,12 +344,15 @@ export class BackfillPage implements Page {
   }
 
   private gridBox(counts: ReturnType<typeof legendCounts>, hovered: PartitionStatus | undefined): TemplateResult {
-    const days = this.interval === "day" && this.grid.keys.length > 0 && this.grid.keys.length <= 20000;
+    // The calendars color one cell per time key: a pipeline with value
+    // dimensions has several cells per day, which its grid filters instead.
+    const cells = !!this.cfg && dimensional(this.cfg);
+    const days = !cells && this.interval === "day" && this.grid.keys.length > 0 && this.grid.keys.length <= 20000;
     if (days) {
       const keys = this.grid.keys.filter((k) => /^\d{4}-\d{2}-\d{2}$/.test(k)).sort();
       if (keys.length) this.calendar.setRange(keys[0], keys[keys.length - 1]);
     }
-    const hours = this.interval === "hour" && this.grid.keys.length > 0 && this.grid.keys.length <= 2 * 366 * 24;
+    const hours = !cells && this.interval === "hour" && this.grid.keys.length > 0 && this.grid.keys.length <= 2 * 366 * 24;
     if (hours) {
       // The grid's keys arrive page by page into an array sized first by
       // the count: lay out again whenever more of them are known (keyed on
@@ -358,12 +367,37 @@ export class BackfillPage implements Page {
     return html`${days ? html`<section class="calendar-box"><h3 class="small muted">Calendar (${this.zonePipeline ?? ""})</h3>${this.calendar.el}</section>` : nothing}
       ${hours ? html`<section class="calendar-box"><h3 class="small muted">Calendar, a row of 24 hours a day (${this.zonePipeline ?? ""})</h3>${this.hourCalendar.el}</section>` : nothing}
       <section class="grid-box">
+        ${this.cfg && dimensional(this.cfg) ? this.filterBar(this.cfg) : nothing}
         <div class="legend">
           ${STATES.filter((s) => s !== "paused" || counts[s]).map((s) => html`<span><i style=${`background:${stateColor(s)}`}></i>${s} ${counts[s].toLocaleString("en-US")}</span>`)}
         </div>
         ${this.grid.el}
         <div class="hover-line mono small" data-testid="hover-line">${hovered ? html`${hovered.key} · ${hovered.state}${hovered.duration_ms ? ` · ${formatDuration(hovered.duration_ms)}` : ""}${hovered.error ? ` · ${hovered.error}` : ""}` : html`<span class="muted">hover or use the arrow keys; click or Enter opens a partition</span>`}</div>
       </section>`;
+  }
+
+  // filterBar filters the grid by the value dimensions: a cell of another
+  // value stays in place, drawn faint, so the grid keeps its shape.
+  private filterBar(cfg: PartitionsConfig): TemplateResult {
+    const values = dimValues(cfg, this.grid.keys);
+    const set = (dim: string, v: string) => {
+      this.filter = { ...this.filter, [dim]: v };
+      const any = Object.values(this.filter).some((x) => x);
+      this.hiddenCells = this.grid.setFilter(any ? (k) => !matchesFilter(cfg, k, this.filter) : undefined);
+      app.update();
+    };
+    return html`<div class="dim-filter small" data-testid="dim-filter">
+      ${(cfg.dims ?? []).map(
+        (d) => html`<label
+          >${d.name}
+          <select data-testid=${`dim-filter-${d.name}`} @change=${(e: Event) => set(d.name, (e.target as HTMLSelectElement).value)}>
+            <option value="" ?selected=${!this.filter[d.name]}>all</option>
+            ${values[d.name].map((v) => html`<option value=${v} ?selected=${this.filter[d.name] === v}>${v}</option>`)}
+          </select></label
+        >`,
+      )}
+      ${this.hiddenCells ? html`<span class="muted" data-testid="dim-filter-count">showing ${(this.grid.keys.length - this.hiddenCells).toLocaleString("en-US")} of ${this.grid.keys.length.toLocaleString("en-US")} cells</span>` : nothing}
+    </div>`;
   }
 
   private drawer(c: PartitionPick, zone: string): TemplateResult {

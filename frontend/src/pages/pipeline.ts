@@ -15,9 +15,10 @@ import { cycleVia, editUpstream } from "../edge_edit";
 import { describeOrigin } from "../input_origin";
 import { BackfillDialog } from "../views/backfill_dialog";
 import { blockStates } from "../run_states";
-import { isValidKey, KEY_EXAMPLES, latestPartition, mapKey, shiftKey } from "../partitions";
+import { KEY_EXAMPLES, latestPartition, mapKey } from "../partitions";
+import { cellLayout, dimensional, isValidCell, joinCell, latestCell, shiftCell, splitCell } from "../cells";
 import { formatAgo, formatDuration, formatInstant } from "../time";
-import { FINAL_STATES, type BlockDetail, type BlockView, type PipelineView, type RunDetail, type RunSummary } from "../types";
+import { FINAL_STATES, type BlockDetail, type BlockView, type PartitionsConfig, type PipelineView, type RunDetail, type RunSummary } from "../types";
 import { setUpstream } from "../yaml_edit";
 import { DagPanel } from "../views/dag_view";
 import { runHref } from "../runs";
@@ -192,7 +193,7 @@ export class PipelinePage implements Page {
       void this.triggers.load();
       // A broken pipeline file has no partitions config to check against:
       // keep the partition the user chose.
-      if (!this.partition || (pl.problems.length === 0 && !isValidKey(pl.partitions, this.partition))) this.partition = latestPartition(pl.partitions, Date.now()) || this.partition;
+      if (!this.partition || (pl.problems.length === 0 && !isValidCell(pl.partitions, this.partition))) this.partition = latestCell(pl.partitions, Date.now(), this.partition) || this.partition;
       const details = await Promise.all(pl.blocks.map((b) => api.block(this.id, b.id).catch(() => undefined)));
       if (this.destroyed) return;
       const seen = new Set<string>();
@@ -371,7 +372,10 @@ export class PipelinePage implements Page {
   private partitionFor(b: BlockView): string {
     const pl = this.pipeline;
     if (!pl || b.partitions.interval === pl.partitions.interval) return this.partition;
-    return mapKey(pl.partitions, this.partition, b.partitions) ?? latestPartition(b.partitions, Date.now());
+    // A cell maps its time part; its values stay (a week × region block of a day × region pipeline).
+    const c = splitCell(pl.partitions, this.partition);
+    const time = c ? mapKey(pl.partitions, c.time, b.partitions) : null;
+    return time !== null && c ? joinCell(b.partitions, time, c.values) : latestCell(b.partitions, Date.now(), this.partition);
   }
 
   /**
@@ -396,12 +400,33 @@ export class PipelinePage implements Page {
     }
   }
 
+  // dimPicker picks each value dimension of the cell: a static one among
+  // its values, a dynamic one typed (its key set lives in a product).
+  private dimPicker(cfg: PartitionsConfig): TemplateResult {
+    const c = splitCell(cfg, this.partition) ?? { time: "", values: [] };
+    const set = (i: number, v: string) => {
+      const values = (cfg.dims ?? []).map((_, j) => (j === i ? v : (c.values[j] ?? "")));
+      this.setPartition(joinCell(cfg, c.time || latestPartition(cfg, Date.now()), values));
+    };
+    return html`<div class="dim-picker small" data-testid="dim-picker">
+      ${(cfg.dims ?? []).map((d, i) =>
+        d.kind === "static"
+          ? html`<label>${d.name} <select data-testid=${`dim-pick-${d.name}`} @change=${(e: Event) => set(i, (e.target as HTMLSelectElement).value)}>
+              ${(d.values ?? []).map((v) => html`<option value=${v} ?selected=${c.values[i] === v}>${v}</option>`)}
+            </select></label>`
+          : html`<label title=${`a key of column ${d.column} of ${d.product}`}>${d.name} <input data-testid=${`dim-pick-${d.name}`} size="8" .value=${c.values[i] ?? ""} @change=${(e: Event) => set(i, (e.target as HTMLInputElement).value.trim())} /></label>`,
+      )}
+    </div>`;
+  }
+
   private setPartition(key: string): void {
     const pl = this.pipeline;
     if (!pl) return;
     key = key.trim();
-    if (!isValidKey(pl.partitions, key)) {
-      this.partitionError = `not a ${pl.partitions.interval} key: want e.g. ${KEY_EXAMPLES[pl.partitions.interval]}`;
+    if (!isValidCell(pl.partitions, key)) {
+      this.partitionError = dimensional(pl.partitions)
+        ? `not a cell of ${cellLayout(pl.partitions)}: want e.g. ${joinCell(pl.partitions, KEY_EXAMPLES[pl.partitions.interval] ?? "", (pl.partitions.dims ?? []).map((d) => d.values?.[0] ?? d.name))}`
+        : `not a ${pl.partitions.interval} key: want e.g. ${KEY_EXAMPLES[pl.partitions.interval]}`;
       this.update();
       return;
     }
@@ -642,7 +667,7 @@ export class PipelinePage implements Page {
     const listed = pl.order.length ? pl.order : pl.blocks.map((b) => b.id);
     const order = [...listed, ...[...this.cells.values()].filter((c) => c.unlisted).map((c) => c.block.id)];
     const flags = new Map(pl.blocks.map((b) => [b.id, b.dynamic ? " *" : b.reduce ? " Σ" : ""]));
-    const latest = latestPartition(cfg, Date.now());
+    const latest = latestCell(cfg, Date.now(), this.partition);
     return html`<main class="page pipeline-page">
       <section class="page-head" ${ref((el) => this.stickHead(el as HTMLElement | undefined))}>
         <div>
@@ -651,10 +676,11 @@ export class PipelinePage implements Page {
         </div>
         <div class="partition-picker" data-testid="partition-picker">
           <label>Partition
-            <button class="icon" title="previous partition" @click=${() => this.setPartition(shiftKey(cfg, this.partition, -1) ?? this.partition)}>‹</button>
-            <input data-testid="partition-input" size="12" .value=${this.partition} placeholder=${KEY_EXAMPLES[cfg.interval]} @change=${(e: Event) => this.setPartition((e.target as HTMLInputElement).value)} />
-            <button class="icon" title="next partition" @click=${() => this.setPartition(shiftKey(cfg, this.partition, 1) ?? this.partition)}>›</button>
+            <button class="icon" title="previous partition" @click=${() => this.setPartition(shiftCell(cfg, this.partition, -1) ?? this.partition)}>‹</button>
+            <input data-testid="partition-input" size=${dimensional(cfg) ? 22 : 12} .value=${this.partition} placeholder=${KEY_EXAMPLES[cfg.interval]} @change=${(e: Event) => this.setPartition((e.target as HTMLInputElement).value)} />
+            <button class="icon" title="next partition" @click=${() => this.setPartition(shiftCell(cfg, this.partition, 1) ?? this.partition)}>›</button>
           </label>
+          ${dimensional(cfg) ? this.dimPicker(cfg) : nothing}
           <button class="link" ?disabled=${this.partition === latest} @click=${() => this.setPartition(latest)}>latest</button>
           <div class="muted small">${cfg.interval} partitions in <b>${cfg.timezone}</b>${this.partition === latest ? " · the latest complete one" : ""}</div>
           ${this.partitionError ? html`<div class="error-text small">${this.partitionError}</div>` : nothing}

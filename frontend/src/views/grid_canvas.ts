@@ -18,6 +18,9 @@ const COLORS: Record<string, string> = {
 
 export const stateColor = (s: string) => COLORS[s] ?? COLORS.queued;
 
+/** The color of a cell a dimension filter hides. */
+export const HIDDEN_COLOR = "#eef0f3";
+
 export class PartitionGrid {
   readonly el: HTMLDivElement;
   readonly canvas: HTMLCanvasElement;
@@ -40,6 +43,9 @@ export class PartitionGrid {
   onHover: (i: number) => void = () => {};
   /** Frame times of recent draws, in ms (for the benchmark). */
   drawTimes: number[] = [];
+  /** Cells a filter hides (1), drawn faint: a filter by dimension keeps every cell in place (cells.ts). */
+  private hidden = new Uint8Array(0);
+  private hiding: ((key: string) => boolean) | undefined;
 
   constructor(private readonly maxHeight = 360) {
     this.el = document.createElement("div");
@@ -70,6 +76,9 @@ export class PartitionGrid {
     if (n > old.length) this.tally[0] += n - old.length;
     this.states = new Uint8Array(n);
     this.states.set(old.subarray(0, Math.min(n, old.length)));
+    const hid = this.hidden;
+    this.hidden = new Uint8Array(n);
+    this.hidden.set(hid.subarray(0, Math.min(n, hid.length)));
     this.keys.length = n;
     this.relayout();
   }
@@ -83,9 +92,24 @@ export class PartitionGrid {
       if (old !== undefined && old !== rows[j].key) this.index.delete(old);
       this.keys[i] = rows[j].key;
       this.index.set(rows[j].key, i);
+      if (this.hiding && i < this.hidden.length) this.hidden[i] = this.hiding(rows[j].key) ? 1 : 0;
       this.put(i, stateCode(rows[j].state));
     }
     this.schedule();
+  }
+
+  /** Hides the cells whose key hide answers true (undefined: none); the count hidden. */
+  setFilter(hide: ((key: string) => boolean) | undefined): number {
+    this.hiding = hide;
+    this.hidden = new Uint8Array(this.states.length);
+    let n = 0;
+    if (hide)
+      for (let i = 0; i < this.keys.length; i++) {
+        const k = this.keys[i];
+        if (k !== undefined && hide(k)) ((this.hidden[i] = 1), n++);
+      }
+    this.schedule();
+    return n;
   }
 
   indexOf(key: string): number {
@@ -211,7 +235,17 @@ export class PartitionGrid {
       ctx.fillStyle = COLORS[STATES[s]];
       ctx.beginPath();
       for (let i = first; i < end; i++) {
-        if (this.states[i] !== s) continue;
+        if (this.states[i] !== s || this.hidden[i]) continue;
+        const r = (i / g.cols) | 0;
+        ctx.rect((i - r * g.cols) * pitch, r * pitch - top, g.cell, g.cell);
+      }
+      ctx.fill();
+    }
+    if (this.hiding) {
+      ctx.fillStyle = HIDDEN_COLOR;
+      ctx.beginPath();
+      for (let i = first; i < end; i++) {
+        if (!this.hidden[i]) continue;
         const r = (i / g.cols) | 0;
         ctx.rect((i - r * g.cols) * pitch, r * pitch - top, g.cell, g.cell);
       }

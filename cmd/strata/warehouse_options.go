@@ -1,0 +1,29 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/secrets"
+	"github.com/stratahq/strata/projects/warehouse"
+)
+
+// warehouseOptions are the warehouse settings of proj: retention, files,
+// extensions and, with `warehouse: {kind: ducklake}`, the lake, whose
+// catalog password is read from the project's secret now (never stored).
+func warehouseOptions(proj *project.Project, readOnly bool) (warehouse.Options, error) {
+	o := warehouse.Options{Retention: proj.Retention, ReadOnly: readOnly, FilesDir: proj.Dir, Extensions: proj.Extensions}
+	wc := proj.Warehouse
+	if !wc.Lake() {
+		return o, nil
+	}
+	o.Lake = &warehouse.LakeOptions{Catalog: wc.Catalog, DataPath: wc.DataPath, KeepSnapshots: wc.KeepSnapshots}
+	if wc.Password != "" {
+		pw, err := secrets.New(proj.Dir, proj.Secrets).Resolve(wc.Password)
+		if err != nil {
+			return o, fmt.Errorf("strata.yaml warehouse.password: %w", err)
+		}
+		o.Lake.Password = pw
+	}
+	return o, nil
+}

@@ -1,0 +1,80 @@
+package warehouse
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// DefaultKeepSnapshots is how long a DuckLake's snapshots stay readable by
+// time travel (ATTACH … (SNAPSHOT_VERSION n)) when LakeOptions leaves
+// KeepSnapshots at zero.
+const DefaultKeepSnapshots = 24 * time.Hour
+
+// Strata's versions are rows in the lake's current snapshot (tagged with
+// _version, catalogued in _strata.versions), so retention deletes a
+// dropped version's rows there, as in the file. On a lake a DELETE only
+// writes a delete file: the Parquet files still hold the rows, and every
+// snapshot before the delete still references them. So after a sweep the
+// lake is maintained in DuckLake's own terms:
+//
+//  1. files most of whose rows were deleted are rewritten
+//     (ducklake_rewrite_data_files), so retention's deletes leave the disk;
+//  2. snapshots older than KeepSnapshots expire (ducklake_expire_snapshots):
+//     time travel reaches back that far, no further;
+//  3. the files no live snapshot needs any more are deleted
+//     (ducklake_cleanup_old_files), after the same grace, so a reader still
+//     on an old snapshot is not cut off mid-query;
+//  4. at Open, files under the data path that the catalog does not know are
+//     deleted (ducklake_delete_orphaned_files): the Parquet a writer killed
+//     before its commit left behind. At Open this process holds the
+//     warehouse lock, so no Strata write of this lake is under way.
+//
+// Each step is its own DuckLake transaction; a failure leaves the lake as
+// it was (unneeded files stay until the next run).
+
+// LakeMaintenance is what one maintenance pass did.
+type LakeMaintenance struct {
+	Rewritten int // data files rewritten without their deleted rows
+	Expired   int // snapshots expired
+	Deleted   int // files deleted: old and orphaned
+}
+
+// maintainLake runs the steps above on a lake; a no-op on the file.
+func (w *Warehouse) maintainLake(ctx context.Context, orphans bool) (LakeMaintenance, error) {
+	var m LakeMaintenance
+	lb, ok := w.backend.(*lakeBackend)
+	if !ok || w.readOnly {
+		return m, nil
+	}
+	keep := lb.opts.KeepSnapshots
+	if keep <= 0 {
+		keep = DefaultKeepSnapshots
+	}
+	cutoff := fmt.Sprintf("now() - INTERVAL '%d microseconds'", keep.Microseconds())
+	lake := quoteLiteral(LakeName)
+	steps := []struct {
+		what string
+		sql  string
+		n    *int
+	}{
+		{"rewrite files with deleted rows", `SELECT coalesce(sum(files_processed), 0) FROM ducklake_rewrite_data_files(` + lake + `)`, &m.Rewritten},
+		{"expire snapshots", `SELECT count(*) FROM ducklake_expire_snapshots(` + lake + `, older_than => ` + cutoff + `)`, &m.Expired},
+		{"delete unneeded files", `SELECT count(*) FROM ducklake_cleanup_old_files(` + lake + `, older_than => ` + cutoff + `)`, &m.Deleted},
+	}
+	if orphans {
+		steps = append(steps, struct {
+			what string
+			sql  string
+			n    *int
+		}{"delete orphaned files", `SELECT count(*) FROM ducklake_delete_orphaned_files(` + lake + `, cleanup_all => true)`, &m.Deleted})
+	}
+	for _, s := range steps {
+		var n int
+		if err := w.db.QueryRowContext(ctx, s.sql).Scan(&n); err != nil {
+			return m, fmt.Errorf("maintain the DuckLake: %s: %s", s.what, lb.mask(err.Error()))
+		}
+		*s.n += n
+	}
+	return m, nil
+}
