@@ -5,7 +5,7 @@ BIN     := bin/strata
 DEMO    ?= demo
 PKGS    := ./...
 
-.PHONY: check-dist all build run test test-go test-race bench check fmt generate clean frontend test-frontend test-e2e soak soak-scaleout setup setup-system setup-gopls setup-extensions setup-seaweedfs
+.PHONY: check-dist all build run test test-go test-race bench check fmt generate clean frontend test-frontend test-e2e soak soak-scaleout setup setup-system setup-gopls setup-extensions setup-seaweedfs setup-hydra setup-jaeger
 
 all: build
 
@@ -30,6 +30,40 @@ SUDO              := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # setup: install what the tests need when it is missing (Chromium, Postgres, gopls, the DuckDB extension files, npm packages); quick when all is there
 setup: setup-system setup-gopls setup-extensions setup-seaweedfs node_modules/.package-lock.json
+
+# setup also builds the OpenID provider and the trace store the login and tracing tests run against
+setup: setup-hydra setup-jaeger
+
+# Tools built from the Go module proxy into $(TOOLS)/NAME-VERSION, once per version (skipped when present).
+# Not `go install`: both go.mod files have replace directives, which go install refuses, so each is built as
+# the main module from its downloaded source. Slow the first time (minutes each), instant afterwards.
+TOOLS          := $(HOME)/.cache/strata/tools
+HYDRA_VERSION  := v2.3.0
+HYDRA          := $(TOOLS)/hydra-$(HYDRA_VERSION)/hydra
+JAEGER_VERSION := v1.75.0
+JAEGER         := $(TOOLS)/jaeger-$(JAEGER_VERSION)/jaeger
+
+# setup-hydra: Ory Hydra (e2e/hydratest), with SQLite for DSN=memory; its replace of the client module by a
+# folder the module zip leaves out is dropped for the published hydra-client-go it stands for
+setup-hydra:
+	@if [ ! -x "$(HYDRA)" ]; then \
+	  src="$$(GOFLAGS= $(GO) mod download -json github.com/ory/hydra/v2@$(HYDRA_VERSION) | sed -n 's/^\t"Dir": "\(.*\)",$$/\1/p')"; \
+	  test -n "$$src" || { echo "setup-hydra: go mod download found no source folder"; exit 1; }; \
+	  work="$$(mktemp -d)" && cp -r "$$src/." "$$work" && chmod -R u+w "$$work" && cd "$$work" && \
+	  sed -i '/^replace github.com\/ory\/hydra-client-go\/v2 => /d' go.mod && \
+	  mkdir -p "$$(dirname "$(HYDRA)")" && \
+	  GOFLAGS="-mod=mod -buildvcs=false" $(GO) build -trimpath -tags sqlite,sqlite_omit_load_extension -o "$(HYDRA).tmp" . && \
+	  mv "$(HYDRA).tmp" "$(HYDRA)" && cd / && rm -rf "$$work"; \
+	fi
+
+# setup-jaeger: Jaeger all-in-one (e2e/jaegertest)
+setup-jaeger:
+	@if [ ! -x "$(JAEGER)" ]; then \
+	  src="$$(GOFLAGS= $(GO) mod download -json github.com/jaegertracing/jaeger@$(JAEGER_VERSION) | sed -n 's/^\t"Dir": "\(.*\)",$$/\1/p')"; \
+	  test -n "$$src" || { echo "setup-jaeger: go mod download found no source folder"; exit 1; }; \
+	  mkdir -p "$$(dirname "$(JAEGER)")" && cd "$$src" && \
+	  GOFLAGS=-buildvcs=false $(GO) build -trimpath -o "$(JAEGER).tmp" ./cmd/jaeger && mv "$(JAEGER).tmp" "$(JAEGER)"; \
+	fi
 
 # setup-system: Debian's chromium (the browser tests), postgresql (the throwaway Postgres of the tests), pip (the extension wheels) and Python's duckdb (the separate reader of a DuckLake in the lake tests)
 setup-system:
@@ -63,9 +97,9 @@ $(WHEELS)/.v$(DUCKDB_VERSION):
 	$(PIP) download --no-deps --disable-pip-version-check -q -d $(WHEELS) $(foreach e,$(DUCKDB_EXTENSIONS),duckdb-extension-$(e)==$(DUCKDB_VERSION))
 	@touch $@
 
-# test-go: the whole Go suite (real kernel processes, real DuckDB files)
+# test-go: the whole Go suite (real kernel processes, real DuckDB files, Postgres, SeaweedFS); 10 m a package: e2e/sources starts S3 servers and builds a kernel with the AWS SDK, ~4 m under load
 test-go:
-	$(GO) test -count=1 -timeout 5m $(PKGS)
+	$(GO) test -count=1 -timeout 10m $(PKGS)
 
 # test-race: concurrency-heavy packages under the race detector
 test-race:

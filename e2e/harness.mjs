@@ -29,8 +29,8 @@ export function freePort() {
 
 /**
  * Starts `strata start DIR` (with extra flags) on a fresh demo project, or
- * on an empty one (`strata init DIR`) with { empty: true }; resolves once it
- * answers /healthz.
+ * on an empty one (`strata init DIR`) with { empty: true }, on opts.port
+ * when given; resolves once it answers /healthz.
  */
 export async function startServer(name = "e2e", extra = [], opts = {}) {
   const dir = mkdtempSync(join(tmpdir(), `strata-${name}-`));
@@ -39,7 +39,7 @@ export async function startServer(name = "e2e", extra = [], opts = {}) {
     const r = spawnSync(BIN, ["init", project], { encoding: "utf8" });
     if (r.status !== 0) throw new Error(`strata init exited with ${r.status}: ${r.stderr}`);
   }
-  const port = await freePort();
+  const port = opts.port ?? (await freePort()); // a login test must know it first (the redirect URL)
   let proc;
   let log = "";
   const base = `http://127.0.0.1:${port}`;

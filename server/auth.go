@@ -16,6 +16,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/stratahq/strata/server/auth"
+	"github.com/stratahq/strata/server/login"
 )
 
 // NewToken returns 32 hex characters from crypto/rand.
@@ -97,6 +98,9 @@ func needsAuth(path string) bool { return isAPIPath(path) }
 // principalKey is where authenticate leaves the caller on the echo context.
 const principalKey = "strata.principal"
 
+// sessionKey marks a caller who came with a browser-login session cookie.
+const sessionKey = "strata.session"
+
 // principal is the caller of a request that passed authenticate; a request
 // that needed no token (the static frontend) has none.
 func principal(c echo.Context) (auth.Principal, bool) {
@@ -159,6 +163,17 @@ func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 				c.Set(principalKey, p)
 				return next(c)
 			}
+		}
+		if s.cfg.Login != nil {
+			if p, ok := s.cfg.Login.Session(r); ok {
+				c.Set(principalKey, p)
+				c.Set(sessionKey, true)
+				return next(c)
+			}
+			e := unauthorized()
+			e.Message += ", or log in at " + login.LoginPath
+			e.Details = map[string]string{"login": login.LoginPath}
+			return e
 		}
 		return unauthorized()
 	}

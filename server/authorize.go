@@ -115,6 +115,7 @@ var readOnlyRoutes = map[string]bool{
 	"POST /api/v1/backfills/:id/promote/plan": true, // a promote's dry run
 	"POST /api/v1/pipelines/:id/cells/state":  true,
 	"POST /api/v1/project/check":              true,
+	"POST /auth/logout":                       true, // ends the caller's own session; audited by its handler
 	"POST /api/v1/pipelines/:id/replays":      true, // a replay test publishes nothing
 }
 

@@ -180,7 +180,7 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 		ae.Message = fmt.Sprintf("%s is not allowed on %s", c.Request().Method, c.Request().URL.Path)
 	}
 	if ae.Status >= 500 {
-		s.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+		s.log.ErrorContext(c.Request().Context(), "request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
 	}
 	writeError(c.Response(), c.Request(), ae)
 }

@@ -30,6 +30,9 @@ type meView struct {
 	// Can lists the capabilities of the role: edit (files, cells), launch
 	// (runs, backfills, promote, discard, rollback, triggers), admin.
 	Can []string `json:"can"`
+	// Session: signed in through the OpenID provider (the page offers to
+	// log out), not with a token.
+	Session bool `json:"session,omitempty"`
 }
 
 // getMe: GET /me.
@@ -45,7 +48,8 @@ func (s *Server) getMe(c echo.Context) error {
 	if p.Role.Allows(auth.Admin) {
 		can = append(can, "admin")
 	}
-	return c.JSON(http.StatusOK, meView{Name: p.Name, Role: p.Role, Can: can})
+	fromSession, _ := c.Get(sessionKey).(bool)
+	return c.JSON(http.StatusOK, meView{Name: p.Name, Role: p.Role, Can: can, Session: fromSession})
 }
 
 // listAudit: GET /audit?actor=&action=&since=&limit=, newest first. since

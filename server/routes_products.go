@@ -29,6 +29,7 @@ func (s *Server) productRoutes(g *echo.Group) {
 	g.GET("/products/:name/preview", s.previewProduct)
 	g.GET("/products/:name/aggregate", s.aggregateProduct)
 	g.GET("/products/:name/preview.csv", s.exportProduct)
+	g.GET("/products/:name/rows", s.versionRows)
 	g.POST("/products/:name/rollback", s.rollbackProduct)
 	g.GET("/products/owners", s.productOwners)
 	g.POST("/products/:name/transfer", s.transferProduct)

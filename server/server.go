@@ -23,6 +23,7 @@ import (
 	"github.com/stratahq/strata/projects/warehouse"
 	"github.com/stratahq/strata/projects/watch"
 	"github.com/stratahq/strata/server/auth"
+	"github.com/stratahq/strata/server/login"
 )
 
 // Defaults of Config.
@@ -63,6 +64,9 @@ type Config struct {
 	Audit *audit.Log
 	// Alerts, when set, hears of the engine's failures while the server runs.
 	Alerts *alerts.Notifier
+	// Login, when set, lets browsers log in through an OpenID provider
+	// (/auth/login); tokens keep working beside it.
+	Login *login.Login
 	// NoAuth serves without a token; New refuses it unless Addr is loopback.
 	NoAuth bool
 	// Addr is the address the server listens on; it decides whether NoAuth is allowed.
@@ -206,7 +210,7 @@ func (s *Server) routes() *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.errorHandler
-	e.Pre(s.recoverPanics, s.securityHeaders, s.authenticate, s.rejectDotDot, s.limitBody)
+	e.Pre(s.traceRequests, s.recoverPanics, s.securityHeaders, s.authenticate, s.rejectDotDot, s.limitBody)
 	e.Use(s.authorize) // after routing: roles are per route (auth.Routes)
 
 	e.GET("/healthz", s.healthz)
@@ -232,6 +236,7 @@ func (s *Server) routes() *echo.Echo {
 	s.lspRoutes(api)
 	s.peopleRoutes(api)
 	s.alertRoutes(api)
+	s.loginRoutes(e)
 
 	e.GET("/*", s.serveStatic)
 	e.HEAD("/*", s.serveStatic)

@@ -12,6 +12,7 @@ import (
 	"github.com/stratahq/strata/kernel/remote"
 	"github.com/stratahq/strata/projects/alerts"
 	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/tracing"
 )
 
 // openAlerts starts the project's alert deliveries (resuming what an
@@ -76,7 +77,8 @@ func setLogFormat(format string) error {
 	case "text":
 		return nil
 	case "json":
-		slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, nil)))
+		// trace_id and span_id on lines logged inside a span.
+		slog.SetDefault(slog.New(tracing.LogHandler{Handler: slog.NewJSONHandler(os.Stderr, nil)}))
 		return nil
 	}
 	return fmt.Errorf("--log-format %q: want text or json", format)

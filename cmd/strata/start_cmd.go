@@ -8,12 +8,15 @@ import (
 	"io/fs"
 	"net"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/stratahq/strata/frontend"
 	"github.com/stratahq/strata/projects/notebook"
 	"github.com/stratahq/strata/projects/scaffold"
+	"github.com/stratahq/strata/projects/tracing"
 	"github.com/stratahq/strata/server"
+	"github.com/stratahq/strata/server/auth"
 )
 
 func init() {
@@ -28,6 +31,9 @@ func runStart(args []string) error {
 	logFormat := fs.String("log-format", "text", "the server's log on stderr: text or json (one object per line)")
 	var so scaleOut
 	so.register(fs)
+	var lf loginFlags
+	lf.register(fs)
+	otlp := fs.String("otlp-endpoint", "", "export traces over OTLP/HTTP to this URL, such as http://127.0.0.1:4318 (default: $"+tracing.EndpointEnv+"; off when both are empty)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: strata start [DIR] [flags]")
 		fs.PrintDefaults()
@@ -39,6 +45,18 @@ func runStart(args []string) error {
 	if err := setLogFormat(*logFormat); err != nil {
 		return err
 	}
+	stopTracing, err := tracing.Setup(context.Background(), tracing.Config{Endpoint: *otlp, Version: version})
+	if err != nil {
+		return fmt.Errorf("--otlp-endpoint: %w", err)
+	}
+	defer func() {
+		// Send the last spans (a backfill that ended at the stop) before exiting.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := stopTracing(ctx); err != nil {
+			fmt.Fprintf(os.Stderr, "strata: flush traces: %v\n", err)
+		}
+	}()
 	if len(pos) > 1 {
 		fs.Usage()
 		return exitError{2}
@@ -87,7 +105,19 @@ func runStart(args []string) error {
 			defer stopWatch()
 			go watchWorkers(wctx, ws.cluster.Pool.Workers(), notifier)
 		}
+		users, err := auth.OpenStore(ws.proj.Dir)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		browserLogin, err := openLogin(ctx, ws.proj, users, lf)
+		if err != nil {
+			ln.Close()
+			return err
+		}
 		srv, err := server.New(server.Config{
+			Users:        users,
+			Login:        browserLogin,
 			Alerts:       notifier,
 			Engine:       ws.eng,
 			Warehouse:    ws.wh,
@@ -104,6 +134,11 @@ func runStart(args []string) error {
 			ln.Close()
 			return err
 		}
+		if err := server.WriteLocal(ws.proj.Dir, server.Local{URL: strings.TrimSuffix(serverURL(ln.Addr(), ""), "/"), PID: os.Getpid(), Token: tok}); err != nil {
+			ln.Close()
+			return fmt.Errorf("write %s: %w", server.LocalFile(ws.proj.Dir), err)
+		}
+		defer server.RemoveLocal(ws.proj.Dir)
 		fmt.Printf("Strata is serving %s\n\n    %s\n\n", ws.proj.Name, serverURL(ln.Addr(), tok))
 		err = srv.Serve(ctx, ln, 10*time.Second)
 		fmt.Fprintln(os.Stderr, "strata: stopped")

@@ -11,12 +11,12 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/blocks/sdk/sdktest"
 	kbuild "github.com/stratahq/strata/kernel/build"
 	"github.com/stratahq/strata/projects/project"
 	"github.com/stratahq/strata/projects/scaffold"
 	"github.com/stratahq/strata/projects/warehouse"
+	"github.com/stratahq/strata/server"
 )
 
 // runBlockTests runs `go test ./blocks/...` in a project: a Go block is a
@@ -116,23 +116,17 @@ func readVersion(dir, product, partition string, version int) error {
 	if version < 0 {
 		return fmt.Errorf("--version %d: want 1 or more (0: the current version)", version)
 	}
-	return withInspection(dir, func(ctx context.Context, ws *workspace) error {
+	err := withInspection(dir, func(ctx context.Context, ws *workspace) error {
 		t, err := ws.wh.Read(ctx, product, warehouse.Selection{Partitions: []string{partition}, Version: version}, -1)
 		if err != nil {
 			return err
 		}
-		return sdktest.WriteJSON(os.Stdout, dropPartitionColumn(t))
+		return sdktest.WriteJSON(os.Stdout, server.DropPartitionColumn(t))
 	})
-}
-
-// dropPartitionColumn removes the warehouse's _partition from a read: a
-// block never sees it in its inputs.
-func dropPartitionColumn(t *sdk.Table) *sdk.Table {
-	out := &sdk.Table{}
-	for _, c := range t.Columns() {
-		if c.Name != warehouse.PartitionColumn {
-			out.AddColumn(c)
-		}
+	var locked *warehouse.LockedError
+	if errors.As(err, &locked) {
+		// `strata start` holds the file while tests are written: ask it.
+		return readServedVersion(dir, locked.PID, product, partition, version)
 	}
-	return out
+	return err
 }

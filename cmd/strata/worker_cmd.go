@@ -1,18 +1,21 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"time"
 
 	"github.com/nats-io/nats.go"
 
 	kbuild "github.com/stratahq/strata/kernel/build"
 	"github.com/stratahq/strata/kernel/remote"
 	"github.com/stratahq/strata/kernel/supervisor"
+	"github.com/stratahq/strata/projects/tracing"
 )
 
 func init() {
@@ -34,6 +37,7 @@ func runWorker(args []string) error {
 	tlsCA := fs.String("tls-ca", "", "certificate or CA (PEM) to trust for the coordinator's TLS listener (its DIR/.strata/worker-tls/cert.pem)")
 	tlsPin := fs.String("tls-pin", "", "SHA-256 fingerprint of the coordinator's listener certificate, as strata start prints it")
 	artifacts := fs.String("artifacts", "", "the coordinator's --artifacts folder, mounted at the same path here")
+	otlp := fs.String("otlp-endpoint", "", "export this worker's spans (one per task, in the coordinator's trace) over OTLP/HTTP to this URL (default: $"+tracing.EndpointEnv+")")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: strata worker --nats URL [--token T | --token-file F | --creds F] [--slots N]")
 		fs.PrintDefaults()
@@ -45,6 +49,15 @@ func runWorker(args []string) error {
 		fs.Usage()
 		return exitError{2}
 	}
+	stopTracing, err := tracing.Setup(context.Background(), tracing.Config{Endpoint: *otlp, Service: "strata-worker", Version: version})
+	if err != nil {
+		return fmt.Errorf("--otlp-endpoint: %w", err)
+	}
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = stopTracing(ctx) // the last tasks' spans
+	}()
 	if *eng != "auto" && *eng != "interp" {
 		return fmt.Errorf("--engine %q: want auto or interp", *eng)
 	}

@@ -69,7 +69,10 @@ export async function call<T>(method: string, path: string, body?: unknown, head
   if (!res.ok) {
     const e = (data as { error?: Partial<ApiErrorBody> })?.error;
     if (res.status === 401) {
-      throw new ApiError(401, "unauthorized", "Not signed in: open the URL that `strata start` printed (it ends with ?token=…).");
+      // With browser login configured, details.login is where to log in (role.ts goes there).
+      const login = (e?.details as { login?: string } | undefined)?.login;
+      const how = login ? "log in" : "open the URL that `strata start` printed (it ends with ?token=…)";
+      throw new ApiError(401, "unauthorized", `Not signed in: ${how}.`, login ? { login } : undefined);
     }
     throw new ApiError(res.status, e?.code ?? String(res.status), e?.message ?? (text || res.statusText), e?.details);
   }

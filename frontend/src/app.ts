@@ -6,7 +6,7 @@
 import { html, nothing, render, type TemplateResult } from "lit-html";
 import { api } from "./api";
 import { settings } from "./settings";
-import { whoAmI } from "./role";
+import { logout, whoAmI } from "./role";
 import { browserZone, ZONE_MODES, type ZoneMode } from "./time";
 import { ws } from "./ws";
 import { currentEnv, knownEnvs, onEnvChange, setEnv } from "./env";
@@ -168,7 +168,8 @@ class App {
             ${currentEnv() && !knownEnvs().some((env) => env.name === currentEnv()) ? html`<option value=${currentEnv()} selected>${currentEnv()}</option>` : nothing}
           </select>
         </label>
-        ${whoAmI() ? html`<span class="whoami" data-testid="whoami" title="signed in with this user's token">${whoAmI()!.name} · ${whoAmI()!.role}</span>` : nothing}
+        ${whoAmI() ? html`<span class="whoami" data-testid="whoami" title=${whoAmI()!.session ? "signed in through the login provider" : "signed in with this user's token"}>${whoAmI()!.name} · ${whoAmI()!.role}</span>` : nothing}
+        ${whoAmI()?.session ? html`<button class="logout" data-testid="logout" @click=${() => void logout()}>Log out</button>` : nothing}
         ${running ? html`<span class="busy-pill" title="a block is running in your editor session">● running ${running.block}</span>` : nothing}
         <label class="zone-setting" title="Zone used to show timestamps (remembered in this browser)">
           Times in

@@ -4,7 +4,7 @@
 // them by their data-testid when <html> lacks the can-* class.
 
 import "./roles.css";
-import { call } from "./api";
+import { ApiError, call } from "./api";
 
 export type Capability = "view" | "edit" | "launch" | "admin";
 
@@ -12,6 +12,8 @@ export interface Me {
   name: string;
   role: "viewer" | "editor" | "operator" | "admin";
   can: Capability[];
+  /** Signed in through the OpenID provider (a session, not a token): the header offers to log out. */
+  session?: boolean;
 }
 
 // Until /me answers (and in unit tests), everything is allowed: the server
@@ -28,11 +30,14 @@ export function whoAmI(): Me | undefined {
   return me;
 }
 
-/** Loads the caller's role and marks <html> with it; a failure (not signed in) leaves everything as it is. */
+/** Loads the caller's role and marks <html> with it. Not signed in: with browser login
+ * configured the page goes to the provider and comes back here; else everything stays as it is. */
 export async function loadRole(): Promise<void> {
   try {
     me = await call<Me>("GET", "/me");
-  } catch {
+  } catch (e) {
+    const login = e instanceof ApiError && e.status === 401 ? (e.details as { login?: string } | undefined)?.login : undefined;
+    if (login) location.assign(`${login}?next=${encodeURIComponent(location.pathname + location.search)}`);
     return;
   }
   const root = document.documentElement;
@@ -40,4 +45,10 @@ export async function loadRole(): Promise<void> {
   root.dataset.user = me.name;
   for (const cap of ["edit", "launch", "admin"] as const) root.classList.toggle(`can-${cap}`, me.can.includes(cap));
   root.classList.add("role-known");
+}
+
+/** Ends the browser's session and shows the login again. */
+export async function logout(): Promise<void> {
+  await fetch("/auth/logout", { method: "POST", credentials: "same-origin" });
+  location.assign("/");
 }

@@ -196,6 +196,10 @@ func (a *Agent) handle(ctx context.Context, m jetstream.Msg, pay *payloads, ackW
 	// Shutdown interrupts the run too, and the task is handed back.
 	shutdown := context.AfterFunc(ctx, stop)
 	defer shutdown()
+	// The coordinator's trace continues here (traceparent in the task's
+	// headers): the worker's span is a child of the block's kernel call.
+	runCtx, span := startTaskSpan(runCtx, m.Headers(), a.cfg.ID, hdr.Label)
+	defer span.End()
 
 	leaseDone := make(chan struct{})
 	defer close(leaseDone)
@@ -226,6 +230,7 @@ func (a *Agent) handle(ctx context.Context, m jetstream.Msg, pay *payloads, ackW
 		}
 	}
 	res, out, err := exec.Exec(runCtx, hdr.Exec, inputs, h)
+	endTaskSpan(span, engine, res, err)
 	if ctx.Err() != nil {
 		_ = m.Nak()
 		return

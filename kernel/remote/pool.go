@@ -186,6 +186,7 @@ func (p *Pool) exec(ctx context.Context, req *protocol.ExecRequest, inputs []*sd
 	if err != nil {
 		return nil, nil, err
 	}
+	injectTrace(ctx, msg.Header)
 	if isBlob(msg.Header) {
 		defer p.pay.drop(object)
 	}

@@ -58,6 +58,8 @@ const (
 	ActionEnvPromote      = "env.promote"
 	ActionEnvDiscard      = "env.discard"
 	ActionEnvRollback     = "env.rollback"
+	ActionLogin           = "user.login"  // a browser login through the OpenID provider
+	ActionLogout          = "user.logout" // the end of a browser session
 )
 
 // File is where a project's audit trail is kept.

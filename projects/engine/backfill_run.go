@@ -9,7 +9,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+
 	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/tracing"
 	"github.com/stratahq/strata/projects/warehouse"
 )
 
@@ -115,7 +118,11 @@ func (e *Engine) backfillEvent(ctx context.Context, id string, s State, msg stri
 }
 
 func (e *Engine) startBackfill(id string, t *target, retry bool, only map[string]bool) *backfillRun {
-	ctx, cancel := context.WithCancel(context.Background())
+	// The backfill's span is a trace of its own, its runs' spans its children.
+	ctx, span := tracing.Start(context.Background(), "backfill",
+		attribute.String("strata.backfill", id), attribute.String("strata.pipeline", t.pl.ID),
+		attribute.String("strata.from", t.from), attribute.String("strata.to", t.to), attribute.Bool("strata.retry", retry))
+	ctx, cancel := context.WithCancel(ctx)
 	b := &backfillRun{e: e, id: id, t: t, ctx: ctx, cancel: cancel, retry: retry, only: only, start: time.Now(),
 		win: newWindow(t.spec.Concurrency, t.spec.RatePerMin), finishes: newRateWindow(time.Minute), done: make(chan struct{}), book: newSlotBook(nil),
 		instance: controlInstance{Backfill: id, Instance: fmt.Sprintf("%d-%s", os.Getpid(), newNonce()), PID: os.Getpid(), Started: time.Now()}}
@@ -146,7 +153,8 @@ func (e *Engine) startBackfill(id string, t *target, retry bool, only map[string
 		defer close(b.done)
 		defer unadvertise(dir, b.instance)
 		defer unshare()
-		_ = b.run() // its outcome is in the event log
+		err := b.run() // its outcome is in the event log
+		tracing.End(span, err, e.secrets.Mask)
 		e.mu.Lock()
 		delete(e.backfills, id)
 		e.mu.Unlock()

@@ -8,10 +8,14 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/kernel/protocol"
 	"github.com/stratahq/strata/projects/partitions"
 	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/tracing"
 	"github.com/stratahq/strata/projects/warehouse"
 )
 
@@ -157,7 +161,16 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 	if skip != "" {
 		return nil, nil, skip, "", ""
 	}
-	res, out, err := r.exec.Exec(ctx, req, in.tables, h)
+	op := "kernel"
+	if tracing.On() { // no string built for a span that is not recorded
+		op += " " + b.ID
+	}
+	kctx, span := tracing.Start(ctx, op, attribute.String("strata.block", b.ID), attribute.String("strata.partition", g.part.Key))
+	res, out, err := r.exec.Exec(kctx, req, in.tables, h)
+	if err == nil && res.Error != nil {
+		span.SetStatus(codes.Error, string(res.Error.Kind))
+	}
+	tracing.End(span, err, r.e.secrets.Mask)
 	if err != nil {
 		return nil, &protocol.RunError{Kind: protocol.ErrCrash, Message: "no kernel: " + err.Error()}, h.text(), "", ""
 	}

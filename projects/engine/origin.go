@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/stratahq/strata/projects/tracing"
 	"github.com/stratahq/strata/projects/warehouse"
 )
 
@@ -24,6 +25,23 @@ type Origin struct {
 	// Actor is the person who launched it (a user's name), as the server or
 	// CLI handed it; the engine records it and never checks a role.
 	Actor string `json:"actor,omitempty"`
+	// TraceID is the OpenTelemetry trace the run's spans are in, when
+	// tracing is on (projects/tracing): from a failed partition to its trace.
+	TraceID string `json:"trace_id,omitempty"`
+}
+
+// withTrace is o with the trace id of ctx's span, if there is one.
+func withTrace(o *Origin, ctx context.Context) *Origin {
+	id := tracing.TraceID(ctx)
+	if id == "" {
+		return o
+	}
+	out := Origin{}
+	if o != nil {
+		out = *o
+	}
+	out.TraceID = id
+	return &out
 }
 
 // withActor is the origin recorded on a run's first event: o with the
@@ -92,6 +110,14 @@ type Upstream struct {
 func (o *Origin) String() string {
 	if o == nil {
 		return "manual"
+	}
+	if o.TraceID != "" {
+		c := *o
+		c.TraceID = ""
+		if c == (Origin{}) {
+			return "manual"
+		}
+		return c.String()
 	}
 	if o.Actor != "" {
 		by := *o

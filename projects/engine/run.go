@@ -4,15 +4,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"maps"
 	"slices"
 	"strconv"
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/projects/partitions"
 	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/tracing"
 	"github.com/stratahq/strata/projects/warehouse"
 )
 
@@ -142,11 +147,26 @@ func (e *Engine) Run(ctx context.Context, pipelineID, key string, opt RunOptions
 	}
 	ctx, untrack := e.track(ctx, opt.RunID)
 	defer untrack()
+	// One span per run: in a backfill, one per partition step, children of
+	// the backfill's span.
+	ctx, span := tracing.Start(ctx, "run",
+		attribute.String("strata.pipeline", pl.ID), attribute.String("strata.partition", p.Key),
+		attribute.String("strata.run", opt.RunID), attribute.String("strata.backfill", opt.BackfillID))
 	r := &runner{e: e, pin: pin, pl: pl, spec: spec, part: p, opt: opt, srcs: pin.srcs, exec: code.exec,
 		readVersions: map[string]map[string]int{},
 		res: &RunResult{RunID: opt.RunID, Pipeline: pl.ID, Snapshot: pin.hash, Partition: p.Key, Started: e.now(),
 			Engine: code.engine, EngineNote: code.note, outputs: map[string]*sdk.Table{}}}
-	return r.run(ctx)
+	res, err := r.run(ctx)
+	if err == nil {
+		span.SetAttributes(attribute.String("strata.state", string(res.State)))
+		if res.State == StateFailed {
+			span.SetStatus(codes.Error, "run failed") // its error text stays in the run record
+			// With the trace id (tracing.LogHandler): from the log line to the trace.
+			slog.WarnContext(ctx, "run failed", "run", res.RunID, "pipeline", res.Pipeline, "partition", res.Partition, "backfill", opt.BackfillID)
+		}
+	}
+	tracing.End(span, err, e.secrets.Mask)
+	return res, err
 }
 
 // runner executes one run.
@@ -251,7 +271,7 @@ func (r *runner) emitBlock(ev Event) {
 
 func (r *runner) run(ctx context.Context) (*RunResult, error) {
 	start := time.Now()
-	if err := r.emitRunning(ctx, Event{State: StateRunning, Engine: r.res.Engine, Origin: withActor(r.opt.Origin, r.opt.Actor).encode()}); err != nil {
+	if err := r.emitRunning(ctx, Event{State: StateRunning, Engine: r.res.Engine, Origin: withTrace(withActor(r.opt.Origin, r.opt.Actor), ctx).encode()}); err != nil {
 		return nil, err
 	}
 	if r.opt.Reuse {
@@ -557,6 +577,15 @@ func (r *runner) publish(ctx context.Context, g *group, outcomes []*BlockOutcome
 	if len(outs) == 0 {
 		return nil, nil
 	}
+	ctx, span := tracing.Start(ctx, "publish", attribute.Int("strata.outputs", len(outs)), attribute.Bool("strata.staged", r.opt.Stage))
+	vs, err := r.publishOutputs(ctx, outs, then)
+	tracing.End(span, err, r.e.secrets.Mask)
+	return vs, err
+}
+
+// publishOutputs stages or publishes outs in one warehouse transaction
+// (or the group commit's, when the run rides one).
+func (r *runner) publishOutputs(ctx context.Context, outs []warehouse.Output, then warehouse.Then) ([]warehouse.Version, error) {
 	var vs []warehouse.Version
 	var err error
 	switch {

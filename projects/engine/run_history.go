@@ -46,6 +46,8 @@ type RunSummary struct {
 	// Attempt is which attempt at its backfill partition the run is (from
 	// 1): each retry of a partition is a run of its own (backfill_attempt.go).
 	Attempt int `json:"attempt,omitempty"`
+	// TraceID is the run's OpenTelemetry trace, when tracing was on.
+	TraceID string `json:"trace_id,omitempty"`
 }
 
 // runSummaryCols are the columns scanRunSummary reads, grouped by run_id.
@@ -63,7 +65,7 @@ func scanRunSummary(sc scanner) (RunSummary, error) {
 	}
 	r.Origin = decodeOrigin(origin)
 	if r.Origin != nil {
-		r.Actor = r.Origin.Actor
+		r.Actor, r.TraceID = r.Origin.Actor, r.Origin.TraceID
 		if r.Origin.Kind == "" {
 			r.Origin = nil // only named the actor of a person's backfill
 		}

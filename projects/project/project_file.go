@@ -51,6 +51,7 @@ type Project struct {
 	// Warehouse is where the products live (warehouse_config.go).
 	Warehouse WarehouseConfig
 	Alerts    AlertConfig // who hears of failures (alert_config.go)
+	Login     LoginConfig // browser login through an OpenID provider (login_config.go)
 	Pipelines map[string]*Pipeline
 	Problems  Problems // everything wrong with the project, sorted; empty when valid
 
@@ -70,7 +71,7 @@ type KernelConfig struct {
 	Allow       []string      // opt-in imports from AllowableImports
 }
 
-var projectFields = []string{"name", "timezone", "retention", "kernel", "variables", "extensions", "secrets", "alerts", "warehouse"}
+var projectFields = []string{"name", "timezone", "retention", "kernel", "variables", "extensions", "secrets", "alerts", "warehouse", "login"}
 var kernelFields = []string{"memory_limit", "timeout", "allow"}
 
 // decodeProject fills p from the strata.yaml root node (nil for an empty file).
@@ -132,6 +133,9 @@ func (d *decoder) decodeProject(p *Project, root *yaml.Node) {
 	}
 	if e, ok := f["warehouse"]; ok {
 		d.decodeWarehouse(p, e)
+	}
+	if e, ok := f["login"]; ok {
+		d.decodeLogin(p, e) // after secrets: client_secret names one
 	}
 }
 

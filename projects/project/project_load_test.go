@@ -167,7 +167,7 @@ func TestProjectFileProblems(t *testing.T) {
 				{sf, 7, "kernel.allow[1]", `import "net/http" cannot be allowed: want some of os/exec, unsafe, syscall, plugin`},
 				{sf, 7, "kernel.allow[3]", `import "os/exec" is listed twice`},
 				{sf, 8, "variables", "want a mapping of names to values, got a list"},
-				{sf, 9, "colour", `unknown field "colour" (fields here: name, timezone, retention, kernel, variables, extensions, secrets, alerts, warehouse)`},
+				{sf, 9, "colour", `unknown field "colour" (fields here: name, timezone, retention, kernel, variables, extensions, secrets, alerts, warehouse, login)`},
 			},
 		},
 		{

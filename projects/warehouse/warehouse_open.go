@@ -195,11 +195,11 @@ func Open(ctx context.Context, path string, opts Options) (*Warehouse, error) {
 
 func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) (*Warehouse, error) {
 	_, walErr := os.Stat(path + ".wal") // before DuckDB replays (and may remove) it
-	// DuckDB's checkpoint_threshold (16 MiB of WAL) is kept: 256 MiB looked
-	// a fifth faster on the 5-year demo backfill in a few runs, but eight
-	// alternating runs with the final checkpoint counted showed no
-	// difference (39.6-60.6 s either way, engine CPU within 5%), and a large
-	// WAL costs seconds of replay at the next open after a crash.
+	// DuckDB's checkpoint_threshold (16 MiB of WAL) is kept outside
+	// backfills: a large WAL costs seconds of replay at the next open after
+	// a crash. While backfills run it is 64 MiB (warehouse_threads.go): a
+	// checkpoint's cost grows with the file's history, and measured by
+	// thread CPU the 5-year demo backfill spent 5 s of its 22 s in them.
 	//
 	// Extensions are never fetched nor autoloaded at run time (offline
 	// machines, reproducible builds): icu, json and parquet are compiled

@@ -42,3 +42,36 @@ func TestShareCoresSplitsTheThreads(t *testing.T) {
 		t.Fatalf("after the last release: %d threads, want the default %d", got, def)
 	}
 }
+
+// While backfills run DuckDB checkpoints at 64 MiB of WAL instead of 16
+// (warehouse_threads.go): set by the first ShareCores, kept while any
+// caller shares, back to DuckDB's default after the last release.
+func TestShareCoresCheckpointsLessOften(t *testing.T) {
+	t.Parallel()
+	wh := openTemp(t)
+	threshold := func() string {
+		t.Helper()
+		s, err := wh.CheckpointThreshold(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	def := threshold()
+	if def == "64.0 MiB" {
+		t.Fatalf("DuckDB's default threshold is already %s: the test says nothing", def)
+	}
+	a := wh.ShareCores(4)
+	if got := threshold(); got != "64.0 MiB" {
+		t.Fatalf("while a backfill runs: checkpoint_threshold %s, want 64.0 MiB", got)
+	}
+	b := wh.ShareCores(1)
+	a()
+	if got := threshold(); got != "64.0 MiB" {
+		t.Fatalf("while a second backfill still runs: checkpoint_threshold %s, want 64.0 MiB", got)
+	}
+	b()
+	if got := threshold(); got != def {
+		t.Fatalf("after the last release: checkpoint_threshold %s, want the default %s", got, def)
+	}
+}

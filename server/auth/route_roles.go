@@ -21,6 +21,12 @@ var Routes = map[string]Role{
 	"GET /*":       Public, // the static frontend holds no data
 	"HEAD /*":      Public,
 
+	// Browser login through an OpenID provider (server/login): the
+	// handlers themselves check state, nonce and the ID token.
+	"GET /auth/login":    Public,
+	"GET /auth/callback": Public,
+	"POST /auth/logout":  Public,
+
 	"GET /metrics": Viewer, // names pipelines and backfills
 
 	// Who is asking (the frontend hides what the role may not do).
@@ -115,10 +121,12 @@ var Routes = map[string]Role{
 	"GET /api/v1/products/:name/partitions":  Viewer,
 	"GET /api/v1/products/:name/preview":     Viewer,
 	"GET /api/v1/products/:name/preview.csv": Viewer,
-	"GET /api/v1/products/:name/aggregate":   Viewer,
-	"GET /api/v1/products/:name/diff":        Viewer,
-	"POST /api/v1/products/:name/rollback":   Operator,
-	"GET /api/v1/products/owners":            Viewer,
+	// One stored version in sdktest's exact wire (sdktest.FromVersion).
+	"GET /api/v1/products/:name/rows":      Viewer,
+	"GET /api/v1/products/:name/aggregate": Viewer,
+	"GET /api/v1/products/:name/diff":      Viewer,
+	"POST /api/v1/products/:name/rollback": Operator,
+	"GET /api/v1/products/owners":          Viewer,
 	// Which pipeline may write a global product is a decision about the
 	// project, as its settings are.
 	"POST /api/v1/products/:name/transfer": Admin,

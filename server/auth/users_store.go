@@ -154,6 +154,20 @@ func (s *Store) Authenticate(token string) (Principal, bool) {
 	return found, ok
 }
 
+// RoleOf is the role of the active user of this name: how a browser login
+// whose provider names a user of the project finds its role.
+func (s *Store) RoleOf(name string) (Role, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_ = s.reloadLocked() // as Authenticate: keep the last good copy
+	for i := range s.users {
+		if u := &s.users[i]; u.Name == name && u.Active() {
+			return u.Role, true
+		}
+	}
+	return None, false
+}
+
 // List returns the users (revoked ones too), by name, without token hashes.
 func (s *Store) List() ([]User, error) {
 	s.mu.Lock()

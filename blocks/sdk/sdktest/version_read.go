@@ -15,8 +15,9 @@ import (
 
 // FromVersion reads one stored version of a product's partition from the
 // project's warehouse: the rows an upstream really held, as a block's test
-// input. The read goes through the strata binary (`strata test --read`,
-// read-only: it needs the warehouse not held by a running `strata start`):
+// input. The read goes through the strata binary (`strata test --read`:
+// the warehouse opened read-only, or the API of the `strata start` that
+// holds it):
 // $STRATA_BIN (which `strata test` sets to itself), else `strata` on PATH.
 // The project is $STRATA_PROJECT (set by `strata test` too), else the
 // nearest folder up from the test's with a strata.yaml. version 0 reads
