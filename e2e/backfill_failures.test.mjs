@@ -77,3 +77,27 @@ test("one group is retried with the current code; the other stays failed", async
   assert.ok(!six.run_id.includes("~"), `2024-03-06 was not run again: ${six.run_id}`);
   await screenshot(page, "backfill-failure-group-retried");
 });
+
+test("a partition failed twice keeps both attempts, each with its error and run", async () => {
+  const groups = page.locator('[data-testid="failure-group"]');
+  await groups.nth(0).locator('[data-testid="failure-retry"]').click();
+  await groups.nth(0).locator('[data-testid="failure-retry-yes"]').click();
+  await eventually(async () => {
+    const runs = (await server.api("GET", `/runs?backfill=${id}&partition=2024-03-06`)).runs;
+    return runs.length === 2 && runs.every((r) => r.state === "failed");
+  }, 120_000, "a second failed attempt at 2024-03-06");
+  await eventually(async () => (await page.locator('[data-testid="bf-state"]').innerText()) === "failed", 60_000, "the backfill ends failed again");
+  // The failed key opens the partition: every attempt, with its error and a link to its run.
+  await eventually(async () => (await groups.locator('[data-testid="failure-key"][data-key="2024-03-06"]').count()) === 1, 20_000, "the failed key listed");
+  await groups.locator('[data-testid="failure-key"][data-key="2024-03-06"]').click();
+  const rows = page.locator('[data-testid="partition-drawer"] [data-testid="bf-attempt"]');
+  await eventually(async () => (await rows.count()) === 2, 20_000, "two attempts in the drawer");
+  const texts = await rows.allInnerTexts();
+  for (const [i, t] of texts.entries()) {
+    assert.match(t, new RegExp(`^${i + 1}\\s+failed`), t);
+    assert.match(t, /bad row 17: amount "n\/a" is not a number/, t);
+  }
+  const hrefs = await rows.locator('[data-testid="bf-attempt-run"]').evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+  assert.equal(new Set(hrefs).size, 2, `two different runs: ${hrefs}`);
+  await screenshot(page, "backfill-attempts");
+});

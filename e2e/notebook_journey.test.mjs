@@ -3,7 +3,11 @@
 // and first Go block; add a SQL block at the bottom and a Go block between
 // the two; write a Markdown note above the SQL block; run cells and the
 // pipeline; reload and still see each cell's last output; then check the
-// files written on disk. Screenshots: artifacts/e2e/journey-*.png.
+// files written on disk; add a schedule trigger by its form; backfill for
+// review from the Backfill… dialog, read the review and promote part of it
+// by keyboard, then the rest; and check every file on disk again (pipeline
+// YAML with the note and the trigger, the .go and .sql files). One journey,
+// one server, one page. Screenshots: artifacts/e2e/journey-*.png.
 
 import assert from "node:assert/strict";
 import { readFileSync, existsSync } from "node:fs";
@@ -246,4 +250,82 @@ test("Run all stale reruns, in DAG order, the cells an unsaved edit made stale; 
   assert.deepEqual(await rowsOf(cell(page, "totals")), [["0.325", "2"]]);
   assert.deepEqual(await server.api("GET", "/products"), before, "nothing was published");
   await screenshot(page, "journey-08-run-all-stale");
+});
+
+const totalsOf = async (day) => (await server.api("GET", "/products/orders_daily__totals/partitions")).partitions.find((p) => p.key === day)?.current ?? 0;
+const active = () => page.evaluate(() => document.activeElement?.getAttribute("data-testid") ?? "");
+
+test("a schedule trigger added by its form is written into the pipeline file", async () => {
+  await save("orders"); // the edit Run all stale ran, now kept
+  await page.locator('[data-testid="trigger-add"]').click();
+  const form = page.locator('[data-testid="trigger-form"]');
+  await form.waitFor();
+  await form.locator('[data-testid="trigger-form-id"]').fill("nightly");
+  await form.locator('[data-testid="trigger-form-cron"]').fill("0 6 * * *");
+  const ticks = form.locator('[data-testid="trigger-form-preview"] li');
+  // The preview follows the typing (debounced): five ticks at 06:00 in the pipeline's zone, Europe/Paris.
+  await eventually(async () => {
+    const ts = await ticks.allInnerTexts();
+    return ts.length === 5 && ts.every((t) => / 06:00 CES?T in /.test(t));
+  }, 10_000, "five next ticks at 06:00 Paris time");
+  await screenshot(page, "journey-09-trigger-form");
+  await form.locator('[data-testid="trigger-form-save"]').click();
+  const card = page.locator('[data-testid="trigger-nightly"]');
+  await card.waitFor({ timeout: 10_000 });
+  assert.match(await card.innerText(), /cron 0 6 \* \* \* in Europe\/Paris/);
+  const yaml = readFileSync(join(server.project, "pipelines/orders_daily.yaml"), "utf8");
+  assert.ok(yaml.endsWith('triggers:\n  - id: nightly\n    schedule:\n      cron: "0 6 * * *"\n'), yaml);
+});
+
+test("backfill for review from the dialog; promote part of it by keyboard, then the rest", async () => {
+  await page.locator('[data-testid="open-backfill"]').click();
+  const dialog = page.locator('[data-testid="backfill-dialog"]');
+  await dialog.waitFor();
+  await dialog.locator('[data-testid="bf-from"]').fill("2024-01-01");
+  await dialog.locator('[data-testid="bf-to"]').fill("2024-01-04");
+  await dialog.locator('[data-testid="bf-to"]').press("Tab");
+  assert.equal(await dialog.locator('[data-testid="bf-publish"]').inputValue(), "review");
+  await eventually(async () => !(await dialog.locator('[data-testid="bf-launch"]').isDisabled()), 30_000, "launch enabled after the plan");
+  await screenshot(page, "journey-10-backfill-dialog");
+  await dialog.locator('[data-testid="bf-launch"]').click();
+  await page.waitForURL(/\/backfills\/bf_/, { timeout: 30_000 });
+  await eventually(async () => (await page.locator('[data-testid="bf-state"]').innerText()) === "review", 120_000, "ready for review");
+  assert.equal(await totalsOf("2024-01-01"), 0, "nothing published before the review");
+  const review = page.locator('[data-testid="review"]');
+  await review.locator('[data-testid="review-summary"]').waitFor({ timeout: 30_000 });
+  assert.match(await review.locator('[data-testid="review-summary"]').innerText(), /orders_daily__totals/);
+  await screenshot(page, "journey-11-review");
+  // Promote part, by keyboard only: type the range, Tab to its button, Enter, Enter.
+  await review.locator('[data-testid="review-part"]').focus();
+  await page.keyboard.type("2024-01-01..2024-01-02");
+  await page.keyboard.press("Tab");
+  assert.equal(await active(), "review-promote-part");
+  await page.keyboard.press("Enter");
+  const confirm = review.locator('[data-testid="review-confirm"]');
+  await confirm.waitFor({ timeout: 20_000 });
+  assert.match(await confirm.innerText(), /orders_daily__totals: 2 partitions \(2024-01-01 … 2024-01-02\)/);
+  await eventually(async () => (await active()) === "review-confirm-yes", 5_000, "the focus on Confirm");
+  await page.keyboard.press("Enter");
+  await eventually(async () => (await totalsOf("2024-01-02")) === 1, 20_000, "2024-01-02 promoted");
+  assert.equal(await totalsOf("2024-01-03"), 0, "2024-01-03 is not in the part");
+  await screenshot(page, "journey-12-promoted-part");
+  await review.locator('[data-testid="review-promote"]').click();
+  await confirm.waitFor({ timeout: 20_000 });
+  assert.match(await confirm.innerText(), /orders_daily__totals: 2 partitions \(2024-01-03 … 2024-01-04\)/);
+  await confirm.locator('[data-testid="review-confirm-yes"]').click();
+  await eventually(async () => (await totalsOf("2024-01-04")) === 1, 20_000, "the rest promoted");
+  await eventually(async () => (await page.locator('[data-testid="bf-state"]').innerText()) === "succeeded", 20_000, "the backfill succeeded");
+  await screenshot(page, "journey-13-backfill-done");
+});
+
+test("at the end, the files on disk hold everything made in the browser", async () => {
+  const yaml = readFileSync(join(server.project, "pipelines/orders_daily.yaml"), "utf8");
+  assert.match(yaml, /partitions:\n  interval: day\n  timezone: Europe\/Paris\n/);
+  assert.match(yaml, /  - id: totals\n    note: \|-\n      ## Totals\n/, "the Markdown note");
+  assert.match(yaml, /  - id: audit\n    upstream: \[orders\]\n/);
+  assert.match(yaml, /triggers:\n  - id: nightly\n    schedule:\n      cron: "0 6 \* \* \*"\n/, "the trigger");
+  assert.equal(readFileSync(join(server.project, "blocks/orders/orders.go"), "utf8"), ordersGo.replace('"b", 0.2)', '"b", 0.225)'));
+  assert.equal(readFileSync(join(server.project, "blocks/totals.sql"), "utf8").trim(), totalsSQL);
+  assert.ok(existsSync(join(server.project, "blocks/audit.sql")), "the SQL block added last");
+  await screenshot(page, "journey-14-end");
 });

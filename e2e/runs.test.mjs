@@ -190,3 +190,11 @@ test("a backfill partition links to its run page", async () => {
   await eventually(async () => (await page.locator('[data-testid="run-launched"]').innerText()) === "backfill", 10_000, "the backfill's run page");
   assert.match(await runPage().innerText(), new RegExp(`backfill ${st.id}`));
 });
+
+test("a block that never ran in the partition's last run has no last-run link", async () => {
+  await server.api("POST", "/pipelines/clv/blocks", { id: "added_later", kind: "sql", upstream: ["raw_orders"], source: "SELECT count(*) AS n FROM raw_orders\n" });
+  await page.goto(server.base + "/pipelines/clv?partition=2024-01-03");
+  await cell(page, "added_later").waitFor({ timeout: 20_000 });
+  await cell(page, "raw_orders").locator('[data-testid="cell-last-run"]').waitFor({ timeout: 10_000 });
+  assert.equal(await cell(page, "added_later").locator('[data-testid="cell-last-run"]').count(), 0, "no link to a run it was not in");
+});

@@ -49,6 +49,16 @@ test("headers summarize all 1,000,000 rows", async () => {
   assert.equal(await header("amount").locator('[data-testid="col-summary"]').innerText(), "0.5 … 499999.5 · 100,000 nulls");
   assert.equal(await header("name").locator('[data-testid="col-summary"]').innerText(), "5,000 distinct · no nulls");
   assert.match(await header("name").innerText(), /string/, "with its type");
+  // A small histogram under each numeric header (as marimo shows): 16 bins
+  // counting every non-null value; none under text.
+  const binned = async (col) => (await header(col).locator('[data-testid="col-hist"] i').evaluateAll((is) => is.map((i) => i.title)))
+    .map((t) => Number(t.replace(/[^0-9]/g, "")));
+  const nBins = await binned("n");
+  assert.equal(nBins.length, 16);
+  assert.equal(nBins.reduce((a, b) => a + b, 0), 1_000_000);
+  assert.ok(nBins.every((b) => b >= 62_499 && b <= 62_501), `n is uniform: ${nBins}`);
+  assert.equal((await binned("amount")).reduce((a, b) => a + b, 0), 900_000, "amount's nulls are not binned");
+  assert.equal(await header("name").locator('[data-testid="col-hist"]').count(), 0);
   await screenshot(page, "table-columns-summary");
   await grid().screenshot({ path: "artifacts/e2e/table-columns-grid.png" });
 });

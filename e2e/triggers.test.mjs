@@ -50,7 +50,12 @@ test("pause and resume from the panel", async () => {
   await nightly.waitFor({ timeout: 20_000 });
   await eventually(async () => (await nightly.locator('[data-testid="trigger-state"]').innerText()) === "paused", 10_000, "still paused after a reload");
   assert.equal(await nightly.locator('[data-testid="trigger-pause"]').innerText(), "Resume");
+  // A paused trigger does not list its next ticks as though they will run.
+  assert.equal(await nightly.locator('[data-testid="trigger-next"]').count(), 0, "no next-tick table while paused");
+  assert.match(await nightly.locator('[data-testid="trigger-paused-note"]').innerText(), /Paused: no tick runs until Resume/);
+  await screenshot(page, "trigger-paused");
   await nightly.locator('[data-testid="trigger-pause"]').click();
   await eventually(async () => (await nightly.locator('[data-testid="trigger-state"]').innerText()) === "active", 10_000, "active again");
+  await nightly.locator('[data-testid="trigger-next"]').waitFor({ timeout: 10_000 });
   assert.equal((await server.api("GET", "/pipelines/clv/triggers/nightly")).paused, false);
 });

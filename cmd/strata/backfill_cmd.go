@@ -54,6 +54,7 @@ func runBackfill(args []string) error {
 	fs.StringVar(&spec.Publish, "publish", "partition", "partition, atomic, or review (stage everything; promote after `strata backfill diff`)")
 	fs.StringVar(&spec.Engine, "engine", "", "run Go blocks with interp or compiled (default: compiled when a Go toolchain is found)")
 	env := fs.String("env", "", "stage every version in this environment (strata env create) instead of prod; nothing becomes current")
+	blocks := fs.String("blocks", "", "comma-separated block ids: recompute only these (the others are read as they are; a block left out downstream of them becomes stale)")
 	var where whereFlag
 	fs.Var(&where, "where", "cells of a pipeline with dimensions: region=eu,us (repeatable, one dimension each; @new: keys added since the key set's previous version)")
 	dry := fs.Bool("dry-run", false, "print the plan; run nothing")
@@ -72,6 +73,9 @@ func runBackfill(args []string) error {
 	}
 	if _, err := engine.ParseEngine(spec.Engine); err != nil {
 		return err
+	}
+	if *blocks != "" {
+		spec.Blocks = strings.Split(*blocks, ",")
 	}
 	spec.Pipeline = pos[1]
 	spec.Where = where.m
@@ -106,6 +110,9 @@ func runBackfill(args []string) error {
 		cliAudit(ws.proj.Dir, audit.Entry{Action: audit.ActionBackfillLaunch, Pipeline: st.Pipeline, Target: st.ID})
 		fmt.Printf("backfill %s: pipeline %s, %s..%s%s (%d partitions), reprocess %s, publish %s\n",
 			st.ID, st.Pipeline, spec.From, spec.To, whereText(st.Spec.Where), st.Total, st.Spec.Reprocess, st.Spec.Publish)
+		if len(st.Spec.Blocks) > 0 {
+			fmt.Printf("blocks %s only (%s)\n", strings.Join(st.Spec.Blocks, ", "), engine.SubsetNote)
+		}
 		if *env != "" && spec.Into != "" {
 			fmt.Printf("into environment %s: prod's data stays as it is until `strata env promote %s %s`\n", *env, ws.proj.Dir, *env)
 		}
@@ -216,6 +223,9 @@ func isTerminal(f *os.File) bool {
 func printPlan(p *engine.Plan, limit int) {
 	fmt.Printf("plan: pipeline %s, %s..%s%s: %d partitions, %d to run, %d to skip (reprocess %s, publish %s)\n",
 		p.Spec.Pipeline, p.From, p.To, whereText(p.Spec.Where), p.Total, p.ToRun, p.ToSkip, p.Spec.Reprocess, p.Spec.Publish)
+	if len(p.Spec.Blocks) > 0 {
+		fmt.Printf("blocks %s only (%s)\n", strings.Join(p.Spec.Blocks, ", "), engine.SubsetNote)
+	}
 	fmt.Printf("pipeline version %s (the files as they are now; a launch pins it)\n", shortVersion(p.Snapshot))
 	fmt.Printf("today: %d missing, %d failed, %d stale, %d current\n", p.ByState["missing"], p.ByState["failed"], p.ByState["stale"], p.ByState["current"])
 	if len(p.CompileErrors) > 0 {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { columnsParam, inSelection, nextSort, selectionTSV, sortParam, summaryLine } from "./table_state";
+import { columnsParam, histHeights, inSelection, nextSort, selectionTSV, sortParam, summaryLine } from "./table_state";
 
 describe("sort", () => {
   it("cycles ascending, descending, off", () => {
@@ -49,5 +49,12 @@ describe("column filters and summaries", () => {
     expect(summaryLine({ name: "s", type: "string", rows: 1_000_000, nulls: 1, distinct: 10_000, distinct_more: true })).toBe("10,000+ distinct · 1 null");
     expect(summaryLine({ name: "s", type: "string", rows: 3, nulls: 0, distinct: 2 })).toBe("2 distinct · no nulls");
     expect(summaryLine({ name: "x", type: "int64", rows: 3, nulls: 3 })).toBe("all null");
+  });
+});
+
+describe("histHeights", () => {
+  it("scales to the tallest bin and keeps a sliver for small non-empty bins", () => {
+    expect(histHeights([0, 1, 50, 100])).toEqual([0, 8, 50, 100]);
+    expect(histHeights([0, 0])).toEqual([0, 0]);
   });
 });

@@ -76,6 +76,15 @@ export interface ColumnSummary {
   max?: string;
   distinct?: number;
   distinct_more?: boolean;
+  /** Counts of a numeric or time column in equal-width bins from min to max. */
+  hist?: number[];
+}
+
+/** A header histogram's bar heights in percent of the tallest bin; a non-empty bin shows at least a sliver. */
+export function histHeights(hist: number[]): number[] {
+  const top = Math.max(0, ...hist);
+  if (!top) return hist.map(() => 0);
+  return hist.map((n) => (n ? Math.max(8, Math.round((100 * n) / top)) : 0));
 }
 
 /** The server's columns parameter: the non-empty per-column filters as a JSON object, "" with none. */

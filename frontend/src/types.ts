@@ -214,6 +214,8 @@ export interface BackfillSpec {
   concurrency?: number;
   rate_per_min?: number;
   publish?: PublishMode;
+  /** The blocks it recomputes; absent: every block. */
+  blocks?: string[];
   /** Who launched it (set by the server, never by the client). */
   actor?: string;
   /** The environment's pin owner ("env:dev") a backfill staged into; absent: prod. */

@@ -84,7 +84,7 @@ func (e *Engine) launch(ctx context.Context, id string, spec BackfillSpec, refus
 	}
 	// The plan is made now and kept: every later pass runs it (see
 	// backfill_launchplan.go).
-	if t.launchData, err = e.loadPlanData(ctx, pin.proj.Dir, t.pl); err != nil {
+	if t.launchData, err = t.loadPlanData(ctx, e, pin.proj.Dir); err != nil {
 		return nil, err
 	}
 	lp, err := makeLaunchPlan(t, t.launchData)
@@ -183,7 +183,7 @@ func (b *backfillRun) run() error {
 	pd := t.launchData
 	if pd == nil {
 		var err error
-		if pd, err = e.loadPlanData(ctx, t.pin.proj.Dir, t.pl); err != nil {
+		if pd, err = t.loadPlanData(ctx, e, t.pin.proj.Dir); err != nil {
 			return b.finish(err)
 		}
 	}
@@ -262,7 +262,7 @@ func (b *backfillRun) run() error {
 			}
 			opt := RunOptions{RunID: attempt, BackfillID: b.id, Stage: atomicMode, FineOnly: interval == "", Interval: interval,
 				Reuse: prior[runID] != "", Snapshot: t.pin.hash, BasedOn: based, code: code, Origin: t.spec.Origin, Actor: t.spec.Actor,
-				group: group}
+				Blocks: t.spec.Blocks, group: group}
 			opt.handoff = sync.OnceFunc(func() {
 				release()
 				group.freed(ctx.Err() == nil && !b.win.Paused())

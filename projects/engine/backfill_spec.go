@@ -56,6 +56,12 @@ type BackfillSpec struct {
 	// AllowOverlap launches it even while another backfill of the
 	// pipeline runs over part of its range (backfill_overlap.go).
 	AllowOverlap bool `json:"allow_overlap,omitempty"`
+	// Blocks, when given, is the subset of the pipeline's blocks the
+	// backfill recomputes (Dagster's asset subset); empty: every block.
+	// The others are not run: a block of the subset reads their current
+	// versions, and a block downstream of the subset that is left out
+	// keeps its versions, which become stale (backfill_subset.go).
+	Blocks []string `json:"blocks,omitempty"`
 	// Where narrows a pipeline with value dimensions to some of their
 	// values (--where region=eu,us): dimension -> values. A dimension not
 	// named is taken whole. From and To stay the time range.
@@ -233,6 +239,9 @@ func (e *Engine) targetOf(ctx context.Context, s BackfillSpec, pl *project.Pipel
 	}
 	if err := checkRate(s.RatePerMin); err != nil {
 		return nil, fmt.Errorf("rate_per_min: %w", err)
+	}
+	if s.Blocks, err = checkSubset(pl, s.Blocks); err != nil {
+		return nil, err
 	}
 	t := &target{pl: pl, pspec: pspec, from: s.From, to: s.To}
 	if pspec.Interval == partitions.None {

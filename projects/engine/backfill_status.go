@@ -166,7 +166,7 @@ func rollupCount(t *target) int {
 	}
 	cells := t.total / times
 	n := 0
-	_, coarse := splitBlocks(t.pl)
+	_, coarse := t.split()
 	for _, blocks := range coarse {
 		cs, err := SpecOf(blocks[0].Partitions)
 		if err != nil {
@@ -318,7 +318,7 @@ func (e *Engine) BackfillPartitions(ctx context.Context, id, state string, offse
 	if err != nil {
 		return nil, 0, err
 	}
-	_, coarse := splitBlocks(t.pl)
+	_, coarse := t.split()
 	rt := newRollupTracker(t, &planData{coarse: coarse})
 	for p := range it {
 		add(p.Key, string(t.pspec.Interval), runIDFor(id, p.Key))

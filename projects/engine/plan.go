@@ -78,7 +78,7 @@ func (e *Engine) Plan(ctx context.Context, spec BackfillSpec, offset, limit int)
 	if err != nil {
 		return nil, err
 	}
-	pd, err := e.loadPlanData(ctx, e.project().Dir, t.pl)
+	pd, err := t.loadPlanData(ctx, e, e.project().Dir)
 	if err != nil {
 		return nil, err
 	}

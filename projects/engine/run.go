@@ -67,6 +67,9 @@ type RunOptions struct {
 	// Engine runs the Go blocks interpreted ("interp") or compiled
 	// ("compiled"); empty: compiled when a Go toolchain is found.
 	Engine string
+	// Blocks, when not empty, are the only blocks the run computes (a
+	// backfill's subset); the others' outputs are read from the warehouse.
+	Blocks []string
 
 	// code is what a backfill prepared once for all its runs: the sources
 	// read at launch and the executor built from them.
@@ -287,6 +290,7 @@ func (r *runner) run(ctx context.Context) (*RunResult, error) {
 	if r.opt.FineOnly || r.opt.Interval != "" {
 		groups = groups[:1] // the first group is the one partitioned like r.spec
 	}
+	groups = subsetGroups(groups, r.opt.Blocks)
 	r.res.State = StateSucceeded
 	failed := false
 	for i, g := range groups {

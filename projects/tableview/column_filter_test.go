@@ -2,6 +2,8 @@ package tableview
 
 import (
 	"errors"
+	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -99,12 +101,20 @@ func TestSummarize(t *testing.T) {
 		if k == "amount" {
 			g.Min, g.Max = "", "" // checked below
 		}
-		if g != w {
+		hist := g.Hist
+		g.Hist = nil
+		if sum(hist) != g.Rows-g.Nulls && (k == "id" || k == "d" || k == "amount") {
+			t.Errorf("%s: histogram %v counts %d values, want %d", k, hist, sum(hist), g.Rows-g.Nulls)
+		}
+		if !reflect.DeepEqual(g, w) {
 			t.Errorf("%s: %+v, want %+v", k, g, w)
 		}
 	}
 	if a := got["amount"]; a.Min != "0.0000000000" || !strings.HasPrefix(a.Max, "100.") {
 		t.Errorf("amount min/max as numbers: %q..%q", a.Min, a.Max)
+	}
+	if h := got["name"].Hist; h != nil {
+		t.Errorf("a text column has no histogram: %v", h)
 	}
 	big := sdk.NewTable(sdk.String("s"))
 	for i := 0; i < MaxDistinct+5; i++ {
@@ -112,5 +122,47 @@ func TestSummarize(t *testing.T) {
 	}
 	if s := Summarize(big, time.UTC)[0]; s.Distinct != MaxDistinct || !s.DistinctMore {
 		t.Errorf("a bounded distinct count: %+v", s)
+	}
+}
+
+func sum(xs []int) int {
+	n := 0
+	for _, x := range xs {
+		n += x
+	}
+	return n
+}
+
+// The header histogram: HistBins equal-width bins from min to max, the
+// maximum in the last; nulls and NaN left out; none for a constant column.
+func TestSummaryHistogram(t *testing.T) {
+	t.Parallel()
+	tb := sdk.NewTable(sdk.Int64("n"), sdk.Float64("f"), sdk.Int64("same"), sdk.Timestamp("at"))
+	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := 0; i < HistBins; i++ {
+		f := float64(i * i)
+		if i == 3 {
+			f = math.NaN()
+		}
+		tb.Append(int64(i), f, int64(7), base.Add(time.Duration(i)*time.Hour))
+	}
+	tb.Append(nil, nil, nil, nil)
+	got := Summarize(tb, time.UTC)
+	ones := make([]int, HistBins)
+	for i := range ones {
+		ones[i] = 1
+	}
+	if !reflect.DeepEqual(got[0].Hist, ones) {
+		t.Errorf("0..15 in 16 bins: %v, want one a bin", got[0].Hist)
+	}
+	if !reflect.DeepEqual(got[3].Hist, ones) {
+		t.Errorf("16 hours in 16 bins: %v, want one a bin", got[3].Hist)
+	}
+	// Squares 0..225 but 9 (NaN): width 225/16; 15 values binned.
+	if h := got[1].Hist; sum(h) != HistBins-1 || h[0] != 3 || h[HistBins-1] != 1 {
+		t.Errorf("squares: %v", h)
+	}
+	if got[2].Hist != nil {
+		t.Errorf("a constant column: %v, want no histogram", got[2].Hist)
 	}
 }

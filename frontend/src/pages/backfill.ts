@@ -13,7 +13,7 @@ import { describeSpec } from "../plan";
 import { versionLine } from "../backfill_version";
 import { reviewEnded } from "../review_ended";
 import { formatDuration, formatInstant, nsToMs } from "../time";
-import { FINAL_STATES, type BackfillStatus, type Notice, type PartitionStatus, type PartitionsConfig, type RunDetail } from "../types";
+import { FINAL_STATES, type BackfillStatus, type Notice, type PartitionStatus, type PartitionsConfig, type RunDetail, type RunSummary } from "../types";
 import { dimValues, dimensional, matchesFilter, type CellFilter } from "../cells";
 import { CalendarCanvas } from "../views/calendar_canvas";
 import { HourCalendarCanvas } from "../views/hour_calendar";
@@ -45,6 +45,8 @@ export class BackfillPage implements Page {
   chosen?: PartitionPick;
   run?: RunDetail;
   runError = "";
+  /** Every attempt at the chosen partition (each retry is a run of its own), oldest first. */
+  attempts: RunSummary[] = [];
   logView = allLogs();
   zonePipeline?: string;
   interval?: string;
@@ -76,10 +78,18 @@ export class BackfillPage implements Page {
 
   constructor(readonly id: string) {
     this.title = id;
-    this.failures = new FailureGroups(id, () => app.update(), (st) => {
-      this.st = st;
-      void this.loadParts();
-    });
+    this.failures = new FailureGroups(
+      id,
+      () => app.update(),
+      (st) => {
+        this.st = st;
+        void this.loadParts();
+      },
+      (key) => {
+        const i = this.grid.indexOf(key);
+        if (i >= 0) void this.pick(i);
+      },
+    );
     this.grid.onHover = (i) => {
       this.hover = i;
       app.update();
@@ -241,6 +251,7 @@ export class BackfillPage implements Page {
     this.chosen = pickCell(i, this.parts, this.grid.keys);
     this.run = undefined;
     this.runError = "";
+    this.attempts = [];
     app.update();
     await this.loadRun();
   }
@@ -249,7 +260,9 @@ export class BackfillPage implements Page {
     const p = this.chosen?.partition;
     if (!p?.run_id) return;
     try {
-      this.run = await api.run(p.run_id);
+      const [run, runs] = await Promise.all([api.run(p.run_id), api.runs({ backfill: this.id, partition: p.key, limit: 100 })]);
+      this.run = run;
+      this.attempts = runs.runs.slice().sort((a, b) => (a.attempt ?? 1) - (b.attempt ?? 1) || a.started_at.localeCompare(b.started_at));
       this.runError = "";
     } catch (e) {
       this.runError = errorText(e);
@@ -414,6 +427,19 @@ export class BackfillPage implements Page {
       ${p.error ? html`<div class="error-box small">${p.error}</div>` : nothing}
       ${c.pending ? html`<p class="muted">Loading the partition…</p>` : !p.run_id ? html`<p class="muted">Not run yet.</p>` : nothing}
       ${this.runError ? html`<div class="error-box">${this.runError}</div>` : nothing}
+      ${this.attempts.length > 1
+        ? html`<h3>Attempts (${this.attempts.length})</h3>
+            <table class="data small" data-testid="bf-attempts">
+              <thead><tr><th class="num">#</th><th>state</th><th>started (${zone})</th><th>error</th><th>run</th></tr></thead>
+              <tbody>${this.attempts.map((a, i) => html`<tr data-testid="bf-attempt">
+                <td class="num">${a.attempt ?? i + 1}</td>
+                <td><span class=${"tag " + a.state}>${a.state}</span></td>
+                <td class="mono">${formatInstant(a.started_at, zone)}</td>
+                <td class="mono wrap">${a.error ?? ""}</td>
+                <td><a class="mono" data-testid="bf-attempt-run" href=${runHref(a.run_id)}>${a.run_id}</a></td>
+              </tr>`)}</tbody>
+            </table>`
+        : nothing}
       ${r
         ? html`<p class="muted small">run <a class="mono" data-testid="open-run" href=${runHref(r.run_id)}>${r.run_id}</a>${r.engine ? ` · ${r.engine}` : ""} · started ${formatInstant(r.started_at, zone, { ms: true })} · ${formatDuration(r.duration_ms)} · <a href=${runHref(r.run_id)}>open the run page ▸</a></p>
             <h3>Timeline</h3>

@@ -777,7 +777,9 @@ export class PipelinePage implements Page {
         ${c.dirty ? html`<span class="tag dirty" data-testid="dirty" title="unsaved changes">● unsaved</span>` : nothing}
         <span class="spacer"></span>
         <span class=${"small " + (c.statusError ? "error-text" : "muted")} data-testid="cell-status">${c.status}</span>
-        ${this.partitionRun ? html`<a class="small" data-testid="cell-last-run" href=${runHref(this.partitionRun.run_id, b.id)} title=${`the last pipeline run of ${this.partitionRun.partition} (${this.partitionRun.state}), focused on ${b.id}`}>last run ▸</a>` : nothing}
+        ${this.partitionRun && this.lastRun?.run_id === this.partitionRun.run_id && this.lastRun.blocks.some((x) => x.block === b.id)
+          ? // Only a block that ran in it: a block added since never ran there.
+            html`<a class="small" data-testid="cell-last-run" href=${runHref(this.partitionRun.run_id, b.id)} title=${`the last pipeline run of ${this.partitionRun.partition} (${this.partitionRun.state}), focused on ${b.id}`}>last run ▸</a>` : nothing}
         <button data-testid="run" class="primary" ?disabled=${running} @click=${() => this.run(c)} title="run the editor's text for the partition (Ctrl+Enter)">${running ? "Running…" : "Run ▸"}</button>
         ${this.states.chooser(b.id)}
         <button data-testid="run-upstream" ?disabled=${running || this.states.busy()} @click=${() => void this.states.runWithUpstream(b.id)} title="run the stale cells above this one first, in DAG order, then this one, in this session">Run with upstream</button>

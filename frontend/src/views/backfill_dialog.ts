@@ -11,6 +11,7 @@ import { app } from "../app";
 import { currentEnv } from "../env";
 import { latestPartition, firstKey, KEY_EXAMPLES } from "../partitions";
 import { stateBucket, summarizePlan } from "../plan";
+import { blockSubsetField } from "./block_subset";
 import type { BackfillSpec, PipelineView, Plan, PlannedPartition, PublishMode, Reprocess } from "../types";
 import { CalendarCanvas } from "./calendar_canvas";
 
@@ -181,8 +182,14 @@ export class BackfillDialog {
                   <option value="atomic" ?selected=${s.publish === "atomic"}>atomically, all at the end</option>
                 </select>
               </label>`}
-          <label>Concurrency <input type="number" min="0" max="256" style="width:4em" data-testid="bf-concurrency" .value=${String(s.concurrency ?? 0)} @change=${(e: Event) => ((s.concurrency = Math.max(0, +v(e) || 0)), changed())} /></label>
+          <label>Concurrency <input type="number" min="0" max="256" style="width:4em" data-testid="bf-concurrency" .value=${String(s.concurrency ?? 0)} @change=${(e: Event) => ((s.concurrency = Math.max(0, +v(e) || 0)), changed())} />
+            <span class="muted small" data-testid="bf-concurrency-note">${s.concurrency ? "partitions at once" : `0 = the pipeline's ${this.pl.concurrency} at once`}</span></label>
         </div>
+        ${blockSubsetField(this.pl.blocks, s.blocks, (ids) => {
+          if (ids) s.blocks = ids;
+          else delete s.blocks;
+          changed();
+        })}
         ${products.length
           ? html`<table class="strips" data-testid="bf-strips">
               ${products.map((p) => html`<tr><td class="mono small">${p}</td><td>${this.strip(p)}</td></tr>`)}

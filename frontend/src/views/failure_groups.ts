@@ -48,6 +48,8 @@ export class FailureGroups {
     private readonly update: () => void,
     /** A group was retried: the page re-reads the backfill and its grid. */
     private readonly retried: (st: BackfillStatus) => void,
+    /** A partition key was clicked: the page opens it (its attempts, errors, runs). */
+    private readonly open: (key: string) => void = () => {},
   ) {}
 
   /** Reads the groups once per state of the backfill (key: its state and counts). */
@@ -99,7 +101,7 @@ export class FailureGroups {
           </div>
           ${g.example && g.example !== g.class ? html`<div class="muted small">e.g. <span class="mono">${g.example}</span></div>` : nothing}
           <div class="small mono" data-testid="failure-keys">
-            ${shown.join(", ")}${more ? html` <button class="link" @click=${() => (this.expanded.add(i), this.update())}>and ${more.toLocaleString("en-US")} more</button>` : nothing}
+            ${shown.map((k, j) => html`${j ? ", " : ""}<button class="link mono" data-testid="failure-key" data-key=${k} @click=${() => this.open(k)} title="open this partition: its attempts, errors and runs">${k}</button>`)}${more ? html` <button class="link" @click=${() => (this.expanded.add(i), this.update())}>and ${more.toLocaleString("en-US")} more</button>` : nothing}
           </div>
           ${canRetry
             ? ask

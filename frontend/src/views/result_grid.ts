@@ -10,7 +10,7 @@
 
 import { html, nothing, type TemplateResult } from "lit-html";
 import { errorText } from "../api";
-import { columnsParam, inSelection, nextSort, selectionTSV, sortParam, summaryLine, type ColumnSummary, type Selection, type SortKey } from "../table_state";
+import { columnsParam, histHeights, inSelection, nextSort, selectionTSV, sortParam, summaryLine, type ColumnSummary, type Selection, type SortKey } from "../table_state";
 import type { Preview } from "../types";
 import { formatCell, NUMERIC, typeLabel } from "./table";
 
@@ -242,7 +242,7 @@ export class ResultGrid {
                   title="click to sort, shift-click to add a key; drag the edge to resize"
                   @click=${(e: MouseEvent) => this.clickHeader(e, c.name)}
                   ><span class="colname">${c.name}</span><span class="coltype">${typeLabel(c)}</span>${this.summary.has(c.name)
-                    ? html`<span class="colsum" data-testid="col-summary" title=${`over all ${this.summary.get(c.name)!.rows.toLocaleString("en-US")} rows`}>${summaryLine(this.summary.get(c.name)!)}</span>`
+                    ? html`<span class="colsum" data-testid="col-summary" title=${`over all ${this.summary.get(c.name)!.rows.toLocaleString("en-US")} rows`}>${summaryLine(this.summary.get(c.name)!)}</span>${histView(this.summary.get(c.name)!)}`
                     : nothing}${k
                     ? html`<span class="sort-mark" data-testid="sort-mark">${k.desc ? "▼" : "▲"}${this.sort.length > 1 ? si + 1 : ""}</span>`
                     : nothing}<span class="col-resize" data-testid="col-resize" @mousedown=${(e: MouseEvent) => this.startResize(e, c.name)}></span
@@ -283,4 +283,12 @@ export class ResultGrid {
       </div>
     </div>`;
   }
+}
+
+/** The small histogram under a numeric or time column's header (as marimo shows), from the server's bins. */
+function histView(s: ColumnSummary): TemplateResult | typeof nothing {
+  if (!s.hist?.length) return nothing;
+  const hs = histHeights(s.hist);
+  return html`<span class="colhist" data-testid="col-hist" aria-label=${`distribution of ${s.name}: ${s.hist.length} bins from ${s.min} to ${s.max}`}
+    >${hs.map((h, i) => html`<i style=${`height:${h}%`} title=${`${s.hist![i].toLocaleString("en-US")} rows`}></i>`)}</span>`;
 }

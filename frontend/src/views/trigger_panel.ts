@@ -176,12 +176,15 @@ export class TriggerPanel {
         ${t.kind !== "event" ? html`<button ?disabled=${busy} data-testid="trigger-fire" @click=${() => this.fire(t)} title="launch this trigger's run: window now">Fire now</button>` : nothing}
         ${this.host && !this.form ? html`<button data-testid="trigger-edit" @click=${() => this.openForm(t)}>Edit…</button>` : nothing}
       </div>
-      ${t.next?.length
-        ? html`<table class="small" data-testid="trigger-next">
-            <thead><tr><th>${t.paused ? "skipped while paused" : "next tick"} (${t.timezone})</th><th>UTC</th><th>runs</th></tr></thead>
-            <tbody>${t.next.map((n) => html`<tr><td class="mono">${n.local}</td><td class="mono">${n.at.slice(0, 16).replace("T", " ")}Z</td><td class="mono">${n.error ?? span(n.from, n.to)}</td></tr>`)}</tbody>
-          </table>`
-        : nothing}
+      ${t.next?.length && t.paused
+        ? // Paused: the ticks are not listed as though they will run.
+          html`<p class="small muted" data-testid="trigger-paused-note">Paused: no tick runs until Resume (the next would have been ${t.next[0].local}).</p>`
+        : t.next?.length
+          ? html`<table class="small trigger-next" data-testid="trigger-next">
+              <thead><tr><th>next tick (${t.timezone})</th><th>UTC</th><th>runs</th></tr></thead>
+              <tbody>${t.next.map((n) => html`<tr><td class="mono">${n.local}</td><td class="mono">${n.at.slice(0, 16).replace("T", " ")}Z</td><td class="mono">${n.error ?? span(n.from, n.to)}</td></tr>`)}</tbody>
+            </table>`
+          : nothing}
       ${plan
         ? html`<div class="small" data-testid="trigger-catch-up">Catch-up plan: ${(plan.run ?? []).length} missed tick(s) run next, oldest first${plan.skipped ? html`; ${plan.skipped} older ones skipped` : nothing}.</div>`
         : nothing}
