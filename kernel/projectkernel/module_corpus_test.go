@@ -44,8 +44,8 @@ var modNeedsCompiled = map[string]string{
 func TestModuleCorpus(t *testing.T) {
 	dir, tc := project(t)
 	progs, err := corpus.Load("../testdata/modcorpus")
-	if err != nil || len(progs) < 15 {
-		t.Fatalf("module corpus: %d programs, %v (want at least 15)", len(progs), err)
+	if err != nil || len(progs) < 35 {
+		t.Fatalf("module corpus: %d programs, %v (want at least 35)", len(progs), err)
 	}
 	if *update {
 		for i, p := range progs {
