@@ -100,6 +100,12 @@ var auditedRoutes = map[string]string{
 	"POST /api/v1/pipelines/:id/triggers/:trigger/resume": audit.ActionTriggerResume,
 	"POST /api/v1/users":                                  audit.ActionUserAdd,
 	"DELETE /api/v1/users/:name":                          audit.ActionUserRevoke,
+	"POST /api/v1/envs":                                   audit.ActionEnvCreate,
+	"DELETE /api/v1/envs/:name":                           audit.ActionEnvDiscard,
+	"POST /api/v1/envs/:name/promote":                     audit.ActionEnvPromote,
+	"POST /api/v1/envs/:name/rollback":                    audit.ActionEnvRollback,
+	"POST /api/v1/envs/:name/pipelines/:id/runs":          audit.ActionRunLaunch,
+	"POST /api/v1/envs/:name/backfills":                   audit.ActionBackfillLaunch,
 }
 
 // readOnlyRoutes are non-GET routes that change nothing.

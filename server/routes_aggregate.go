@@ -27,6 +27,10 @@ func (s *Server) aggregateProduct(c echo.Context) error {
 	if b == nil {
 		return notFound("product %q is not written by any pipeline of the project", name)
 	}
+	if env := c.QueryParam("env"); env != "" && env != "prod" {
+		// A chart of prod's data on a page in dev would be taken for dev's.
+		return badRequest("env %s: charts aggregate prod's data only; switch to prod to chart %s", env, name)
+	}
 	q := c.QueryParams()
 	w := sdk.Window{Partition: q.Get("partition"), From: q.Get("from"), To: q.Get("to"), Period: q.Get("period")}
 	if w.Last, err = intParam(c, "last", 0, 0, 1<<20); err != nil {

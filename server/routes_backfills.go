@@ -37,6 +37,11 @@ func (s *Server) backfillSpec(c echo.Context) (engine.BackfillSpec, error) {
 		return spec, badRequest("pipeline is required")
 	}
 	spec.Actor = actorName(c) // never the client's say
+	if spec.Into != "" {
+		// Pins are owned by environments and review backfills; a client
+		// names an environment in the path instead (routes_envs.go).
+		return spec, badRequest("into %q: launch a backfill into an environment with POST /api/v1/envs/NAME/backfills", spec.Into)
+	}
 	if _, err := s.runnablePipeline(spec.Pipeline); err != nil {
 		return spec, err
 	}
@@ -105,11 +110,16 @@ func (s *Server) planBackfill(c echo.Context) error {
 	return c.JSON(http.StatusOK, plan)
 }
 
-func (s *Server) launchBackfill(c echo.Context) error {
+func (s *Server) launchBackfill(c echo.Context) error { return s.launchBackfillIn(c, "") }
+
+// launchBackfillIn is launchBackfill into an environment (owner, its pin
+// owner; "" is prod): routes_envs.go.
+func (s *Server) launchBackfillIn(c echo.Context, owner string) error {
 	spec, err := s.backfillSpec(c)
 	if err != nil {
 		return err
 	}
+	spec.Into = owner
 	st, err := s.eng.Launch(c.Request().Context(), spec)
 	var overlap *engine.OverlapError
 	if errors.As(err, &overlap) {

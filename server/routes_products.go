@@ -11,6 +11,7 @@ import (
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/blocks/tableio"
 	"github.com/stratahq/strata/projects/engine"
+	"github.com/stratahq/strata/projects/envs"
 	"github.com/stratahq/strata/projects/project"
 	"github.com/stratahq/strata/projects/tableview"
 	"github.com/stratahq/strata/projects/warehouse"
@@ -180,7 +181,14 @@ func (s *Server) previewProduct(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	t, total, err := s.wh.ReadPage(c.Request().Context(), pr.name, pr.sel, pr.q)
+	env := c.QueryParam("env")
+	var t *sdk.Table
+	var total int64
+	if env != "" && env != envs.Prod {
+		t, total, err = s.envPage(c, env, pr) // routes_envs.go
+	} else {
+		t, total, err = s.wh.ReadPage(c.Request().Context(), pr.name, pr.sel, pr.q)
+	}
 	if err != nil {
 		return err
 	}
@@ -188,12 +196,13 @@ func (s *Server) previewProduct(c echo.Context) error {
 	preview.RowCount = int(total) // the window's rows (after the filter), of which this page is a part
 	return c.JSON(http.StatusOK, struct {
 		Product  string            `json:"product"`
+		Env      string            `json:"env,omitempty"` // the environment it was read in ("": prod)
 		Window   sdk.Window        `json:"window"`
 		Version  int               `json:"version,omitempty"`
 		Timezone string            `json:"timezone"`
 		Offset   int               `json:"offset"`
 		Preview  tableio.JSONTable `json:"preview"`
-	}{pr.name, pr.w, pr.sel.Version, pr.loc.String(), pr.q.Offset, preview})
+	}{pr.name, env, pr.w, pr.sel.Version, pr.loc.String(), pr.q.Offset, preview})
 }
 
 // exportProduct is the whole window (sorted and filtered as asked) as CSV.
@@ -203,7 +212,12 @@ func (s *Server) exportProduct(c echo.Context) error {
 		return err
 	}
 	pr.q.Offset, pr.q.Limit = 0, 0
-	t, _, err := s.wh.ReadPage(c.Request().Context(), pr.name, pr.sel, pr.q)
+	var t *sdk.Table
+	if env := c.QueryParam("env"); env != "" && env != envs.Prod {
+		t, _, err = s.envPage(c, env, pr) // the rows the environment shows
+	} else {
+		t, _, err = s.wh.ReadPage(c.Request().Context(), pr.name, pr.sel, pr.q)
+	}
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/stratahq/strata/projects/engine"
+	"github.com/stratahq/strata/projects/envs"
 )
 
 func (s *Server) runRoutes(g *echo.Group) {
@@ -27,7 +28,11 @@ func (s *Server) runRoutes(g *echo.Group) {
 // reads it. With ?wait=true the answer is the finished run (200). A run
 // outlives the request that started it: a client that goes away while
 // waiting does not cancel it; shutting the server down does.
-func (s *Server) startRun(c echo.Context) error {
+func (s *Server) startRun(c echo.Context) error { return s.startRunIn(c, "") }
+
+// startRunIn is startRun staging into an environment (owner, its pin
+// owner; "" is prod): routes_envs.go.
+func (s *Server) startRunIn(c echo.Context, owner string) error {
 	pl, err := s.runnablePipeline(c.Param("id"))
 	if err != nil {
 		return err
@@ -86,7 +91,9 @@ func (s *Server) startRun(c echo.Context) error {
 	s.runs.Add(1)
 	go func() {
 		defer s.runs.Done()
-		res, err := s.eng.Run(s.ctx, pl.ID, p.Key, engine.RunOptions{RunID: runID, Engine: req.Engine, Origin: origin, Actor: actor})
+		opt := engine.RunOptions{RunID: runID, Engine: req.Engine, Origin: origin, Actor: actor}
+		envs.RunInto(&opt, owner)
+		res, err := s.eng.Run(s.ctx, pl.ID, p.Key, opt)
 		if err != nil && !errors.Is(err, s.ctx.Err()) {
 			s.log.Warn("pipeline run failed to start or record", "run", runID, "err", err)
 		}

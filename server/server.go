@@ -16,6 +16,7 @@ import (
 	"github.com/stratahq/strata/projects/alerts"
 	"github.com/stratahq/strata/projects/audit"
 	"github.com/stratahq/strata/projects/engine"
+	"github.com/stratahq/strata/projects/envs"
 	"github.com/stratahq/strata/projects/notebook"
 	"github.com/stratahq/strata/projects/replay"
 	"github.com/stratahq/strata/projects/triggers/launcher"
@@ -174,7 +175,8 @@ func New(cfg Config) (*Server, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{cfg: cfg, eng: cfg.Engine, wh: cfg.Warehouse, log: cfg.Logger, ctx: ctx, cancel: cancel,
 		users: cfg.Users, audit: cfg.Audit}
-	loop, err := launcher.New(ctx, launcher.Config{Engine: cfg.Engine, Warehouse: cfg.Warehouse, Clock: cfg.TriggerClock, Logger: cfg.Logger})
+	loop, err := launcher.New(ctx, launcher.Config{Engine: cfg.Engine, Warehouse: cfg.Warehouse, Clock: cfg.TriggerClock, Logger: cfg.Logger,
+		Into: envs.New(cfg.Warehouse, cfg.Engine).TriggerOwners})
 	if err != nil {
 		cancel()
 		return nil, err
@@ -227,6 +229,7 @@ func (s *Server) routes() *echo.Echo {
 	s.tableRoutes(api)
 	s.outputRoutes(api)
 	s.reviewRoutes(api)
+	s.envRoutes(api)
 	s.triggerRoutes(api)
 	s.triggerFormRoutes(api)
 	api.GET("/ws", s.hub.serveWS)

@@ -358,7 +358,12 @@ func (c *wsConn) dispatch(m ClientMessage) {
 			c.send(ErrorMessage(m.ID, WSNoSession, err.Error()))
 			return
 		}
-		sess.Execute(notebook.Exec{ID: m.ID, Pipeline: m.Pipeline, Block: m.Block, Source: m.Source, Partition: m.Partition, Item: m.Item, Engine: m.Engine})
+		owner, err := c.hub.s.envStore().Resolve(c.hub.s.ctx, m.Env)
+		if err != nil {
+			c.send(ErrorMessage(m.ID, WSInvalid, err.Error()))
+			return
+		}
+		sess.Execute(notebook.Exec{ID: m.ID, Pipeline: m.Pipeline, Block: m.Block, Source: m.Source, Partition: m.Partition, Item: m.Item, Engine: m.Engine, Env: owner})
 	case MsgInterrupt:
 		sess := c.currentSession()
 		if sess == nil {

@@ -75,6 +75,9 @@ type ClientMessage struct {
 	// Engine is "compiled" on an execute that takes a failure's offer
 	// (error.offer): the cell runs on a compiled worker.
 	Engine string `json:"engine,omitempty"`
+	// Env names the environment an execute reads its upstreams in (its
+	// versions first, prod's elsewhere); empty or "prod": prod.
+	Env    string `json:"env,omitempty"`
 	ExecID string `json:"exec_id,omitempty"`
 	Topic  string `json:"topic,omitempty"`
 	// triggers: action list (pipeline optional), pause, resume or preview

@@ -53,6 +53,7 @@ func runBackfill(args []string) error {
 	rate := fs.String("rate", "", "partitions started per minute: 600/m, 10/s, 1000/h (the pipeline's own; a rollup starts when its partitions are done)")
 	fs.StringVar(&spec.Publish, "publish", "partition", "partition, atomic, or review (stage everything; promote after `strata backfill diff`)")
 	fs.StringVar(&spec.Engine, "engine", "", "run Go blocks with interp or compiled (default: compiled when a Go toolchain is found)")
+	env := fs.String("env", "", "stage every version in this environment (strata env create) instead of prod; nothing becomes current")
 	blocks := fs.String("blocks", "", "comma-separated block ids: recompute only these (the others are read as they are; a block left out downstream of them becomes stale)")
 	var where whereFlag
 	fs.Var(&where, "where", "cells of a pipeline with dimensions: region=eu,us (repeatable, one dimension each; @new: keys added since the key set's previous version)")
@@ -79,6 +80,13 @@ func runBackfill(args []string) error {
 	spec.Pipeline = pos[1]
 	spec.Where = where.m
 	return withWorkspace(pos[0], func(ctx context.Context, ws *workspace) error {
+		var err error
+		if spec.Into, err = envOwner(ctx, ws, *env); err != nil {
+			return err
+		}
+		if spec.Into != "" && !flagSet(fs, "publish") {
+			spec.Publish = "" // an environment stages: review, unless told otherwise (refused)
+		}
 		if *dry {
 			limit := 50
 			if *all || *format == "json" {
@@ -104,6 +112,9 @@ func runBackfill(args []string) error {
 			st.ID, st.Pipeline, spec.From, spec.To, whereText(st.Spec.Where), st.Total, st.Spec.Reprocess, st.Spec.Publish)
 		if len(st.Spec.Blocks) > 0 {
 			fmt.Printf("blocks %s only (%s)\n", strings.Join(st.Spec.Blocks, ", "), engine.SubsetNote)
+		}
+		if *env != "" && spec.Into != "" {
+			fmt.Printf("into environment %s: prod's data stays as it is until `strata env promote %s %s`\n", *env, ws.proj.Dir, *env)
 		}
 		fmt.Printf("pipeline version %s (edits to the files from now on do not reach this backfill)\n", shortVersion(st.Snapshot))
 		return followBackfill(ctx, ws, st.ID)

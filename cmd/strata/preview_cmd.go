@@ -10,6 +10,7 @@ import (
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/blocks/tableio"
 	"github.com/stratahq/strata/projects/engine"
+	"github.com/stratahq/strata/projects/envs"
 )
 
 func init() {
@@ -26,6 +27,7 @@ func runPreview(args []string) error {
 	version := fs.Int("version", 0, "a past version (with --partition)")
 	limit := fs.Int("limit", 20, "rows to show (-1: all)")
 	format := fs.String("format", "table", "table, json or csv")
+	env := fs.String("env", "", "read the product as this environment shows it (its own versions, prod's elsewhere)")
 	flags, pos := interleaved(args, nil)
 	if err := fs.Parse(flags); err != nil {
 		return err
@@ -48,7 +50,7 @@ func runPreview(args []string) error {
 			return err
 		}
 		sel.Version = *version
-		t, total, err := ws.wh.ReadCounted(ctx, product, sel, *limit)
+		t, total, err := envs.New(ws.wh, ws.eng).Read(ctx, *env, product, sel, *limit)
 		if err != nil {
 			return err
 		}
@@ -64,6 +66,9 @@ func runPreview(args []string) error {
 			return printJSON(map[string]any{"product": product, "preview": preview})
 		case "csv":
 			return tableio.WriteCSV(os.Stdout, t, loc)
+		}
+		if *env != "" && *env != envs.Prod {
+			fmt.Printf("[environment %s] ", *env)
 		}
 		fmt.Printf("%s (%s)\n", product, b.File)
 		return tableio.WriteTextOf(os.Stdout, t, *limit, total, loc)

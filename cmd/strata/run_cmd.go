@@ -10,6 +10,7 @@ import (
 
 	"github.com/stratahq/strata/projects/audit"
 	"github.com/stratahq/strata/projects/engine"
+	"github.com/stratahq/strata/projects/envs"
 )
 
 func init() {
@@ -21,6 +22,7 @@ func runRun(args []string) error {
 	part := fs.String("partition", "", "partition key (default: the latest complete partition)")
 	format := fs.String("format", "text", "output: text or json")
 	eng := fs.String("engine", "", "run Go blocks with interp or compiled (default: compiled when a Go toolchain is found)")
+	env := fs.String("env", "", "stage the outputs in this environment (strata env create) instead of publishing to prod")
 	flags, pos := interleaved(args, nil)
 	if err := fs.Parse(flags); err != nil {
 		return err
@@ -45,7 +47,13 @@ func runRun(args []string) error {
 			key = spec.Latest(time.Now()).Key
 		}
 		origin, _ := engine.PersonOrigin(engine.OriginCLI)
-		res, err := ws.eng.Run(ctx, pl.ID, key, engine.RunOptions{Engine: *eng, Origin: origin, Actor: cliActor()})
+		opt := engine.RunOptions{Engine: *eng, Origin: origin, Actor: cliActor()}
+		owner, err := envOwner(ctx, ws, *env)
+		if err != nil {
+			return err
+		}
+		envs.RunInto(&opt, owner)
+		res, err := ws.eng.Run(ctx, pl.ID, key, opt)
 		if err != nil {
 			return err
 		}
@@ -84,7 +92,11 @@ func printRun(res *engine.RunResult) {
 		printBlockLog(b.Log)
 	}
 	for _, v := range res.Versions {
-		fmt.Printf("  published %s %s version %d (%d rows)\n", v.Product, v.Partition, v.Version, v.Rows)
+		verb := "published"
+		if !v.Current {
+			verb = "staged" // in an environment, or kept aside by newer work
+		}
+		fmt.Printf("  %s %s %s version %d (%d rows)\n", verb, v.Product, v.Partition, v.Version, v.Rows)
 	}
 	fmt.Printf("%s in %s\n", res.State, res.Duration.Round(time.Millisecond))
 	if res.Error != "" {

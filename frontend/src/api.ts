@@ -30,6 +30,13 @@ import type {
   RunSummary,
 } from "./types";
 
+import { currentEnv } from "./env";
+
+/** Where runs and backfills go: the tab's environment's routes, or prod's. */
+const into = () => (currentEnv() ? `/envs/${enc(currentEnv())}` : "");
+/** The env parameter of reads the environment changes (previews): undefined in prod. */
+const envParam = () => currentEnv() || undefined;
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -130,7 +137,7 @@ export const api = {
     call<{ tables: { name: string; columns: { name: string; type: string }[]; published: boolean; draft: boolean }[] }>("GET", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}/sql-tables` + q({ session })),
   deleteBlock: (pipeline: string, block: string) => call<void>("DELETE", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}`),
   startRun: (pipeline: string, partition: string) =>
-    call<{ run_id: string; pipeline: string; partition: string; state: string }>("POST", `/pipelines/${enc(pipeline)}/runs`, { partition, origin: "editor" }),
+    call<{ run_id: string; pipeline: string; partition: string; state: string }>("POST", `${into()}/pipelines/${enc(pipeline)}/runs`, { partition, origin: "editor" }),
   /** Starts a replay test of the saved code over stored partitions; nothing is published. */
   startReplay: (pipeline: string, opt: { last?: number; from?: string; to?: string; expect_unchanged?: string[]; rows?: number }) =>
     call<ReplayJob>("POST", `/pipelines/${enc(pipeline)}/replays`, opt),
@@ -139,7 +146,7 @@ export const api = {
   run: (id: string) => call<RunDetail>("GET", `/runs/${enc(id)}`),
   cancelRun: (id: string) => call<{ run_id: string; state: string }>("POST", `/runs/${enc(id)}/cancel`),
   plan: (spec: BackfillSpec, offset = 0, limit = 500) => call<Plan>("POST", "/backfills/plan" + q({ offset, limit }), spec),
-  launch: (spec: BackfillSpec) => call<BackfillStatus>("POST", "/backfills", spec),
+  launch: (spec: BackfillSpec) => call<BackfillStatus>("POST", `${into()}/backfills`, spec),
   backfills: () => call<{ backfills: BackfillStatus[] }>("GET", "/backfills"),
   backfill: (id: string) => call<BackfillStatus>("GET", `/backfills/${enc(id)}`),
   backfillPartitions: (id: string, opt: { state?: string; offset?: number; limit?: number } = {}) =>
@@ -154,9 +161,9 @@ export const api = {
   preview: (
     name: string,
     w: { partition?: string; last?: number; from?: string; to?: string; period?: string; version?: number; limit?: number; offset?: number; sort?: string; filter?: string; columns?: string },
-  ) => call<PreviewResponse>("GET", `/products/${enc(name)}/preview` + q(w)),
+  ) => call<PreviewResponse>("GET", `/products/${enc(name)}/preview` + q({ ...w, env: envParam() })),
   /** The whole window as CSV (a download link: the token cookie goes along). */
-  previewCSV: (name: string, w: Record<string, string | number | undefined>) => API + `/products/${enc(name)}/preview.csv` + q(w),
+  previewCSV: (name: string, w: Record<string, string | number | undefined>) => API + `/products/${enc(name)}/preview.csv` + q({ ...w, env: envParam() }),
   /** Each column's summary over a cell's whole output kept in the editor session. */
   draftSummary: (session: string, pipeline: string, block: string, partition: string) =>
     call<{ columns: ColumnSummary[] }>("GET", `/sessions/${enc(session)}/drafts/${enc(pipeline)}/${enc(block)}/summary` + q({ partition })),
@@ -169,7 +176,7 @@ export const api = {
     name: string,
     w: { partition?: string; last?: number; from?: string; to?: string; period?: string },
     a: { kind: string; x?: string; y?: string; agg?: string; bucket?: string; bins?: number },
-  ) => call<Aggregation>("GET", `/products/${enc(name)}/aggregate` + q({ ...w, ...a })),
+  ) => call<Aggregation>("GET", `/products/${enc(name)}/aggregate` + q({ ...w, ...a, env: envParam() })),
   review: (id: string) => call<BackfillReview>("GET", `/backfills/${enc(id)}/review`),
   reviewDiff: (id: string, product: string, partition: string, rows = 50) =>
     call<PartitionDiff>("GET", `/backfills/${enc(id)}/diff` + q({ product, partition, rows })),

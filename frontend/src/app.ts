@@ -9,6 +9,7 @@ import { settings } from "./settings";
 import { logout, whoAmI } from "./role";
 import { browserZone, ZONE_MODES, type ZoneMode } from "./time";
 import { ws } from "./ws";
+import { currentEnv, knownEnvs, onEnvChange, setEnv } from "./env";
 
 export interface Page {
   title: string;
@@ -60,6 +61,7 @@ class App {
     });
     addEventListener("popstate", () => this.load());
     settings.onChange(() => this.update());
+    onEnvChange(() => this.update());
     ws.onConn(() => this.update());
     ws.onProject(() => void this.loadProjectZone());
     ws.connect();
@@ -97,13 +99,29 @@ class App {
       }
       this.page?.destroy?.();
       this.page = next;
-      document.title = `${next.title} · Strata`;
+      document.title = this.title(next.title);
       this.update();
       return;
     }
     this.page?.destroy?.();
     this.page = { title: "Not found", render: () => html`<main class="page"><h1>Not found</h1><p>No page at ${path}. <a href="/">Home</a></p></main>` };
     this.update();
+  }
+
+  /** The tab's title: an environment's name first, so that even a tab strip says it. */
+  private title(page: string): string {
+    return (currentEnv() ? `[${currentEnv()}] ` : "") + `${page} · Strata`;
+  }
+
+  /**
+   * Switches the tab to another environment and reloads the page in it:
+   * everything it shows is read again.
+   */
+  switchEnv(name: string): void {
+    setEnv(name);
+    const u = new URL(location.href);
+    u.searchParams.delete("env");
+    this.go(u.pathname + u.search + u.hash, true);
   }
 
   update(): void {
@@ -117,6 +135,7 @@ class App {
 
   /** Renders now instead of on the next animation frame (the pipeline page paints a finished run at once). */
   paint(): void {
+    if (this.page) document.title = this.title(this.page.title);
     render(this.shell(), this.root);
   }
 
@@ -139,7 +158,16 @@ class App {
           <a href="/runs" class=${path.startsWith("/runs") ? "active" : ""}>Runs</a>
           ${whoAmI()?.can.includes("admin") ? html`<a href="/users" data-testid="nav-users" class=${path.startsWith("/users") ? "active" : ""}>People</a>` : nothing}
         </nav>
+        <a href="/envs" class=${path.startsWith("/envs") ? "active" : ""} data-testid="nav-envs">Environments</a>
         <span class="spacer"></span>
+        <label class="env-switch" title="The environment this tab works in: runs, backfills, cells and previews go there">
+          Env
+          <select data-testid="env-switch" @change=${(e: Event) => this.switchEnv((e.target as HTMLSelectElement).value)}>
+            <option value="" ?selected=${currentEnv() === ""}>prod</option>
+            ${knownEnvs().map((env) => html`<option value=${env.name} ?selected=${env.name === currentEnv()}>${env.name}</option>`)}
+            ${currentEnv() && !knownEnvs().some((env) => env.name === currentEnv()) ? html`<option value=${currentEnv()} selected>${currentEnv()}</option>` : nothing}
+          </select>
+        </label>
         ${whoAmI() ? html`<span class="whoami" data-testid="whoami" title=${whoAmI()!.session ? "signed in through the login provider" : "signed in with this user's token"}>${whoAmI()!.name} · ${whoAmI()!.role}</span>` : nothing}
         ${whoAmI()?.session ? html`<button class="logout" data-testid="logout" @click=${() => void logout()}>Log out</button>` : nothing}
         ${running ? html`<span class="busy-pill" title="a block is running in your editor session">● running ${running.block}</span>` : nothing}
@@ -151,6 +179,13 @@ class App {
         </label>
         <span class=${"conn " + ws.state} data-testid="conn" title=${ws.lastError || `websocket ${ws.state}`}>${ws.state === "open" ? "live" : ws.state}</span>
       </header>
+      ${currentEnv()
+        ? html`<div class="env-banner" data-testid="env-banner">
+            Environment ${currentEnv()}: previews, runs, backfills and cells here read and write ${currentEnv()}, not prod. Prod is unchanged until ${currentEnv()} is promoted.
+            <a href=${`/envs/${encodeURIComponent(currentEnv())}`}>Diff and promote</a>
+            <a href="#" data-testid="env-leave" @click=${(e: Event) => (e.preventDefault(), this.switchEnv(""))}>Back to prod</a>
+          </div>`
+        : nothing}
       ${this.notice ? html`<div class="banner" @click=${() => ((this.notice = ""), this.update())}>${this.notice}</div>` : nothing}
       ${this.page ? this.page.render() : html`<main class="page"><p class="muted">Loading…</p></main>`}`;
   }

@@ -11,6 +11,8 @@ import { RunPage } from "./pages/run";
 import { RunsPage } from "./pages/runs";
 import { UsersPage } from "./pages/users";
 import { loadRole } from "./role";
+import { loadEnvs } from "./env";
+import { EnvPage, EnvsPage } from "./pages/envs";
 import { queryFromParams } from "./runs";
 
 // The first page of a visit opens the only pipeline at once; the nav link lists them.
@@ -24,11 +26,13 @@ app.route(/^\/backfills\/([^/]+)\/?$/, (m) => new BackfillPage(m[1]));
 app.route(/^\/runs\/?$/, (_m, q) => new RunsPage(queryFromParams(q)));
 app.route(/^\/runs\/([^/]+)\/?$/, (m, q) => new RunPage(m[1], q.get("block") ?? ""));
 app.route(/^\/users\/?$/, () => new UsersPage());
+app.route(/^\/envs\/?$/, () => new EnvsPage());
+app.route(/^\/envs\/([^/]+)\/?$/, (m) => new EnvPage(m[1]));
 // A synthetic 100,000-partition grid for `npm run bench` (loaded on demand).
 app.route(/^\/dev\/grid-bench\/?$/, async (_m, q) => (await import("./pages/grid_bench")).gridBench(+(q.get("n") ?? 100000)));
 
 // The role first: pages render without the controls it may not use.
-void loadRole().finally(() => {
+void Promise.all([loadRole(), loadEnvs()]).finally(() => {
   app.start(document.getElementById("app")!);
   firstPage = false;
 });

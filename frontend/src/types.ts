@@ -218,6 +218,8 @@ export interface BackfillSpec {
   blocks?: string[];
   /** Who launched it (set by the server, never by the client). */
   actor?: string;
+  /** The environment's pin owner ("env:dev") a backfill staged into; absent: prod. */
+  into?: string;
 }
 
 export interface PlannedPartition {
@@ -571,6 +573,27 @@ export interface PromoteResult {
   /** A dry run: nothing was switched; plan lists per product the partition keys the promote would make current. */
   dry_run?: boolean;
   plan?: Record<string, string[]>;
+}
+
+/** An environment (GET /envs): what it holds of its own. */
+export interface EnvSummary {
+  name: string;
+  created_at: string;
+  created_by?: string;
+  /** Trigger firings launch their work into it too. */
+  triggers: boolean;
+  partitions: number;
+  products: number;
+  rows: number;
+}
+
+/** GET /envs/:name/diff: per pipeline, the review diff of the environment against prod. */
+export interface EnvDiff {
+  env: string;
+  partitions: number;
+  gates_passed: boolean;
+  elapsed_ms: number;
+  pipelines: { pipeline: string; products: ProductReview[]; gates: GateResult[]; gates_passed: boolean }[];
 }
 
 /** One block's replay of one partition (engine.BlockReplay). */

@@ -4,6 +4,7 @@
 // and sees a block that is still running. Topic subscriptions are counted
 // and re-sent after every reconnect. Execution state lives in ExecStore.
 
+import { currentEnv } from "./env";
 import { backoff, cellKey, ExecStore, type Exec, parseMessage } from "./exec_state";
 import type { Notice, ServerMessage } from "./types";
 import { can } from "./role";
@@ -92,7 +93,7 @@ export class WsClient {
     const id = this.nextId("x");
     const e = this.execs.start(id, pipeline, block, partition, performance.now());
     this.emitExec(cellKey(pipeline, block));
-    this.send({ type: "execute", id, pipeline, block, source, partition, ...(item ? { item } : {}), ...(engine ? { engine } : {}) });
+    this.send({ type: "execute", id, pipeline, block, source, partition, ...(item ? { item } : {}), ...(engine ? { engine } : {}), ...(currentEnv() ? { env: currentEnv() } : {}) });
     return e;
   }
 

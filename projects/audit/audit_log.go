@@ -54,6 +54,10 @@ const (
 	ActionSettingsSave    = "settings.save"
 	ActionUserAdd         = "user.add"
 	ActionUserRevoke      = "user.revoke"
+	ActionEnvCreate       = "env.create"
+	ActionEnvPromote      = "env.promote"
+	ActionEnvDiscard      = "env.discard"
+	ActionEnvRollback     = "env.rollback"
 	ActionLogin           = "user.login"  // a browser login through the OpenID provider
 	ActionLogout          = "user.logout" // the end of a browser session
 )

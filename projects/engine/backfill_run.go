@@ -275,6 +275,9 @@ func (b *backfillRun) run() error {
 			if t.spec.Publish == PublishReview {
 				opt.Pin = b.id
 			}
+			if t.spec.Into != "" {
+				opt.Pin, opt.PreferPinned = t.spec.Into, t.spec.Into
+			}
 			group.join()
 			res, err := e.Run(ctx, t.pl.ID, key, opt)
 			opt.handoff()
@@ -489,6 +492,13 @@ func (b *backfillRun) finishOnce(err error) error {
 		}
 		return e.backfillEvent(ctx, b.id, StateFailed, msg)
 	}
+	if b.t.spec.Into != "" {
+		refs, err := e.staged(ctx, b.id)
+		if err != nil {
+			return err
+		}
+		return e.backfillEvent(ctx, b.id, StateSucceeded, fmt.Sprintf("staged %d versions into %s; nothing was made current", len(refs), b.t.spec.Into))
+	}
 	if b.t.spec.Publish == PublishReview {
 		refs, err := e.staged(ctx, b.id)
 		if err != nil {
@@ -538,6 +548,9 @@ func (e *Engine) staged(ctx context.Context, id string) ([]warehouse.VersionRef,
 // discardStaged drops the versions an atomic backfill staged and marks
 // their partitions cancelled.
 func (e *Engine) discardStaged(ctx context.Context, id string) error {
+	if spec, err := e.backfillSpec(ctx, id); err == nil && spec.Into != "" {
+		return nil // what it staged belongs to the environment now
+	}
 	refs, err := e.staged(ctx, id)
 	if err != nil {
 		return err

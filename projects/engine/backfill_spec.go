@@ -47,6 +47,12 @@ type BackfillSpec struct {
 	// Actor is who launched it (a user's name), as handed by the server or
 	// the CLI; each of its runs records it too.
 	Actor string `json:"actor,omitempty"`
+	// Into stages every version under this pin owner instead of the
+	// backfill's id, and has its runs read upstreams through that owner's
+	// pins first: an environment's (projects/envs). It implies publish
+	// review; nothing becomes current, and what it staged stays in the
+	// environment when it fails or is cancelled.
+	Into string `json:"into,omitempty"`
 	// AllowOverlap launches it even while another backfill of the
 	// pipeline runs over part of its range (backfill_overlap.go).
 	AllowOverlap bool `json:"allow_overlap,omitempty"`
@@ -196,6 +202,15 @@ func (e *Engine) targetOf(ctx context.Context, s BackfillSpec, pl *project.Pipel
 	case ReprocessMissing, ReprocessFailed, ReprocessStale, ReprocessAll:
 	default:
 		return nil, fmt.Errorf("reprocess %q: want missing, failed, stale or all", s.Reprocess)
+	}
+	if s.Into != "" {
+		switch s.Publish {
+		case "":
+			s.Publish = PublishReview
+		case PublishReview:
+		default:
+			return nil, fmt.Errorf("publish %q: a backfill into %s stages its versions there (publish review); it cannot publish %s", s.Publish, s.Into, s.Publish)
+		}
 	}
 	switch s.Publish {
 	case "":

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/stratahq/strata/blocks/sdk"
@@ -132,6 +133,13 @@ func (r *runner) pinUpstream(ctx context.Context, g *group, ub *project.Block) (
 	pin := &upstreamPin{product: ProductName(r.pl, ub), want: want}
 	if pin.have, err = r.e.currentVersions(ctx, pin.product, want); err != nil {
 		return nil, err
+	}
+	if r.opt.PreferPinned != "" {
+		pinned, err := r.e.versionsPinned(ctx, pin.product, want, r.opt.PreferPinned)
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(pin.have, pinned)
 	}
 	if r.opt.PreferRun != "" {
 		staged, err := r.e.versionsByRun(ctx, pin.product, want, r.opt.PreferRun)

@@ -131,6 +131,13 @@ func (e *Engine) versionsByRun(ctx context.Context, product string, keys []strin
 		WHERE product = ? AND starts_with(run_id, ?) AND partition IN (%s) GROUP BY partition`, []any{product, prefix}, keys)
 }
 
+// versionsPinned finds, per partition of keys, the newest version of
+// product owner pinned (an environment's: RunOptions.PreferPinned).
+func (e *Engine) versionsPinned(ctx context.Context, product string, keys []string, owner string) (map[string]int, error) {
+	return e.versionsOf(ctx, `SELECT partition, max(version) FROM _strata.pins
+		WHERE owner = ? AND product = ? AND partition IN (%s) GROUP BY partition`, []any{owner, product}, keys)
+}
+
 // versionsOf runs a (partition, version) query whose %s is the list of keys.
 func (e *Engine) versionsOf(ctx context.Context, query string, args []any, keys []string) (map[string]int, error) {
 	out := map[string]int{}

@@ -64,10 +64,18 @@ func (e *Engine) PrepareInteractive(ctx context.Context, pipelineID, blockID, ke
 // column, else its index; see DynamicItems). An empty item takes the first
 // row.
 func (e *Engine) PrepareInteractiveItem(ctx context.Context, pipelineID, blockID, key, item string, drafts DraftLookup) (*Interactive, error) {
+	return e.PrepareInteractiveIn(ctx, "", pipelineID, blockID, key, item, drafts)
+}
+
+// PrepareInteractiveIn is PrepareInteractiveItem whose warehouse reads
+// prefer the versions pinned owns (an environment's, as RunOptions
+// PreferPinned); "" reads the current ones.
+func (e *Engine) PrepareInteractiveIn(ctx context.Context, pinned, pipelineID, blockID, key, item string, drafts DraftLookup) (*Interactive, error) {
 	r, g, b, err := e.interactive(pipelineID, blockID, key)
 	if err != nil {
 		return nil, err
 	}
+	r.opt.PreferPinned = pinned
 	inputs, origins, it, err := r.interactiveInputs(ctx, g, b, item, drafts)
 	if err != nil {
 		return nil, err

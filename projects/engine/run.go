@@ -42,6 +42,10 @@ type RunOptions struct {
 	// written by runs whose id starts with it, current or not (staged data
 	// of an atomic backfill).
 	PreferRun string
+	// PreferPinned makes upstream reads prefer the newest version this
+	// owner pinned in each partition over the current one (the versions
+	// an environment holds: projects/envs), after PreferRun's.
+	PreferPinned string
 	// Snapshot is the pipeline version to run (a backfill's); empty takes
 	// a snapshot of the files as they are now.
 	Snapshot string

@@ -58,6 +58,9 @@ type Exec struct {
 	// "run compiled" a failure offers); empty: the interpreter, unless
 	// its checks before running route the cell to compiled.
 	Engine string
+	// Env is the pin owner of the environment whose versions the cell's
+	// upstreams are read from first (projects/envs); "" reads prod's.
+	Env string
 }
 
 // EngineCompiled asks Execute to run a cell compiled.
@@ -68,6 +71,7 @@ type execution struct {
 	id, pipeline, block, partition string
 	item                           string
 	engine                         string
+	env                            string // pin owner whose versions reads prefer
 	cancel                         context.CancelFunc
 	byRestart                      atomic.Bool // the kernel was killed by a restart request
 }
@@ -136,7 +140,7 @@ func (s *Session) Execute(x Exec) {
 		return
 	}
 	ctx, cancel := context.WithCancel(s.m.ctx)
-	e := &execution{id: id, pipeline: x.Pipeline, block: x.Block, partition: x.Partition, item: x.Item, engine: x.Engine, cancel: cancel}
+	e := &execution{id: id, pipeline: x.Pipeline, block: x.Block, partition: x.Partition, item: x.Item, engine: x.Engine, env: x.Env, cancel: cancel}
 	s.exec = e
 	st := s.statusLocked()
 	s.mu.Unlock()

@@ -33,7 +33,7 @@ func (s *Session) run(ctx context.Context, e *execution, source string) (Event, 
 	if b == nil {
 		return refused(e.id, CodeInvalid, fmt.Sprintf("pipeline %s has no block %q", pl.ID, e.block)), false
 	}
-	in, err := eng.PrepareInteractiveItem(ctx, pl.ID, b.ID, e.partition, e.item, s.drafts.lookup(pl.ID))
+	in, err := eng.PrepareInteractiveIn(ctx, e.env, pl.ID, b.ID, e.partition, e.item, s.drafts.lookup(pl.ID))
 	if err != nil {
 		if ctx.Err() != nil {
 			return stopped(e, b.File, err, time.Since(start)), false

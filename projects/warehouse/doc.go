@@ -30,6 +30,10 @@
 //	                    rows of every version with that exact schema, tagged
 //	                    with _partition and _version
 //	main."<product>"    view: current rows of all partitions, with _partition
+//	_strata.overlays    overlay schemas (an environment's): name -> pin owner
+//	<overlay>."<product>"
+//	                    view: the owner's pinned version where it has one,
+//	                    the current one elsewhere (view_overlay.go)
 //
 // Why one physical table per (product, schema) rather than one per version or
 // one per product:

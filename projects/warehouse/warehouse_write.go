@@ -467,6 +467,13 @@ func (tx *writeTx) rebuildViews() error {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	var overlays []string
+	if len(keys) > 0 {
+		var err error
+		if overlays, err = tx.overlays(); err != nil { // view_overlay.go
+			return err
+		}
+	}
 	for _, key := range keys {
 		ps, touched := tx.storage[key]
 		if !touched {
@@ -481,10 +488,16 @@ func (tx *writeTx) rebuildViews() error {
 			if err := tx.exec(`DROP VIEW IF EXISTS main.` + quoteIdent(name)); err != nil {
 				return fmt.Errorf("drop view %s: %w", name, err)
 			}
+			if err := tx.rebuildOverlayViews(overlays, name, nil); err != nil {
+				return err
+			}
 			continue
 		}
 		if err := tx.exec(viewSQL(ps)); err != nil {
 			return fmt.Errorf("create view %s: %w", ps.name, err)
+		}
+		if err := tx.rebuildOverlayViews(overlays, ps.name, ps); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -11,9 +11,10 @@ import (
 // the server's role test, which walks every registered route), so a new
 // route cannot ship without a decision.
 //
-// Without environments, every pipeline run and backfill publishes to the
-// one set of current versions (prod), so launching them is an operator's
-// act; an editor edits files and runs cells, whose outputs stay drafts.
+// A pipeline run or backfill publishes to prod's current versions, so
+// launching one is an operator's act; an editor edits files, runs cells
+// (whose outputs stay drafts) and runs and backfills into an environment,
+// which prod never sees until an operator promotes it.
 var Routes = map[string]Role{
 	// Needs no token.
 	"GET /healthz": Public,
@@ -100,6 +101,20 @@ var Routes = map[string]Role{
 	"POST /api/v1/backfills/:id/promote/plan": Operator,
 	"POST /api/v1/backfills/:id/discard":      Operator,
 	"POST /api/v1/backfills/:id/rollback":     Operator,
+
+	// Environments (projects/envs): an editor builds in one, where nothing
+	// it runs reaches prod; switching an environment into prod, or
+	// dropping one (its versions with it), is an operator's act.
+	"GET /api/v1/envs":                           Viewer,
+	"POST /api/v1/envs":                          Editor,
+	"GET /api/v1/envs/:name":                     Viewer,
+	"DELETE /api/v1/envs/:name":                  Operator,
+	"GET /api/v1/envs/:name/diff":                Viewer,
+	"GET /api/v1/envs/:name/diff/rows":           Viewer,
+	"POST /api/v1/envs/:name/promote":            Operator,
+	"POST /api/v1/envs/:name/rollback":           Operator,
+	"POST /api/v1/envs/:name/pipelines/:id/runs": Editor,
+	"POST /api/v1/envs/:name/backfills":          Editor,
 
 	// Products.
 	"GET /api/v1/products":                   Viewer,

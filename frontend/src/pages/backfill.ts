@@ -310,7 +310,7 @@ export class BackfillPage implements Page {
           <p class="muted small">created ${formatInstant(st.created_at, zone)} · updated ${formatInstant(st.updated_at, zone)} · times in ${zone}${st.message ? ` · ${st.message}` : ""}</p>
         </div>
         <div class="head-actions">
-          <span class=${"tag big " + st.state} data-testid="bf-state">${st.state}</span>
+          <span class=${"tag big " + st.state} data-testid="bf-state">${st.state}</span>${st.spec.into ? html` <span class="env-tag" data-testid="bf-into">into ${st.spec.into.replace(/^env:/, "")}</span>` : nothing}
           ${st.state === "running" ? html`<button data-testid="bf-pause" ?disabled=${!!this.acting} @click=${() => this.act("pause")}>Pause</button>` : nothing}
           ${!ended && (st.state === "paused" || st.state === "cancelled" || (st.state === "running" && !st.in_process)) ? html`<button data-testid="bf-resume" ?disabled=${!!this.acting} @click=${() => this.act("resume")}>Resume</button>` : nothing}
           ${!final ? html`<button class="danger" data-testid="bf-cancel" ?disabled=${!!this.acting || this.confirmCancel} @click=${() => ((this.confirmCancel = true), app.update())}>Cancel</button>` : nothing}

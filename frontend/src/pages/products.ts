@@ -6,6 +6,7 @@
 import { html, nothing, type TemplateResult } from "lit-html";
 import { api, errorText } from "../api";
 import { app, type Page } from "../app";
+import { currentEnv } from "../env";
 import { isValidKey, KEY_EXAMPLES, latestPartition, lastKeys, shiftKey } from "../partitions";
 import { productStates } from "../plan";
 import { formatInstant } from "../time";
@@ -207,12 +208,12 @@ export class ProductsPage implements Page {
         </div>
       </section>
       <section>
-        <h2>Versions of ${this.selected || "…"}</h2>
+        <h2>Versions of ${this.selected || "…"}${currentEnv() ? html` <span class="env-tag" data-testid="versions-prod">in prod</span>` : nothing}</h2>
         ${this.rollbackMsg ? html`<div class="banner-inline">${this.rollbackMsg}</div>` : nothing}
         ${sel && this.panel ? this.panel.versionList(zone, (v) => void this.rollback(v)) : html`<p class="muted">No stored data for ${this.selected}.</p>`}
       </section>
       <section>
-        <h2>Preview</h2>
+        <h2>Preview${currentEnv() ? html` <span class="env-tag" data-testid="preview-env">as ${currentEnv()} shows it</span>` : nothing}</h2>
         ${this.panel ? html`${this.panel.controls()}${this.panel.body(zone)}` : nothing}
       </section>
     </main>`;

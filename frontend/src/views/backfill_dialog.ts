@@ -8,6 +8,7 @@
 import { html, nothing, type TemplateResult } from "lit-html";
 import { api, errorText } from "../api";
 import { app } from "../app";
+import { currentEnv } from "../env";
 import { latestPartition, firstKey, KEY_EXAMPLES } from "../partitions";
 import { stateBucket, summarizePlan } from "../plan";
 import { blockSubsetField } from "./block_subset";
@@ -108,7 +109,8 @@ export class BackfillDialog {
     this.launching = true;
     this.update();
     try {
-      const st = await api.launch(this.body());
+      // An environment stages everything (publish review is its only mode).
+      const st = await api.launch(currentEnv() ? { ...this.body(), publish: "review" } : this.body());
       this.close();
       app.go(`/backfills/${encodeURIComponent(st.id)}`);
     } catch (e) {
@@ -171,13 +173,15 @@ export class BackfillDialog {
               ${(["missing", "failed", "stale", "all"] as Reprocess[]).map((r) => html`<option ?selected=${r === s.reprocess}>${r}</option>`)}
             </select>
           </label>
-          <label>Publish
-            <select data-testid="bf-publish" @change=${(e: Event) => ((s.publish = v(e) as PublishMode), changed())}>
-              <option value="review" ?selected=${s.publish === "review"}>for review: stage, promote after the diff</option>
-              <option value="partition" ?selected=${s.publish === "partition"}>per partition</option>
-              <option value="atomic" ?selected=${s.publish === "atomic"}>atomically, all at the end</option>
-            </select>
-          </label>
+          ${currentEnv()
+            ? html`<span class="env-tag" data-testid="bf-into-env">into environment <b>${currentEnv()}</b>: staged there, prod unchanged</span>`
+            : html`<label>Publish
+                <select data-testid="bf-publish" @change=${(e: Event) => ((s.publish = v(e) as PublishMode), changed())}>
+                  <option value="review" ?selected=${s.publish === "review"}>for review: stage, promote after the diff</option>
+                  <option value="partition" ?selected=${s.publish === "partition"}>per partition</option>
+                  <option value="atomic" ?selected=${s.publish === "atomic"}>atomically, all at the end</option>
+                </select>
+              </label>`}
           <label>Concurrency <input type="number" min="0" max="256" style="width:4em" data-testid="bf-concurrency" .value=${String(s.concurrency ?? 0)} @change=${(e: Event) => ((s.concurrency = Math.max(0, +v(e) || 0)), changed())} />
             <span class="muted small" data-testid="bf-concurrency-note">${s.concurrency ? "partitions at once" : `0 = the pipeline's ${this.pl.concurrency} at once`}</span></label>
         </div>
@@ -203,7 +207,7 @@ export class BackfillDialog {
         </section>
         <footer>
           <button class="primary" data-testid="bf-launch" ?disabled=${!fresh || this.launching || this.planning} @click=${() => this.launch()}>
-            ${this.launching ? "Launching…" : this.plan ? `Launch: run ${this.plan.to_run.toLocaleString("en-US")} partition(s)${s.publish === "review" ? " for review" : ""}` : "Launch"}
+            ${this.launching ? "Launching…" : this.plan ? `Launch: run ${this.plan.to_run.toLocaleString("en-US")} partition(s)${currentEnv() ? ` into ${currentEnv()}` : s.publish === "review" ? " for review" : ""}` : "Launch"}
           </button>
         </footer>
       </section>

@@ -30,6 +30,10 @@ type Config struct {
 	Logger    *slog.Logger  // slog.Default() when nil
 	Quiet     time.Duration // event triggers wait this long after the last upstream change; DefaultQuiet when 0
 	MaxWait   time.Duration // the longest sleep between steps; DefaultMaxWait when 0
+	// Into lists the pin owners of the environments that asked to follow
+	// the triggers (projects/envs): each firing's work is launched into
+	// each of them too, after prod's (env_triggers.go). Nil: prod only.
+	Into func(ctx context.Context) ([]string, error)
 }
 
 // Loop runs the triggers of every pipeline of the engine's project.
@@ -47,6 +51,7 @@ type Loop struct {
 	queues map[string]*queue // per "pipeline/trigger": its ticks, run one after another
 	wg     sync.WaitGroup
 	runCtx context.Context // the context of Run, for queued work
+	into   func(ctx context.Context) ([]string, error)
 }
 
 // queue holds a trigger's recorded ticks waiting for the previous one to end.
@@ -65,7 +70,7 @@ func New(ctx context.Context, cfg Config) (*Loop, error) {
 		return nil, err
 	}
 	l := &Loop{eng: cfg.Engine, store: st, clock: cfg.Clock, log: cfg.Logger, quiet: cfg.Quiet, max: cfg.MaxWait,
-		wake: make(chan struct{}, 1), queues: map[string]*queue{}, runCtx: ctx}
+		wake: make(chan struct{}, 1), queues: map[string]*queue{}, runCtx: ctx, into: cfg.Into}
 	if l.clock == nil {
 		l.clock = &RealClock{}
 	}
@@ -420,6 +425,7 @@ func (l *Loop) skipPaused(ctx context.Context, f Firing) bool {
 // launch starts a firing's work through the engine and, with wait, follows
 // it to its end.
 func (l *Loop) launch(ctx context.Context, f Firing, wait bool) error {
+	l.launchInto(ctx, f) // environments that asked (env_triggers.go); never waited for
 	origin := decodeOrigin(f.Origin)
 	if f.WorkKind == WorkRun {
 		if d, err := l.eng.RunDetail(ctx, f.WorkID); err == nil && d.State.Final() {
