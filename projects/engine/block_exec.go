@@ -325,7 +325,7 @@ func (h *blockHandler) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk
 		if err := h.r.e.ensureFresh(ctx, h.r.pl, c.Product, c.Window); err != nil {
 			return nil, err
 		}
-		t, read, err := h.r.e.readProduct(ctx, c)
+		t, read, err := h.r.e.readProduct(ctx, c, h.r.opt.PreferPinned)
 		if err == nil {
 			h.r.recordProductRead(h.b.ID, h.part, read)
 		}

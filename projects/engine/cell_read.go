@@ -86,7 +86,7 @@ func (h *blockHandler) readMapped(ctx context.Context, product string, keys []st
 	if len(stale) > 0 {
 		return nil, fmt.Errorf("%s", strings.Join(stale, "; "))
 	}
-	t, read, err := h.r.e.wh.ReadSelected(ctx, product, warehouse.Selection{Partitions: keys})
+	t, read, err := h.r.e.wh.ReadSelected(ctx, product, warehouse.Selection{Partitions: keys, PreferPinned: h.r.opt.PreferPinned})
 	if err == nil {
 		h.r.recordProductRead(h.b.ID, h.part, read)
 	}

@@ -19,7 +19,7 @@ func (e *Engine) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk.Table
 	case "query":
 		return e.wh.Query(ctx, c.SQL, c.Args...)
 	case "product":
-		t, _, err := e.readProduct(ctx, c)
+		t, _, err := e.readProduct(ctx, c, "")
 		return t, err
 	case protocol.MethodExportBegin, protocol.MethodExportDone:
 		return e.exportCall(ctx, c)
@@ -33,12 +33,15 @@ func (e *Engine) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk.Table
 	return nil, fmt.Errorf("unknown host call %q", c.Method)
 }
 
-// readProduct answers ctx.Product with the versions it read.
-func (e *Engine) readProduct(ctx context.Context, c *protocol.HostCall) (*sdk.Table, []warehouse.VersionRef, error) {
+// readProduct answers ctx.Product with the versions it read: the current
+// ones, or with pinned (RunOptions.PreferPinned) the ones that owner
+// pinned where it pinned any, as a run's upstream inputs read.
+func (e *Engine) readProduct(ctx context.Context, c *protocol.HostCall, pinned string) (*sdk.Table, []warehouse.VersionRef, error) {
 	sel, err := e.ResolveWindow(c.Product, c.Window)
 	if err != nil {
 		return nil, nil, err
 	}
+	sel.PreferPinned = pinned
 	return e.wh.ReadSelected(ctx, c.Product, sel)
 }
 

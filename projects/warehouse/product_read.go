@@ -20,6 +20,10 @@ type Selection struct {
 	Last       int       // the latest n partitions by start
 	From, To   time.Time // partitions whose start is in [From, To]; either may be zero (open)
 	Version    int       // with one partition: this version instead of the current one
+	// PreferPinned names a pin owner (an environment's, env:<name>): a
+	// partition it pinned reads its newest pinned version instead of the
+	// current one, as a run's upstream inputs do (engine RunOptions.PreferPinned).
+	PreferPinned string
 }
 
 func (s Selection) validate() error {
@@ -183,6 +187,17 @@ func (w *Warehouse) onConn(ctx context.Context, fn func(conn *sql.Conn) error) e
 	return fn(conn)
 }
 
+// chosenVersion is the condition on versions v that picks the one a read
+// sees of each partition: the current one, or with owner the newest one
+// owner pinned, else the current one.
+func chosenVersion(owner string) (string, []any) {
+	if owner == "" {
+		return "v.is_current", nil
+	}
+	return `(v.version = (SELECT max(p.version) FROM _strata.pins p WHERE p.owner = ? AND p.product = v.product AND p.partition = v.partition)
+		OR (v.is_current AND NOT EXISTS (SELECT 1 FROM _strata.pins p WHERE p.owner = ? AND p.product = v.product AND p.partition = v.partition)))`, []any{owner, owner}
+}
+
 // resolveSelection turns a selection into (partition, version, table) in
 // read order, or a not-found error that lists what exists.
 func resolveSelection(ctx context.Context, q querier, product string, sel Selection) ([]selectedPartition, error) {
@@ -194,10 +209,11 @@ func resolveSelection(ctx context.Context, q querier, product string, sel Select
 		}
 		return []selectedPartition{{partition: r.Partition, version: r.Version, table: table, rows: n}}, nil
 	}
-	const base = `SELECT v.partition, v.version, v.storage_table, v.row_count, v.partition_start
+	cur, args := chosenVersion(sel.PreferPinned)
+	args = append(args, product)
+	base := `SELECT v.partition, v.version, v.storage_table, v.row_count, v.partition_start
 		FROM _strata.versions v
-		WHERE v.is_current AND v.product = ?`
-	args := []any{product}
+		WHERE ` + cur + ` AND v.product = ?`
 	query := base + " ORDER BY v.partition_start, v.partition"
 	switch {
 	case len(sel.Partitions) > 0:
@@ -210,7 +226,7 @@ func resolveSelection(ctx context.Context, q querier, product string, sel Select
 		query = `SELECT partition, version, storage_table, row_count, partition_start FROM (
 			SELECT v.partition, v.version, v.storage_table, v.row_count, v.partition_start
 			FROM _strata.versions v
-			WHERE v.is_current AND v.product = ?
+			WHERE ` + cur + ` AND v.product = ?
 			ORDER BY v.partition_start DESC, v.partition DESC LIMIT ?
 		) ORDER BY partition_start, partition`
 		args = append(args, sel.Last)
