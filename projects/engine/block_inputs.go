@@ -65,7 +65,7 @@ func (r *runner) runSQL(ctx context.Context, g *group, b *project.Block, src str
 	for i, n := range in.names {
 		ins[i] = warehouse.SQLInput{Name: n, Table: in.tables[i], Read: in.pinned[i]}
 	}
-	t, read, byName, err := r.e.wh.RunSQLBlock(ctx, src, ins, sqlParams(g.spec, g.part))
+	t, read, byName, err := r.e.wh.RunSQLBlockIn(ctx, r.opt.PreferPinned, src, ins, sqlParams(g.spec, g.part))
 	if err != nil {
 		return nil, err
 	}

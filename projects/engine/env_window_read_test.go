@@ -78,3 +78,48 @@ blocks:
 		t.Fatalf("in prod, range and one = %v, want 9 and 3", row)
 	}
 }
+
+// A SQL block run in an environment that names a product other than its
+// upstreams reads the environment's versions of it, and records them.
+func TestEnvRunSQLNamingAProductReadsTheEnv(t *testing.T) {
+	t.Parallel()
+	files := dailyFiles("")
+	files["pipelines/reader.yaml"] = `partitions: {interval: day, timezone: UTC, start: "2024-01-01"}
+blocks:
+  - id: named
+`
+	files["blocks/named.sql"] = `SELECT sum(n) AS total, count(*) AS days FROM p__agg WHERE _partition BETWEEN '2024-01-02' AND '2024-01-04'`
+	e := newEnv(t, false, files)
+	e.backfill(spec("2024-01-01", "2024-01-09"))
+
+	e.rewrite(map[string]string{"blocks/agg.sql": `SELECT count(*) * 100 AS n, sum(x) AS s, $partition_key AS day FROM src`})
+	const owner = "env:dev"
+	inEnv := RunOptions{Stage: true, Pin: owner, PreferPinned: owner}
+	res, err := e.eng.Run(context.Background(), "p", "2024-01-03", inEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.mustSucceed(res)
+
+	res, err = e.eng.Run(context.Background(), "reader", "2024-01-05", inEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.mustSucceed(res)
+	if row := res.Output("named").Row(0); row[0] != int64(306) || row[1] != int64(3) {
+		t.Fatalf("in env:dev, total and days = %v, want 306 and 3 (dev's day 3)", row)
+	}
+	var devVersion, got int
+	if err := e.eng.wh.DB().QueryRow(`SELECT max(version) FROM _strata.pins WHERE owner = ? AND product = 'p__agg' AND partition = '2024-01-03'`, owner).Scan(&devVersion); err != nil || devVersion == 0 {
+		t.Fatalf("dev's pinned version of p__agg 2024-01-03: %d %v", devVersion, err)
+	}
+	if err := e.eng.wh.DB().QueryRow(`SELECT CAST(json_extract(upstream, '$.p__agg."2024-01-03"') AS INTEGER) FROM _strata.versions WHERE run_id = ? AND product = 'reader__named'`, res.RunID).Scan(&got); err != nil || got != devVersion {
+		t.Fatalf("recorded read of p__agg 2024-01-03 = v%d (%v), want dev's v%d", got, err, devVersion)
+	}
+
+	res = e.run("reader", "2024-01-05")
+	e.mustSucceed(res)
+	if row := res.Output("named").Row(0); row[0] != int64(9) {
+		t.Fatalf("in prod, total = %v, want 9", row)
+	}
+}

@@ -56,6 +56,13 @@ func (w *Warehouse) RunSQLInputs(ctx context.Context, query string, inputs []SQL
 // product, every current partition of it, in the query's snapshot): what
 // the block computed from beside its upstreams (sql_block_reads.go).
 func (w *Warehouse) RunSQLBlock(ctx context.Context, query string, inputs []SQLInput, params map[string]any) (*sdk.Table, [][]VersionRef, [][]VersionRef, error) {
+	return w.RunSQLBlockIn(ctx, "", query, inputs, params)
+}
+
+// RunSQLBlockIn is RunSQLBlock whose reads by name prefer the versions pin
+// owner pinned (an environment's: Selection.PreferPinned), where it pinned
+// any; "" reads the current ones.
+func (w *Warehouse) RunSQLBlockIn(ctx context.Context, pinned, query string, inputs []SQLInput, params map[string]any) (*sdk.Table, [][]VersionRef, [][]VersionRef, error) {
 	attaches, query, err := splitSQLBlock(query)
 	if err != nil {
 		return nil, nil, nil, err
@@ -78,11 +85,11 @@ func (w *Warehouse) RunSQLBlock(ctx context.Context, query string, inputs []SQLI
 		return nil, nil, nil, err
 	}
 	defer release()
-	t, read, byName, err := w.runSQLInputs(ctx, query, inputs, params)
+	t, read, byName, err := w.runSQLInputs(ctx, pinned, query, inputs, params)
 	return t, read, byName, maskError(w.masks(), err)
 }
 
-func (w *Warehouse) runSQLInputs(ctx context.Context, query string, inputs []SQLInput, params map[string]any) (*sdk.Table, [][]VersionRef, [][]VersionRef, error) {
+func (w *Warehouse) runSQLInputs(ctx context.Context, pinned, query string, inputs []SQLInput, params map[string]any) (*sdk.Table, [][]VersionRef, [][]VersionRef, error) {
 	var args []any
 	for _, name := range usedParams(query) {
 		v, ok := params[name]
@@ -107,7 +114,7 @@ func (w *Warehouse) runSQLInputs(ctx context.Context, query string, inputs []SQL
 	err := run(ctx, func(conn *sql.Conn) error {
 		if len(named) > 0 {
 			var err error
-			if byName, err = productReads(ctx, conn, query, named); err != nil {
+			if byName, err = productReads(ctx, conn, query, named, pinned); err != nil {
 				return err
 			}
 		}

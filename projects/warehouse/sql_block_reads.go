@@ -50,7 +50,11 @@ func (w *Warehouse) productsMentioned(query string, inputs []SQLInput) []string 
 // productReads returns the current versions of the products among
 // candidates that query reads by name, on conn (inside the query's
 // transaction), one list per product.
-func productReads(ctx context.Context, conn *sql.Conn, query string, candidates []string) ([][]VersionRef, error) {
+//
+// With pinned (a pin owner), each product read is shadowed by a temporary
+// view of the versions that owner pinned, else the current ones: the query
+// reads what an environment holds, as its inputs do.
+func productReads(ctx context.Context, conn *sql.Conn, query string, candidates []string, pinned string) ([][]VersionRef, error) {
 	refs, err := tablesReferenced(ctx, conn, query)
 	if err != nil || len(refs) == 0 {
 		return nil, err
@@ -60,9 +64,14 @@ func productReads(ctx context.Context, conn *sql.Conn, query string, candidates 
 		if !refs[strings.ToLower(p)] {
 			continue
 		}
-		parts, err := resolveSelection(ctx, conn, p, Selection{})
+		parts, err := resolveSelection(ctx, conn, p, Selection{PreferPinned: pinned})
 		if err != nil {
 			return nil, fmt.Errorf("versions of %s, which the query reads: %w", p, err)
+		}
+		if pinned != "" && len(parts) > 0 {
+			if err := shadowProduct(ctx, conn, p, parts); err != nil {
+				return nil, fmt.Errorf("versions of %s, which the query reads: %w", p, err)
+			}
 		}
 		read := make([]VersionRef, len(parts))
 		for i, sp := range parts {
@@ -125,4 +134,16 @@ func tablesReferenced(ctx context.Context, conn *sql.Conn, query string) (map[st
 		delete(tables, k)
 	}
 	return tables, nil
+}
+
+// shadowProduct makes product's name, for this connection's transaction, a
+// temporary view of parts: the rows of those versions with _partition, as
+// the product's view has them.
+func shadowProduct(ctx context.Context, conn *sql.Conn, product string, parts []selectedPartition) error {
+	storage, err := productTables(ctx, conn, product)
+	if err != nil {
+		return err
+	}
+	_, err = conn.ExecContext(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP VIEW %s AS %s", quoteIdent(product), readSQL(parts, storage, -1)))
+	return err
 }
