@@ -47,7 +47,7 @@ func (pd *planData) basedOn(pl *project.Pipeline, blocks []*project.Block, key, 
 	out := make(map[string]int, len(blocks))
 	for _, b := range blocks {
 		prod := ProductName(pl, b)
-		vi, ok := pd.current[prod][key]
+		vi, ok := pd.based()[prod][key]
 		switch {
 		case !ok:
 			out[prod] = 0

@@ -58,7 +58,7 @@ func (pd *planData) currentOf(t *target, blocks []*project.Block, key string) ma
 	var out map[string]int
 	for _, b := range blocks {
 		prod := ProductName(t.pl, b)
-		if vi, ok := pd.current[prod][key]; ok {
+		if vi, ok := pd.based()[prod][key]; ok {
 			if out == nil {
 				out = map[string]int{}
 			}

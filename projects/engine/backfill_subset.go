@@ -125,7 +125,7 @@ func (t *target) split() (fine []*project.Block, coarse map[string][]*project.Bl
 // loadPlanData is the engine's plan data for the target's pipeline, with
 // its fine and coarse blocks narrowed to the subset.
 func (t *target) loadPlanData(ctx context.Context, e *Engine, dir string) (*planData, error) {
-	pd, err := e.loadPlanData(ctx, dir, t.pl)
+	pd, err := e.loadPlanData(ctx, dir, t.pl, t.spec.Into)
 	if err != nil {
 		return nil, err
 	}

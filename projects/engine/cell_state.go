@@ -64,7 +64,7 @@ func (e *Engine) StoredStates(ctx context.Context, pipelineID, key string) ([]St
 		return nil, fmt.Errorf("pipeline %s: %w", pl.ID, err)
 	}
 	dir := e.project().Dir
-	pd, err := e.loadPlanData(ctx, dir, pl)
+	pd, err := e.loadPlanData(ctx, dir, pl, "")
 	if err != nil {
 		return nil, err
 	}

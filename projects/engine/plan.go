@@ -15,6 +15,7 @@ import (
 
 	"github.com/stratahq/strata/projects/partitions"
 	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/warehouse"
 )
 
 // Plan is a dry run: each targeted partition's state today and the action
@@ -188,6 +189,7 @@ func stateIndex(s string) int {
 // hash, and the last finished run of each partition.
 type planData struct {
 	current  map[string]map[string]versionInfo // product -> partition -> current version
+	prod     map[string]map[string]versionInfo // in a backfill into an environment, prod's current (else nil: current)
 	hashes   map[string]string                 // block id -> code hash
 	lastRun  map[string]State                  // partition key -> last run's final state
 	fine     []*project.Block                  // blocks partitioned like the pipeline (with outputs)
@@ -217,7 +219,11 @@ type versionInfo struct {
 
 // loadPlanData reads what classifying pl's partitions needs; dir is the
 // project folder pl was loaded from (a snapshot's, for a backfill).
-func (e *Engine) loadPlanData(ctx context.Context, dir string, pl *project.Pipeline) (*planData, error) {
+//
+// With pinned (a pin owner: a backfill into an environment), the versions
+// are those the owner pinned where it pinned any, else the current ones:
+// the environment's state, which its backfill plans against.
+func (e *Engine) loadPlanData(ctx context.Context, dir string, pl *project.Pipeline, pinned string) (*planData, error) {
 	pd := &planData{current: map[string]map[string]versionInfo{}, lastRun: map[string]State{}}
 	var err error
 	if pd.hashes, err = CodeHashes(dir, pl); err != nil {
@@ -231,14 +237,49 @@ func (e *Engine) loadPlanData(ctx context.Context, dir string, pl *project.Pipel
 			products = append(products, ProductName(pl, b))
 		}
 	}
+	if pd.current, err = e.planVersions(ctx, products, pinned); err != nil {
+		return nil, err
+	}
+	if pinned != "" {
+		// A run's compare-and-set base stays prod's current version: a
+		// promote checks that prod still holds it (BackfillSpec.Into).
+		if pd.prod, err = e.planVersions(ctx, products, ""); err != nil {
+			return nil, err
+		}
+	}
+	if err := e.loadReadProducts(ctx, pd, pinned); err != nil {
+		return nil, err
+	}
+	runs, err := e.wh.DB().QueryContext(ctx, `SELECT partition_key, arg_max(state, seq) FROM _strata.run_events
+		WHERE pipeline = ? AND block_id = '' AND state IN ('succeeded', 'failed', 'cancelled') GROUP BY partition_key`, pl.ID)
+	if err != nil {
+		return nil, err
+	}
+	defer runs.Close()
+	for runs.Next() {
+		var k, s string
+		if err := runs.Scan(&k, &s); err != nil {
+			return nil, err
+		}
+		pd.lastRun[k] = State(s)
+	}
+	return pd, runs.Err()
+}
+
+// planVersions reads, per product and partition, the version a plan
+// classifies: the current one, or with pinned the one that owner sees.
+func (e *Engine) planVersions(ctx context.Context, products []any, pinned string) (map[string]map[string]versionInfo, error) {
+	out := map[string]map[string]versionInfo{}
 	ph := strings.TrimSuffix(strings.Repeat("?,", len(products)), ",")
+	chosen, args := warehouse.ChosenVersion(pinned)
+	args = append(args, products...)
 	// _strata.current is the versions flagged is_current: read them
 	// directly rather than join the view back to its own table, which
 	// costs a hash join per cell of a 3.65-million-cell plan.
 	rows, err := e.wh.DB().QueryContext(ctx, `SELECT v.product, v.partition, v.version, v.created_at, v.run_id, v.code_hash, CAST(v.upstream AS VARCHAR),
 		v.partition_start, v.partition_end, CAST(v.inputs AS VARCHAR)
 		FROM _strata.versions v
-		WHERE v.is_current AND v.product IN (`+ph+`)`, products...)
+		WHERE `+chosen+` AND v.product IN (`+ph+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read current versions: %w", err)
 	}
@@ -258,31 +299,21 @@ func (e *Engine) loadPlanData(ctx context.Context, dir string, pl *project.Pipel
 				vi.inputs = []string{} // recorded, unreadable: compare as "read nothing" rather than not at all
 			}
 		}
-		if pd.current[prod] == nil {
-			pd.current[prod] = map[string]versionInfo{}
+		if out[prod] == nil {
+			out[prod] = map[string]versionInfo{}
 		}
-		pd.current[prod][part] = vi
+		out[prod][part] = vi
 	}
-	if err := rows.Err(); err != nil {
-		return nil, err
+	return out, rows.Err()
+}
+
+// based is the versions a run's compare-and-set is based on: prod's
+// current ones (pd.current is an environment's view in a backfill into one).
+func (pd *planData) based() map[string]map[string]versionInfo {
+	if pd.prod != nil {
+		return pd.prod
 	}
-	if err := e.loadReadProducts(ctx, pd); err != nil {
-		return nil, err
-	}
-	runs, err := e.wh.DB().QueryContext(ctx, `SELECT partition_key, arg_max(state, seq) FROM _strata.run_events
-		WHERE pipeline = ? AND block_id = '' AND state IN ('succeeded', 'failed', 'cancelled') GROUP BY partition_key`, pl.ID)
-	if err != nil {
-		return nil, err
-	}
-	defer runs.Close()
-	for runs.Next() {
-		var k, s string
-		if err := runs.Scan(&k, &s); err != nil {
-			return nil, err
-		}
-		pd.lastRun[k] = State(s)
-	}
-	return pd, runs.Err()
+	return pd.current
 }
 
 // loadReadProducts adds to pd.current the current versions of the products
@@ -290,7 +321,7 @@ func (e *Engine) loadPlanData(ctx context.Context, dir string, pl *project.Pipel
 // staleUpstream sees them rewritten as it sees the pipeline's own. They
 // stay out of pd.starts: a block's range says nothing of what it should
 // have read of them.
-func (e *Engine) loadReadProducts(ctx context.Context, pd *planData) error {
+func (e *Engine) loadReadProducts(ctx context.Context, pd *planData, pinned string) error {
 	seen := map[string]bool{}
 	var names []any
 	for _, parts := range pd.current {
@@ -307,8 +338,9 @@ func (e *Engine) loadReadProducts(ctx context.Context, pd *planData) error {
 		return nil
 	}
 	ph := strings.TrimSuffix(strings.Repeat("?,", len(names)), ",")
+	chosen, args := warehouse.ChosenVersion(pinned)
 	rows, err := e.wh.DB().QueryContext(ctx, `SELECT v.product, v.partition, v.version, v.run_id
-		FROM _strata.versions v WHERE v.is_current AND v.product IN (`+ph+`)`, names...)
+		FROM _strata.versions v WHERE `+chosen+` AND v.product IN (`+ph+`)`, append(args, names...)...)
 	if err != nil {
 		return fmt.Errorf("read current versions of read products: %w", err)
 	}

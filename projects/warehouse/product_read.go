@@ -187,10 +187,11 @@ func (w *Warehouse) onConn(ctx context.Context, fn func(conn *sql.Conn) error) e
 	return fn(conn)
 }
 
-// chosenVersion is the condition on versions v that picks the one a read
-// sees of each partition: the current one, or with owner the newest one
-// owner pinned, else the current one.
-func chosenVersion(owner string) (string, []any) {
+// ChosenVersion is the SQL condition on _strata.versions aliased v that
+// picks the version a reader sees of each partition, with its arguments:
+// the current one, or with owner the newest one owner pinned, else the
+// current one (an environment's view of a product).
+func ChosenVersion(owner string) (string, []any) {
 	if owner == "" {
 		return "v.is_current", nil
 	}
@@ -209,7 +210,7 @@ func resolveSelection(ctx context.Context, q querier, product string, sel Select
 		}
 		return []selectedPartition{{partition: r.Partition, version: r.Version, table: table, rows: n}}, nil
 	}
-	cur, args := chosenVersion(sel.PreferPinned)
+	cur, args := ChosenVersion(sel.PreferPinned)
 	args = append(args, product)
 	base := `SELECT v.partition, v.version, v.storage_table, v.row_count, v.partition_start
 		FROM _strata.versions v
