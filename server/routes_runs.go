@@ -10,6 +10,7 @@ import (
 
 	"github.com/stratahq/strata/projects/engine"
 	"github.com/stratahq/strata/projects/envs"
+	"github.com/stratahq/strata/projects/tracing"
 )
 
 func (s *Server) runRoutes(g *echo.Group) {
@@ -95,7 +96,7 @@ func (s *Server) startRunIn(c echo.Context, owner string) error {
 		envs.RunInto(&opt, owner)
 		res, err := s.eng.Run(s.ctx, pl.ID, p.Key, opt)
 		if err != nil && !errors.Is(err, s.ctx.Err()) {
-			s.log.Warn("pipeline run failed to start or record", "run", runID, "err", err)
+			s.log.WarnContext(tracing.WithRun(s.ctx, runID), "pipeline run failed to start or record", "err", err)
 		}
 		done <- outcome{res, err}
 	}()

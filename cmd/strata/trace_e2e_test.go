@@ -162,20 +162,33 @@ func TestBackfillTraceInJaeger(t *testing.T) {
 		}
 	}
 
-	// The JSON log's line about the failed run carries the same trace id.
+	// The JSON log's line about the failed run carries the same trace id,
+	// and every line about the backfill or one of its runs names them and
+	// the trace.
 	srv.Stop(t)
 	found := false
 	for _, line := range strings.Split(srv.Stderr.String(), "\n") {
 		var rec map[string]any
-		if json.Unmarshal([]byte(line), &rec) != nil || rec["msg"] != "run failed" {
+		if json.Unmarshal([]byte(line), &rec) != nil {
 			continue
 		}
-		if rec["trace_id"] == traceID && rec["partition"] == "2024-01-03" {
+		if rec["backfill_id"] == launched.ID || rec["backfill"] == launched.ID || rec["run"] != nil || rec["run_id"] != nil {
+			if rec["backfill_id"] != launched.ID || rec["trace_id"] != traceID {
+				t.Fatalf("a log line about backfill %s without its backfill_id or trace_id %s: %s", launched.ID, traceID, line)
+			}
+			if rec["run"] != nil && rec["run_id"] != rec["run"] {
+				t.Fatalf("a log line about a run without its run_id: %s", line)
+			}
+		}
+		if rec["msg"] != "run failed" {
+			continue
+		}
+		if rec["trace_id"] == traceID && rec["partition"] == "2024-01-03" && rec["run_id"] == runs[0].RunID {
 			found = true
 		}
 	}
 	if !found {
-		t.Fatalf("no JSON log line \"run failed\" with trace_id %s:\n%s", traceID, srv.Stderr)
+		t.Fatalf("no JSON log line \"run failed\" with trace_id %s and run_id %s:\n%s", traceID, runs[0].RunID, srv.Stderr)
 	}
 	if strings.Contains(srv.Stderr.String(), secret) {
 		t.Fatalf("the log holds the secret:\n%s", srv.Stderr)

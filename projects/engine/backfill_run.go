@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -122,6 +123,7 @@ func (e *Engine) startBackfill(id string, t *target, retry bool, only map[string
 	ctx, span := tracing.Start(context.Background(), "backfill",
 		attribute.String("strata.backfill", id), attribute.String("strata.pipeline", t.pl.ID),
 		attribute.String("strata.from", t.from), attribute.String("strata.to", t.to), attribute.Bool("strata.retry", retry))
+	ctx = tracing.WithBackfill(ctx, id) // its runs' log lines name it
 	ctx, cancel := context.WithCancel(ctx)
 	b := &backfillRun{e: e, id: id, t: t, ctx: ctx, cancel: cancel, retry: retry, only: only, start: time.Now(),
 		win: newWindow(t.spec.Concurrency, t.spec.RatePerMin), finishes: newRateWindow(time.Minute), done: make(chan struct{}), book: newSlotBook(nil),
@@ -144,7 +146,7 @@ func (e *Engine) startBackfill(id string, t *target, retry bool, only map[string
 	if err := advertise(dir, b.instance); err != nil {
 		// Runs anyway; only control from another process is lost, and
 		// that process will say "not running" rather than hang.
-		fmt.Fprintf(os.Stderr, "strata: backfill %s: cannot advertise it for cancel/pause from other processes: %v\n", id, err)
+		slog.WarnContext(ctx, "backfill: cannot advertise it for cancel/pause from other processes", "err", err)
 	}
 	// Its partitions' statements share the cores (warehouse_threads.go)
 	// from the moment it is launched, not once its goroutine gets going.

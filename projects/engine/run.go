@@ -150,6 +150,12 @@ func (e *Engine) Run(ctx context.Context, pipelineID, key string, opt RunOptions
 	}
 	ctx, untrack := e.track(ctx, opt.RunID)
 	defer untrack()
+	// Every log line written with this context names the run (and its
+	// backfill, when a backfill started it) beside its trace.
+	ctx = tracing.WithRun(ctx, opt.RunID)
+	if tracing.BackfillID(ctx) == "" {
+		ctx = tracing.WithBackfill(ctx, opt.BackfillID)
+	}
 	// One span per run: in a backfill, one per partition step, children of
 	// the backfill's span.
 	ctx, span := tracing.Start(ctx, "run",
@@ -164,8 +170,9 @@ func (e *Engine) Run(ctx context.Context, pipelineID, key string, opt RunOptions
 		span.SetAttributes(attribute.String("strata.state", string(res.State)))
 		if res.State == StateFailed {
 			span.SetStatus(codes.Error, "run failed") // its error text stays in the run record
-			// With the trace id (tracing.LogHandler): from the log line to the trace.
-			slog.WarnContext(ctx, "run failed", "run", res.RunID, "pipeline", res.Pipeline, "partition", res.Partition, "backfill", opt.BackfillID)
+			// With the run, backfill and trace ids (tracing.LogHandler): from
+			// the log line to the run record and the trace.
+			slog.WarnContext(ctx, "run failed", "pipeline", res.Pipeline, "partition", res.Partition)
 		}
 	}
 	tracing.End(span, err, e.secrets.Mask)

@@ -74,3 +74,34 @@ func TestLogLinesAndErrorsOfASpan(t *testing.T) {
 type errString string
 
 func (e errString) Error() string { return string(e) }
+
+// A line logged with a run's context names the run, its backfill and its
+// trace; one logged without them names none (no empty ids).
+func TestLogLinesNameTheirRunAndBackfill(t *testing.T) {
+	tp := sdktrace.NewTracerProvider()
+	ctx, span := tp.Tracer(Name).Start(WithBackfill(context.Background(), "bf_1"), "run")
+	ctx = WithRun(ctx, "run_1")
+	var buf bytes.Buffer
+	log := slog.New(LogHandler{slog.NewJSONHandler(&buf, nil)}).With("pipeline", "days")
+	log.WarnContext(ctx, "run failed")
+	log.Info("no run")
+	lines := bytes.Split(bytes.TrimSpace(buf.Bytes()), []byte("\n"))
+	if len(lines) != 2 {
+		t.Fatalf("lines: %s", buf.Bytes())
+	}
+	var in, out map[string]any
+	if json.Unmarshal(lines[0], &in) != nil || json.Unmarshal(lines[1], &out) != nil {
+		t.Fatalf("not JSON: %s", buf.Bytes())
+	}
+	if in["run_id"] != "run_1" || in["backfill_id"] != "bf_1" || in["trace_id"] != span.SpanContext().TraceID().String() || in["pipeline"] != "days" {
+		t.Fatalf("line of the run: %v", in)
+	}
+	for _, k := range []string{"run_id", "backfill_id", "trace_id", "span_id"} {
+		if _, ok := out[k]; ok {
+			t.Fatalf("line outside any run has %s: %v", k, out)
+		}
+	}
+	if WithRun(ctx, "") != ctx || RunID(context.Background()) != "" {
+		t.Fatal("an empty id marks nothing")
+	}
+}
