@@ -151,7 +151,7 @@ func moduleHint(msg string) string {
 		return fmt.Sprintf("package %s is not provided by any module of the project's go.mod: run `go get %s` (or `strata mod add %s@VERSION`) in the project folder", m[1], m[1], m[1])
 	}
 	if m := cgoOnly.FindStringSubmatch(msg); m != nil {
-		return fmt.Sprintf("package %s has no pure-Go files: blocks are built without cgo (CGO_ENABLED=0)", m[1])
+		return fmt.Sprintf("package %s has no pure-Go files and builds only with cgo, and no C compiler was found: install gcc (or set CC to a C compiler)", m[1])
 	}
 	if msg == "module lookup disabled by GOPROXY=off" {
 		return "a module this import needs is not in the module cache, and runs never download: run `strata mod download` in the project folder while online"

@@ -80,7 +80,8 @@ func (t *Toolchain) goLine() string {
 }
 
 // buildEnv is the environment of every go command a build runs: offline,
-// the local toolchain only, no workspace, and pure Go (no C compiler needed).
+// the local toolchain only, no workspace, and pure Go (no C compiler needed;
+// a worker linking a package with C code turns cgo on, see cgo_build.go).
 // GOFLAGS replaces the user's (a -mod=vendor or -tags there would change
 // what builds, and any change of flags recompiles the standard library).
 // GOSUMDB=off: the checksum database is on the network; the project's

@@ -112,18 +112,19 @@ func Build(ctx context.Context, opt Options, blocks []Block) (*Worker, error) {
 	// A block the compiler rejects is dropped and the rest rebuilt, so one
 	// broken block fails only its own runs, as it does interpreted.
 	for {
-		w.Hash = contentHash(opt, man, ok)
-		w.Path = filepath.Join(opt.Dir, "bin", "worker-"+w.Hash[:20])
-		if _, err := os.Stat(w.Path); err == nil {
-			now := time.Now()
-			_ = os.Chtimes(w.Path, now, now) // recently used: kept by prune
-			w.Cached = true
+		binary := func(cgo bool) (string, string) {
+			h := contentHash(opt, man, ok, cgo)
+			return h, filepath.Join(opt.Dir, "bin", "worker-"+h[:20])
+		}
+		if hash, path, found := cachedBinary(binary); found {
+			w.Hash, w.Path, w.Cached = hash, path, true
 			break
 		}
-		failed, err := compile(ctx, opt, man, ok, w.Path)
+		failed, cgo, err := compile(ctx, opt, man, ok, binary)
 		if err != nil {
 			return nil, err
 		}
+		w.Hash, w.Path = binary(cgo)
 		if len(failed) == 0 {
 			PruneBinaries(filepath.Join(opt.Dir, "bin"), 8)
 			break
@@ -157,9 +158,14 @@ func Build(ctx context.Context, opt Options, blocks []Block) (*Worker, error) {
 const buildFormat = 4
 
 // contentHash covers everything the binary depends on.
-func contentHash(opt Options, man *Manifest, blocks []*checked) string {
+// cgo is whether it was built with cgo; a pure-Go build hashes as it did
+// before cgo builds existed, so its cached binaries stay valid.
+func contentHash(opt Options, man *Manifest, blocks []*checked, cgo bool) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00", opt.Tool.Version, strings.Join(opt.Allow, ","))
+	if cgo {
+		fmt.Fprintf(h, "cgo\x00")
+	}
 	gomod, sum := man.goMod(workerModule, opt.Tool.goLine()), man.sum()
 	fmt.Fprintf(h, "go.mod\x00%d\x00%s\x00go.sum\x00%d\x00%s", len(gomod), gomod, len(sum), sum)
 	fmt.Fprintf(h, "\x00vendor\x00%s\x00", man.vendorStamp())
@@ -202,9 +208,10 @@ func pkgDir(file string) string {
 
 var identOnly = regexp.MustCompile(`[^A-Za-z0-9_]`)
 
-// compile writes the module and runs go build. It returns the compile
-// errors by block file ("" for errors it could not place).
-func compile(ctx context.Context, opt Options, man *Manifest, blocks []*checked, out string) (map[string]*protocol.RunError, error) {
+// compile writes the module and runs go build into the binary's path for
+// the cgo choice (see needsCgo). It returns the compile errors by block
+// file ("" for errors it could not place) and the choice.
+func compile(ctx context.Context, opt Options, man *Manifest, blocks []*checked, binary func(cgo bool) (string, string)) (map[string]*protocol.RunError, bool, error) {
 	files := map[string][]byte{}
 	files["go.mod"] = man.goMod(workerModule, opt.Tool.goLine())
 	if sum := man.sum(); len(sum) > 0 {
@@ -221,12 +228,12 @@ func compile(ctx context.Context, opt Options, man *Manifest, blocks []*checked,
 			return err
 		})
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 	vendorFiles, err := man.vendorFiles()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	for name, b := range vendorFiles {
 		files[name] = b
@@ -265,30 +272,32 @@ func compile(ctx context.Context, opt Options, man *Manifest, blocks []*checked,
 	files["main.go"] = mainSrc
 	files[earlyGuardPath+"/earlyguard_linux.go"] = []byte(earlyGuardSource)
 	if err := syncTree(opt.Dir, files, []string{"go.mod", "go.sum", "main.go", "rt", "blocks", "a", vendorDir}); err != nil {
-		return nil, err
+		return nil, false, err
 	}
+	cgo := needsCgo(ctx, opt, man)
+	_, out := binary(cgo)
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	tmp := out + ".tmp"
 	cmd := exec.CommandContext(ctx, opt.Tool.Go, "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", "-o", tmp, ".")
 	cmd.Dir = opt.Dir
-	cmd.Env = buildEnv()
+	cmd.Env = cgoEnv(cgo)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	cmd.Stdout = &stderr
 	if err := cmd.Run(); err != nil {
 		_ = os.Remove(tmp)
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return nil, false, ctx.Err()
 		}
 		failed := mapErrors(stderr.String(), blocks, real, mainLines)
 		if len(failed) == 0 {
-			return nil, fmt.Errorf("go build in %s: %v\n%s", opt.Dir, err, strings.TrimSpace(stderr.String()))
+			return nil, false, fmt.Errorf("go build in %s: %v\n%s", opt.Dir, err, strings.TrimSpace(stderr.String()))
 		}
-		return failed, nil
+		return failed, cgo, nil
 	}
-	return nil, os.Rename(tmp, out)
+	return nil, cgo, os.Rename(tmp, out)
 }
 
 // renameMain keeps a block declared as package main importable; the

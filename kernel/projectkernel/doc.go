@@ -3,8 +3,9 @@
 // packages a project's blocks import compiled in natively and handed to the
 // interpreter as symbol tables. The tables are generated code, written by
 // yaegi's own extract package (as kernel/interp's SDK table is), never by
-// hand; what they cannot carry (generic functions and types, a package that
-// does not build without cgo) is registered as a gap, so a block using it is
+// hand; what they cannot carry (generic functions and types, a package with
+// C code, or one depending on it: the kernel is built without cgo) is
+// registered as a gap, so a block using it is
 // told at its line that it needs compiled mode, as the interpreter's other
 // limits are.
 //

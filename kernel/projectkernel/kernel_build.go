@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -255,7 +256,8 @@ func Build(ctx context.Context, opt Options, imports []string) (*Kernel, error) 
 // extractSymbols builds the extractor (cached by the go command like any
 // build) and runs it in the build folder.
 func extractSymbols(ctx context.Context, opt Options, imports []string) (map[string]string, error) {
-	gaps := map[string]string{}
+	gaps := cgoGaps(ctx, opt, imports)
+	imports = slices.DeleteFunc(slices.Clone(imports), func(p string) bool { _, gap := gaps[p]; return gap })
 	if len(imports) == 0 {
 		return gaps, nil
 	}
