@@ -8,7 +8,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/stratahq/strata/blocks/sdk"
-	"github.com/stratahq/strata/projects/engine"
 	"github.com/stratahq/strata/projects/envs"
 )
 
@@ -141,11 +140,8 @@ func (s *Server) envPartitionDiff(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	opt := engine.PartitionDiffOptions{Product: c.QueryParam("product"), Partition: c.QueryParam("partition")}
-	if opt.Product == "" || opt.Partition == "" {
-		return badRequest("product and partition are required")
-	}
-	if opt.Rows, err = intParam(c, "rows", 20, 0, 10_000); err != nil {
+	opt, err := partitionDiffOptions(c)
+	if err != nil {
 		return err
 	}
 	d, err := s.envStore().PartitionDiff(c.Request().Context(), name, opt)

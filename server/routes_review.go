@@ -113,11 +113,8 @@ func (s *Server) backfillPartitionDiff(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	opt := engine.PartitionDiffOptions{Product: c.QueryParam("product"), Partition: c.QueryParam("partition")}
-	if opt.Product == "" || opt.Partition == "" {
-		return badRequest("product and partition are required")
-	}
-	if opt.Rows, err = intParam(c, "rows", 20, 0, 10_000); err != nil {
+	opt, err := partitionDiffOptions(c)
+	if err != nil {
 		return err
 	}
 	d, err := s.eng.BackfillPartitionDiff(c.Request().Context(), id, opt)
@@ -190,4 +187,16 @@ func (s *Server) rollbackBackfill(c echo.Context) error {
 		return reviewError(err)
 	}
 	return c.JSON(http.StatusOK, map[string]any{"id": id, "rolled_back": n})
+}
+
+// partitionDiffOptions reads ?product=P&partition=K&rows=N, what a keyed row
+// diff of one partition needs (a review's and an environment's alike).
+func partitionDiffOptions(c echo.Context) (engine.PartitionDiffOptions, error) {
+	opt := engine.PartitionDiffOptions{Product: c.QueryParam("product"), Partition: c.QueryParam("partition")}
+	if opt.Product == "" || opt.Partition == "" {
+		return opt, badRequest("product and partition are required")
+	}
+	var err error
+	opt.Rows, err = intParam(c, "rows", 20, 0, 10_000)
+	return opt, err
 }
