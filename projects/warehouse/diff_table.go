@@ -88,29 +88,8 @@ func diffTable(ctx context.Context, q querier, product, partition string, versio
 	defer release()
 	after := side{metas: []*versionMeta{now}, mem: &memSide{partition: partition, handle: h, schema: schema}}
 	d.Schema = schemaChange(schemaOf(before), schemaOf(after))
-	rd, note := planRowDiff(before, after, opt.Keys)
-	var dups [2]int64
-	if d.Columns, dups, err = columnChanges(ctx, q, before, after, rd.keys, false); err != nil {
+	if err := compareSides(ctx, q, d, before, after, partition, opt); err != nil {
 		return nil, err
-	}
-	rd, note = rd.checkUnique(dups, note)
-	d.KeyNote = note
-	d.Keys = append(d.Keys, rd.keys...)
-	d.RowColumns = colNames(rd.cols)
-	if opt.Rows > 0 {
-		rows, counts, err := changedRows(ctx, q, rd, opt.Rows)
-		if err != nil {
-			return nil, err
-		}
-		d.Rows, d.Counts = append(d.Rows, rows...), counts
-	} else {
-		counts, err := countRows(ctx, q, rd)
-		if err != nil {
-			return nil, err
-		}
-		if c := counts[partition]; c != nil {
-			d.Counts = *c
-		}
 	}
 	d.Unchanged = d.Counts.Total() == 0 && d.Schema.Empty()
 	return d, nil

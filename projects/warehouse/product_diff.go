@@ -107,10 +107,26 @@ func diffPartition(ctx context.Context, q querier, product, partition string, fr
 		d.Columns = []ColumnChange{}
 		return d, nil
 	}
+	if err := compareSides(ctx, q, d, before, after, partition, opt); err != nil {
+		return nil, err
+	}
+	// Content hashes missing (older files) or from another DuckDB build: the
+	// rows decide.
+	d.Unchanged = from > 0 && d.Counts.Total() == 0 && d.Schema.Empty()
+	return d, nil
+}
+
+// compareSides fills d with what differs between before and after of one
+// partition: the column statistics, the key the rows are matched on, and
+// the changed rows (opt.Rows of them) or, with none asked, their counts.
+// A stored version against another and a stored version against a table
+// computed in memory (a replay) compare the same way.
+func compareSides(ctx context.Context, q querier, d *PartitionDiff, before, after side, partition string, opt DiffOptions) error {
 	rd, note := planRowDiff(before, after, opt.Keys)
 	var dups [2]int64
+	var err error
 	if d.Columns, dups, err = columnChanges(ctx, q, before, after, rd.keys, false); err != nil {
-		return nil, err
+		return err
 	}
 	rd, note = rd.checkUnique(dups, note)
 	d.KeyNote = note
@@ -119,22 +135,19 @@ func diffPartition(ctx context.Context, q querier, product, partition string, fr
 	if opt.Rows > 0 {
 		rows, counts, err := changedRows(ctx, q, rd, opt.Rows)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		d.Rows, d.Counts = append(d.Rows, rows...), counts
 	} else {
 		counts, err := countRows(ctx, q, rd)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if c := counts[partition]; c != nil {
 			d.Counts = *c
 		}
 	}
-	// Content hashes missing (older files) or from another DuckDB build: the
-	// rows decide.
-	d.Unchanged = from > 0 && d.Counts.Total() == 0 && d.Schema.Empty()
-	return d, nil
+	return nil
 }
 
 // planRowDiff builds the row comparison of two sides: keyed when the keys
