@@ -67,17 +67,7 @@ func backfillDiff(args []string) error {
 func printReview(rv *engine.BackfillReview) {
 	st := rv.Backfill
 	fmt.Printf("backfill %s (%s %s..%s): %s; %d versions staged\n", st.ID, st.Pipeline, st.Spec.From, st.Spec.To, st.State, rv.Staged)
-	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "PRODUCT\tCHANGED\tUNCHANGED\tNEW\tROWS\tROWS CHANGED/ADDED/REMOVED\tKEY")
-	for _, p := range rv.Products {
-		key := strings.Join(p.Keys, ",")
-		if key == "" {
-			key = "(whole rows)"
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d → %d\t%d/%d/%d\t%s\n", p.Product, p.Changed, p.Unchanged, p.New,
-			p.RowsBefore, p.RowsAfter, p.Counts.Changed, p.Counts.Added, p.Counts.Removed, key)
-	}
-	tw.Flush()
+	printProductTable(rv.Products)
 	for _, p := range rv.Products {
 		if !p.Schema.Empty() {
 			fmt.Printf("%s:\n", p.Product)
@@ -87,16 +77,7 @@ func printReview(rv *engine.BackfillReview) {
 			fmt.Printf("%s: a newer version is current in %d partitions (%s): a promote there is refused\n", p.Product, len(p.Newer), strings.Join(p.Newer[:min(5, len(p.Newer))], ", "))
 		}
 	}
-	for _, g := range rv.Gates {
-		mark := "pass"
-		if !g.Passed {
-			mark = "FAIL"
-		}
-		fmt.Printf("check %-4s %s: %s\n", mark, g.Name, g.Detail)
-		for _, f := range g.Failures {
-			fmt.Printf("    %s\n", f)
-		}
-	}
+	printGates(rv.Gates)
 	for _, p := range rv.Promotions {
 		line := fmt.Sprintf("promoted %d versions at %s", p.Versions, p.At.Local().Format("2006-01-02 15:04:05"))
 		if p.Only != "" {
@@ -106,6 +87,36 @@ func printReview(rv *engine.BackfillReview) {
 			line += ", overriding " + strings.Join(p.Overridden, ", ")
 		}
 		fmt.Println(line)
+	}
+}
+
+// printProductTable writes one line per product of a review (a backfill's
+// or an environment's): versions changed, rows before and after, the key.
+func printProductTable(products []engine.ProductReview) {
+	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PRODUCT\tCHANGED\tUNCHANGED\tNEW\tROWS\tROWS CHANGED/ADDED/REMOVED\tKEY")
+	for _, p := range products {
+		key := strings.Join(p.Keys, ",")
+		if key == "" {
+			key = "(whole rows)"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d → %d\t%d/%d/%d\t%s\n", p.Product, p.Changed, p.Unchanged, p.New,
+			p.RowsBefore, p.RowsAfter, p.Counts.Changed, p.Counts.Added, p.Counts.Removed, key)
+	}
+	tw.Flush()
+}
+
+// printGates writes each review check with pass or FAIL and its failures.
+func printGates(gates []engine.GateResult) {
+	for _, g := range gates {
+		mark := "pass"
+		if !g.Passed {
+			mark = "FAIL"
+		}
+		fmt.Printf("check %-4s %s: %s\n", mark, g.Name, g.Detail)
+		for _, f := range g.Failures {
+			fmt.Printf("    %s\n", f)
+		}
 	}
 }
 

@@ -150,17 +150,7 @@ func printEnvDiff(d *envs.Diff) {
 			name = "(products no pipeline writes now)"
 		}
 		fmt.Printf("pipeline %s\n", name)
-		tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "PRODUCT\tCHANGED\tUNCHANGED\tNEW\tROWS\tROWS CHANGED/ADDED/REMOVED\tKEY")
-		for _, p := range pr.Products {
-			key := strings.Join(p.Keys, ",")
-			if key == "" {
-				key = "(whole rows)"
-			}
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d → %d\t%d/%d/%d\t%s\n", p.Product, p.Changed, p.Unchanged, p.New,
-				p.RowsBefore, p.RowsAfter, p.Counts.Changed, p.Counts.Added, p.Counts.Removed, key)
-		}
-		tw.Flush()
+		printProductTable(pr.Products)
 		for _, p := range pr.Products {
 			if !p.Schema.Empty() {
 				fmt.Printf("%s:\n", p.Product)
@@ -177,16 +167,7 @@ func printEnvDiff(d *envs.Diff) {
 				fmt.Printf("%s: prod changed %d of these partitions since (%s): a promote is refused there\n", p.Product, len(p.Newer), strings.Join(p.Newer[:min(5, len(p.Newer))], ", "))
 			}
 		}
-		for _, g := range pr.Gates {
-			mark := "pass"
-			if !g.Passed {
-				mark = "FAIL"
-			}
-			fmt.Printf("check %-4s %s: %s\n", mark, g.Name, g.Detail)
-			for _, f := range g.Failures {
-				fmt.Printf("    %s\n", f)
-			}
-		}
+		printGates(pr.Gates)
 	}
 }
 
