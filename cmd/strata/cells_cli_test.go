@@ -82,19 +82,11 @@ func TestCellsThroughBinary(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cells")
 	run := func(want int, args ...string) string {
 		t.Helper()
-		out, code := strataproc.Run(t, bin, args...)
-		if code != want {
-			t.Fatalf("strata %s: exit %d, want %d\n%s", strings.Join(args, " "), code, want, out)
-		}
-		return out
+		return runWant(t, bin, want, args...)
 	}
 	contains := func(out string, wants ...string) {
 		t.Helper()
-		for _, w := range wants {
-			if !strings.Contains(out, w) {
-				t.Fatalf("output lacks %q:\n%s", w, out)
-			}
-		}
+		mustContain(t, out, wants...)
 	}
 	write := func(files map[string]string) {
 		t.Helper()

@@ -60,11 +60,7 @@ func TestCellsBackfillKilledResumes(t *testing.T) {
 	}
 	run := func(want int, args ...string) string {
 		t.Helper()
-		out, code := strataproc.Run(t, bin, args...)
-		if code != want {
-			t.Fatalf("strata %s: exit %d, want %d\n%s", strings.Join(args, " "), code, want, out)
-		}
-		return out
+		return runWant(t, bin, want, args...)
 	}
 	run(0, "init", dir)
 	for p, c := range map[string]string{

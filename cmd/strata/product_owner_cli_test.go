@@ -72,11 +72,7 @@ func TestANewPipelineCannotTakeOverAProduct(t *testing.T) {
 	dir := ownerProject(t, nil)
 	run := func(want int, args ...string) string {
 		t.Helper()
-		out, code := strataproc.Run(t, bin, args...)
-		if code != want {
-			t.Fatalf("strata %s: exit %d, want %d\n%s", strings.Join(args, " "), code, want, out)
-		}
-		return out
+		return runWant(t, bin, want, args...)
 	}
 	run(0, "run", dir, "main", "--partition", "2024-01-01")
 	run(0, "run", dir, "main", "--partition", "2024-01-01")

@@ -83,19 +83,11 @@ func TestReplayPinsWindowsAndState(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "proj")
 	run := func(want int, args ...string) string {
 		t.Helper()
-		out, code := strataproc.Run(t, bin, args...)
-		if code != want {
-			t.Fatalf("strata %s: exit %d, want %d\n%s", strings.Join(args, " "), code, want, out)
-		}
-		return out
+		return runWant(t, bin, want, args...)
 	}
-	contains := func(out string, want ...string) {
+	contains := func(out string, wants ...string) {
 		t.Helper()
-		for _, w := range want {
-			if !strings.Contains(out, w) {
-				t.Fatalf("output lacks %q:\n%s", w, out)
-			}
-		}
+		mustContain(t, out, wants...)
 	}
 	write := func(p, s string) {
 		t.Helper()

@@ -49,11 +49,7 @@ checks:
 	}
 	run := func(want int, args ...string) string {
 		t.Helper()
-		out, code := strataproc.Run(t, bin, args...)
-		if code != want {
-			t.Fatalf("strata %s: exit %d, want %d\n%s", strings.Join(args, " "), code, want, out)
-		}
-		return out
+		return runWant(t, bin, want, args...)
 	}
 	block("100.0")
 	run(0, "backfill", dir, "money", "--from", "2024-01-01", "--to", "2024-01-01")

@@ -23,11 +23,7 @@ func TestBlockTestsWhileServing(t *testing.T) {
 	demo := filepath.Join(t.TempDir(), "demo")
 	run := func(want int, args ...string) string {
 		t.Helper()
-		out, code := strataproc.Run(t, bin, args...)
-		if code != want {
-			t.Fatalf("strata %s: exit %d, want %d\n%s", strings.Join(args, " "), code, want, out)
-		}
-		return out
+		return runWant(t, bin, want, args...)
 	}
 	run(0, "init", demo, "--demo")
 	srv := strataproc.Start(t, bin, demo, "0123456789abcdef-test")

@@ -66,11 +66,7 @@ func TestBlockTestsCommand(t *testing.T) {
 	demo := filepath.Join(t.TempDir(), "demo")
 	run := func(want int, args ...string) string {
 		t.Helper()
-		out, code := strataproc.Run(t, bin, args...)
-		if code != want {
-			t.Fatalf("strata %s: exit %d, want %d\n%s", strings.Join(args, " "), code, want, out)
-		}
-		return out
+		return runWant(t, bin, want, args...)
 	}
 	run(0, "init", demo, "--demo")
 	if out := run(0, "test", demo); !strings.Contains(out, "no block tests in ") {
