@@ -77,7 +77,10 @@ test("D D asks with what it removes; dismissed, nothing goes; accepted, the bloc
     void d.dismiss();
   });
   await page.keyboard.press("d");
-  assert.match(await cell(page, "kb_probe").locator('[data-testid="cell-status"]').innerText(), /press D again/);
+  // The status re-renders after the key: read at once it could still say
+  // the previous test's "moved" (seen under load in CI).
+  const status = cell(page, "kb_probe").locator('[data-testid="cell-status"]');
+  await eventually(async () => /press D again/.test(await status.innerText()), 5_000, "press D again");
   await page.keyboard.press("d");
   await eventually(async () => asked !== "", 5_000, "the confirmation");
   assert.match(asked, /^Remove block kb_probe\?/);
