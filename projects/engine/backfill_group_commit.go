@@ -99,6 +99,14 @@ func (g *groupCommit) join() {
 	g.mu.Unlock()
 }
 
+// inFlight is how many runs have started and not ended: some of them may
+// not be in the log yet (their running event waits for the next commit).
+func (g *groupCommit) inFlight() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.active
+}
+
 // leave counts a run ended.
 func (g *groupCommit) leave() {
 	g.mu.Lock()

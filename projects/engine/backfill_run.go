@@ -22,8 +22,12 @@ import (
 // flight (each a run on the shared kernel pool, whose size is the global
 // cap), started oldest first, at most RatePerMin a minute, pausable.
 type backfillRun struct {
-	e      *Engine
-	id     string
+	e  *Engine
+	id string
+	// group is this pass's group commit, once it runs: its runs in
+	// flight count as running in progress (a run waiting for its running
+	// event or its publish to commit is not in the log yet).
+	group  atomic.Pointer[groupCommit]
 	t      *target
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -204,6 +208,7 @@ func (b *backfillRun) run() error {
 	// Its runs commit several partitions to a transaction; every run has
 	// ended (the window was waited for) before it stops.
 	group := newGroupCommit(e.wh, e.store)
+	b.group.Store(group)
 	defer group.close()
 	msg := "engine: " + code.engine
 	if code.built != nil {

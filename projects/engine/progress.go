@@ -71,6 +71,11 @@ func (b *backfillRun) progress() *Progress {
 	p := &Progress{BackfillID: b.id, State: StateRunning, Total: b.t.total + b.t.rollups,
 		Succeeded: c[StateSucceeded], Failed: c[StateFailed], Skipped: c[StateSkipped],
 		Cancelled: c[StateCancelled], Running: c[StateRunning], Conflicts: c[StateConflict], Elapsed: time.Since(b.start)}
+	// A run waiting for the group commit is running, though the log does
+	// not say so yet: a paused backfill is not settled until it ended.
+	if g := b.group.Load(); g != nil {
+		p.Running = max(p.Running, g.inFlight())
+	}
 	if b.win.Paused() {
 		p.State = StatePaused
 	}
