@@ -81,6 +81,9 @@ type RunOptions struct {
 	// settled once its last publish committed, with the run's final state
 	// (the backfill's book follows the log with them).
 	group   *groupCommit
+	// batches, for a backfill's runs, are the windows its batch SQL
+	// blocks computed (sql_batch.go); nil: a window is one partition.
+	batches *sqlBatches
 	handoff func()
 	started func()
 	settled func(State)
