@@ -159,3 +159,47 @@ func TestSQLBatchConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestSQLBatchCells: in a day × region pipeline a window is consecutive
+// days of one region: 6 days × 2 regions with max 3 is 4 queries, each cell
+// its own version.
+func TestSQLBatchCells(t *testing.T) {
+	e := newEnv(t, false, map[string]string{
+		"pipelines/p.yaml": `partitions:
+  interval: day
+  timezone: UTC
+  start: "2024-01-01"
+  dimensions:
+    - name: region
+      values: [eu, us]
+blocks:
+  - id: calc
+    batch: {max: 3}
+`,
+		"blocks/calc.sql": `SELECT strftime(d, '%Y-%m-%d') || '|' || $dim_region AS partition_key, $dim_region AS region, (SELECT random()) AS token
+FROM generate_series($batch_start::TIMESTAMP, $batch_end::TIMESTAMP - INTERVAL 1 DAY, INTERVAL 1 DAY) t(d)`,
+	})
+	st := e.backfill(BackfillSpec{Pipeline: "p", From: "2024-01-01", To: "2024-01-06"})
+	if st.State != StateSucceeded {
+		t.Fatalf("backfill: %s %q", st.State, st.Message)
+	}
+	got, rows := windowsOf(t, e)
+	if len(got) != 12 || rows != 12 {
+		t.Fatalf("%d cells holding %d rows, want 12 and 12: %v", len(got), rows, got)
+	}
+	tokens := map[float64]bool{}
+	for _, r := range []string{"eu", "us"} {
+		for _, w := range [][]string{{"01", "02", "03"}, {"04", "05", "06"}} {
+			tok := got["2024-01-"+w[0]+"|"+r]
+			for _, d := range w {
+				if got["2024-01-"+d+"|"+r] != tok {
+					t.Fatalf("2024-01-%s|%s computed by another query than its window's first day: %v", d, r, got)
+				}
+			}
+			tokens[tok] = true
+		}
+	}
+	if len(tokens) != 4 {
+		t.Fatalf("4 windows computed by %d queries: %v", len(tokens), got)
+	}
+}
