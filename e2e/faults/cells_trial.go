@@ -54,7 +54,8 @@ const (
 )
 
 // CellsTrial is one N-D trial: kill moments as fractions of the clean
-// run's duration (drawn from the seed, so a seed replays the plan).
+// run's duration (drawn from the seed, so a seed replays the plan), the
+// k-th (from 0) divided by k+1.
 type CellsTrial struct {
 	Seed  int64
 	Kills []float64
@@ -118,7 +119,8 @@ func (d *Driver) RunCells(t *testing.T, tr CellsTrial) violations {
 	trial := Trial{Mode: "cli", Publish: "partition", Concurrency: 4, From: cellsFrom, To: cellsTo}
 	id := ""
 	for i, frac := range tr.Kills {
-		delay := time.Duration(frac * float64(clean))
+		// A resume has less left to do: its kill comes sooner.
+		delay := time.Duration(frac * float64(clean) / float64(i+1))
 		args := append([]string{"backfill", dir, "cells"}, cellsArgs...)
 		if id != "" {
 			args = []string{"backfill", "resume", dir, id}
