@@ -327,3 +327,23 @@ func (e *Engine) KeySetAt(ctx context.Context, pipeline, dim string, v int) (*Ke
 	}
 	return ks, err
 }
+
+// loadKeySets fills spec's dynamic dimensions with their current key sets
+// (pipeline's), for code that iterates every cell of a time range.
+func (e *Engine) loadKeySets(ctx context.Context, pipeline string, spec partitions.Spec) (partitions.Spec, error) {
+	dims := slices.Clone(spec.Dims) // the caller's spec is shared
+	for i, d := range dims {
+		if d.Kind != partitions.Dynamic || d.Loaded() {
+			continue
+		}
+		ks, err := e.keySet(ctx, pipeline, d, 0)
+		if err != nil {
+			return spec, err
+		}
+		if dims[i], err = d.WithValues(ks.Keys); err != nil {
+			return spec, err
+		}
+	}
+	spec.Dims = dims
+	return spec, nil
+}
