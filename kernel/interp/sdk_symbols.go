@@ -28,6 +28,7 @@ func init() {
 		"FitsInt128":          reflect.ValueOf(sdk.FitsInt128),
 		"Float64":             reflect.ValueOf(sdk.Float64),
 		"Float64sFrom":        reflect.ValueOf(sdk.Float64sFrom),
+		"FromPgxRows":         reflect.ValueOf(sdk.FromPgxRows),
 		"FromRows":            reflect.ValueOf(sdk.FromRows),
 		"InsertSQL":           reflect.ValueOf(sdk.InsertSQL),
 		"Int128":              reflect.ValueOf(sdk.Int128),
@@ -83,6 +84,7 @@ func init() {
 		"Logger":        reflect.ValueOf((*sdk.Logger)(nil)),
 		"ParquetHost":   reflect.ValueOf((*sdk.ParquetHost)(nil)),
 		"Partition":     reflect.ValueOf((*sdk.Partition)(nil)),
+		"PgxRows":       reflect.ValueOf((*sdk.PgxRows)(nil)),
 		"SecretHost":    reflect.ValueOf((*sdk.SecretHost)(nil)),
 		"State":         reflect.ValueOf((*sdk.State)(nil)),
 		"Table":         reflect.ValueOf((*sdk.Table)(nil)),
@@ -93,6 +95,7 @@ func init() {
 		// interface wrapper definitions
 		"_Host":        reflect.ValueOf((*_github_com_stratahq_strata_blocks_sdk_Host)(nil)),
 		"_ParquetHost": reflect.ValueOf((*_github_com_stratahq_strata_blocks_sdk_ParquetHost)(nil)),
+		"_PgxRows":     reflect.ValueOf((*_github_com_stratahq_strata_blocks_sdk_PgxRows)(nil)),
 		"_SecretHost":  reflect.ValueOf((*_github_com_stratahq_strata_blocks_sdk_SecretHost)(nil)),
 	}
 }
@@ -119,6 +122,28 @@ type _github_com_stratahq_strata_blocks_sdk_ParquetHost struct {
 
 func (W _github_com_stratahq_strata_blocks_sdk_ParquetHost) ExportParquet(ctx context.Context, dir string) (string, error) {
 	return W.WExportParquet(ctx, dir)
+}
+
+// _github_com_stratahq_strata_blocks_sdk_PgxRows is an interface wrapper for PgxRows type
+type _github_com_stratahq_strata_blocks_sdk_PgxRows struct {
+	IValue  interface{}
+	WClose  func()
+	WErr    func() error
+	WNext   func() bool
+	WValues func() ([]any, error)
+}
+
+func (W _github_com_stratahq_strata_blocks_sdk_PgxRows) Close() {
+	W.WClose()
+}
+func (W _github_com_stratahq_strata_blocks_sdk_PgxRows) Err() error {
+	return W.WErr()
+}
+func (W _github_com_stratahq_strata_blocks_sdk_PgxRows) Next() bool {
+	return W.WNext()
+}
+func (W _github_com_stratahq_strata_blocks_sdk_PgxRows) Values() ([]any, error) {
+	return W.WValues()
 }
 
 // _github_com_stratahq_strata_blocks_sdk_SecretHost is an interface wrapper for SecretHost type
