@@ -228,6 +228,10 @@ type HostCall struct {
 	// Secret names the secret of a "secret" call; the value comes back
 	// as a one-cell table (column "value"), on the kernel's own pipe.
 	Secret string `json:"secret,omitempty"`
+	// SealTo is a worker's one-time X25519 public key for a "secret" call
+	// it forwards: the coordinator seals the value to it, so the value
+	// never crosses NATS in clear (kernel/remote/secret_seal.go).
+	SealTo []byte `json:"seal_to,omitempty"`
 	// Export is the key of an export_begin or export_done call.
 	Export *sdk.ExportKey `json:"export,omitempty"`
 	// Dir is the folder of an export_parquet call.

@@ -2,6 +2,8 @@ package remote
 
 import (
 	"context"
+	"crypto/ecdh"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -230,6 +232,7 @@ func (a *Agent) handle(ctx context.Context, m jetstream.Msg, pay *payloads, ackW
 		}
 	}
 	res, out, err := exec.Exec(runCtx, hdr.Exec, inputs, h)
+	res, out = h.secrets.result(res, out) // nothing the block saw of a secret leaves in clear
 	endTaskSpan(span, engine, res, err)
 	if ctx.Err() != nil {
 		_ = m.Nak()
@@ -304,6 +307,8 @@ type agentHandler struct {
 	pay     *payloads
 	attempt uint64
 
+	secrets masker // the values this task's secret calls received
+
 	mu   sync.Mutex
 	out  []outputChunk
 	size int
@@ -332,11 +337,28 @@ func (h *agentHandler) chunks() []outputChunk {
 	return h.out
 }
 
-func (h *agentHandler) Stream(name, data string) { h.add(outputChunk{Stream: name, Data: data}) }
+func (h *agentHandler) Stream(name, data string) {
+	h.add(outputChunk{Stream: name, Data: h.secrets.mask(data)})
+}
 
-func (h *agentHandler) Log(l protocol.LogLine) { h.add(outputChunk{Log: &l}) }
+func (h *agentHandler) Log(l protocol.LogLine) {
+	l.Msg = h.secrets.mask(l.Msg)
+	h.add(outputChunk{Log: &l})
+}
 
 func (h *agentHandler) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk.Table, error) {
+	var own *ecdh.PrivateKey
+	if c.Method == "secret" {
+		// A key for this one call: the coordinator seals the value to it.
+		k, err := ecdh.X25519().GenerateKey(rand.Reader)
+		if err != nil {
+			return nil, err
+		}
+		own = k
+		sc := *c
+		sc.SealTo = k.PublicKey().Bytes()
+		c = &sc
+	}
 	b, err := json.Marshal(c)
 	if err != nil {
 		return nil, err
@@ -359,6 +381,17 @@ func (h *agentHandler) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk
 	}
 	if hr.Error != "" {
 		return nil, errors.New(hr.Error)
+	}
+	if own != nil {
+		if hr.Secret == nil {
+			return nil, fmt.Errorf("secret %q: the coordinator sent no sealed value", c.Secret)
+		}
+		v, err := hr.Secret.open(own, h.attempt, c.Secret)
+		if err != nil {
+			return nil, err
+		}
+		h.secrets.remember(v)
+		return protocol.SecretTable(v), nil // to the kernel, on its pipe
 	}
 	if len(tables) == 0 {
 		return sdk.NewTable(), nil
