@@ -710,6 +710,7 @@ export class PipelinePage implements Page {
         <div class="cells">
           ${this.yamlCells ? this.yamlCells.render(pl) : nothing}
           ${order.map((id) => this.cells.get(id)).filter((c): c is Cell => !!c).map((c, i, all) => html`${c.unlisted ? nothing : this.structure.insertBar(c.block.id, all[i - 1]?.block.id)}${this.structure.noteCell(c.block)}${this.cell(c, zone)}`)}
+          ${this.structure.insertBar("", listed.at(-1))}${this.structure.endNoteCell()}
           ${this.addBlockForm()}
           <p class="muted small" data-testid="keys-help">Keys: Shift+Enter runs a cell and moves on; Esc leaves the editor and selects the cell, then A / B add a block above / below, D D removes it (asks first), ↑ ↓ select, Alt+↑ ↓ move it, M writes a note above, Enter edits.</p>
         </div>
