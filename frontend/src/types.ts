@@ -218,6 +218,8 @@ export interface BackfillSpec {
   publish?: PublishMode;
   /** The blocks it recomputes; absent: every block. */
   blocks?: string[];
+  /** Some values of the value dimensions (strata backfill --where); absent: every value. */
+  where?: Record<string, string[]>;
   /** Who launched it (set by the server, never by the client). */
   actor?: string;
   /** The environment's pin owner ("env:dev") a backfill staged into; absent: prod. */
