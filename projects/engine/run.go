@@ -80,7 +80,7 @@ type RunOptions struct {
 	// handed over; started runs once its running event is durable;
 	// settled once its last publish committed, with the run's final state
 	// (the backfill's book follows the log with them).
-	group   *groupCommit
+	group   *groupSeat
 	handoff func()
 	started func()
 	settled func(State)
