@@ -77,6 +77,7 @@ var auditedRoutes = map[string]string{
 	"POST /api/v1/pipelines/:id/blocks/:block/move":       audit.ActionFileSave,
 	"POST /api/v1/pipelines/:id/blocks/:block/rename":     audit.ActionFileSave,
 	"PUT /api/v1/pipelines/:id/blocks/:block/note":        audit.ActionFileSave,
+	"PUT /api/v1/pipelines/:id/note":                      audit.ActionFileSave,
 	"POST /api/v1/pipelines/:id/triggers":                 audit.ActionFileSave,
 	"PUT /api/v1/pipelines/:id/triggers/:trigger":         audit.ActionFileSave,
 	"DELETE /api/v1/pipelines/:id/triggers/:trigger":      audit.ActionFileDelete,

@@ -130,6 +130,8 @@ export const api = {
   renameBlock: (pipeline: string, block: string, to: string) => call<BlockDetail>("POST", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}/rename`, { id: to }),
   /** The markdown note above a block's cell; "" removes it. */
   setNote: (pipeline: string, block: string, note: string) => call<BlockDetail>("PUT", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}/note`, { note }),
+  /** The note after the last block ("" removes it). */
+  setEndNote: (pipeline: string, note: string) => call<PipelineView>("PUT", `/pipelines/${enc(pipeline)}/note`, { note }),
   /** Each cell's last output in this editor session (after a reload). */
   sessionOutputs: (session: string, pipeline: string) => call<{ outputs: CellOutput[] }>("GET", `/sessions/${enc(session)}/outputs` + q({ pipeline })),
   /** The relations a SQL cell can name, with their columns (catalog or the session's drafts). */

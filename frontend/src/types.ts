@@ -106,6 +106,8 @@ export interface PipelineView {
   yaml: string;
   etag: string;
   description: string;
+  /** Markdown shown after the last block (end_note of the pipeline file). */
+  end_note?: string;
   partitions: PartitionsConfig;
   concurrency: number;
   blocks: BlockView[];

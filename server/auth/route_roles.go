@@ -52,6 +52,7 @@ var Routes = map[string]Role{
 	"POST /api/v1/pipelines/:id/blocks/:block/move":   Editor,
 	"POST /api/v1/pipelines/:id/blocks/:block/rename": Editor,
 	"PUT /api/v1/pipelines/:id/blocks/:block/note":    Editor,
+	"PUT /api/v1/pipelines/:id/note":                  Editor,
 	// The trigger form writes the pipeline file.
 	"POST /api/v1/pipelines/:id/triggers":            Editor,
 	"PUT /api/v1/pipelines/:id/triggers/:trigger":    Editor,
