@@ -95,7 +95,7 @@ type Block struct {
 	entryAt string           // file:line of the Go entry, for messages
 }
 
-var pipelineFields = []string{"id", "description", "end_note", "partitions", "variables", "concurrency", "retries", "timeout", "blocks", "triggers", "checks", "reads"}
+var pipelineFields = []string{"id", "description", "partitions", "variables", "concurrency", "retries", "timeout", "blocks", "triggers", "checks", "reads", "end_note"}
 var blockFields = []string{"id", "note", "file", "kind", "upstream", "dynamic", "reduce", "product", "key", "partitions", "timeout", "retries", "batch"}
 var retryFields = []string{"attempts", "backoff", "max_backoff"}
 
