@@ -264,6 +264,7 @@ func (w *Warehouse) commitGroup(reqs []*writeReq) error {
 	}
 	for k, st := range tx.parts {
 		w.parts[k] = st
+		w.last.note(k, st.last)
 	}
 	return nil
 }
