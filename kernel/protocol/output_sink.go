@@ -19,6 +19,10 @@ type OutputSink struct {
 	// instead of registering the file, so a wrong guess costs time, never
 	// correctness.
 	Version int `json:"version"`
+	// Return asks for the table as well: a block of the same partition
+	// reads it on the coordinator. The file still saves the coordinator
+	// writing the rows.
+	Return bool `json:"return,omitempty"`
 }
 
 // WrittenOutput is what the coordinator needs to commit an output a worker

@@ -128,6 +128,12 @@ func WriteLakeFile(ctx context.Context, s FileSink, t *sdk.Table) (*WrittenFile,
 	if fileWriter.err != nil {
 		return nil, fmt.Errorf("open the DuckDB that writes Parquet: %w", fileWriter.err)
 	}
+	// The data folder must be there already (the shared folder, mounted):
+	// one created here would be this machine's alone, and its file could
+	// not be committed.
+	if fi, err := os.Stat(s.DataPath); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("the lake's data folder %s is not mounted here", s.DataPath)
+	}
 	dir := filepath.Join(s.DataPath, catalogSchema, storageTableName(s.Product, schema))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("write the output of %s partition %s: %w", s.Product, s.Partition, err)
