@@ -81,7 +81,7 @@ func TestScaleOutOnLakeSurvivesKilledWorkerAndCoordinator(t *testing.T) {
 
 // workerFiles counts the data files of the lake that workers wrote, and
 // all of them, as its catalog lists them.
-func workerFiles(t *testing.T, dir string) (worker, all int) {
+func workerFiles(t testing.TB, dir string) (worker, all int) {
 	t.Helper()
 	w, ok, err := openLake(dir)
 	if !ok || err != nil {
