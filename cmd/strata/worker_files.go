@@ -17,7 +17,7 @@ type lakeFiles struct{}
 var _ remote.FileWriter = lakeFiles{}
 
 func (lakeFiles) WriteOutput(ctx context.Context, s *protocol.OutputSink, t *sdk.Table) (*protocol.WrittenOutput, error) {
-	f, err := warehouse.WriteLakeFile(ctx, warehouse.FileSink{DataPath: s.DataPath, Product: s.Product, Partition: s.Partition, Version: s.Version}, t)
+	f, err := warehouse.WriteLakeFile(ctx, warehouse.FileSink{DataPath: s.DataPath, Product: s.Product, Partition: s.Partition, Version: s.Version, MinRows: s.MinRows}, t)
 	if err != nil || f == nil {
 		return nil, err
 	}

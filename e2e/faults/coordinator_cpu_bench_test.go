@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stratahq/strata/e2e/pgtest"
 	"github.com/stratahq/strata/e2e/strataproc"
 	"github.com/stratahq/strata/projects/extensions/exttest"
 )
@@ -28,7 +29,9 @@ import (
 //   - lake-0-workers: a DuckLake (file catalog, data in a folder), no workers;
 //   - lake-1-worker, lake-2-workers: the same lake, --no-local, with one and
 //     two `strata worker` processes (2 slots each) that write the outputs'
-//     Parquet into the data folder themselves.
+//     Parquet into the data folder themselves;
+//   - lake-postgres-2-workers: the same with the catalog in Postgres (whose
+//     server's CPU is not the coordinator's and is not counted).
 //
 // Reported per setup: coord-cpu-ms/partition, partitions/s, worker-cpu-ms/
 // partition (the worker processes' own CPU) and x-single-machine (the
@@ -49,15 +52,21 @@ func BenchmarkCoordinatorCPUPerPartition(b *testing.B) {
 		days, _ = strconv.Atoi(s)
 	}
 	var single, oneWorker cpuTrial
+	var pg *pgtest.Cluster
 	for _, m := range []struct {
 		name    string
-		lake    bool
+		lake    string // "", "file" or "postgres": the catalog
 		workers int
-	}{{"single-machine", false, 0}, {"lake-0-workers", true, 0}, {"lake-1-worker", true, 1}, {"lake-2-workers", true, 2}} {
+	}{{"single-machine", "", 0}, {"lake-0-workers", "file", 0}, {"lake-1-worker", "file", 1}, {"lake-2-workers", "file", 2},
+		{"lake-postgres-2-workers", "postgres", 2}} {
 		b.Run(m.name, func(b *testing.B) {
+			if m.lake == "postgres" && pg == nil {
+				exttest.Require(b, "postgres")
+				pg = pgtest.Start(b)
+			}
 			var res cpuTrial
 			for range b.N {
-				res = runCPUTrial(b, bin, days, m.lake, m.workers)
+				res = runCPUTrial(b, bin, days, m.lake, pg, m.workers)
 			}
 			b.ReportMetric(res.coordMS(), "coord-cpu-ms/partition")
 			b.ReportMetric(res.perSec(), "partitions/s")
@@ -96,8 +105,9 @@ func (c cpuTrial) coordMS() float64  { return float64(c.coord.Microseconds()) / 
 func (c cpuTrial) workerMS() float64 { return float64(c.workers.Microseconds()) / 1000 / float64(c.parts) }
 func (c cpuTrial) perSec() float64   { return float64(c.parts) / c.wall.Seconds() }
 
-// heavyBlock burns CPU, then returns 2,000 rows: the shape of a block
-// worth sending to a worker.
+// heavyBlock burns CPU (about 30 ms compiled), then returns 20,000 rows
+// (above warehouse.DefaultFileMinRows, so workers write them as files):
+// the shape of a block worth sending to a worker.
 const heavyBlock = `package crunch
 
 import (
@@ -109,12 +119,12 @@ import (
 func Load(ctx *sdk.Context) (*sdk.Table, error) {
 	seed := uint64(ctx.Partition.Start.Unix())
 	h := seed
-	for i := 0; i < 300000; i++ {
+	for i := 0; i < 30000000; i++ {
 		h ^= uint64(i)
 		h *= 1099511628211
 	}
 	out := sdk.NewTable(sdk.Int64("id"), sdk.String("label"), sdk.Float64("value"), sdk.Int64("hash"))
-	for i := 0; i < 2000; i++ {
+	for i := 0; i < 20000; i++ {
 		out.Append(int64(i), fmt.Sprintf("%s-%d", ctx.Partition.Key, i), float64(i)*0.5, int64(h>>1)+int64(i))
 	}
 	return out, nil
@@ -123,7 +133,7 @@ func Load(ctx *sdk.Context) (*sdk.Table, error) {
 
 // runCPUTrial backfills days partitions of the heavy pipeline on a fresh
 // project and measures it.
-func runCPUTrial(b *testing.B, bin string, days int, lake bool, workers int) cpuTrial {
+func runCPUTrial(b *testing.B, bin string, days int, lake string, pg *pgtest.Cluster, workers int) cpuTrial {
 	b.Helper()
 	b.StopTimer()
 	dir := filepath.Join(b.TempDir(), "p")
@@ -139,11 +149,20 @@ func runCPUTrial(b *testing.B, bin string, days int, lake bool, workers int) cpu
 		"description: a CPU-heavy block, for the coordinator's CPU per partition\npartitions: {interval: day, timezone: UTC, start: \"2020-01-01\"}\nblocks:\n  - id: crunch\n"), 0o644))
 	must(os.MkdirAll(filepath.Join(dir, "blocks", "crunch"), 0o755))
 	must(os.WriteFile(filepath.Join(dir, "blocks", "crunch", "crunch.go"), []byte(heavyBlock), 0o644))
-	if lake {
+	if lake != "" {
 		f, err := os.OpenFile(filepath.Join(dir, "strata.yaml"), os.O_APPEND|os.O_WRONLY, 0)
 		must(err)
 		data := filepath.Join(filepath.Dir(dir), "data")
-		fmt.Fprintf(f, "warehouse:\n  kind: ducklake\n  catalog: %s\n  data_path: %s\n", filepath.Join(filepath.Dir(dir), "catalog.ducklake"), data)
+		if lake == "postgres" {
+			db := fmt.Sprintf("bench_%d", time.Now().UnixNano())
+			pg.Psql(b, "CREATE DATABASE "+db)
+			fmt.Fprintf(f, "secrets:\n  pg_lake: {env: STRATA_BENCH_LAKE_PASSWORD}\nwarehouse:\n  kind: ducklake\n"+
+				"  catalog: \"postgres:host=%s port=%d user=%s dbname=%s sslmode=disable\"\n  password: pg_lake\n  data_path: %s\n",
+				pg.Host, pg.Port, pg.User, db, data)
+			b.Setenv("STRATA_BENCH_LAKE_PASSWORD", pg.Password)
+		} else {
+			fmt.Fprintf(f, "warehouse:\n  kind: ducklake\n  catalog: %s\n  data_path: %s\n", filepath.Join(filepath.Dir(dir), "catalog.ducklake"), data)
+		}
 		f.Close()
 	}
 	var flags []string
@@ -170,7 +189,7 @@ func runCPUTrial(b *testing.B, bin string, days int, lake bool, workers int) cpu
 		waitLive(b, bin, dir, workers)
 	}
 	start := time.Date(2021, 1, 1, 0, 0, 0, 0, time.UTC)
-	spec := fmt.Sprintf(`{"pipeline":"heavy","from":%q,"to":%q,"publish":"partition","concurrency":4}`,
+	spec := fmt.Sprintf(`{"pipeline":"heavy","from":%q,"to":%q,"publish":"partition","concurrency":4,"engine":"compiled"}`,
 		start.Format(time.DateOnly), start.AddDate(0, 0, days-1).Format(time.DateOnly))
 	coord0, work0 := procCPU(b, srv.Cmd.Process.Pid), sumCPU(b, procs)
 	t0 := time.Now()
@@ -190,7 +209,7 @@ func runCPUTrial(b *testing.B, bin string, days int, lake bool, workers int) cpu
 		_ = p.Process.Signal(syscall.SIGTERM)
 	}
 	srv.Stop(b)
-	if lake {
+	if lake != "" {
 		res.workerFiles, res.files = workerFiles(b, dir)
 	}
 	return res

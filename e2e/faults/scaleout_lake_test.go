@@ -35,6 +35,8 @@ func TestScaleOutOnLakeSurvivesKilledWorkerAndCoordinator(t *testing.T) {
 	tr.From, tr.To = weekRange(1)
 	dir := filepath.Join(t.TempDir(), "lake")
 	writeLakeProject(t, d, dir, pg)
+	// The demo's outputs are small: have the workers write them anyway.
+	t.Setenv("STRATA_WORKER_FILES_MIN_ROWS", "1")
 
 	addr := freeAddr(t)
 	flags := []string{"--listen-workers", addr, "--no-local", "--ack-wait", "2s"}

@@ -23,6 +23,9 @@ type OutputSink struct {
 	// reads it on the coordinator. The file still saves the coordinator
 	// writing the rows.
 	Return bool `json:"return,omitempty"`
+	// MinRows: a smaller output comes back as a table (its file would cost
+	// the commit more than its rows).
+	MinRows int `json:"min_rows,omitempty"`
 }
 
 // WrittenOutput is what the coordinator needs to commit an output a worker

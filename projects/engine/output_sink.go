@@ -34,7 +34,7 @@ func (r *runner) sinkFor(g *group, b *project.Block) *protocol.OutputSink {
 	if !ok {
 		return nil
 	}
-	return &protocol.OutputSink{DataPath: s.DataPath, Product: s.Product, Partition: s.Partition, Version: s.Version, Return: ret}
+	return &protocol.OutputSink{DataPath: s.DataPath, Product: s.Product, Partition: s.Partition, Version: s.Version, Return: ret, MinRows: s.MinRows}
 }
 
 // keepWritten records the file a worker wrote for block b, for the publish.

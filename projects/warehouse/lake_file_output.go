@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 
@@ -35,12 +36,24 @@ import (
 // (allow_missing and hive_partitioning both fail with "Invalid unicode"), so
 // the number cannot be left out of the file.
 
+// DefaultFileMinRows is the smallest output a worker writes as a file. A
+// file costs the commit a registration (DuckLake reads its footer and
+// records its column statistics), while the rows of the outputs a group
+// commit gathers go into one file: measured with
+// BenchmarkLakeCommitPerPartition (file catalog, 8 partitions per commit),
+// 2,000-row outputs cost the coordinator 9.2 ms per partition as rows and
+// 11.2 ms as files, 20,000-row outputs 30.1 ms as rows and 12.2 ms as files,
+// 100,000-row outputs 79 ms and 10 ms.
+const DefaultFileMinRows = 5000
+
 // FileSink is where a worker may write one output itself.
 type FileSink struct {
 	DataPath  string // the lake's data folder, absolute
 	Product   string
 	Partition string
 	Version   int // the version the commit is expected to give it
+	// MinRows: a smaller output comes back as a table (DefaultFileMinRows).
+	MinRows int
 }
 
 // WrittenFile is an output a worker wrote: what the commit registers.
@@ -97,7 +110,11 @@ func (w *Warehouse) FileSink(product, partition string, basedOn int) (FileSink, 
 	if !ok {
 		last = basedOn
 	}
-	return FileSink{DataPath: dp, Product: product, Partition: partition, Version: last + 1}, true
+	minRows := lb.opts.FileMinRows
+	if minRows <= 0 {
+		minRows = DefaultFileMinRows
+	}
+	return FileSink{DataPath: dp, Product: product, Partition: partition, Version: last + 1, MinRows: minRows}, true
 }
 
 // fileWriter is the in-memory DuckDB a worker writes Parquet with, opened
@@ -112,9 +129,10 @@ var fileWriter struct {
 // in the storage table's folder under s.DataPath (as the lake lays out its
 // own files, so the catalog keeps the path relative): first under a
 // temporary name, then renamed, so no reader or commit ever sees half a
-// file. An empty table writes nothing (nil, nil): it travels back as a table.
+// file. An empty table, or one below s.MinRows, writes nothing (nil, nil):
+// it travels back as a table.
 func WriteLakeFile(ctx context.Context, s FileSink, t *sdk.Table) (*WrittenFile, error) {
-	if t == nil || t.Len() == 0 {
+	if t == nil || t.Len() == 0 || t.Len() < s.MinRows {
 		return nil, nil
 	}
 	if err := validateProduct(s.Product); err != nil {
@@ -202,21 +220,55 @@ func (tx *writeTx) addFile(table string, o *preparedOutput, version int) error {
 	if rel, err := filepath.Rel(dp, f.Path); err != nil || strings.HasPrefix(rel, "..") || !filepath.IsAbs(f.Path) {
 		return fmt.Errorf("output file %s is not under the lake's data folder %s", f.Path, dp)
 	}
-	tx.w.statements.Add(1)
-	var q string
 	if f.Version == version && f.Partition == o.Partition {
-		// Literals: ducklake's table function takes no parameters, and a
-		// prepared statement per file would fill the statement cache.
-		q = fmt.Sprintf("CALL ducklake_add_data_files(%s, %s, %s, schema => %s)",
-			quoteLiteral(LakeName), quoteLiteral(table), quoteLiteral(f.Path), quoteLiteral(catalogSchema))
-		tx.w.filesAdded.Add(1)
-	} else {
-		q = fmt.Sprintf("INSERT INTO %s SELECT %s, %d, * EXCLUDE (%s, %s) FROM read_parquet(%s)",
-			qualified(table), quoteLiteral(o.Partition), version, colPartition, colVersion, quoteLiteral(f.Path))
-		tx.w.filesCopied.Add(1)
+		// Registered when the transaction flushes, every file of a table in
+		// one call: measured a third cheaper per file than one call each.
+		if tx.files == nil {
+			tx.files = map[string][]string{}
+		}
+		tx.files[table] = append(tx.files[table], f.Path)
+		return nil
 	}
+	tx.w.statements.Add(1)
+	tx.w.filesCopied.Add(1)
+	q := fmt.Sprintf("INSERT INTO %s SELECT %s, %d, * EXCLUDE (%s, %s) FROM read_parquet(%s)",
+		qualified(table), quoteLiteral(o.Partition), version, colPartition, colVersion, quoteLiteral(f.Path))
 	if _, err := tx.conn.ExecContext(tx.ctx, q); err != nil {
-		return fmt.Errorf("register the output file %s: %s", f.Path, lb.mask(err.Error()))
+		return fmt.Errorf("copy the rows of the output file %s: %s", f.Path, lb.mask(err.Error()))
+	}
+	return nil
+}
+
+// flushFiles registers the files queued by addFile, one call per table.
+// Literals: ducklake's table function takes no parameters, and a prepared
+// statement per list of files would fill the statement cache.
+func (tx *writeTx) flushFiles() error {
+	if len(tx.files) == 0 {
+		return nil
+	}
+	tables := make([]string, 0, len(tx.files))
+	for t := range tx.files {
+		tables = append(tables, t)
+	}
+	sort.Strings(tables)
+	for _, table := range tables {
+		paths := tx.files[table]
+		lits := make([]string, len(paths))
+		for i, p := range paths {
+			lits[i] = quoteLiteral(p)
+		}
+		q := fmt.Sprintf("CALL ducklake_add_data_files(%s, %s, [%s], schema => %s)",
+			quoteLiteral(LakeName), quoteLiteral(table), strings.Join(lits, ", "), quoteLiteral(catalogSchema))
+		tx.w.statements.Add(1)
+		if _, err := tx.conn.ExecContext(tx.ctx, q); err != nil {
+			msg := err.Error()
+			if lb, ok := tx.w.backend.(*lakeBackend); ok {
+				msg = lb.mask(msg)
+			}
+			return fmt.Errorf("register %d output files in %s: %s", len(paths), table, msg)
+		}
+		tx.w.filesAdded.Add(int64(len(paths)))
+		delete(tx.files, table)
 	}
 	return nil
 }

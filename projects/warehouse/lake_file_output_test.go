@@ -24,6 +24,7 @@ func TestLakeWorkerFileIsRegisteredNotCopied(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	lake := fileLake(t, dir)
+	lake.FileMinRows = 1
 	wh := openAt(t, filepath.Join(dir, "w.duckdb"), Options{Lake: lake})
 	defer wh.Close()
 
@@ -98,6 +99,7 @@ func TestLakeUncommittedWorkerFileIsSwept(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	lake := fileLake(t, dir)
+	lake.FileMinRows = 1
 	wh := openAt(t, filepath.Join(dir, "w.duckdb"), Options{Lake: lake})
 	publish(t, wh, "orders", "2024-03-09", bigTable(10, 1, false))
 	sink, _ := wh.FileSink("orders", "2024-03-10", 0)
@@ -113,6 +115,23 @@ func TestLakeUncommittedWorkerFileIsSwept(t *testing.T) {
 	}
 	if got := read(t, wh, "orders", Selection{}); got.Len() != 10 {
 		t.Fatalf("read %d rows, want the 10 committed", got.Len())
+	}
+}
+
+// An output below the sink's MinRows is not written: it comes back as a
+// table, whose rows cost the commit less than a file's registration.
+func TestLakeSmallOutputIsNotWritten(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	wh := openAt(t, filepath.Join(dir, "w.duckdb"), Options{Lake: fileLake(t, dir)})
+	defer wh.Close()
+	s, ok := wh.FileSink("orders", "2024-03-10", 0)
+	if !ok || s.MinRows != DefaultFileMinRows {
+		t.Fatalf("sink %+v: want MinRows %d", s, DefaultFileMinRows)
+	}
+	f, err := WriteLakeFile(context.Background(), s, bigTable(DefaultFileMinRows-1, 1, false))
+	if err != nil || f != nil {
+		t.Fatalf("wrote %+v (%v), want nothing below %d rows", f, err, DefaultFileMinRows)
 	}
 }
 
