@@ -101,9 +101,11 @@ type cpuTrial struct {
 	workerFiles, files int
 }
 
-func (c cpuTrial) coordMS() float64  { return float64(c.coord.Microseconds()) / 1000 / float64(c.parts) }
-func (c cpuTrial) workerMS() float64 { return float64(c.workers.Microseconds()) / 1000 / float64(c.parts) }
-func (c cpuTrial) perSec() float64   { return float64(c.parts) / c.wall.Seconds() }
+func (c cpuTrial) coordMS() float64 { return float64(c.coord.Microseconds()) / 1000 / float64(c.parts) }
+func (c cpuTrial) workerMS() float64 {
+	return float64(c.workers.Microseconds()) / 1000 / float64(c.parts)
+}
+func (c cpuTrial) perSec() float64 { return float64(c.parts) / c.wall.Seconds() }
 
 // heavyBlock burns CPU (about 30 ms compiled), then returns 20,000 rows
 // (above warehouse.DefaultFileMinRows, so workers write them as files):
