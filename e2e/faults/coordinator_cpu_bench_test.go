@@ -71,6 +71,9 @@ func BenchmarkCoordinatorCPUPerPartition(b *testing.B) {
 			b.ReportMetric(res.coordMS(), "coord-cpu-ms/partition")
 			b.ReportMetric(res.perSec(), "partitions/s")
 			b.ReportMetric(res.workerMS(), "worker-cpu-ms/partition")
+			if m.lake != "" {
+				b.ReportMetric(float64(res.snapshots)/float64(res.parts), "lake-commits/partition")
+			}
 			switch m.name {
 			case "single-machine":
 				single = res
@@ -87,8 +90,8 @@ func BenchmarkCoordinatorCPUPerPartition(b *testing.B) {
 					b.ReportMetric(min(float64(n)*oneWorker.perSec(), limit), fmt.Sprintf("proj-%dw-partitions/s", n))
 				}
 			}
-			b.Logf("%s: %d partitions in %s; coordinator CPU %s, workers CPU %s, %d of %d data files written by workers",
-				m.name, res.parts, res.wall.Round(time.Millisecond), res.coord, res.workers, res.workerFiles, res.files)
+			b.Logf("%s: %d partitions in %s; coordinator CPU %s, workers CPU %s, %d of %d data files written by workers, %d lake snapshots",
+				m.name, res.parts, res.wall.Round(time.Millisecond), res.coord, res.workers, res.workerFiles, res.files, res.snapshots)
 		})
 	}
 }
@@ -99,6 +102,7 @@ type cpuTrial struct {
 	wall               time.Duration
 	coord, workers     time.Duration
 	workerFiles, files int
+	snapshots          int // the lake's snapshots after it: one per commit
 }
 
 func (c cpuTrial) coordMS() float64 { return float64(c.coord.Microseconds()) / 1000 / float64(c.parts) }
@@ -213,6 +217,7 @@ func runCPUTrial(b *testing.B, bin string, days int, lake string, pg *pgtest.Clu
 	srv.Stop(b)
 	if lake != "" {
 		res.workerFiles, res.files = workerFiles(b, dir)
+		res.snapshots = lakeSnapshots(b, dir)
 	}
 	return res
 }
@@ -264,4 +269,19 @@ func sumCPU(b *testing.B, procs []*exec.Cmd) time.Duration {
 		d += procCPU(b, p.Process.Pid)
 	}
 	return d
+}
+
+// lakeSnapshots counts the lake's snapshots: every Strata write
+// transaction (and the lake's own maintenance) is one.
+func lakeSnapshots(b *testing.B, dir string) int {
+	w, ok, err := openLake(dir)
+	if !ok || err != nil {
+		b.Fatalf("open the lake of %s: %v", dir, err)
+	}
+	defer w.close()
+	var n int
+	if err := w.db.QueryRow(`SELECT count(*) FROM __ducklake_metadata_lake.ducklake_snapshot`).Scan(&n); err != nil {
+		b.Fatal(err)
+	}
+	return n
 }
