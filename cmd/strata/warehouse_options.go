@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"strconv"
 
 	"github.com/stratahq/strata/projects/project"
 	"github.com/stratahq/strata/projects/secrets"
@@ -18,6 +20,13 @@ func warehouseOptions(proj *project.Project, readOnly bool) (warehouse.Options, 
 		return o, nil
 	}
 	o.Lake = &warehouse.LakeOptions{Catalog: wc.Catalog, DataPath: wc.DataPath, KeepSnapshots: wc.KeepSnapshots}
+	if s := os.Getenv(workerFilesMinRowsEnv); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			return o, fmt.Errorf("$%s=%q: want a number of rows, 1 or more", workerFilesMinRowsEnv, s)
+		}
+		o.Lake.FileMinRows = n
+	}
 	if wc.Password != "" {
 		pw, err := secrets.New(proj.Dir, proj.Secrets).Resolve(wc.Password)
 		if err != nil {
@@ -27,3 +36,7 @@ func warehouseOptions(proj *project.Project, readOnly bool) (warehouse.Options, 
 	}
 	return o, nil
 }
+
+// workerFilesMinRowsEnv tunes warehouse.LakeOptions.FileMinRows: outputs
+// with fewer rows come back from workers as tables.
+const workerFilesMinRowsEnv = "STRATA_WORKER_FILES_MIN_ROWS"

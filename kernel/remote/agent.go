@@ -41,6 +41,15 @@ type AgentConfig struct {
 	// task runs interpreted.
 	Natives Natives
 	BinDir  string
+	// Files, when set, writes a block's output where the task's Sink says
+	// (the warehouse's shared data folder) instead of sending the rows back:
+	// the coordinator then only commits the file (output_sink.go).
+	Files FileWriter
+}
+
+// FileWriter writes a block's output as a file the coordinator commits.
+type FileWriter interface {
+	WriteOutput(ctx context.Context, sink *protocol.OutputSink, t *sdk.Table) (*protocol.WrittenOutput, error)
 }
 
 // Agent is a worker: it pulls tasks, one Fetch(1) per free slot, runs them
@@ -244,6 +253,9 @@ func (a *Agent) handle(ctx context.Context, m jetstream.Msg, pay *payloads, ackW
 	case err != nil:
 		res = &protocol.Result{Error: &protocol.RunError{Kind: protocol.ErrCrash, Message: "worker " + a.cfg.ID + ": no kernel: " + err.Error()}}
 	}
+	if err == nil && res != nil && res.Error == nil {
+		out = a.writeOutput(runCtx, hdr.Exec, res, out, h)
+	}
 	rh := &resultHeader{Label: hdr.Label, Attempt: hdr.Attempt, Worker: a.cfg.ID, Engine: engine, Result: res, Output: h.chunks()}
 	var rb []byte
 	if out != nil {
@@ -312,6 +324,9 @@ type agentHandler struct {
 	mu   sync.Mutex
 	out  []outputChunk
 	size int
+	// secret says the block asked for a secret: its output goes back to the
+	// coordinator, which masks secret values in it before it is stored.
+	secret bool
 }
 
 // maxOutput bounds the streamed output a result carries.
@@ -349,6 +364,10 @@ func (h *agentHandler) Log(l protocol.LogLine) {
 func (h *agentHandler) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk.Table, error) {
 	var own *ecdh.PrivateKey
 	if c.Method == "secret" {
+		// The block's table then goes back to the coordinator, which masks it.
+		h.mu.Lock()
+		h.secret = true
+		h.mu.Unlock()
 		// A key for this one call: the coordinator seals the value to it.
 		k, err := ecdh.X25519().GenerateKey(rand.Reader)
 		if err != nil {

@@ -39,6 +39,9 @@ type LakeOptions struct {
 	// they expire and their files are deleted (lake_maintenance.go); zero
 	// means DefaultKeepSnapshots.
 	KeepSnapshots time.Duration
+	// FileMinRows is the smallest output a worker writes as a file itself
+	// (lake_file_output.go); zero means DefaultFileMinRows.
+	FileMinRows int
 }
 
 // LakeName is the name the lake is attached under in every connection (and

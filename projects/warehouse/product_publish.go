@@ -17,8 +17,11 @@ type Output struct {
 	PartitionStart time.Time // inclusive
 	PartitionEnd   time.Time // exclusive
 	Table          *sdk.Table
-	RunID          string
-	CodeHash       string
+	// File, instead of Table, is an output a worker wrote into the lake's
+	// data folder itself (lake_file_output.go): the commit registers it.
+	File     *WrittenFile
+	RunID    string
+	CodeHash string
 	// Upstream records what the run read: product -> partition -> version.
 	Upstream map[string]map[string]int
 	// Inputs are the upstream products in the order the block received
@@ -139,9 +142,22 @@ func prepareOutputs(outs []Output) ([]preparedOutput, error) {
 			return nil, fmt.Errorf("%s: output %d already publishes this partition", where, j)
 		}
 		seen[key] = i
-		schema, err := tableSchema(o.Table)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", where, err)
+		var schema []sdk.Field
+		var hash string
+		if o.File != nil {
+			if o.Table != nil {
+				return nil, fmt.Errorf("%s: both a table and a file", where)
+			}
+			schema, hash = o.File.Schema, o.File.Hash
+			if len(schema) == 0 || hash == "" {
+				return nil, fmt.Errorf("%s: file %s comes without its schema or content hash", where, o.File.Path)
+			}
+		} else {
+			s, err := tableSchema(o.Table)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+			schema, hash = s, contentHash(o.Table, s)
 		}
 		up := o.Upstream
 		if up == nil {
@@ -170,7 +186,7 @@ func prepareOutputs(outs []Output) ([]preparedOutput, error) {
 		if start == "" {
 			start = "null"
 		}
-		prepared[i] = preparedOutput{Output: o, schema: schema, upstream: string(b), inputs: inputs, hash: contentHash(o.Table, schema), state: state, start: start}
+		prepared[i] = preparedOutput{Output: o, schema: schema, upstream: string(b), inputs: inputs, hash: hash, state: state, start: start}
 	}
 	return prepared, nil
 }
@@ -268,13 +284,20 @@ func (tx *writeTx) writeOutput(o *preparedOutput, makeCurrent bool, created time
 	if o.IfCurrent {
 		basedOn = o.BasedOn
 	}
-	if err := tx.insertTable(table, o.Partition, version, o.Table); err != nil {
+	rows := int64(0)
+	if o.File != nil {
+		rows = o.File.Rows
+		err = tx.addFile(table, o, version)
+	} else {
+		rows = int64(o.Table.Len())
+		err = tx.insertTable(table, o.Partition, version, o.Table)
+	}
+	if err != nil {
 		return Version{}, err
 	}
 	if err := tx.writeState(o, version); err != nil {
 		return Version{}, err
 	}
-	rows := int64(o.Table.Len())
 	// A published version is inserted current; only the version it replaces
 	// needs its flag cleared (none for a new partition).
 	tx.batch.inserts = append(tx.batch.inserts, pendingVersion{o: o, version: version, table: table, rows: rows, created: created, basedOn: basedOn})

@@ -103,6 +103,9 @@ type Warehouse struct {
 	broken    atomic.Pointer[error] // set once they changed: every write is refused
 	// hasState says whether any version has a block state (version_state.go).
 	hasState atomic.Int32
+	// last and the counters serve outputs workers write (lake_file_output.go).
+	last                    lastVersions
+	filesAdded, filesCopied atomic.Int64
 
 	mu      sync.Mutex
 	writer  *sql.Conn                  // nil until first write, and after a broken rollback

@@ -41,6 +41,9 @@ type writeTx struct {
 	// rows are the new versions' rows not inserted yet, by storage table
 	// (table_batch.go).
 	rows map[string]rowBatch
+	// files are the worker files to register, by storage table
+	// (lake_file_output.go).
+	files map[string][]string
 }
 
 // write runs fn in one transaction under the write lock: BEGIN, fn, view
@@ -283,6 +286,7 @@ func (w *Warehouse) commitGroup(reqs []*writeReq) error {
 	}
 	for k, st := range tx.parts {
 		w.parts[k] = st
+		w.last.note(k, st.last)
 	}
 	return nil
 }
