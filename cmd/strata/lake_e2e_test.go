@@ -17,11 +17,14 @@ import (
 // lakeReader is a separate DuckDB process (Python's duckdb, the same
 // DuckDB version) that attaches the lake as any user would and prints, per
 // partition of the product, its row count: what a BI tool or notebook sees.
+// With $LAKE_S3_SECRET (a CREATE SECRET statement) it reads a data path in S3.
 const lakeReader = `
-import sys, duckdb
+import os, sys, duckdb
 catalog, data, product, snapshot = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 c = duckdb.connect(config={'autoinstall_known_extensions': False, 'autoload_known_extensions': False})
 c.execute("LOAD ducklake"); c.execute("LOAD postgres_scanner")
+if os.environ.get("LAKE_S3_SECRET"):
+    c.execute("LOAD httpfs"); c.execute(os.environ["LAKE_S3_SECRET"])
 opts = "DATA_PATH '" + data + "', READ_ONLY" + ("" if snapshot == "" else ", SNAPSHOT_VERSION " + snapshot)
 c.execute("ATTACH 'ducklake:" + catalog + "' AS lake (" + opts + ")")
 if product == "snapshot":
