@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -113,6 +114,37 @@ warehouse:
 		t.Fatalf("%d Parquet objects under s3://lake/strata/, want at least %d: %v", parquet, days, keys)
 	}
 	t.Logf("%d Parquet objects in the bucket", parquet)
+
+	// `strata products versions` names the snapshot each version became
+	// current in, and the product read there has that version's rows.
+	vout, code := strataproc.Run(t, bin, "products", "versions", dir, product, "--format", "json")
+	if code != 0 {
+		t.Fatalf("products versions: %s", vout)
+	}
+	var parts []struct {
+		Key      string
+		Versions []struct {
+			Version      int
+			Rows         int
+			LakeSnapshot int64 `json:"lake_snapshot"`
+		}
+	}
+	if err := json.Unmarshal([]byte(vout), &parts); err != nil || len(parts) != days {
+		t.Fatalf("products versions --format json: %v, %d partitions:\n%s", err, len(parts), vout)
+	}
+	for _, p := range []int{0, days - 1} {
+		v := parts[p].Versions[len(parts[p].Versions)-1]
+		if v.LakeSnapshot <= 0 {
+			t.Fatalf("partition %s version %d has no lake snapshot:\n%s", parts[p].Key, v.Version, vout)
+		}
+		at, raw := readLake(t, script, readerCatalog, data, product, fmt.Sprint("at:", v.LakeSnapshot))
+		if at[parts[p].Key] != final[parts[p].Key] || at[parts[p].Key] != v.Rows {
+			t.Fatalf("at snapshot %d partition %s reads %d rows, its version %d has %d:\n%s", v.LakeSnapshot, parts[p].Key, at[parts[p].Key], v.Version, v.Rows, raw)
+		}
+	}
+	if out, code := strataproc.Run(t, bin, "products", "versions", dir, product, "--partition", parts[0].Key); code != 0 || !strings.Contains(out, "LAKE SNAPSHOT") {
+		t.Fatalf("products versions (table): %s", out)
+	}
 
 	// The key is in no output and no file of the project.
 	for _, s := range []string{srv.KeyID, srv.Secret, pg.Password} {

@@ -41,6 +41,9 @@ type writeTx struct {
 	// rows are the new versions' rows not inserted yet, by storage table
 	// (table_batch.go).
 	rows map[string]rowBatch
+	// madeCurrent are, on a lake, the partitions whose current version
+	// changed, named in the snapshot's commit info (lake_snapshot.go).
+	madeCurrent map[partKey]int
 }
 
 // write runs fn in one transaction under the write lock: BEGIN, fn, view
@@ -210,6 +213,9 @@ func (w *Warehouse) commitGroup(reqs []*writeReq) error {
 	}
 	if err == nil {
 		err = tx.rebuildViews()
+	}
+	if err == nil {
+		err = tx.tagLakeSnapshot()
 	}
 	hooked := false
 	if err == nil {
