@@ -20,12 +20,18 @@ const DefaultKeepSnapshots = 24 * time.Hour
 //
 //  1. files most of whose rows were deleted are rewritten
 //     (ducklake_rewrite_data_files), so retention's deletes leave the disk;
-//  2. snapshots older than KeepSnapshots expire (ducklake_expire_snapshots):
+//  2. small files of a table are merged into larger ones
+//     (ducklake_merge_adjacent_files): each publish writes its own Parquet
+//     file per product, so a backfill leaves one small file per partition.
+//     The merged file keeps each row's snapshot range, so time travel
+//     (a version read at its snapshot) reads the same rows as before;
+//     the small files go with step 4 once no kept snapshot needs them;
+//  3. snapshots older than KeepSnapshots expire (ducklake_expire_snapshots):
 //     time travel reaches back that far, no further;
-//  3. the files no live snapshot needs any more are deleted
+//  4. the files no live snapshot needs any more are deleted
 //     (ducklake_cleanup_old_files), after the same grace, so a reader still
 //     on an old snapshot is not cut off mid-query;
-//  4. at Open, files under the data path that the catalog does not know are
+//  5. at Open, files under the data path that the catalog does not know are
 //     deleted (ducklake_delete_orphaned_files): the Parquet a writer killed
 //     before its commit left behind. At Open this process holds the
 //     warehouse lock, so no Strata write of this lake is under way.
@@ -36,6 +42,7 @@ const DefaultKeepSnapshots = 24 * time.Hour
 // LakeMaintenance is what one maintenance pass did.
 type LakeMaintenance struct {
 	Rewritten int // data files rewritten without their deleted rows
+	Merged    int // small data files merged into larger ones
 	Expired   int // snapshots expired
 	Deleted   int // files deleted: old and orphaned
 }
@@ -59,6 +66,7 @@ func (w *Warehouse) maintainLake(ctx context.Context, orphans bool) (LakeMainten
 		n    *int
 	}{
 		{"rewrite files with deleted rows", `SELECT coalesce(sum(files_processed), 0) FROM ducklake_rewrite_data_files(` + lake + `)`, &m.Rewritten},
+		{"merge small files", `SELECT coalesce(sum(files_processed), 0) FROM ducklake_merge_adjacent_files(` + lake + `)`, &m.Merged},
 		{"expire snapshots", `SELECT count(*) FROM ducklake_expire_snapshots(` + lake + `, older_than => ` + cutoff + `)`, &m.Expired},
 		{"delete unneeded files", `SELECT count(*) FROM ducklake_cleanup_old_files(` + lake + `, older_than => ` + cutoff + `)`, &m.Deleted},
 	}

@@ -1,0 +1,90 @@
+package warehouse
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Each publish writes its own small Parquet file per product; the lake's
+// maintenance merges them (ducklake_merge_adjacent_files), so the files a
+// reader opens drop, while every kept version's rows, the current view and
+// every version read at its recorded snapshot stay exactly as they were.
+func TestLakeMergesSmallFiles(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	lake := fileLake(t, dir)
+	wh := openAt(t, filepath.Join(dir, "w.duckdb"), Options{Retention: 3, Lake: lake})
+	defer wh.Close()
+	for round := range 2 {
+		for day := 1; day <= 8; day++ {
+			publish(t, wh, "m", fmt.Sprintf("2024-03-%02d", day), bigTable(500, int64(round*100+day), false))
+		}
+	}
+	// What a reader sees: the files of the live snapshot, every kept
+	// version's rows, and the partition read at each version's snapshot.
+	state := func() (int, string) {
+		var files int
+		if err := wh.DB().QueryRowContext(ctx, `SELECT count(*) FROM __ducklake_metadata_`+LakeName+`.ducklake_data_file WHERE end_snapshot IS NULL`).Scan(&files); err != nil {
+			t.Fatal(err)
+		}
+		var tables []string
+		rows, err := wh.DB().QueryContext(ctx, `SELECT DISTINCT storage_table FROM _strata.versions WHERE product = 'm' ORDER BY 1`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var s string
+			if err := rows.Scan(&s); err != nil {
+				t.Fatal(err)
+			}
+			tables = append(tables, s)
+		}
+		rows.Close()
+		var b strings.Builder
+		for _, tbl := range tables {
+			var s string
+			q := `SELECT list((` + colPartition + `, ` + colVersion + `, n, ids, amt) ORDER BY ` + colPartition + `, ` + colVersion + `)::VARCHAR FROM (
+				SELECT ` + colPartition + `, ` + colVersion + `, count(*) AS n, sum(id) AS ids, sum(amount)::DECIMAL(18,4) AS amt FROM _strata.` + tbl + ` GROUP BY ALL)`
+			if err := wh.DB().QueryRowContext(ctx, q).Scan(&s); err != nil {
+				t.Fatal(err)
+			}
+			b.WriteString(s)
+		}
+		var cur string
+		if err := wh.DB().QueryRowContext(ctx, `SELECT count(*) || ' ' || sum(id) || ' ' || sum(amount)::DECIMAL(18,4) FROM m`).Scan(&cur); err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString("\ncurrent " + cur)
+		parts, err := wh.Partitions(ctx, "m")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range parts {
+			for _, v := range p.Versions {
+				var s string
+				q := fmt.Sprintf(`SELECT count(*) || ' ' || sum(id) FROM m AT (VERSION => %d) WHERE _partition = '%s'`, v.LakeSnapshot, p.Key)
+				if err := wh.DB().QueryRowContext(ctx, q).Scan(&s); err != nil {
+					t.Fatal(err)
+				}
+				fmt.Fprintf(&b, "\n%s v%d at %d: %s", p.Key, v.Version, v.LakeSnapshot, s)
+			}
+		}
+		return files, b.String()
+	}
+	filesBefore, before := state()
+	if err := wh.Sweep(ctx); err != nil {
+		t.Fatal(err)
+	}
+	filesAfter, after := state()
+	t.Logf("16 publishes of 8 partitions: %d live data files -> %d after maintenance", filesBefore, filesAfter)
+	if filesAfter*2 > filesBefore {
+		t.Fatalf("maintenance left %d of %d live data files: the small files were not merged", filesAfter, filesBefore)
+	}
+	if after != before {
+		t.Fatalf("content changed by the merge:\nbefore %s\nafter  %s", before, after)
+	}
+}
