@@ -45,6 +45,10 @@ type LakeOptions struct {
 	// they expire and their files are deleted (lake_maintenance.go); zero
 	// means DefaultKeepSnapshots.
 	KeepSnapshots time.Duration
+	// OrphanGrace is how old a file under DataPath that the catalog does
+	// not know must be before maintenance deletes it (a younger one may be
+	// a write under way); zero means DefaultOrphanGrace.
+	OrphanGrace time.Duration
 }
 
 // LakeName is the name the lake is attached under in every connection (and

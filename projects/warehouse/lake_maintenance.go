@@ -6,6 +6,12 @@ import (
 	"time"
 )
 
+// DefaultOrphanGrace is how old a file the lake's catalog does not know
+// must be before maintenance deletes it, when LakeOptions leaves
+// OrphanGrace at zero: far longer than a write takes from its first file
+// to its commit.
+const DefaultOrphanGrace = time.Hour
+
 // DefaultKeepSnapshots is how long a DuckLake's snapshots stay readable by
 // time travel (ATTACH … (SNAPSHOT_VERSION n)) when LakeOptions leaves
 // KeepSnapshots at zero.
@@ -31,10 +37,17 @@ const DefaultKeepSnapshots = 24 * time.Hour
 //  4. the files no live snapshot needs any more are deleted
 //     (ducklake_cleanup_old_files), after the same grace, so a reader still
 //     on an old snapshot is not cut off mid-query;
-//  5. at Open, files under the data path that the catalog does not know are
-//     deleted (ducklake_delete_orphaned_files): the Parquet a writer killed
-//     before its commit left behind. At Open this process holds the
-//     warehouse lock, so no Strata write of this lake is under way.
+//  5. files under the data path that the catalog does not know and that
+//     are older than OrphanGrace are deleted (ducklake_delete_orphaned_files):
+//     the Parquet a writer killed before its commit left behind. Not all of
+//     them: a file the catalog does not know may be a write still under
+//     way, in this process (a commit in flight while a pool connection
+//     maintains), in a worker that wrote its output's file and has not sent
+//     it yet, or in another coordinator on the same lake (the warehouse lock
+//     is a lock of one machine). Deleting it would commit a version whose
+//     file is gone; so a file goes once it is older than any live write.
+//     This runs first: it writes nothing to the catalog, so another writer's
+//     commit never holds it up.
 //
 // Each step is its own DuckLake transaction; a failure leaves the lake as
 // it was (unneeded files stay until the next run).
@@ -48,7 +61,7 @@ type LakeMaintenance struct {
 }
 
 // maintainLake runs the steps above on a lake; a no-op on the file.
-func (w *Warehouse) maintainLake(ctx context.Context, orphans bool) (LakeMaintenance, error) {
+func (w *Warehouse) maintainLake(ctx context.Context) (LakeMaintenance, error) {
 	var m LakeMaintenance
 	lb, ok := w.backend.(*lakeBackend)
 	if !ok || w.readOnly {
@@ -59,23 +72,22 @@ func (w *Warehouse) maintainLake(ctx context.Context, orphans bool) (LakeMainten
 		keep = DefaultKeepSnapshots
 	}
 	cutoff := fmt.Sprintf("now() - INTERVAL '%d microseconds'", keep.Microseconds())
+	grace := lb.opts.OrphanGrace
+	if grace <= 0 {
+		grace = DefaultOrphanGrace
+	}
+	orphanCutoff := fmt.Sprintf("now() - INTERVAL '%d microseconds'", grace.Microseconds())
 	lake := quoteLiteral(LakeName)
 	steps := []struct {
 		what string
 		sql  string
 		n    *int
 	}{
+		{"delete orphaned files", `SELECT count(*) FROM ducklake_delete_orphaned_files(` + lake + `, older_than => ` + orphanCutoff + `)`, &m.Deleted},
 		{"rewrite files with deleted rows", `SELECT coalesce(sum(files_processed), 0) FROM ducklake_rewrite_data_files(` + lake + `)`, &m.Rewritten},
 		{"merge small files", `SELECT coalesce(sum(files_processed), 0) FROM ducklake_merge_adjacent_files(` + lake + `)`, &m.Merged},
 		{"expire snapshots", `SELECT count(*) FROM ducklake_expire_snapshots(` + lake + `, older_than => ` + cutoff + `)`, &m.Expired},
 		{"delete unneeded files", `SELECT count(*) FROM ducklake_cleanup_old_files(` + lake + `, older_than => ` + cutoff + `)`, &m.Deleted},
-	}
-	if orphans {
-		steps = append(steps, struct {
-			what string
-			sql  string
-			n    *int
-		}{"delete orphaned files", `SELECT count(*) FROM ducklake_delete_orphaned_files(` + lake + `, cleanup_all => true)`, &m.Deleted})
 	}
 	for _, s := range steps {
 		var n int
