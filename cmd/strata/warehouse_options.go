@@ -19,20 +19,19 @@ func warehouseOptions(proj *project.Project, readOnly bool) (warehouse.Options, 
 		return o, nil
 	}
 	o.Lake = &warehouse.LakeOptions{Catalog: wc.Catalog, DataPath: wc.DataPath, KeepSnapshots: wc.KeepSnapshots}
-	store := secrets.New(proj.Dir, proj.Secrets)
-	if wc.S3Secret != "" {
-		v, err := store.ResolveS3(wc.S3Secret)
-		if err != nil {
-			return o, fmt.Errorf("strata.yaml warehouse.s3_secret: %w", err)
-		}
-		o.Lake.S3 = &v
-	}
 	if wc.Password != "" {
-		pw, err := store.Resolve(wc.Password)
+		pw, err := secrets.New(proj.Dir, proj.Secrets).Resolve(wc.Password)
 		if err != nil {
 			return o, fmt.Errorf("strata.yaml warehouse.password: %w", err)
 		}
 		o.Lake.Password = pw
+	}
+	if wc.S3Secret != "" {
+		v, err := secrets.New(proj.Dir, proj.Secrets).ResolveS3(wc.S3Secret)
+		if err != nil {
+			return o, fmt.Errorf("strata.yaml warehouse.s3_secret: %w", err)
+		}
+		o.Lake.S3 = &v
 	}
 	return o, nil
 }

@@ -41,14 +41,14 @@ type LakeOptions struct {
 	// secrets): added to the connection string in memory only, and masked
 	// in every error.
 	Password string
-	// KeepSnapshots is how long old snapshots stay for time travel before
-	// they expire and their files are deleted (lake_maintenance.go); zero
-	// means DefaultKeepSnapshots.
-	KeepSnapshots time.Duration
 	// OrphanGrace is how old a file under DataPath that the catalog does
 	// not know must be before maintenance deletes it (a younger one may be
 	// a write under way); zero means DefaultOrphanGrace.
 	OrphanGrace time.Duration
+	// KeepSnapshots is how long old snapshots stay for time travel before
+	// they expire and their files are deleted (lake_maintenance.go); zero
+	// means DefaultKeepSnapshots.
+	KeepSnapshots time.Duration
 }
 
 // LakeName is the name the lake is attached under in every connection (and

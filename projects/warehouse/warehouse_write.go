@@ -35,15 +35,15 @@ type writeTx struct {
 	// rideAlong is what the transaction's publishes hand the CommitHook
 	// (warehouse_commit_hook.go).
 	rideAlong []any
+	// madeCurrent are, on a lake, the partitions whose current version
+	// changed, named in the snapshot's commit info (lake_snapshot.go).
+	madeCurrent map[partKey]int
 	// newOwners are the product owners this transaction recorded
 	// (product_owner.go), applied to the cache once committed.
 	newOwners map[string]ProductOwner
 	// rows are the new versions' rows not inserted yet, by storage table
 	// (table_batch.go).
 	rows map[string]rowBatch
-	// madeCurrent are, on a lake, the partitions whose current version
-	// changed, named in the snapshot's commit info (lake_snapshot.go).
-	madeCurrent map[partKey]int
 }
 
 // write runs fn in one transaction under the write lock: BEGIN, fn, view
