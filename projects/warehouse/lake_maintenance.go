@@ -3,6 +3,7 @@ package warehouse
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -49,6 +50,13 @@ const DefaultKeepSnapshots = 24 * time.Hour
 //     This runs first: it writes nothing to the catalog, so another writer's
 //     commit never holds it up.
 //
+// Steps 1 and 2 run per table, and skip the tables holding a file
+// registered by ducklake_add_data_files (a worker's output,
+// lake_file_output.go): DuckDB 1.5.5's ducklake fails an assertion reading
+// such a file inside a merge ("Attempted to dereference shared_ptr that is
+// NULL", in DuckLakeMultiFileReader::CreateMapping), an internal error that
+// invalidates the whole database. Those tables keep their files as written.
+//
 // Each step is its own DuckLake transaction; a failure leaves the lake as
 // it was (unneeded files stay until the next run).
 
@@ -58,6 +66,13 @@ type LakeMaintenance struct {
 	Merged    int // small data files merged into larger ones
 	Expired   int // snapshots expired
 	Deleted   int // files deleted: old and orphaned
+}
+
+// step is one maintenance statement, which answers a count.
+type step struct {
+	what string
+	sql  string
+	n    *int
 }
 
 // maintainLake runs the steps above on a lake; a no-op on the file.
@@ -78,16 +93,23 @@ func (w *Warehouse) maintainLake(ctx context.Context) (LakeMaintenance, error) {
 	}
 	orphanCutoff := fmt.Sprintf("now() - INTERVAL '%d microseconds'", grace.Microseconds())
 	lake := quoteLiteral(LakeName)
-	steps := []struct {
-		what string
-		sql  string
-		n    *int
-	}{
+	steps := []step{
 		{"delete orphaned files", `SELECT count(*) FROM ducklake_delete_orphaned_files(` + lake + `, older_than => ` + orphanCutoff + `)`, &m.Deleted},
-		{"rewrite files with deleted rows", `SELECT coalesce(sum(files_processed), 0) FROM ducklake_rewrite_data_files(` + lake + `)`, &m.Rewritten},
-		{"merge small files", `SELECT coalesce(sum(files_processed), 0) FROM ducklake_merge_adjacent_files(` + lake + `)`, &m.Merged},
 		{"expire snapshots", `SELECT count(*) FROM ducklake_expire_snapshots(` + lake + `, older_than => ` + cutoff + `)`, &m.Expired},
 		{"delete unneeded files", `SELECT count(*) FROM ducklake_cleanup_old_files(` + lake + `, older_than => ` + cutoff + `)`, &m.Deleted},
+	}
+	tables, err := w.lakeTables(ctx)
+	if err != nil {
+		return m, fmt.Errorf("maintain the DuckLake: list its tables: %s", lb.mask(err.Error()))
+	}
+	for _, t := range tables {
+		of := lake + `, ` + quoteLiteral(t.name) + `, schema => ` + quoteLiteral(t.schema)
+		steps = slices.Insert(steps, len(steps)-2,
+			step{"rewrite files with deleted rows of " + t.name, `SELECT coalesce(sum(files_processed), 0) FROM ducklake_rewrite_data_files(` + of + `)`, &m.Rewritten})
+		if t.files > 1 {
+			steps = slices.Insert(steps, len(steps)-2,
+				step{"merge small files of " + t.name, `SELECT coalesce(sum(files_processed), 0) FROM ducklake_merge_adjacent_files(` + of + `)`, &m.Merged})
+		}
 	}
 	for _, s := range steps {
 		var n int
@@ -97,4 +119,38 @@ func (w *Warehouse) maintainLake(ctx context.Context) (LakeMaintenance, error) {
 		*s.n += n
 	}
 	return m, nil
+}
+
+// lakeTable is a live table of the lake with its live data files.
+type lakeTable struct {
+	schema, name string
+	files        int
+}
+
+// lakeTables are the lake's live tables whose files are all DuckLake's own
+// (none registered with a name mapping), read from its metadata catalog.
+func (w *Warehouse) lakeTables(ctx context.Context) ([]lakeTable, error) {
+	meta := quoteIdent("__ducklake_metadata_" + LakeName)
+	rows, err := w.db.QueryContext(ctx, `
+		SELECT s.schema_name, t.table_name, count(*)
+		FROM `+meta+`.ducklake_data_file f
+		JOIN `+meta+`.ducklake_table t ON t.table_id = f.table_id AND t.end_snapshot IS NULL
+		JOIN `+meta+`.ducklake_schema s ON s.schema_id = t.schema_id AND s.end_snapshot IS NULL
+		WHERE f.end_snapshot IS NULL
+		GROUP BY ALL
+		HAVING count(f.mapping_id) = 0
+		ORDER BY 1, 2`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []lakeTable
+	for rows.Next() {
+		var t lakeTable
+		if err := rows.Scan(&t.schema, &t.name, &t.files); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
 }
