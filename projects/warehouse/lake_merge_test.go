@@ -87,6 +87,18 @@ func TestLakeMergesSmallFiles(t *testing.T) {
 	if after != before {
 		t.Fatalf("content changed by the merge:\nbefore %s\nafter  %s", before, after)
 	}
+	// Once the small files are deleted (keep_snapshots later), every
+	// version still reads at its snapshot: the merged file carries each
+	// row's snapshots.
+	onDisk, _ := parquetFiles(t, lake.DataPath)
+	if _, err := wh.DB().ExecContext(ctx, `SELECT count(*) FROM ducklake_cleanup_old_files('`+LakeName+`', cleanup_all => true)`); err != nil {
+		t.Fatal(err)
+	}
+	left, _ := parquetFiles(t, lake.DataPath)
+	if _, cleaned := state(); cleaned != before || left >= onDisk {
+		t.Fatalf("after the small files were deleted (%d -> %d on disk) the content reads:\n%s\nwant\n%s", onDisk, left, cleaned, before)
+	}
+	t.Logf("Parquet files on disk: %d after the merge, %d once the merged-away ones are deleted", onDisk, left)
 }
 
 // A table holding a file registered with ducklake_add_data_files (as a
