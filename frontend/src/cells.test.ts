@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cellLayout, dimValues, isValidCell, joinCell, latestCell, matchesFilter, shiftCell, splitCell } from "./cells";
+import { cellLayout, dimValues, formatWhere, isValidCell, joinCell, latestCell, matchesFilter, parseWhere, shiftCell, sliceStates, splitCell, whereProblem } from "./cells";
 import type { PartitionsConfig } from "./types";
 
 const day: PartitionsConfig = { interval: "day", timezone: "UTC" };
@@ -58,5 +58,43 @@ describe("cell layout", () => {
   it("names the parts in key order", () => {
     expect(cellLayout(cells)).toBe("DAY|region|customer");
     expect(cellLayout({ ...cells, time_pos: 2 })).toBe("region|customer|DAY");
+  });
+});
+
+describe("where fields and slices", () => {
+  const cfg = {
+    interval: "day",
+    timezone: "UTC",
+    dims: [
+      { name: "region", kind: "static", values: ["us", "eu"] },
+      { name: "customer", kind: "dynamic" },
+    ],
+  } as unknown as PartitionsConfig;
+
+  it("reads a where-field as --where does", () => {
+    expect(parseWhere(" eu, us ,")).toEqual(["eu", "us"]);
+    expect(parseWhere("")).toEqual([]);
+    expect(formatWhere(["eu", "us"])).toBe("eu,us");
+    expect(whereProblem(cfg.dims![0], ["eu"])).toBe("");
+    expect(whereProblem(cfg.dims![0], ["mars"])).toMatch(/not a value of region: its values: us, eu/);
+    expect(whereProblem(cfg.dims![0], ["@new"])).toMatch(/region is static/);
+    expect(whereProblem(cfg.dims![1], ["@new", "c9"])).toBe("");
+    expect(whereProblem(cfg.dims![1], ["a|b"])).toMatch(/not a value/);
+  });
+
+  it("slices by one dimension, filters by the others, worst state per day", () => {
+    const keys = ["2024-01-01|us|c1", "2024-01-01|us|c2", "2024-01-01|eu|c1", "2024-01-02|us|c1", "2024-W01|us|c1"];
+    const states = ["succeeded", "failed", "succeeded", "running", "failed"];
+    const all = sliceStates(cfg, keys, (i) => states[i], "region", {});
+    expect(all.values).toEqual(["us", "eu"]);
+    expect(all.times).toEqual(["2024-01-01", "2024-01-02"]);
+    expect(all.states.get("us")!.get("2024-01-01")).toBe("failed");
+    expect(all.states.get("eu")!.get("2024-01-01")).toBe("succeeded");
+    expect([...all.counts]).toEqual([["us", 3], ["eu", 1]]);
+    const c1 = sliceStates(cfg, keys, (i) => states[i], "region", { customer: "c1" });
+    expect(c1.states.get("us")!.get("2024-01-01")).toBe("succeeded");
+    const byCustomer = sliceStates(cfg, keys, (i) => states[i], "customer", { region: "eu" });
+    expect(byCustomer.values).toEqual(["c1", "c2"]);
+    expect(byCustomer.states.get("c2")!.size).toBe(0);
   });
 });

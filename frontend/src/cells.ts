@@ -104,3 +104,83 @@ export function dimValues(cfg: PartitionsConfig, keys: readonly (string | undefi
   }
   return out;
 }
+
+/**
+ * One dimension's where-field as typed ("eu, us", "@new", "" for all) to
+ * the values sent as BackfillSpec.where[dim], as `--where dim=eu,us` reads
+ * it: comma-separated, spaces around values dropped; [] means all.
+ */
+export function parseWhere(text: string): string[] {
+  return text
+    .split(",")
+    .map((v) => v.trim())
+    .filter((v) => v !== "");
+}
+
+/** The where-field text of values (the inverse of parseWhere). */
+export function formatWhere(values: readonly string[] | undefined): string {
+  return (values ?? []).join(",");
+}
+
+/** Why a where-field's values do not fit dimension d (a static one's values are known), or "". */
+export function whereProblem(d: { name: string; kind: string; values?: string[] }, values: readonly string[]): string {
+  for (const v of values) {
+    if (v === "@new") {
+      if (d.kind === "static") return `@new selects keys added to a dynamic dimension's key set; ${d.name} is static (values ${(d.values ?? []).join(", ")})`;
+      continue;
+    }
+    if (!validValue(v)) return `${JSON.stringify(v)} is not a value: no "|", "," or leading "@"`;
+    if (d.kind === "static" && !(d.values ?? []).includes(v)) return `${JSON.stringify(v)} is not a value of ${d.name}: its values: ${(d.values ?? []).join(", ")}`;
+  }
+  return "";
+}
+
+/** The order of states when cells of one slice share a time key: the first present colors it. */
+const SLICE_ORDER = ["failed", "running", "conflict", "cancelled", "paused", "queued", "skipped", "succeeded"];
+
+/** The worst of two states by SLICE_ORDER (an unknown one counts as queued). */
+export function worseState(a: string | undefined, b: string): string {
+  if (!a) return b;
+  const rank = (s: string) => {
+    const i = SLICE_ORDER.indexOf(s);
+    return i < 0 ? SLICE_ORDER.indexOf("queued") : i;
+  };
+  return rank(b) < rank(a) ? b : a;
+}
+
+/**
+ * The grid sliced by dimension dim: for each of its values (in first-seen
+ * order, or declared for a static one), each time key's state, the worst
+ * over the cells of that time and value that pass filter (the other
+ * dimensions), and how many cells each value has. Rollups (a week of a day pipeline) are left out.
+ */
+export function sliceStates(
+  cfg: PartitionsConfig,
+  keys: readonly (string | undefined)[],
+  stateOf: (i: number) => string,
+  dim: string,
+  filter: CellFilter,
+): { values: string[]; times: string[]; states: Map<string, Map<string, string>>; counts: Map<string, number> } {
+  const at = (cfg.dims ?? []).findIndex((d) => d.name === dim);
+  const values = at >= 0 ? [...dimValues(cfg, keys)[dim]] : [];
+  const states = new Map<string, Map<string, string>>(values.map((v) => [v, new Map()]));
+  const counts = new Map<string, number>(values.map((v) => [v, 0]));
+  const times: string[] = [];
+  const seenTime = new Set<string>();
+  if (at < 0) return { values, times, states, counts };
+  keys.forEach((k, i) => {
+    if (!k) return;
+    const c = splitCell(cfg, k);
+    if (!c || (hasTime(cfg) && !isValidKey(cfg, c.time)) || !matchesFilter(cfg, k, { ...filter, [dim]: "" })) return;
+    if (!seenTime.has(c.time)) {
+      seenTime.add(c.time);
+      times.push(c.time);
+    }
+    const row = states.get(c.values[at]);
+    if (!row) return;
+    row.set(c.time, worseState(row.get(c.time), stateOf(i)));
+    counts.set(c.values[at], (counts.get(c.values[at]) ?? 0) + 1);
+  });
+  times.sort();
+  return { values, times, states, counts };
+}

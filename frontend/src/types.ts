@@ -220,6 +220,8 @@ export interface BackfillSpec {
   actor?: string;
   /** The environment's pin owner ("env:dev") a backfill staged into; absent: prod. */
   into?: string;
+  /** Value dimension -> the values it targets ("@new": the keys added to a dynamic key set), as --where; absent dimension: all. */
+  where?: Record<string, string[]>;
 }
 
 export interface PlannedPartition {

@@ -295,3 +295,55 @@ func columnNames(t *sdk.Table) string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// CurrentKeySet returns the key set of pipeline's dynamic dimension dim as
+// its product is now, recording it as a new version when it changed (what a
+// plan does): for the new-key triggers (projects/triggers/launcher).
+func (e *Engine) CurrentKeySet(ctx context.Context, pipeline, dim string) (*KeySet, error) {
+	pl := e.Project().Pipelines[pipeline]
+	if pl == nil {
+		return nil, fmt.Errorf("no pipeline %s", pipeline)
+	}
+	spec, err := SpecOf(pl.Partitions)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range spec.Dims {
+		if d.Name == dim && d.Kind == partitions.Dynamic {
+			return e.keySet(ctx, pipeline, d, 0)
+		}
+	}
+	return nil, fmt.Errorf("pipeline %s has no dynamic dimension %s", pipeline, dim)
+}
+
+// KeySetAt returns the recorded version v of a key set (nil, nil when
+// there is none).
+func (e *Engine) KeySetAt(ctx context.Context, pipeline, dim string, v int) (*KeySet, error) {
+	keySetMu.Lock()
+	defer keySetMu.Unlock()
+	ks, err := e.recordedKeySet(ctx, pipeline, dim, v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return ks, err
+}
+
+// loadKeySets fills spec's dynamic dimensions with their current key sets
+// (pipeline's), for code that iterates every cell of a time range.
+func (e *Engine) loadKeySets(ctx context.Context, pipeline string, spec partitions.Spec) (partitions.Spec, error) {
+	dims := slices.Clone(spec.Dims) // the caller's spec is shared
+	for i, d := range dims {
+		if d.Kind != partitions.Dynamic || d.Loaded() {
+			continue
+		}
+		ks, err := e.keySet(ctx, pipeline, d, 0)
+		if err != nil {
+			return spec, err
+		}
+		if dims[i], err = d.WithValues(ks.Keys); err != nil {
+			return spec, err
+		}
+	}
+	spec.Dims = dims
+	return spec, nil
+}

@@ -62,6 +62,11 @@ func (e *Engine) ResolveWindow(product string, w sdk.Window) (warehouse.Selectio
 		return warehouse.Selection{Last: w.Last}, nil
 	case w.From != "" || w.To != "":
 		sel := warehouse.Selection{}
+		if spec.Dimensional() {
+			// A range of a product with value dimensions is a range of
+			// its time keys: every cell of those days.
+			spec = spec.TimeOnly()
+		}
 		if w.From != "" {
 			p, err := spec.Parse(w.From)
 			if err != nil {

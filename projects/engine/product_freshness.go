@@ -79,6 +79,13 @@ func (e *Engine) ensureFresh(ctx context.Context, reader *project.Pipeline, prod
 	if err != nil {
 		return err
 	}
+	if w.Partition == "" {
+		// A window of time keys reads every cell of those times: a dynamic
+		// dimension's cells are its key set's.
+		if spec, err = e.loadKeySets(ctx, owner.ID, spec); err != nil {
+			return fmt.Errorf("read %s: %w", product, err)
+		}
+	}
 	now := e.now()
 	keys, err := windowKeys(spec, w, now)
 	if err != nil || len(keys) == 0 {

@@ -18,6 +18,16 @@ const (
 	TriggerAPI      = "api"      // fires only when called (POST .../triggers/:id/fire)
 )
 
+// What an event trigger counts as a change (when: {changes: ...}).
+const (
+	// ChangesNewVersion: a new current version of a partition of the product.
+	ChangesNewVersion = "new-version"
+	// ChangesNewKey: the product is the key set of one of the pipeline's
+	// dynamic dimensions, and that key set gained keys; the trigger runs
+	// the cells of the new keys alone.
+	ChangesNewKey = "new-key"
+)
+
 // Trigger is one element of a pipeline's `triggers:` list. Every trigger can
 // also be fired through the API; Kind says what else fires it.
 type Trigger struct {
@@ -27,11 +37,13 @@ type Trigger struct {
 	Timezone string             // schedule: IANA zone; the pipeline's partition zone when left out
 	Schedule *triggers.Schedule // schedule: parsed
 	Product  string             // event: the global product whose new versions fire it
-	Changes  string             // event: what counts as a change; only "new-version"
-	Run      triggers.RunSpec   // effective, the default applied
-	CatchUp  int                // schedule: missed ticks run after downtime, the most recent ones
-	Line     int                // line of the trigger in the pipeline file
-	Disabled string             // why it never fires (an unknown product, a trigger loop); "" when it works
+	Changes  string             // event: what counts as a change: new-version or new-key
+	// Dims are the dynamic dimensions whose key set is Product (new-key).
+	Dims     []string
+	Run      triggers.RunSpec // effective, the default applied
+	CatchUp  int              // schedule: missed ticks run after downtime, the most recent ones
+	Line     int              // line of the trigger in the pipeline file
+	Disabled string           // why it never fires (an unknown product, a trigger loop); "" when it works
 
 	index       int
 	productNode *yaml.Node
@@ -122,11 +134,17 @@ func (d *decoder) decodeTrigger(pl *Pipeline, n *yaml.Node, i int) *Trigger {
 	}
 	interval := partitions.Interval(pl.Partitions.Interval)
 	event := t.Kind == TriggerEvent
+	newKey := event && t.Changes == ChangesNewKey
+	if newKey {
+		d.checkNewKey(pl, t, f["when"], path+".when")
+	}
 	t.Run = triggers.DefaultRun(event, interval)
 	if e, ok := f["run"]; ok {
 		if s, ok := d.str(e, path+".run"); ok {
 			r, err := triggers.ParseRun(s)
-			if err == nil {
+			if err == nil && newKey {
+				err = r.FitsNewKey(interval)
+			} else if err == nil {
 				err = r.Fits(event, interval)
 			}
 			if err != nil {
@@ -196,12 +214,40 @@ func (d *decoder) decodeWhen(t *Trigger, e entry, path string) {
 	if t.Product, ok = d.str(p, path+".product"); ok {
 		t.productNode = p.val
 	}
-	t.Changes = "new-version"
+	t.Changes = ChangesNewVersion
 	if c, ok := f["changes"]; ok {
-		if s, ok := d.str(c, path+".changes"); ok && s != "new-version" {
-			d.addf(c.val, path+".changes", "unknown changes %q: want new-version (a new current version of a partition)", s)
+		if s, ok := d.str(c, path+".changes"); ok {
+			switch s {
+			case ChangesNewVersion, ChangesNewKey:
+				t.Changes = s
+			default:
+				d.addf(c.val, path+".changes", "unknown changes %q: want new-version (a new current version of a partition) or new-key (the key set of a dynamic dimension read from the product gained keys)", s)
+			}
 		}
 	}
+}
+
+// checkNewKey finds the dynamic dimensions of pl whose key set is the
+// trigger's product: a new-key trigger runs their new keys' cells.
+func (d *decoder) checkNewKey(pl *Pipeline, t *Trigger, e entry, path string) {
+	var dynamic []string
+	for _, dc := range pl.Partitions.Dims {
+		if !dc.Dynamic() {
+			continue
+		}
+		dynamic = append(dynamic, fmt.Sprintf("%s (from %s)", dc.Name, dc.Product))
+		if dc.Product == t.Product {
+			t.Dims = append(t.Dims, dc.Name)
+		}
+	}
+	if len(t.Dims) > 0 || t.Product == "" {
+		return
+	}
+	have := "it has none"
+	if len(dynamic) > 0 {
+		have = "its dynamic dimensions: " + strings.Join(dynamic, ", ")
+	}
+	d.addf(e.val, path+".changes", "changes: new-key fires when the key set of a dynamic dimension read from %s gains keys, but no dimension of pipeline %s reads its keys from %s (%s)", t.Product, pl.ID, t.Product, have)
 }
 
 // checkTriggerProducts reports event triggers naming a product no pipeline

@@ -1,6 +1,9 @@
 package project
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestTriggerProblems: every bad trigger is a load problem with file, line,
 // field and what was expected.
@@ -100,5 +103,23 @@ func TestReadsProblems(t *testing.T) {
 	})
 	if r := p.Pipelines["p"].Read("raw_events"); r == nil || r.MaxAge != 0 {
 		t.Errorf("read: %+v", r)
+	}
+}
+
+func TestNewKeyTriggerConfig(t *testing.T) {
+	t.Parallel()
+	dims := lines("partitions:", "  interval: day", "  start: \"2024-01-01\"", "  dimensions:", "    - name: customer",
+		"      from: {product: dim_customers, column: id}", "blocks:", "  - id: a", "triggers:")
+	files := with(sqlBlocks("a", "b", "c"), map[string]string{
+		pf: dims + "\n" + lines("  - id: new", "    when: {product: dim_customers, changes: new-key}", "    run: last 2",
+			"  - id: wrong", "    when: {product: raw_events, changes: new-key}"),
+		"pipelines/other.yaml": lines("blocks:", "  - id: b", "    product: dim_customers"),
+		"pipelines/raw.yaml":   lines("blocks:", "  - id: c", "    product: raw_events")})
+	p, probs := loadProject(t, writeProject(t, files))
+	assertProblems(t, probs, []want{{pf, 15, "triggers[1].when.changes",
+		"no dimension of pipeline p reads its keys from raw_events (its dynamic dimensions: customer (from dim_customers))"}})
+	tr := p.Pipelines["p"].Trigger("new")
+	if tr.Changes != ChangesNewKey || strings.Join(tr.Dims, ",") != "customer" || tr.Run.String() != "last 2" {
+		t.Errorf("new-key trigger: %+v", tr)
 	}
 }

@@ -77,6 +77,19 @@ func (r RunSpec) Fits(event bool, interval partitions.Interval) error {
 	return nil
 }
 
+// FitsNewKey checks the spec of a new-key event trigger: affected runs
+// the new keys' cells over every time partition from the start; last N,
+// latest-complete(-N) and current narrow the time part to their window.
+func (r RunSpec) FitsNewKey(interval partitions.Interval) error {
+	switch {
+	case r.Kind == RunAll:
+		return fmt.Errorf("run: all is for unpartitioned pipelines; a new-key trigger runs affected (every time partition of the new keys), last N, latest-complete, latest-complete-N or current")
+	case interval == partitions.None && r.Kind != RunAffected:
+		return fmt.Errorf("run %q: the pipeline has no time dimension, so the new keys' cells are all there is: want run: affected, or leave run out", r)
+	}
+	return nil
+}
+
 // DefaultRun is what a trigger runs when `run:` is left out.
 func DefaultRun(event bool, interval partitions.Interval) RunSpec {
 	switch {

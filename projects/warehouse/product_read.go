@@ -17,7 +17,7 @@ import (
 // reads that version instead.
 type Selection struct {
 	Partitions []string  // these partition keys
-	Last       int       // the latest n partitions by start
+	Last       int       // the partitions of the latest n starts (the latest n partitions of a calendar)
 	From, To   time.Time // partitions whose start is in [From, To]; either may be zero (open)
 	Version    int       // with one partition: this version instead of the current one
 	// PreferPinned names a pin owner (an environment's, env:<name>): a
@@ -224,13 +224,15 @@ func resolveSelection(ctx context.Context, q querier, product string, sel Select
 		}
 		query = base + " AND v.partition IN (" + strings.Join(keys, ", ") + ") ORDER BY v.partition_start, v.partition"
 	case sel.Last > 0:
-		query = `SELECT partition, version, storage_table, row_count, partition_start FROM (
-			SELECT v.partition, v.version, v.storage_table, v.row_count, v.partition_start
-			FROM _strata.versions v
-			WHERE ` + cur + ` AND v.product = ?
-			ORDER BY v.partition_start DESC, v.partition DESC LIMIT ?
-		) ORDER BY partition_start, partition`
-		args = append(args, sel.Last)
+		// The partitions of the latest n starts: one partition per start
+		// for a calendar, every cell of each of those days (regions,
+		// customers) for a product with value dimensions.
+		cur2, args2 := ChosenVersion(sel.PreferPinned)
+		query = base + ` AND v.partition_start IN (
+			SELECT DISTINCT v.partition_start FROM _strata.versions v
+			WHERE ` + cur2 + ` AND v.product = ?
+			ORDER BY v.partition_start DESC LIMIT ?) ORDER BY v.partition_start, v.partition`
+		args = append(append(append(args, args2...), product), sel.Last)
 	case !sel.From.IsZero() || !sel.To.IsZero():
 		cond := ""
 		if !sel.From.IsZero() {

@@ -150,8 +150,18 @@ func recordedParts(ctx context.Context, q querier, product string, sel Selection
 		}
 		picked = append(picked, c)
 	}
-	if sel.Last > 0 && len(picked) > sel.Last {
-		picked = picked[len(picked)-sel.Last:]
+	if sel.Last > 0 {
+		// The latest n starts, every cell of each (as resolveSelection).
+		seen, cut := 0, 0
+		for i := len(picked) - 1; i >= 0; i-- {
+			if i == len(picked)-1 || !picked[i].start.Equal(picked[i+1].start) {
+				if seen++; seen > sel.Last {
+					cut = i + 1
+					break
+				}
+			}
+		}
+		picked = picked[cut:]
 	}
 	for i, c := range picked {
 		p, ok := exact[c.partition]

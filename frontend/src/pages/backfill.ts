@@ -14,7 +14,7 @@ import { versionLine } from "../backfill_version";
 import { reviewEnded } from "../review_ended";
 import { formatDuration, formatInstant, nsToMs } from "../time";
 import { FINAL_STATES, type BackfillStatus, type Notice, type PartitionStatus, type PartitionsConfig, type RunDetail, type RunSummary } from "../types";
-import { dimValues, dimensional, matchesFilter, type CellFilter } from "../cells";
+import { dimValues, dimensional, matchesFilter, sliceStates, splitCell, type CellFilter } from "../cells";
 import { CalendarCanvas } from "../views/calendar_canvas";
 import { HourCalendarCanvas } from "../views/hour_calendar";
 import { ganttView } from "../views/gantt";
@@ -54,6 +54,9 @@ export class BackfillPage implements Page {
   cfg?: PartitionsConfig;
   filter: CellFilter = {};
   hiddenCells = 0;
+  /** The value dimension the grid is sliced by ("": none): a row per value, time as a calendar, the other dimensions filtered. */
+  slice = "";
+  private sliceCals = new Map<string, CalendarCanvas>();
   review?: ReviewPanel;
   tab: "grid" | "review" = "grid";
   // Day partitions drawn as a calendar (years as rows of months, weeks
@@ -381,6 +384,7 @@ export class BackfillPage implements Page {
       ${hours ? html`<section class="calendar-box"><h3 class="small muted">Calendar, a row of 24 hours a day (${this.zonePipeline ?? ""})</h3>${this.hourCalendar.el}</section>` : nothing}
       <section class="grid-box">
         ${this.cfg && dimensional(this.cfg) ? this.filterBar(this.cfg) : nothing}
+        ${this.cfg && this.slice ? this.slices(this.cfg) : nothing}
         <div class="legend">
           ${STATES.filter((s) => s !== "paused" || counts[s]).map((s) => html`<span><i style=${`background:${stateColor(s)}`}></i>${s} ${counts[s].toLocaleString("en-US")}</span>`)}
         </div>
@@ -399,8 +403,21 @@ export class BackfillPage implements Page {
       this.hiddenCells = this.grid.setFilter(any ? (k) => !matchesFilter(cfg, k, this.filter) : undefined);
       app.update();
     };
+    const sliceBy = (dim: string) => {
+      this.slice = dim;
+      // The sliced dimension is shown whole, a row per value: its filter goes.
+      if (dim && this.filter[dim]) set(dim, "");
+      app.update();
+    };
     return html`<div class="dim-filter small" data-testid="dim-filter">
-      ${(cfg.dims ?? []).map(
+      <label
+        >slice by
+        <select data-testid="dim-slice" @change=${(e: Event) => sliceBy((e.target as HTMLSelectElement).value)}>
+          <option value="" ?selected=${!this.slice}>none</option>
+          ${(cfg.dims ?? []).map((d) => html`<option value=${d.name} ?selected=${this.slice === d.name}>${d.name}</option>`)}
+        </select></label
+      >
+      ${(cfg.dims ?? []).filter((d) => d.name !== this.slice).map(
         (d) => html`<label
           >${d.name}
           <select data-testid=${`dim-filter-${d.name}`} @change=${(e: Event) => set(d.name, (e.target as HTMLSelectElement).value)}>
@@ -411,6 +428,54 @@ export class BackfillPage implements Page {
       )}
       ${this.hiddenCells ? html`<span class="muted" data-testid="dim-filter-count">showing ${(this.grid.keys.length - this.hiddenCells).toLocaleString("en-US")} of ${this.grid.keys.length.toLocaleString("en-US")} cells</span>` : nothing}
     </div>`;
+  }
+
+  // slices draws a row per value of the slice dimension: the worst state
+  // of its cells on each time key (over the other dimensions' filtered
+  // values), as a calendar for days and a strip of time keys otherwise.
+  // Clicking a day opens its first cell that passes the filter.
+  private slices(cfg: PartitionsConfig): TemplateResult {
+    const MAX = 50;
+    const sl = sliceStates(cfg, this.grid.keys, (i) => this.parts[i]?.state ?? STATES[this.grid.states[i]], this.slice, this.filter);
+    const shown = sl.values.slice(0, MAX);
+    const dayCal = this.interval === "day" && sl.times.length > 0 && sl.times.length <= 20000;
+    const at = (cfg.dims ?? []).findIndex((d) => d.name === this.slice);
+    const open = (value: string, time: string) => {
+      const i = this.grid.keys.findIndex((k) => {
+        const c = k ? splitCell(cfg, k) : null;
+        return !!c && c.time === time && c.values[at] === value && matchesFilter(cfg, k, { ...this.filter, [this.slice]: "" });
+      });
+      if (i >= 0) void this.pick(i);
+    };
+    const calendar = (value: string): CalendarCanvas => {
+      let cal = this.sliceCals.get(value);
+      if (!cal) {
+        cal = new CalendarCanvas(`slice-calendar-${value}`, false);
+        cal.onPick = (k) => open(value, k);
+        this.sliceCals.set(value, cal);
+      }
+      const row = sl.states.get(value);
+      cal.color = (k) => {
+        const st = row?.get(k);
+        return st ? stateColor(st) : undefined;
+      };
+      cal.setRange(sl.times[0], sl.times[sl.times.length - 1]);
+      return cal;
+    };
+    return html`<section class="slices" data-testid="slices">
+      ${shown.map(
+        (v) => html`<div class="slice-row" data-testid="slice-row" data-value=${v}>
+          <h4 class="mono small">${this.slice} = ${v} <span class="muted" data-testid="slice-count">${(sl.counts.get(v) ?? 0).toLocaleString("en-US")} cells</span></h4>
+          ${dayCal
+            ? calendar(v).el
+            : html`<div class="slice-strip">${sl.times.map((t) => {
+                const st = sl.states.get(v)?.get(t);
+                return html`<i class="slice-cell" title=${`${t} · ${st ?? "none"}`} style=${`background:${st ? stateColor(st) : "#eef0f3"}`} @click=${() => open(v, t)}></i>`;
+              })}</div>`}
+        </div>`,
+      )}
+      ${sl.values.length > MAX ? html`<p class="muted small">the first ${MAX} of ${sl.values.length} values of ${this.slice}; filter to see others in the grid below</p>` : nothing}
+    </section>`;
   }
 
   private drawer(c: PartitionPick, zone: string): TemplateResult {

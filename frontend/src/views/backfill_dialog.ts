@@ -12,6 +12,7 @@ import { currentEnv } from "../env";
 import { latestPartition, firstKey, KEY_EXAMPLES } from "../partitions";
 import { stateBucket, summarizePlan } from "../plan";
 import { blockSubsetField } from "./block_subset";
+import { dimensional, formatWhere, parseWhere, splitCell, whereProblem } from "../cells";
 import type { BackfillSpec, PipelineView, Plan, PlannedPartition, PublishMode, Reprocess } from "../types";
 import { CalendarCanvas } from "./calendar_canvas";
 
@@ -29,6 +30,10 @@ export class BackfillDialog {
   launching = false;
   readonly calendar = new CalendarCanvas("bf-calendar");
   private byKey = new Map<string, PlannedPartition>();
+  /** With value dimensions: the worst state of a day's cells, by time key, for the calendar. */
+  private byTime = new Map<string, string>();
+  /** A where-field's problem by dimension (a static dimension's unknown value), shown beside it; the plan is not asked. */
+  private whereErrors: Record<string, string> = {};
   private strips = new Map<string, HTMLCanvasElement>();
   private seq = 0;
 
@@ -40,6 +45,10 @@ export class BackfillDialog {
     const latest = latestPartition(pl.partitions, Date.now());
     this.spec = { pipeline: pl.id, from: latest, to: latest, reprocess: "missing", publish: "review", concurrency: 0 };
     this.calendar.color = (k) => {
+      if (dimensional(pl.partitions)) {
+        const worst = this.byTime.get(k);
+        return worst ? STATE_COLORS[worst] : undefined;
+      }
       const p = this.byKey.get(k);
       if (!p) return undefined;
       const states = Object.values(p.products ?? {}).map(stateBucket);
@@ -66,6 +75,17 @@ export class BackfillDialog {
     try {
       this.history = await api.plan({ pipeline: this.pl.id, from: first, to: latest, reprocess: "missing" }, 0, 100_000);
       this.byKey = new Map((this.history.partitions ?? []).map((p) => [p.key, p]));
+      this.byTime = new Map();
+      if (dimensional(cfg)) {
+        // A day has a cell per value: the calendar shows the worst of them.
+        for (const p of this.history.partitions ?? []) {
+          const t = splitCell(cfg, p.key)?.time;
+          if (!t) continue;
+          const states = [...Object.values(p.products ?? {}).map(stateBucket), stateBucket(p.state)];
+          const worst = WORST.find((s) => states.includes(s) || s === this.byTime.get(t));
+          if (worst) this.byTime.set(t, worst);
+        }
+      }
       if (this.daily) {
         this.calendar.setRange(first, latest);
         this.calendar.select(this.spec.from, this.spec.to);
@@ -84,6 +104,11 @@ export class BackfillDialog {
   }
 
   async dryRun(): Promise<void> {
+    if (Object.values(this.whereErrors).some((e) => e)) {
+      this.plan = undefined;
+      this.update();
+      return;
+    }
     const body = this.body();
     const key = JSON.stringify(body);
     const seq = ++this.seq;
@@ -144,6 +169,40 @@ export class BackfillDialog {
     return c;
   }
 
+  // whereFields narrows the backfill per value dimension, as --where
+  // does: a comma-separated list of values (empty: all), and for a dynamic
+  // dimension @new, the keys its key set gained since the version before.
+  private whereFields(): TemplateResult {
+    const s = this.spec;
+    const set = (dim: string, text: string) => {
+      const d = (this.pl.partitions.dims ?? []).find((x) => x.name === dim)!;
+      const vals = parseWhere(text);
+      const where = { ...(s.where ?? {}) };
+      if (vals.length) where[dim] = vals;
+      else delete where[dim];
+      if (Object.keys(where).length) s.where = where;
+      else delete s.where;
+      this.whereErrors = { ...this.whereErrors, [dim]: whereProblem(d, vals) };
+      void this.dryRun();
+    };
+    return html`<div class="bf-where" data-testid="bf-where">
+      ${(this.pl.partitions.dims ?? []).map(
+        (d) => html`<label
+          >where ${d.name}
+          <input
+            data-testid=${`bf-where-${d.name}`}
+            size="16"
+            placeholder=${d.kind === "static" ? `all (${(d.values ?? []).join(",")})` : "all, c1,c2 or @new"}
+            title=${d.kind === "static" ? `values of ${d.name}, comma-separated: ${(d.values ?? []).join(", ")}; empty: all` : `keys of ${d.name}, comma-separated, or @new (the keys added to its key set since the version before); empty: all`}
+            .value=${formatWhere(s.where?.[d.name])}
+            @change=${(e: Event) => set(d.name, (e.target as HTMLInputElement).value)}
+          />
+          ${this.whereErrors[d.name] ? html`<span class="error-text small" data-testid=${`bf-where-error-${d.name}`}>${this.whereErrors[d.name]}</span>` : nothing}</label
+        >`,
+      )}
+    </div>`;
+  }
+
   render(): TemplateResult {
     const s = this.spec;
     const cfg = this.pl.partitions;
@@ -185,6 +244,7 @@ export class BackfillDialog {
           <label>Concurrency <input type="number" min="0" max="256" style="width:4em" data-testid="bf-concurrency" .value=${String(s.concurrency ?? 0)} @change=${(e: Event) => ((s.concurrency = Math.max(0, +v(e) || 0)), changed())} />
             <span class="muted small" data-testid="bf-concurrency-note">${s.concurrency ? "partitions at once" : `0 = the pipeline's ${this.pl.concurrency} at once`}</span></label>
         </div>
+        ${dimensional(cfg) ? this.whereFields() : nothing}
         ${blockSubsetField(this.pl.blocks, s.blocks, (ids) => {
           if (ids) s.blocks = ids;
           else delete s.blocks;

@@ -52,7 +52,7 @@ func (l *Loop) launchInto(ctx context.Context, f Firing) {
 			continue
 		}
 		_, _, err := l.eng.LaunchAs(ctx, id, engine.BackfillSpec{Pipeline: f.Pipeline, From: f.From, To: f.To,
-			Reprocess: engine.ReprocessAll, Origin: origin, Into: owner})
+			Reprocess: engine.ReprocessAll, Origin: origin, Into: owner, Where: f.Where, KeySets: f.KeySets})
 		if err != nil {
 			l.log.Warn("triggers: launch into an environment", "pipeline", f.Pipeline, "into", owner, "err", err)
 		}

@@ -210,6 +210,9 @@ func (c *coalescer) fire(ctx context.Context, b *batch, now time.Time) error {
 		return c.l.store.recordFired(ctx, b.pipeline, b.trigger, b.seq)
 	}
 	t := pl.Trigger(b.trigger)
+	if t.Changes == project.ChangesNewKey {
+		return c.fireNewKeys(ctx, b, pl, t, now)
+	}
 	base := Firing{Pipeline: pl.ID, Trigger: t.ID, Source: project.TriggerEvent, Tick: now, RecordedAt: now}
 	upKeys := make([]string, 0, len(b.keys))
 	for k := range b.keys {

@@ -381,7 +381,7 @@ func (l *Loop) enqueue(f Firing) {
 				now := l.clock.Now()
 				_ = l.store.record(context.Background(), Firing{Pipeline: next.Pipeline, Trigger: next.Trigger, Source: next.Source,
 					Tick: next.Tick, RecordedAt: now, Action: ActionFailed, WorkID: next.WorkID, WorkKind: next.WorkKind,
-					From: next.From, To: next.To, Detail: err.Error()})
+					From: next.From, To: next.To, Where: next.Where, KeySets: next.KeySets, Detail: err.Error()})
 			}
 		}
 	}()
@@ -443,7 +443,7 @@ func (l *Loop) launch(ctx context.Context, f Firing, wait bool) error {
 		return nil
 	}
 	st, _, err := l.eng.LaunchAs(ctx, f.WorkID, engine.BackfillSpec{Pipeline: f.Pipeline, From: f.From, To: f.To,
-		Reprocess: engine.ReprocessAll, Origin: origin})
+		Reprocess: engine.ReprocessAll, Origin: origin, Where: f.Where, KeySets: f.KeySets})
 	if err != nil {
 		return err
 	}

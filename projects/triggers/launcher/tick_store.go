@@ -3,6 +3,7 @@ package launcher
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -19,7 +20,13 @@ CREATE TABLE IF NOT EXISTS _strata.trigger_ticks (
 	pipeline VARCHAR, trigger_id VARCHAR, source VARCHAR, tick TIMESTAMPTZ, recorded_at TIMESTAMPTZ,
 	action VARCHAR, work_id VARCHAR, work_kind VARCHAR, from_key VARCHAR, to_key VARCHAR,
 	skipped INTEGER, skipped_first TIMESTAMPTZ, skipped_last TIMESTAMPTZ, detail VARCHAR, origin VARCHAR);
+ALTER TABLE _strata.trigger_ticks ADD COLUMN IF NOT EXISTS box VARCHAR;
 `
+
+// tickColumns names the columns inserts write, so that a column added later
+// (box) is written by name in tables created before it.
+const tickColumns = `pipeline, trigger_id, source, tick, recorded_at, action, work_id, work_kind, from_key, to_key,
+	skipped, skipped_first, skipped_last, detail, origin, box`
 
 // Actions of a recorded tick.
 const (
@@ -52,6 +59,11 @@ type Firing struct {
 	SkippedLast  time.Time `json:"skipped_last,omitzero"`
 	Detail       string    `json:"detail,omitempty"`
 	Origin       string    `json:"-"`
+	// Where and KeySets narrow a backfill to some cells of a pipeline with
+	// value dimensions (a new-key trigger: the new keys alone, against the
+	// key set version that added them); stored as the box column.
+	Where   map[string][]string `json:"where,omitempty"`
+	KeySets map[string]int      `json:"key_sets,omitempty"`
 	// State is the outcome of the work (filled when read): running,
 	// succeeded, failed, ...
 	State string `json:"state,omitempty"`
@@ -103,9 +115,9 @@ func insertFirings(ctx context.Context, tx *sql.Tx, fs []Firing) error {
 }
 
 func insertFiring(ctx context.Context, tx *sql.Tx, f Firing) error {
-	if _, err := tx.ExecContext(ctx, `INSERT INTO _strata.trigger_ticks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	if _, err := tx.ExecContext(ctx, `INSERT INTO _strata.trigger_ticks (`+tickColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		f.Pipeline, f.Trigger, f.Source, f.Tick.UTC(), f.RecordedAt.UTC(), f.Action, f.WorkID, f.WorkKind, f.From, f.To,
-		f.Skipped, nullTime(f.SkippedFirst), nullTime(f.SkippedLast), f.Detail, f.Origin); err != nil {
+		f.Skipped, nullTime(f.SkippedFirst), nullTime(f.SkippedLast), f.Detail, f.Origin, encodeBox(f)); err != nil {
 		return fmt.Errorf("record trigger tick: %w", err)
 	}
 	return nil
@@ -162,7 +174,7 @@ func (s *tickStore) history(ctx context.Context, pipeline, trigger string, limit
 	}
 	args = append(args, limit)
 	rows, err := s.db.QueryContext(ctx, `SELECT t.pipeline, t.trigger_id, t.source, t.tick, t.recorded_at, t.action, t.work_id, t.work_kind,
-		t.from_key, t.to_key, t.skipped, t.skipped_first, t.skipped_last, t.detail, t.origin,
+		t.from_key, t.to_key, t.skipped, t.skipped_first, t.skipped_last, t.detail, t.origin, coalesce(t.box, ''),
 		coalesce((SELECT arg_max(state, event_at) FROM _strata.backfill_events b WHERE b.backfill_id = t.work_id),
 		         (SELECT arg_max(state, seq) FROM _strata.run_events r WHERE r.run_id = t.work_id AND r.block_id = ''), '')
 		FROM (SELECT *, rowid AS seq FROM _strata.trigger_ticks WHERE `+strings.Join(where, " AND ")+`
@@ -177,9 +189,13 @@ func (s *tickStore) history(ctx context.Context, pipeline, trigger string, limit
 	for rows.Next() {
 		var f Firing
 		var sf, sl sql.NullTime
+		var box string
 		if err := rows.Scan(&f.Pipeline, &f.Trigger, &f.Source, &f.Tick, &f.RecordedAt, &f.Action, &f.WorkID, &f.WorkKind, &f.From, &f.To,
-			&f.Skipped, &sf, &sl, &f.Detail, &f.Origin, &f.State); err != nil {
+			&f.Skipped, &sf, &sl, &f.Detail, &f.Origin, &box, &f.State); err != nil {
 			return nil, err
+		}
+		if err := decodeBox(box, &f); err != nil {
+			return nil, fmt.Errorf("trigger %s/%s, work %s: %w", f.Pipeline, f.Trigger, f.WorkID, err)
 		}
 		f.SkippedFirst, f.SkippedLast = sf.Time, sl.Time
 		out = append(out, f)
@@ -211,4 +227,41 @@ func (s *tickStore) unfinished(ctx context.Context) ([]Firing, error) {
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+// box is the stored form of a firing's Where and KeySets.
+type box struct {
+	Where   map[string][]string `json:"where,omitempty"`
+	KeySets map[string]int      `json:"key_sets,omitempty"`
+}
+
+func encodeBox(f Firing) any {
+	if len(f.Where) == 0 && len(f.KeySets) == 0 {
+		return nil
+	}
+	raw, _ := json.Marshal(box{Where: f.Where, KeySets: f.KeySets})
+	return string(raw)
+}
+
+func decodeBox(raw string, f *Firing) error {
+	if raw == "" {
+		return nil
+	}
+	var b box
+	if err := json.Unmarshal([]byte(raw), &b); err != nil {
+		return fmt.Errorf("read its cells (box %q): %w", raw, err)
+	}
+	f.Where, f.KeySets = b.Where, b.KeySets
+	return nil
+}
+
+// lastKeySet is the newest key set version of dim that a launched firing
+// of the trigger targeted (0 for none): a new-key trigger runs the keys
+// added since, so keys added while it was down or paused still run once,
+// and a key already run does not run again.
+func (s *tickStore) lastKeySet(ctx context.Context, pipeline, trigger, dim string) (int, error) {
+	var v sql.NullInt64
+	err := s.db.QueryRowContext(ctx, `SELECT max(CAST(json_extract(box, '$.key_sets.' || ?) AS INTEGER)) FROM _strata.trigger_ticks
+		WHERE pipeline = ? AND trigger_id = ? AND action IN ('launched', 'skipped') AND box IS NOT NULL`, dim, pipeline, trigger).Scan(&v)
+	return int(v.Int64), err
 }

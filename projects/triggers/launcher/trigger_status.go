@@ -22,6 +22,7 @@ type Status struct {
 	Cron        string         `json:"cron,omitempty"`
 	Timezone    string         `json:"timezone,omitempty"`
 	Product     string         `json:"product,omitempty"`
+	Changes     string         `json:"changes,omitempty"` // an event trigger's: new-version or new-key
 	Run         string         `json:"run"`
 	CatchUp     int            `json:"catch_up,omitempty"`
 	Line        int            `json:"line"`
@@ -68,7 +69,7 @@ func List(ctx context.Context, proj *project.Project, db *sql.DB, pipeline strin
 		}
 		pl := proj.Pipelines[id]
 		for _, t := range pl.Triggers {
-			s := Status{Pipeline: id, ID: t.ID, Kind: t.Kind, Cron: t.Cron, Product: t.Product, Run: t.Run.String(), Line: t.Line, Disabled: t.Disabled}
+			s := Status{Pipeline: id, ID: t.ID, Kind: t.Kind, Cron: t.Cron, Product: t.Product, Changes: t.Changes, Run: t.Run.String(), Line: t.Line, Disabled: t.Disabled}
 			if t.Kind == project.TriggerSchedule {
 				s.Timezone, s.CatchUp = t.Timezone, t.CatchUp
 			}
@@ -135,6 +136,9 @@ func Preview(pl *project.Pipeline, t *project.Trigger, from, to time.Time, limit
 }
 
 func kindText(t *project.Trigger) string {
+	if t.Kind == project.TriggerEvent && t.Changes == project.ChangesNewKey {
+		return "new keys of " + strings.Join(t.Dims, ", ") + " in " + t.Product
+	}
 	if t.Kind == project.TriggerEvent {
 		return "new versions of " + t.Product
 	}
