@@ -12,7 +12,8 @@ import (
 
 // warehouseOptions are the warehouse settings of proj: retention, files,
 // extensions and, with `warehouse: {kind: ducklake}`, the lake, whose
-// catalog password is read from the project's secret now (never stored).
+// catalog password and an S3 data path's key are read from the project's
+// secrets now (never stored).
 func warehouseOptions(proj *project.Project, readOnly bool) (warehouse.Options, error) {
 	o := warehouse.Options{Retention: proj.Retention, ReadOnly: readOnly, FilesDir: proj.Dir, Extensions: proj.Extensions}
 	wc := proj.Warehouse
@@ -33,6 +34,13 @@ func warehouseOptions(proj *project.Project, readOnly bool) (warehouse.Options, 
 			return o, fmt.Errorf("strata.yaml warehouse.password: %w", err)
 		}
 		o.Lake.Password = pw
+	}
+	if wc.S3Secret != "" {
+		v, err := secrets.New(proj.Dir, proj.Secrets).ResolveS3(wc.S3Secret)
+		if err != nil {
+			return o, fmt.Errorf("strata.yaml warehouse.s3_secret: %w", err)
+		}
+		o.Lake.S3 = &v
 	}
 	return o, nil
 }

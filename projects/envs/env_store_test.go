@@ -73,9 +73,18 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	wh, err := warehouse.Open(ctx, filepath.Join(dir, ".strata", "warehouse.duckdb"), warehouse.Options{Retention: 1})
+	opts := warehouse.Options{Retention: 1}
+	if os.Getenv("STRATA_TEST_WAREHOUSE") == "ducklake" { // the same tests over a DuckLake
+		opts.Lake = &warehouse.LakeOptions{Catalog: filepath.Join(dir, "catalog.ducklake"), DataPath: filepath.Join(dir, "lake")}
+	}
+	wh, err := warehouse.Open(ctx, filepath.Join(dir, ".strata", "warehouse.duckdb"), opts)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if opts.Lake != nil {
+		if _, err := os.Stat(opts.Lake.Catalog); err != nil {
+			t.Fatalf("the warehouse is not on the DuckLake: %v", err)
+		}
 	}
 	pool := supervisor.NewPool(kerneltest.Config(), 2)
 	eng, err := engine.New(ctx, proj, wh, pool, engine.Options{})

@@ -175,6 +175,9 @@ func (tx *writeTx) flush() error {
 	}
 	drop := b.drop
 	for k, st := range tx.parts {
+		if b.orig[k] != st.current {
+			tx.noteCurrent(k, st.current)
+		}
 		b.orig[k] = st.current
 	}
 	tx.batch = catalogBatch{orig: b.orig}

@@ -35,6 +35,9 @@ type writeTx struct {
 	// rideAlong is what the transaction's publishes hand the CommitHook
 	// (warehouse_commit_hook.go).
 	rideAlong []any
+	// madeCurrent are, on a lake, the partitions whose current version
+	// changed, named in the snapshot's commit info (lake_snapshot.go).
+	madeCurrent map[partKey]int
 	// newOwners are the product owners this transaction recorded
 	// (product_owner.go), applied to the cache once committed.
 	newOwners map[string]ProductOwner
@@ -232,6 +235,9 @@ func (w *Warehouse) commitGroup(reqs []*writeReq) error {
 	}
 	if err == nil {
 		err = tx.rebuildViews()
+	}
+	if err == nil {
+		err = tx.tagLakeSnapshot()
 	}
 	hooked := false
 	if err == nil {
