@@ -108,6 +108,9 @@ func TestLakeUncommittedWorkerFileIsSwept(t *testing.T) {
 		t.Fatal(err)
 	}
 	wh.Close()
+	// A younger file could be a worker's write still under way: it is
+	// swept once older than the grace (lake_maintenance.go).
+	ageFiles(t, lake.DataPath, 2*DefaultOrphanGrace)
 	wh = openAt(t, filepath.Join(dir, "w.duckdb"), Options{Lake: lake})
 	defer wh.Close()
 	if _, err := os.Stat(f.Path); !os.IsNotExist(err) {
