@@ -56,7 +56,7 @@ func (s *Session) run(ctx context.Context, e *execution, source string) (Event, 
 	if err != nil {
 		return refused(e.id, CodeInvalid, err.Error()), false
 	}
-	h := &streamHandler{s: s, id: e.id, host: eng.HostCall}
+	h := &streamHandler{s: s, id: e.id, host: in.HostCall}
 	if e.engine == EngineCompiled {
 		// The "run compiled" a failure offered: on a compiled worker only.
 		res, out, ok := s.runCompiled(ctx, b, req, in.Inputs, h)
