@@ -36,6 +36,11 @@ type Output struct {
 	// Pin, when set, keeps the new version from retention on behalf of this
 	// owner (a staged backfill) until released (version_switch.go).
 	Pin string
+	// ReuseFor, a pin owner (an environment's), makes a staged output whose
+	// rows equal the version that owner reads of the partition write
+	// nothing: the version answered is that one, Reused
+	// (version_identical.go).
+	ReuseFor string
 	// Hold keeps the new version from retention on behalf of this owner
 	// when it is written not current: staged (an atomic backfill's, until
 	// its promote) or kept aside by a conflict (until promote-anyway or
@@ -68,6 +73,9 @@ type Version struct {
 	Table     string    `json:"table"` // storage table in the _strata schema
 	Current   bool      `json:"current"`
 	CreatedAt time.Time `json:"created_at"`
+	// Reused: the output was not written, its rows being this version's,
+	// which its ReuseFor owner already reads.
+	Reused bool `json:"reused,omitempty"`
 }
 
 // Ref names the version.
@@ -216,9 +224,23 @@ func newOutputsReq(ctx context.Context, outs []Output, makeCurrent bool, then Th
 				p.conflict, current = &ConflictError{Conflicts: cs}, false
 			}
 		}
+		var reused map[int]Version
+		if !makeCurrent {
+			var err error
+			if reused, err = tx.identicalVersions(prepared); err != nil {
+				return err
+			}
+			if err := pointLineageAt(prepared, reused); err != nil {
+				return err
+			}
+		}
 		created := time.Now().UTC().Truncate(time.Microsecond)
 		for i := range prepared {
 			o := &prepared[i]
+			if v, ok := reused[i]; ok {
+				p.versions = append(p.versions, v)
+				continue
+			}
 			v, err := tx.writeOutput(o, current, created)
 			if err != nil {
 				return fmt.Errorf("output %d (%s, partition %s): %w", i, o.Product, o.Partition, err)
