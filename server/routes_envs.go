@@ -191,6 +191,14 @@ func (s *Server) launchEnvBackfill(c echo.Context) error {
 	return s.launchBackfillIn(c, owner)
 }
 
+// draftEnv resolves the environment a notebook request names (?env= or a
+// body's "env"; "" and "prod" are prod) to the pin owner its session's
+// drafts are kept under.
+func (s *Server) draftEnv(c echo.Context, name string) (string, error) {
+	owner, err := s.envStore().Resolve(c.Request().Context(), name)
+	return owner, envError(err)
+}
+
 // envOwner resolves :name to the environment's pin owner.
 func (s *Server) envOwner(c echo.Context) (string, error) {
 	name, err := envName(c)
