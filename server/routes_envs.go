@@ -26,6 +26,7 @@ func (s *Server) envRoutes(g *echo.Group) {
 	g.POST("/envs/:name/rollback", s.rollbackEnv)
 	g.POST("/envs/:name/pipelines/:id/runs", s.startEnvRun)
 	g.POST("/envs/:name/backfills", s.launchEnvBackfill)
+	s.envBackfillRoutes(g)
 }
 
 func (s *Server) envStore() *envs.Store { return envs.New(s.wh, s.eng) }

@@ -154,8 +154,14 @@ export const api = {
   backfillFailures: (id: string) => call<{ groups: FailureGroup[] }>("GET", `/backfills/${enc(id)}/failures`),
   retryPartitions: (id: string, partitions: string[], currentCode: boolean) =>
     call<BackfillStatus>("POST", `/backfills/${enc(id)}/retry` + (currentCode ? "?use_current_code=true" : ""), { partitions }),
-  backfillAction: (id: string, action: BackfillAction) =>
-    call<BackfillStatus>("POST", `/backfills/${enc(id)}/` + (action === "retry-current" ? "retry?use_current_code=true" : action)),
+  /** into: the backfill's spec.into; pause, resume and cancel of one into an environment go through its routes (its launcher may, as an editor). */
+  backfillAction: (id: string, action: BackfillAction, into = "") =>
+    call<BackfillStatus>(
+      "POST",
+      (into.startsWith("env:") && (action === "pause" || action === "resume" || action === "cancel") ? `/envs/${enc(into.slice(4))}` : "") +
+        `/backfills/${enc(id)}/` +
+        (action === "retry-current" ? "retry?use_current_code=true" : action),
+    ),
   products: () => call<{ products: ProductView[] }>("GET", "/products"),
   productPartitions: (name: string) => call<{ product: string; partitions: ProductPartition[] }>("GET", `/products/${enc(name)}/partitions`),
   preview: (
