@@ -342,3 +342,34 @@ func TestEnvironmentPromoteConflict(t *testing.T) {
 		t.Fatalf("dev views left after discard: %s", got)
 	}
 }
+
+// TestEnvironmentRebuildReleasesItsOlderVersion: a partition rebuilt in dev
+// with other code points at the newest version only; the older one is no
+// longer pinned, so retention may drop it, and dev reads the newest.
+func TestEnvironmentRebuildReleasesItsOlderVersion(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.backfill("")
+	if _, err := f.s.Create(ctx, "dev", CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, factor := range []string{"2", "3"} {
+		f.write("blocks/metrics.sql", "SELECT day, sum(amount) * "+factor+" AS total FROM src GROUP BY day\n")
+		opt := engine.RunOptions{}
+		RunInto(&opt, Owner("dev"))
+		if res, err := f.eng.Run(ctx, "p", "2024-01-02", opt); err != nil || res.State != engine.StateSucceeded {
+			t.Fatalf("run into dev: %+v %v", res, err)
+		}
+	}
+	if got := f.totals("dev"); got != "2024-01-01=30,2024-01-02=90,2024-01-03=30" {
+		t.Fatalf("dev after two rebuilds: %s", got)
+	}
+	pins := f.query(`SELECT string_agg(version::VARCHAR, ',') FROM _strata.pins WHERE owner = 'env:dev' AND product = 'metrics' AND partition = '2024-01-02'`)
+	newest := f.query(`SELECT max(version)::VARCHAR FROM _strata.versions WHERE product = 'metrics' AND partition = '2024-01-02'`)
+	if pins != newest {
+		t.Fatalf("dev pins versions %s of metrics 2024-01-02, want only the newest, %s", pins, newest)
+	}
+	if env, err := f.s.Get(ctx, "dev"); err != nil || env.Partitions != 1 {
+		t.Fatalf("dev after two rebuilds: %+v %v", env, err)
+	}
+}

@@ -302,7 +302,13 @@ func (tx *writeTx) writeOutput(o *preparedOutput, makeCurrent bool, created time
 	tx.batch.inserts = append(tx.batch.inserts, pendingVersion{o: o, version: version, table: table, rows: rows, created: created, basedOn: basedOn})
 	st.versions = append(st.versions, keptVersion{version: version, table: table, basedOn: basedOn})
 	st.last = version
-	if o.Pin != "" {
+	if o.Pin != "" && o.ReuseFor == o.Pin {
+		// An environment's pointer: the owner's older version of the
+		// partition is no longer what it points at, and retention may
+		// drop it (ChosenVersion reads the newest pin).
+		tx.batch.pins = append(tx.batch.pins, pinRow{owner: o.Pin, ref: VersionRef{Product: o.Product, Partition: o.Partition, Version: version}, supersedes: true})
+		tx.w.guarded[partKey{o.Product, o.Partition}] = true
+	} else if o.Pin != "" {
 		tx.pin(o.Pin, VersionRef{Product: o.Product, Partition: o.Partition, Version: version})
 	} else if o.Hold != "" && !makeCurrent {
 		tx.pin(o.Hold, VersionRef{Product: o.Product, Partition: o.Partition, Version: version})
