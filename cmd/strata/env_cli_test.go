@@ -104,6 +104,13 @@ func TestEnvironmentFlow(t *testing.T) {
 		}
 	}
 	contains(run(0, "env", "diff", demo, "dev", "--product", "clv", "--partition", "2024-02-01", "--rows", "2"), "changed")
+	// The change replayed on prod's recorded history: clv differs in the
+	// 90 days, daily_customer_metrics in none; nothing is published.
+	contains(run(1, "test", demo, "--replay", "clv", "--last", "90", "--expect-unchanged", "daily_customer_metrics", "--expect-unchanged", "clv__clv"),
+		"90 changed, 0 failed", "expect unchanged daily_customer_metrics: passed", "expect unchanged clv__clv: FAILED (changed in 90 partitions")
+	if got := preview("2024-03-01"); got != old["2024-03-01"] {
+		t.Fatal("a replay changed prod")
+	}
 
 	// Prod rewrites 2024-02-01 with the old code after dev was built.
 	write(string(src))
