@@ -167,3 +167,20 @@ func (d *Driver) reportEnd(t *testing.T, tr Trial, dir, id string) {
 	defer w.close()
 	report(t, tr, w.checkEnd(tr, dir, id, st, d.ref))
 }
+
+// TestFaultsCells is the N-D trial (issue 27): a day × region backfill
+// killed and resumed, compared cell by cell with a clean run.
+func TestFaultsCells(t *testing.T) {
+	if testing.Short() {
+		t.Skip("drives the real binary")
+	}
+	tr := PlanCellsTrial(seed(t))
+	t.Log(tr)
+	d := &Driver{Bin: strataproc.Binary(t)} // its own reference: not the demo's
+	if v := d.RunCells(t, tr); len(v) > 0 {
+		t.Errorf("%s\nbroke %d invariant(s):", tr, len(v))
+		for _, e := range v {
+			t.Errorf("  %s", e)
+		}
+	}
+}

@@ -169,6 +169,13 @@ func (d *Driver) cliStep(t testing.TB, dir string, tr Trial, id string, delay ti
 	if id != "" {
 		args = []string{"backfill", "resume", dir, id}
 	}
+	return d.cliRun(t, args, id, delay)
+}
+
+// cliRun runs `strata args...` (a backfill or its resume) and kills it
+// with SIGKILL after delay; it returns the backfill id the launch printed
+// (id when it was known, "" when the kill came first).
+func (d *Driver) cliRun(t testing.TB, args []string, id string, delay time.Duration) (string, string) {
 	cmd := exec.Command(d.Bin, args...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -45,8 +46,19 @@ type groupCommit struct {
 	pending        []*groupReq // waiting for the next transaction, in order
 	pubs           int         // of them, publishes
 	since          time.Time   // when the oldest of pending came
-	kick           chan struct{}
-	stop, done     chan struct{}
+	// failing counts the runs whose publish failed and that have not
+	// ended: their final state is not durable yet, so no run starts in
+	// the slots they gave back (start) until cleared is closed.
+	failing    int
+	cleared    chan struct{}
+	kick       chan struct{}
+	stop, done chan struct{}
+}
+
+// groupSeat is one run's place in its backfill's group commit.
+type groupSeat struct {
+	g      *groupCommit
+	failed bool // its publish failed (under g.mu): it holds g.failing up
 }
 
 // groupMax and groupLinger are the policy. 8 partitions a transaction
@@ -65,6 +77,7 @@ const (
 // or (no outputs) its running event. settled, when set, runs once the
 // transaction ended, before any waiter of it is answered.
 type groupReq struct {
+	seat    *groupSeat
 	req     warehouse.GroupPublish
 	settled func(err error)
 	done    chan struct{}
@@ -91,12 +104,14 @@ func (g *groupCommit) poke() {
 	}
 }
 
-// join counts a run starting (in a slot a freed expected, if any).
-func (g *groupCommit) join() {
+// join counts a run starting (in a slot a freed expected, if any) and
+// gives it its seat.
+func (g *groupCommit) join() *groupSeat {
 	g.mu.Lock()
 	g.active++
 	g.expect = max(0, g.expect-1)
 	g.mu.Unlock()
+	return &groupSeat{g: g}
 }
 
 // inFlight is how many runs have started and not ended: some of them may
@@ -107,10 +122,18 @@ func (g *groupCommit) inFlight() int {
 	return g.active
 }
 
-// leave counts a run ended.
-func (g *groupCommit) leave() {
+// leave counts a run ended: its final state is durable (or could not be
+// made so), so one whose publish failed no longer holds starts back.
+func (s *groupSeat) leave() {
+	g := s.g
 	g.mu.Lock()
 	g.active--
+	if s.failed {
+		s.failed = false
+		if g.failing--; g.failing == 0 {
+			close(g.cleared)
+		}
+	}
 	g.mu.Unlock()
 	g.poke()
 }
@@ -155,24 +178,47 @@ func (g *groupCommit) enqueue(r *groupReq) {
 // the slot of one whose publish is pending never counts running beside
 // it in the log), and the run's blocks start after those publishes
 // committed (they read what they wrote, a block's cursor included).
-func (g *groupCommit) start(ctx context.Context, ev Event) error {
+// The event is written only if the whole transaction is: when a publish
+// of it failed, that run's final state comes in a transaction of its own
+// later, so the event waits for it (and any other failed run's) and is
+// handed over again.
+func (s *groupSeat) start(ctx context.Context, ev Event) error {
+	g := s.g
 	if ev.At.IsZero() {
 		ev.At = time.Now()
 	}
-	r := &groupReq{done: make(chan struct{})}
-	r.req = warehouse.GroupPublish{Ctx: ctx, Then: func([]warehouse.Version, *warehouse.ConflictError) any {
-		return rideEvents(g.store.number([]Event{ev}))
-	}}
-	g.enqueue(r)
-	<-r.done
-	return r.req.Err
+	for {
+		r := &groupReq{seat: s, done: make(chan struct{})}
+		r.req = warehouse.GroupPublish{Ctx: ctx, Then: func([]warehouse.Version, *warehouse.ConflictError) any {
+			return rideEvents(g.store.number([]Event{ev}))
+		}}
+		g.enqueue(r)
+		<-r.done
+		if !errors.Is(r.req.Err, warehouse.ErrGroupSplit) {
+			return r.req.Err
+		}
+		g.mu.Lock()
+		wait := g.cleared
+		if g.failing == 0 {
+			wait = nil
+		}
+		g.mu.Unlock()
+		if wait != nil {
+			select {
+			case <-wait:
+			case <-ctx.Done():
+				return context.Cause(ctx)
+			}
+		}
+	}
 }
 
 // publish hands a run's outputs to the next group transaction, gives the
 // run's slot back (handoff: it computes nothing more) and returns what the
 // warehouse answered once the transaction ended.
-func (g *groupCommit) publish(ctx context.Context, outs []warehouse.Output, stage bool, then warehouse.Then, settled func(error), handoff func()) ([]warehouse.Version, error) {
-	r := &groupReq{req: warehouse.GroupPublish{Outs: outs, Stage: stage, Then: then, Ctx: ctx}, settled: settled, done: make(chan struct{})}
+func (s *groupSeat) publish(ctx context.Context, outs []warehouse.Output, stage bool, then warehouse.Then, settled func(error), handoff func()) ([]warehouse.Version, error) {
+	g := s.g
+	r := &groupReq{seat: s, req: warehouse.GroupPublish{Outs: outs, Stage: stage, Then: then, Ctx: ctx}, settled: settled, done: make(chan struct{})}
 	g.enqueue(r)
 	if handoff != nil {
 		handoff()
@@ -235,6 +281,16 @@ func (g *groupCommit) commit() {
 		reqs[i] = &r.req
 	}
 	g.wh.PublishGroup(context.Background(), reqs)
+	g.mu.Lock()
+	for _, r := range batch {
+		if len(r.req.Outs) > 0 && r.req.Err != nil && warehouse.AsConflict(r.req.Err) == nil && !r.seat.failed {
+			r.seat.failed = true
+			if g.failing++; g.failing == 1 {
+				g.cleared = make(chan struct{})
+			}
+		}
+	}
+	g.mu.Unlock()
 	for _, r := range batch {
 		if r.settled != nil {
 			r.settled(r.req.Err)

@@ -3,6 +3,10 @@ package engine
 import (
 	"context"
 	"testing"
+	"time"
+
+	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/projects/warehouse"
 )
 
 // A backfill commits several partitions to a warehouse transaction (their
@@ -27,6 +31,15 @@ func TestBackfillCommitsSeveralPartitionsATransaction(t *testing.T) {
 	if n := e.count(`SELECT count(*) FROM _strata.current WHERE product = 'p__agg'`); n != 28 {
 		t.Fatalf("%d of 28 days current", n)
 	}
+	if most := mostRunning(t, e); most > s.Concurrency {
+		t.Fatalf("the log had %d runs running at once, concurrency %d", most, s.Concurrency)
+	}
+}
+
+// mostRunning replays the backfills' run states in the log's order and
+// returns the most runs it showed running at once.
+func mostRunning(t *testing.T, e *env) int {
+	t.Helper()
 	rows, err := e.wh.DB().QueryContext(context.Background(), `SELECT run_id, state FROM _strata.run_events
 		WHERE block_id = '' AND backfill_id IS NOT NULL AND backfill_id <> '' ORDER BY seq`)
 	if err != nil {
@@ -46,8 +59,37 @@ func TestBackfillCommitsSeveralPartitionsATransaction(t *testing.T) {
 		}
 		most = max(most, len(running))
 	}
-	if most > s.Concurrency {
-		t.Fatalf("the log had %d runs running at once, concurrency %d", most, s.Concurrency)
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return most
+}
+
+// A run whose publish fails inside its group has given its slot back
+// already: the run starting in that slot must not be running in the log
+// before the failed run's final state is, even though its running state
+// was handed to the same transaction as the failed publish. Every publish
+// here fails inside the transaction (a product differing only in case
+// from one the warehouse has), at concurrency 1.
+func TestGroupCommitKeepsConcurrencyWhenAPublishFails(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, map[string]string{"pipelines/c.yaml": counterPipeline, "blocks/counter/counter.go": counterBlock})
+	clash := sdk.NewTable(sdk.String("day"), sdk.Int64("n"))
+	clash.Append("2023-12-31", int64(0))
+	day := time.Date(2023, 12, 31, 0, 0, 0, 0, time.UTC)
+	if _, err := e.wh.Publish(context.Background(), []warehouse.Output{{Product: "C__COUNTER", Partition: "2023-12-31",
+		PartitionStart: day, PartitionEnd: day.AddDate(0, 0, 1), Table: clash, RunID: "clash", CodeHash: "x"}}); err != nil {
+		t.Fatal(err)
+	}
+	st := e.backfill(BackfillSpec{Pipeline: "c", From: "2024-01-01", To: "2024-01-06"})
+	if st.State == StateSucceeded || st.Progress.Failed != 6 {
+		t.Fatalf("backfill: %s %q %+v, want all 6 days failed", st.State, st.Message, st.Progress)
+	}
+	if n := e.count(`SELECT count(*) FROM _strata.run_events WHERE block_id = '' AND state = 'failed' AND error LIKE '%differs only in case%'`); n != 6 {
+		t.Fatalf("%d runs failed for the product's name, want 6", n)
+	}
+	if most := mostRunning(t, e); most > 1 {
+		t.Fatalf("the log had %d runs running at once, concurrency 1", most)
 	}
 }
 

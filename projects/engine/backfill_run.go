@@ -236,6 +236,7 @@ func (b *backfillRun) run() error {
 	atomicMode := t.spec.Publish == PublishAtomic || t.spec.Publish == PublishReview
 	var rollMu sync.Mutex
 	rollups := newRollupTracker(t, pd)
+	batches := newSQLBatches(t.from, t.to)
 	ticker := time.NewTicker(250 * time.Millisecond)
 	stopTicker := make(chan struct{})
 	defer func() { ticker.Stop(); close(stopTicker) }()
@@ -269,7 +270,7 @@ func (b *backfillRun) run() error {
 			}
 			opt := RunOptions{RunID: attempt, BackfillID: b.id, Stage: atomicMode, FineOnly: interval == "", Interval: interval,
 				Reuse: prior[runID] != "", Snapshot: t.pin.hash, BasedOn: based, code: code, Origin: t.spec.Origin, Actor: t.spec.Actor,
-				Blocks: t.spec.Blocks, group: group}
+				Blocks: t.spec.Blocks, group: group.join(), batches: batches}
 			opt.handoff = sync.OnceFunc(func() {
 				release()
 				group.freed(ctx.Err() == nil && !b.win.Paused())
@@ -285,10 +286,9 @@ func (b *backfillRun) run() error {
 			if t.spec.Into != "" {
 				opt.Pin, opt.PreferPinned = t.spec.Into, t.spec.Into
 			}
-			group.join()
 			res, err := e.Run(ctx, t.pl.ID, key, opt)
 			opt.handoff()
-			group.leave()
+			opt.group.leave()
 			if err != nil {
 				e.store.Append(Event{RunID: attempt, BackfillID: b.id, Pipeline: t.pl.ID, Partition: key, State: StateFailed, Error: err.Error(),
 					Origin: withActor(t.spec.Origin, t.spec.Actor).encode()})

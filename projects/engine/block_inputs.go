@@ -61,6 +61,9 @@ func (r *runner) inputs(ctx context.Context, g *group, b *project.Block, local f
 // out (a query that reads what its block wrote before is not made stale by
 // its own publish).
 func (r *runner) runSQL(ctx context.Context, g *group, b *project.Block, src string, in *upstreams) (*sdk.Table, error) {
+	if b.Batch > 0 {
+		return r.runSQLBatch(ctx, g, b, src, in)
+	}
 	ins := make([]warehouse.SQLInput, len(in.names))
 	for i, n := range in.names {
 		ins[i] = warehouse.SQLInput{Name: n, Table: in.tables[i], Read: in.pinned[i]}

@@ -79,11 +79,15 @@ func (e *Engine) Plan(ctx context.Context, spec BackfillSpec, offset, limit int)
 	if err != nil {
 		return nil, err
 	}
-	pd, err := t.loadPlanData(ctx, e, e.project().Dir)
-	if err != nil {
-		return nil, err
+	if plan, ok, err := e.planCounted(ctx, t, version, offset, limit); err != nil || ok {
+		return plan, err
 	}
-	plan := &Plan{Spec: t.spec, Snapshot: version, From: t.from, To: t.to, Total: t.total, ByState: map[string]int{}, ByProduct: map[string][2]int{},
+	return e.planEach(ctx, t, version, offset, limit)
+}
+
+// newPlan is a plan's header: its spec, snapshot, range and products.
+func newPlan(e *Engine, t *target, snapshot string, pd *planData) *Plan {
+	plan := &Plan{Spec: t.spec, Snapshot: snapshot, From: t.from, To: t.to, Total: t.total, ByState: map[string]int{}, ByProduct: map[string][2]int{},
 		KeySets: t.spec.KeySets, Dims: t.pspec.DimNames()}
 	if srcs, err := readSources(e.project().Dir, t.pl); err == nil {
 		plan.CompileErrors = compileProblems(t.pl, srcs, e.project().Kernel.Allow)
@@ -91,6 +95,17 @@ func (e *Engine) Plan(ctx context.Context, spec BackfillSpec, offset, limit int)
 	for _, b := range pd.fine {
 		plan.Products = append(plan.Products, ProductName(t.pl, b))
 	}
+	return plan
+}
+
+// planEach is Plan cell by cell: every current version loaded, every cell
+// classified (planCounted says when it is not needed).
+func (e *Engine) planEach(ctx context.Context, t *target, version string, offset, limit int) (*Plan, error) {
+	pd, err := t.loadPlanData(ctx, e, e.project().Dir)
+	if err != nil {
+		return nil, err
+	}
+	plan := newPlan(e, t, version, pd)
 	it, err := t.pspec.IterBox(t.box)
 	if err != nil {
 		return nil, err
@@ -269,6 +284,15 @@ func (e *Engine) loadPlanData(ctx context.Context, dir string, pl *project.Pipel
 // planVersions reads, per product and partition, the version a plan
 // classifies: the current one, or with pinned the one that owner sees.
 func (e *Engine) planVersions(ctx context.Context, products []any, pinned string) (map[string]map[string]versionInfo, error) {
+	return e.planVersionsOf(ctx, products, pinned, nil)
+}
+
+// planVersionsOf is planVersions of the partitions keys only (all when nil).
+func (e *Engine) planVersionsOf(ctx context.Context, products []any, pinned string, keys []string) (map[string]map[string]versionInfo, error) {
+	only := ""
+	if keys != nil {
+		only = " AND v.partition IN " + sqlList(keys)
+	}
 	out := map[string]map[string]versionInfo{}
 	ph := strings.TrimSuffix(strings.Repeat("?,", len(products)), ",")
 	chosen, args := warehouse.ChosenVersion(pinned)
@@ -279,7 +303,7 @@ func (e *Engine) planVersions(ctx context.Context, products []any, pinned string
 	rows, err := e.wh.DB().QueryContext(ctx, `SELECT v.product, v.partition, v.version, v.created_at, v.run_id, v.code_hash, CAST(v.upstream AS VARCHAR),
 		v.partition_start, v.partition_end, CAST(v.inputs AS VARCHAR)
 		FROM _strata.versions v
-		WHERE `+chosen+` AND v.product IN (`+ph+`)`, args...)
+		WHERE `+chosen+` AND v.product IN (`+ph+`)`+only, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read current versions: %w", err)
 	}

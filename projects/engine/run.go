@@ -80,7 +80,10 @@ type RunOptions struct {
 	// handed over; started runs once its running event is durable;
 	// settled once its last publish committed, with the run's final state
 	// (the backfill's book follows the log with them).
-	group   *groupCommit
+	group *groupSeat
+	// batches, for a backfill's runs, are the windows its batch SQL
+	// blocks computed (sql_batch.go); nil: a window is one partition.
+	batches *sqlBatches
 	handoff func()
 	started func()
 	settled func(State)

@@ -82,6 +82,9 @@ type Block struct {
 	HasCheck   bool            // the Go package defines Check(ctx, out *sdk.Table) error
 	Line       int             // line of the block in the pipeline file
 	Note       string          // markdown shown above the block's cell: the notebook's text between blocks
+	// Batch is the most partitions a SQL block computes in one run
+	// (batch: {max: N}); 0 when it computes one at a time.
+	Batch int
 
 	index   int              // position in the file's blocks list, for field paths
 	node    *yaml.Node       // the block's mapping
@@ -92,7 +95,7 @@ type Block struct {
 }
 
 var pipelineFields = []string{"id", "description", "partitions", "variables", "concurrency", "retries", "timeout", "blocks", "triggers", "checks", "reads"}
-var blockFields = []string{"id", "note", "file", "kind", "upstream", "dynamic", "reduce", "product", "key", "partitions", "timeout", "retries"}
+var blockFields = []string{"id", "note", "file", "kind", "upstream", "dynamic", "reduce", "product", "key", "partitions", "timeout", "retries", "batch"}
 var retryFields = []string{"attempts", "backoff", "max_backoff"}
 
 // retryLayer is what one level (pipeline or block) writes of a retry policy.
@@ -266,6 +269,9 @@ func (d *decoder) decodeBlock(pl *Pipeline, n *yaml.Node, i int, pipelineRetries
 		if v, ok := d.duration(e, path+".timeout", false); ok {
 			b.Timeout = v
 		}
+	}
+	if e, ok := f["batch"]; ok {
+		b.Batch = d.decodeBatch(e, path+".batch")
 	}
 	var retries retryLayer
 	if e, ok := f["retries"]; ok {

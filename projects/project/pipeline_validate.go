@@ -22,6 +22,7 @@ func (l *loader) validate(d *decoder, pl *Pipeline) {
 	}
 	d.checkTables(pl)
 	d.checkReviewProducts(pl)
+	d.checkBatches(pl)
 }
 
 // checkSource finds the block's file and reads what loading needs from it:

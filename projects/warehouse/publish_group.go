@@ -1,6 +1,15 @@
 package warehouse
 
-import "context"
+import (
+	"context"
+	"errors"
+	"slices"
+)
+
+// ErrGroupSplit answers a request with no outputs whose group did not
+// commit whole (PublishGroup): it was not written and may be handed over
+// again.
+var ErrGroupSplit = errors.New("not written: a request of its group failed")
 
 // GroupPublish is one caller's publish (or stage) in a PublishGroup: the
 // outputs of one run's partition and its Then, and, once the group ended,
@@ -40,7 +49,7 @@ func (w *Warehouse) PublishGroup(ctx context.Context, reqs []*GroupPublish) {
 		}
 		if len(g.Outs) == 0 {
 			then := g.Then
-			carried[i] = &writeReq{ctx: rctx, fn: func(tx *writeTx) error {
+			carried[i] = &writeReq{ctx: rctx, whole: true, fn: func(tx *writeTx) error {
 				if then != nil {
 					tx.rideAlong = append(tx.rideAlong, then(nil, nil))
 				}
@@ -56,6 +65,14 @@ func (w *Warehouse) PublishGroup(ctx context.Context, reqs []*GroupPublish) {
 		}
 		pubs[i] = p
 		bodies = append(bodies, p.req)
+	}
+	if refused := slices.ContainsFunc(reqs, func(g *GroupPublish) bool { return g.Err != nil }); refused {
+		bodies = slices.DeleteFunc(bodies, func(b *writeReq) bool {
+			if b.whole {
+				b.err = ErrGroupSplit
+			}
+			return b.whole
+		})
 	}
 	if len(bodies) > 0 {
 		w.writeAll(bodies)

@@ -2,6 +2,7 @@ package warehouse
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/stratahq/strata/blocks/sdk"
@@ -73,8 +74,15 @@ func TestPublishGroupFailsOnePartitionAlone(t *testing.T) {
 		out("refunds", "2024-03-02", ids(t, 3)),
 		out("orders", "2024-03-03", ids(t, 4))}
 	reqs := groupOf(outs...)
+	// A request carrying only what must be durable with the whole group
+	// (a starting run's state): not written once the group split.
+	reqs = append(reqs, &GroupPublish{})
 	before := wh.commits.Load()
 	wh.PublishGroup(context.Background(), reqs)
+	if last := reqs[len(reqs)-1]; !errors.Is(last.Err, ErrGroupSplit) {
+		t.Fatalf("the request riding with the group: %v, want ErrGroupSplit", last.Err)
+	}
+	reqs = reqs[:len(reqs)-1]
 	for i, r := range reqs {
 		if i == 2 {
 			assertErrContains(t, r.Err, "differs only in case")
@@ -101,10 +109,10 @@ func TestPublishGroupFailsOnePartitionAlone(t *testing.T) {
 	// A request refused before any transaction (bad input) fails alone too.
 	bad := out("orders", "2024-03-05", ids(t, 6))
 	bad.Partition = ""
-	reqs = groupOf(out("orders", "2024-03-04", ids(t, 5)), bad)
+	reqs = append(groupOf(out("orders", "2024-03-04", ids(t, 5)), bad), &GroupPublish{})
 	wh.PublishGroup(context.Background(), reqs)
-	if reqs[0].Err != nil || reqs[1].Err == nil {
-		t.Fatalf("a good and a malformed request: %v, %v", reqs[0].Err, reqs[1].Err)
+	if reqs[0].Err != nil || reqs[1].Err == nil || !errors.Is(reqs[2].Err, ErrGroupSplit) {
+		t.Fatalf("a good, a malformed and a riding request: %v, %v, %v", reqs[0].Err, reqs[1].Err, reqs[2].Err)
 	}
 }
 

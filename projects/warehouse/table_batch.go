@@ -127,8 +127,9 @@ func (r *batchRows) FillChunk(chunk duckdb.DataChunk) error {
 		return err
 	}
 	if projected(chunk, 0) {
+		key := bytesOf(p.partition)
 		for i := 0; i < n; i++ {
-			if err := duckdb.SetChunkValue(chunk, 0, i, p.partition); err != nil {
+			if err := duckdb.SetChunkValue(chunk, 0, i, key); err != nil {
 				return err
 			}
 		}

@@ -17,6 +17,8 @@ func TestTypesRoundTripWithNulls(t *testing.T) {
 		row(int64(-9007199254740993), 1.25, "héllo", true, ts),
 		row(nil, nil, nil, nil, nil),
 		row(0, -0.5, "", false, time.Unix(0, 0)),
+		// Longer than DuckDB keeps inline in a string value.
+		row(1, 2.0, "a string longer than twelve bytes, ünïcode", true, time.Unix(1, 0)),
 	)
 	publish(t, wh, "types", "2024-03-10", in)
 	got := read(t, wh, "types", Selection{})
@@ -30,6 +32,7 @@ func TestTypesRoundTripWithNulls(t *testing.T) {
 		row("2024-03-10", int64(-9007199254740993), 1.25, "héllo", true, ts.UTC()),
 		row("2024-03-10", nil, nil, nil, nil, nil),
 		row("2024-03-10", int64(0), -0.5, "", false, time.Unix(0, 0).UTC()),
+		row("2024-03-10", int64(1), 2.0, "a string longer than twelve bytes, ünïcode", true, time.Unix(1, 0).UTC()),
 	)
 	if loc := got.Column("t").Times()[0].Location(); loc != time.UTC {
 		t.Fatalf("time comes back in %v, want UTC", loc)

@@ -65,6 +65,9 @@ type writeReq struct {
 	err    error
 	done   bool // under w.mu
 	failed bool // its fn returned the group's error (commitGroup)
+	// whole: written only in a transaction where every other body is
+	// (a run's state riding with a group, PublishGroup); else ErrGroupSplit.
+	whole bool
 }
 
 // maxGroup bounds how many queued writes share one transaction.
@@ -124,14 +127,29 @@ func (w *Warehouse) writeAll(mine []*writeReq) {
 			live = append(live, r)
 		}
 	}
+	if len(live) < len(group) {
+		live = dropWhole(live)
+	}
 	w.commitSplitting(live)
+}
+
+// dropWhole answers the bodies that are written only with their whole
+// group ErrGroupSplit, and returns the others.
+func dropWhole(reqs []*writeReq) []*writeReq {
+	return slices.DeleteFunc(slices.Clone(reqs), func(r *writeReq) bool {
+		if r.whole {
+			r.err = ErrGroupSplit
+		}
+		return r.whole
+	})
 }
 
 // commitSplitting commits reqs in one transaction (w.mu held). When one
 // body fails, the others are committed together without it and it runs
 // again alone (its error is then its own); when the transaction fails
 // elsewhere (its catalog flush, the hook, COMMIT), each runs alone, as if
-// never grouped.
+// never grouped. Either way the bodies written only with their whole
+// group are not written (dropWhole).
 func (w *Warehouse) commitSplitting(reqs []*writeReq) {
 	if len(reqs) == 0 {
 		return
@@ -143,6 +161,7 @@ func (w *Warehouse) commitSplitting(reqs []*writeReq) {
 		}
 		return
 	}
+	reqs = dropWhole(reqs)
 	bad := slices.IndexFunc(reqs, func(r *writeReq) bool { return r.failed })
 	if bad < 0 {
 		for _, r := range reqs {
