@@ -107,6 +107,9 @@ var auditedRoutes = map[string]string{
 	"POST /api/v1/envs/:name/rollback":                    audit.ActionEnvRollback,
 	"POST /api/v1/envs/:name/pipelines/:id/runs":          audit.ActionRunLaunch,
 	"POST /api/v1/envs/:name/backfills":                   audit.ActionBackfillLaunch,
+	"POST /api/v1/envs/:name/backfills/:id/cancel":        audit.ActionBackfillCancel,
+	"POST /api/v1/envs/:name/backfills/:id/pause":         audit.ActionBackfillPause,
+	"POST /api/v1/envs/:name/backfills/:id/resume":        audit.ActionBackfillResume,
 }
 
 // readOnlyRoutes are non-GET routes that change nothing.

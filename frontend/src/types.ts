@@ -589,6 +589,8 @@ export interface EnvSummary {
   partitions: number;
   products: number;
   rows: number;
+  /** Its latest promote not rolled back (GET /envs/:name only). */
+  last_promote?: { batch: string; at: string; partitions: number };
 }
 
 /** GET /envs/:name/diff: per pipeline, the review diff of the environment against prod. */

@@ -336,7 +336,7 @@ func (h *blockHandler) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk
 		if keys, mapped, err := h.r.e.mappedRead(ctx, h.spec, c.Product, c.Window); mapped || err != nil {
 			return h.readMapped(ctx, c.Product, keys, err)
 		}
-		if err := h.r.e.ensureFresh(ctx, h.r.pl, c.Product, c.Window); err != nil {
+		if err := h.r.e.ensureFresh(ctx, h.r.pl, c.Product, c.Window, h.r.opt.PreferPinned); err != nil {
 			return nil, err
 		}
 		t, read, err := h.r.e.readProduct(ctx, c, h.r.opt.PreferPinned)

@@ -589,6 +589,12 @@ func (r *runner) publish(ctx context.Context, g *group, outcomes []*BlockOutcome
 			// publishes first, and refuses it where another pipeline is.
 			Pipeline: r.pl.ID,
 		})
+		if r.opt.Stage && r.opt.Pin != "" && r.opt.Pin == r.opt.PreferPinned {
+			// A run into an environment (it stages for the owner it reads
+			// through): rows equal to what the environment reads already
+			// are not staged again (warehouse/version_identical.go).
+			outs[len(outs)-1].ReuseFor = r.opt.Pin
+		}
 		outs[len(outs)-1].State, outs[len(outs)-1].StartState = r.blockState(b.ID, g.part.Key)
 		if v, ok := r.opt.BasedOn[outs[len(outs)-1].Product]; ok {
 			outs[len(outs)-1].BasedOn, outs[len(outs)-1].IfCurrent = v, true

@@ -39,6 +39,11 @@ type Output struct {
 	// Pin, when set, keeps the new version from retention on behalf of this
 	// owner (a staged backfill) until released (version_switch.go).
 	Pin string
+	// ReuseFor, a pin owner (an environment's), makes a staged output whose
+	// rows equal the version that owner reads of the partition write
+	// nothing: the version answered is that one, Reused
+	// (version_identical.go).
+	ReuseFor string
 	// Hold keeps the new version from retention on behalf of this owner
 	// when it is written not current: staged (an atomic backfill's, until
 	// its promote) or kept aside by a conflict (until promote-anyway or
@@ -71,6 +76,9 @@ type Version struct {
 	Table     string    `json:"table"` // storage table in the _strata schema
 	Current   bool      `json:"current"`
 	CreatedAt time.Time `json:"created_at"`
+	// Reused: the output was not written, its rows being this version's,
+	// which its ReuseFor owner already reads.
+	Reused bool `json:"reused,omitempty"`
 }
 
 // Ref names the version.
@@ -232,9 +240,23 @@ func newOutputsReq(ctx context.Context, outs []Output, makeCurrent bool, then Th
 				p.conflict, current = &ConflictError{Conflicts: cs}, false
 			}
 		}
+		var reused map[int]Version
+		if !makeCurrent {
+			var err error
+			if reused, err = tx.identicalVersions(prepared); err != nil {
+				return err
+			}
+			if err := pointLineageAt(prepared, reused); err != nil {
+				return err
+			}
+		}
 		created := time.Now().UTC().Truncate(time.Microsecond)
 		for i := range prepared {
 			o := &prepared[i]
+			if v, ok := reused[i]; ok {
+				p.versions = append(p.versions, v)
+				continue
+			}
 			v, err := tx.writeOutput(o, current, created)
 			if err != nil {
 				return fmt.Errorf("output %d (%s, partition %s): %w", i, o.Product, o.Partition, err)
@@ -303,7 +325,13 @@ func (tx *writeTx) writeOutput(o *preparedOutput, makeCurrent bool, created time
 	tx.batch.inserts = append(tx.batch.inserts, pendingVersion{o: o, version: version, table: table, rows: rows, created: created, basedOn: basedOn})
 	st.versions = append(st.versions, keptVersion{version: version, table: table, basedOn: basedOn})
 	st.last = version
-	if o.Pin != "" {
+	if o.Pin != "" && o.ReuseFor == o.Pin {
+		// An environment's pointer: the owner's older version of the
+		// partition is no longer what it points at, and retention may
+		// drop it (ChosenVersion reads the newest pin).
+		tx.batch.pins = append(tx.batch.pins, pinRow{owner: o.Pin, ref: VersionRef{Product: o.Product, Partition: o.Partition, Version: version}, supersedes: true})
+		tx.w.guarded[partKey{o.Product, o.Partition}] = true
+	} else if o.Pin != "" {
 		tx.pin(o.Pin, VersionRef{Product: o.Product, Partition: o.Partition, Version: version})
 	} else if o.Hold != "" && !makeCurrent {
 		tx.pin(o.Hold, VersionRef{Product: o.Product, Partition: o.Partition, Version: version})
