@@ -40,7 +40,9 @@ import (
 // and the partitions/s that 10, 50 and 100 workers would reach, projected
 // from one worker's throughput and capped by 1000 ms / the coordinator's
 // CPU per partition (one core of coordinator). STRATA_BENCH_CPU_DAYS sets
-// the partitions (default 60). Figures from a shared machine vary run to run.
+// the partitions (default 60), STRATA_BENCH_CPU_CONCURRENCY the backfill's
+// concurrency (default 4: at most that many publishes can share a commit,
+// each run's running event being durable before its blocks start). Figures from a shared machine vary run to run.
 func BenchmarkCoordinatorCPUPerPartition(b *testing.B) {
 	if testing.Short() {
 		b.Skip("runs the real binary as a coordinator and workers")
@@ -50,6 +52,10 @@ func BenchmarkCoordinatorCPUPerPartition(b *testing.B) {
 	days := 60
 	if s := os.Getenv("STRATA_BENCH_CPU_DAYS"); s != "" {
 		days, _ = strconv.Atoi(s)
+	}
+	conc := 4
+	if s := os.Getenv("STRATA_BENCH_CPU_CONCURRENCY"); s != "" {
+		conc, _ = strconv.Atoi(s)
 	}
 	var single, oneWorker cpuTrial
 	var pg *pgtest.Cluster
@@ -66,7 +72,7 @@ func BenchmarkCoordinatorCPUPerPartition(b *testing.B) {
 			}
 			var res cpuTrial
 			for range b.N {
-				res = runCPUTrial(b, bin, days, m.lake, pg, m.workers)
+				res = runCPUTrial(b, bin, days, conc, m.lake, pg, m.workers)
 			}
 			b.ReportMetric(res.coordMS(), "coord-cpu-ms/partition")
 			b.ReportMetric(res.perSec(), "partitions/s")
@@ -139,7 +145,7 @@ func Load(ctx *sdk.Context) (*sdk.Table, error) {
 
 // runCPUTrial backfills days partitions of the heavy pipeline on a fresh
 // project and measures it.
-func runCPUTrial(b *testing.B, bin string, days int, lake string, pg *pgtest.Cluster, workers int) cpuTrial {
+func runCPUTrial(b *testing.B, bin string, days, concurrency int, lake string, pg *pgtest.Cluster, workers int) cpuTrial {
 	b.Helper()
 	b.StopTimer()
 	dir := filepath.Join(b.TempDir(), "p")
@@ -195,8 +201,8 @@ func runCPUTrial(b *testing.B, bin string, days int, lake string, pg *pgtest.Clu
 		waitLive(b, bin, dir, workers)
 	}
 	start := time.Date(2021, 1, 1, 0, 0, 0, 0, time.UTC)
-	spec := fmt.Sprintf(`{"pipeline":"heavy","from":%q,"to":%q,"publish":"partition","concurrency":4,"engine":"compiled"}`,
-		start.Format(time.DateOnly), start.AddDate(0, 0, days-1).Format(time.DateOnly))
+	spec := fmt.Sprintf(`{"pipeline":"heavy","from":%q,"to":%q,"publish":"partition","concurrency":%d,"engine":"compiled"}`,
+		start.Format(time.DateOnly), start.AddDate(0, 0, days-1).Format(time.DateOnly), concurrency)
 	coord0, work0 := procCPU(b, srv.Cmd.Process.Pid), sumCPU(b, procs)
 	t0 := time.Now()
 	b.StartTimer()

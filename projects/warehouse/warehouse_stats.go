@@ -5,3 +5,11 @@ package warehouse
 // tests divide by the partitions a backfill ran, the writes per partition
 // being most of a small publish's cost.
 func (w *Warehouse) Commits() int64 { return w.commits.Load() }
+
+// CostlyCommits says whether a commit costs far more than the rows it
+// carries: true on a DuckLake (tens of ms of CPU per transaction, whatever
+// it writes), so callers that can group their writes should group more.
+func (w *Warehouse) CostlyCommits() bool {
+	_, ok := w.backend.(*lakeBackend)
+	return ok
+}
