@@ -27,6 +27,16 @@ import (
 // a longer WAL replay at the next open after a crash in the middle of a
 // backfill (at most 64 MiB, against 16); once no backfill runs, the next
 // commit past 16 MiB checkpoints as before.
+//
+// Not on a DuckLake: there a change of threads can hang the process.
+// Seen in DuckDB 1.5.5 (a backfill's coordinator stuck at 0% CPU, gdb):
+// a scan of a lake table holds its file lock while the ducklake extension
+// runs a nested catalog query (TryCreateInlinedDataReader), whose cleanup
+// waits for the scheduler's lock (RelaunchThreads, the threads setting
+// having changed); another statement's cleanup holds that lock while it
+// joins a worker thread, and that thread waits for the scan's file lock.
+// The lake keeps DuckDB's threads; the checkpoint threshold (a setting of
+// the embedded file, not of the lake's catalog) is left alone there too.
 
 // ShareCores tells the warehouse that n partitions will run their
 // statements concurrently until release is called. Calls add up: two
@@ -49,6 +59,9 @@ func (w *Warehouse) ShareCores(n int) (release func()) {
 const backfillCheckpoint = "64MiB"
 
 func (w *Warehouse) setSharing(delta int) {
+	if w.CostlyCommits() { // a lake: see above
+		return
+	}
 	w.tmu.Lock()
 	defer w.tmu.Unlock()
 	before := w.sharing

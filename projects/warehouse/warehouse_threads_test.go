@@ -2,6 +2,7 @@ package warehouse
 
 import (
 	"context"
+	"path/filepath"
 	"runtime"
 	"testing"
 )
@@ -12,6 +13,9 @@ import (
 func TestShareCoresSplitsTheThreads(t *testing.T) {
 	t.Parallel()
 	wh := openTemp(t)
+	if wh.CostlyCommits() {
+		t.Skip("a lake keeps DuckDB's settings (TestShareCoresLeavesALakesThreads)")
+	}
 	threads := func() int {
 		t.Helper()
 		n, err := wh.Threads(context.Background())
@@ -49,6 +53,9 @@ func TestShareCoresSplitsTheThreads(t *testing.T) {
 func TestShareCoresCheckpointsLessOften(t *testing.T) {
 	t.Parallel()
 	wh := openTemp(t)
+	if wh.CostlyCommits() {
+		t.Skip("a lake keeps DuckDB's settings (TestShareCoresLeavesALakesThreads)")
+	}
 	threshold := func() string {
 		t.Helper()
 		s, err := wh.CheckpointThreshold(context.Background())
@@ -73,5 +80,24 @@ func TestShareCoresCheckpointsLessOften(t *testing.T) {
 	b()
 	if got := threshold(); got != def {
 		t.Fatalf("after the last release: checkpoint_threshold %s, want the default %s", got, def)
+	}
+}
+
+// On a lake, sharing the cores changes no DuckDB setting: a change of
+// threads while a lake table is scanned can deadlock DuckDB 1.5.5
+// (warehouse_threads.go).
+func TestShareCoresLeavesALakesThreads(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	wh := openAt(t, filepath.Join(dir, "w.duckdb"), Options{Lake: fileLake(t, dir)})
+	defer wh.Close()
+	def, err := wh.Threads(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := wh.ShareCores(64)
+	defer release()
+	if got, err := wh.Threads(context.Background()); err != nil || got != def {
+		t.Fatalf("sharing on a lake: %d threads (%v), want DuckDB's %d unchanged", got, err, def)
 	}
 }
