@@ -79,7 +79,7 @@ const (
 	groupMax        = 8
 	groupLinger     = 20 * time.Millisecond
 	lakeGroupMax    = 32
-	lakeGroupLinger = 100 * time.Millisecond
+	lakeGroupLinger = time.Second
 )
 
 // groupReq is one run waiting for the next group transaction: its publish,

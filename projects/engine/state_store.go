@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/duckdb/duckdb-go/v2"
@@ -123,6 +124,9 @@ type Store struct {
 	stopped  bool // the writer is gone: Append answers at once
 	kick     chan struct{}
 	lazy     chan struct{} // an event was queued without a waiter
+	// lazyWait is how long a queued event waits for a durable write
+	// (lazyDelay; lakeLazyDelay when commits are costly, RideAlong).
+	lazyWait atomic.Int64
 	closed   chan struct{}
 	done     chan struct{}
 }
@@ -220,6 +224,21 @@ func (s *Store) Queue(evs ...Event) {
 // ride along with.
 const lazyDelay = 50 * time.Millisecond
 
+// lakeLazyDelay is lazyDelay on a warehouse whose commits are costly (a
+// DuckLake: 40-55 ms of CPU each, whatever they carry). It is longer than
+// a backfill's lake group linger (backfill_group_commit.go), so the block
+// events queued meanwhile ride with the group's transaction instead of
+// committing on their own: measured, at 50 ms they made most of a lake
+// backfill's commits once the group waited longer.
+const lakeLazyDelay = 2 * time.Second
+
+func (s *Store) lazyDelay() time.Duration {
+	if d := time.Duration(s.lazyWait.Load()); d > 0 {
+		return d
+	}
+	return lazyDelay
+}
+
 // enqueue numbers evs and adds them (and the waiter ch, when not nil) to
 // the next batch; false when the writer is gone.
 func (s *Store) enqueue(evs []Event, ch chan error) bool {
@@ -273,7 +292,7 @@ func (s *Store) loop() {
 		case <-s.lazy:
 			// Only events nobody waits for: give a durable write the
 			// chance to take them along.
-			t := time.NewTimer(lazyDelay)
+			t := time.NewTimer(s.lazyDelay())
 			select {
 			case <-s.kick:
 			case <-t.C:

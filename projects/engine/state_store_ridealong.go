@@ -36,6 +36,9 @@ type waiter struct {
 func (s *Store) RideAlong(wh rideWarehouse) {
 	s.wh = wh
 	wh.SetCommitHook(storeHook{s})
+	if c, ok := wh.(interface{ CostlyCommits() bool }); ok && c.CostlyCommits() {
+		s.lazyWait.Store(int64(lakeLazyDelay))
+	}
 }
 
 // riding reports whether events commit with the warehouse's transactions,
