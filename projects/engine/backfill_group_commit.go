@@ -73,8 +73,10 @@ type groupSeat struct {
 // whatever it carries (measured, REPORT-lakewrite), against 3 ms for the
 // file, so on a lake a transaction takes up to lakeGroupMax publishes (the
 // warehouse's own bound on a group) and a waiting run waits up to
-// lakeGroupLinger for others: a partition that waits 100 ms more for its
-// commit saves the coordinator most of a 40 ms commit.
+// lakeGroupLinger for others (the block events queued meanwhile wait
+// longer still, lakeLazyDelay, so they ride with it). The linger matters
+// only when runs wait for something else than the commit (a worker's
+// slot): once every run of the backfill waits, it commits at once.
 const (
 	groupMax        = 8
 	groupLinger     = 20 * time.Millisecond
