@@ -123,6 +123,24 @@ test("rebuilt in dev, the promote makes it prod's; back to prod the banner goes"
   assert.ok(!(await page.title()).startsWith("["), "the title names no environment");
 });
 
+test("the promote is rolled back from dev's page: prod serves what it held before", async () => {
+  const promoted = await current("2024-01-03");
+  const { last_promote: last } = await server.api("GET", "/envs/dev");
+  assert.ok(last?.batch.startsWith("env_dev_"), "dev's last promote is known");
+  await page.goto(server.base + "/envs/dev");
+  const line = page.locator('[data-testid="env-last-promote"]');
+  await line.waitFor({ timeout: 30_000 });
+  assert.match(await line.innerText(), new RegExp(`Last promote ${last.batch} .*: ${last.partitions} partitions made prod's`));
+  await page.locator('[data-testid="env-rollback"]').click();
+  assert.match(await page.locator('[data-testid="env-confirm"]').innerText(), /Put back, in one transaction, what prod held before promote env_dev_/);
+  await page.locator('[data-testid="env-confirm-yes"]').click();
+  await page.locator('[data-testid="env-done"]').waitFor({ timeout: 30_000 });
+  assert.match(await page.locator('[data-testid="env-done"]').innerText(), new RegExp(`Rolled back promote ${last.batch}: ${last.partitions} partitions`));
+  assert.ok((await current("2024-01-03")) < promoted, "prod serves its version from before the promote again");
+  await eventually(async () => (await line.count()) === 0, 10_000, "no promote left to roll back");
+  await screenshot(page, "env-rolled-back");
+});
+
 test("an editor launches only in an environment; promote stays an operator's", async () => {
   const { token } = await server.api("POST", "/users", { name: "eddie", role: "editor" });
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });

@@ -77,6 +77,7 @@ var auditedRoutes = map[string]string{
 	"POST /api/v1/pipelines/:id/blocks/:block/move":       audit.ActionFileSave,
 	"POST /api/v1/pipelines/:id/blocks/:block/rename":     audit.ActionFileSave,
 	"PUT /api/v1/pipelines/:id/blocks/:block/note":        audit.ActionFileSave,
+	"PUT /api/v1/pipelines/:id/note":                      audit.ActionFileSave,
 	"POST /api/v1/pipelines/:id/triggers":                 audit.ActionFileSave,
 	"PUT /api/v1/pipelines/:id/triggers/:trigger":         audit.ActionFileSave,
 	"DELETE /api/v1/pipelines/:id/triggers/:trigger":      audit.ActionFileDelete,
@@ -106,6 +107,9 @@ var auditedRoutes = map[string]string{
 	"POST /api/v1/envs/:name/rollback":                    audit.ActionEnvRollback,
 	"POST /api/v1/envs/:name/pipelines/:id/runs":          audit.ActionRunLaunch,
 	"POST /api/v1/envs/:name/backfills":                   audit.ActionBackfillLaunch,
+	"POST /api/v1/envs/:name/backfills/:id/cancel":        audit.ActionBackfillCancel,
+	"POST /api/v1/envs/:name/backfills/:id/pause":         audit.ActionBackfillPause,
+	"POST /api/v1/envs/:name/backfills/:id/resume":        audit.ActionBackfillResume,
 }
 
 // readOnlyRoutes are non-GET routes that change nothing.

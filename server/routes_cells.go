@@ -18,7 +18,11 @@ func (s *Server) cellRoutes(g *echo.Group) {
 // sqlTables: GET /pipelines/:id/blocks/:block/sql-tables?session= lists the
 // relations a SQL cell can name and their columns, for completion.
 func (s *Server) sqlTables(c echo.Context) error {
-	tables, err := s.sessions.SQLTables(c.Request().Context(), c.QueryParam("session"), c.Param("id"), c.Param("block"))
+	owner, err := s.draftEnv(c, c.QueryParam("env"))
+	if err != nil {
+		return err
+	}
+	tables, err := s.sessions.SQLTables(c.Request().Context(), c.QueryParam("session"), c.Param("id"), c.Param("block"), owner)
 	if err != nil {
 		var nf *engine.NotFoundError
 		if errors.As(err, &nf) {
@@ -39,12 +43,17 @@ func (s *Server) cellStates(c echo.Context) error {
 		Partition string            `json:"partition"`
 		Session   string            `json:"session"`
 		Sources   map[string]string `json:"sources"`
+		Env       string            `json:"env"`
 	}
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
 	id := c.Param("id")
-	cells, err := s.sessions.CellStates(c.Request().Context(), req.Session, id, req.Partition, req.Sources)
+	owner, err := s.draftEnv(c, req.Env)
+	if err != nil {
+		return err
+	}
+	cells, err := s.sessions.CellStates(c.Request().Context(), req.Session, id, req.Partition, owner, req.Sources)
 	if err != nil {
 		var probs project.Problems
 		var nf *engine.NotFoundError

@@ -26,6 +26,7 @@ func (s *Server) envRoutes(g *echo.Group) {
 	g.POST("/envs/:name/rollback", s.rollbackEnv)
 	g.POST("/envs/:name/pipelines/:id/runs", s.startEnvRun)
 	g.POST("/envs/:name/backfills", s.launchEnvBackfill)
+	s.envBackfillRoutes(g)
 }
 
 func (s *Server) envStore() *envs.Store { return envs.New(s.wh, s.eng) }
@@ -189,6 +190,14 @@ func (s *Server) launchEnvBackfill(c echo.Context) error {
 		return err
 	}
 	return s.launchBackfillIn(c, owner)
+}
+
+// draftEnv resolves the environment a notebook request names (?env= or a
+// body's "env"; "" and "prod" are prod) to the pin owner its session's
+// drafts are kept under.
+func (s *Server) draftEnv(c echo.Context, name string) (string, error) {
+	owner, err := s.envStore().Resolve(c.Request().Context(), name)
+	return owner, envError(err)
 }
 
 // envOwner resolves :name to the environment's pin owner.

@@ -127,6 +127,29 @@ func TestEnvironmentsAPI(t *testing.T) {
 	if m := exec("nope"); m.Type != MsgError || m.Error.Code != WSInvalid {
 		t.Fatalf("a cell in an unknown environment: %+v", m)
 	}
+	// What a cell reads beside its upstreams is dev's too: a ctx.Product
+	// window (Go) and a product named in SQL, of a partition only dev has.
+	execSrc := func(block, source string) Message {
+		id := ws.nextID()
+		ws.send(ClientMessage{Type: MsgExecute, ID: id, Pipeline: "clv", Block: block, Source: source, Partition: "2024-01-02", Env: "dev"})
+		m, _ := ws.await("result of "+id, time.Minute, func(m Message) bool { return m.ID == id && (m.Type == MsgResult || m.Type == MsgError) })
+		return m
+	}
+	window := `package clv
+
+import "github.com/stratahq/strata/blocks/sdk"
+
+func Transform(ctx *sdk.Context, metrics *sdk.Table) (*sdk.Table, error) {
+	return ctx.Product("daily_customer_metrics", sdk.Window{Partition: "2024-01-02"})
+}
+`
+	if m := execSrc("clv", window); m.Type != MsgResult || m.Preview.RowCount == 0 {
+		t.Fatalf("a dev cell's ctx.Product window of a partition only dev has: %+v %+v", m.Preview, m.Error)
+	}
+	named := `SELECT * FROM clv__clv WHERE _partition = '2024-01-02'`
+	if m := execSrc("daily_customer_metrics", named); m.Type != MsgResult || m.Preview.RowCount == 0 {
+		t.Fatalf("a dev SQL cell naming a product only dev has: %+v %+v", m.Preview, m.Error)
+	}
 
 	as(auth.Editor, http.MethodPost, "/api/v1/envs/dev/promote", map[string]any{}, http.StatusForbidden, nil)
 	as(auth.Editor, http.MethodDelete, "/api/v1/envs/dev", nil, http.StatusForbidden, nil)

@@ -75,6 +75,7 @@ type pipelineView struct {
 	YAML        string            `json:"yaml"`
 	ETag        string            `json:"etag"` // the file's version, for If-Match on save
 	Description string            `json:"description"`
+	EndNote     string            `json:"end_note,omitempty"` // markdown shown after the last block
 	Partitions  partitionsView    `json:"partitions"`
 	Variables   map[string]string `json:"variables"`
 	Concurrency int               `json:"concurrency"`
@@ -137,7 +138,7 @@ func retriesOf(r project.RetryPolicy) retriesView {
 
 func newPipelineView(pl *project.Pipeline, yamlText string) pipelineView {
 	v := pipelineView{
-		ID: pl.ID, File: pl.File, YAML: yamlText, Description: pl.Description,
+		ID: pl.ID, File: pl.File, YAML: yamlText, Description: pl.Description, EndNote: pl.EndNote,
 		Partitions: partitionsOf(pl.Partitions), Variables: pl.Variables, Concurrency: pl.Concurrency,
 		Retries: retriesOf(pl.Retries), Timeout: pl.Timeout.String(),
 		Blocks: []blockView{}, Order: []string{}, Edges: []edgeView{},

@@ -110,6 +110,9 @@ type versionView struct {
 	Upstream  map[string]map[string]int `json:"upstream"`
 	Snapshot  string                    `json:"snapshot,omitempty"` // the pipeline version that computed it
 	BasedOn   int                       `json:"based_on,omitempty"` // the current version it was planned to replace
+	// LakeSnapshot is the DuckLake snapshot it became current in (a
+	// reader's AT (VERSION => n)); absent on the embedded file.
+	LakeSnapshot int64 `json:"lake_snapshot,omitempty"`
 }
 
 type partitionView struct {
@@ -164,7 +167,7 @@ func (s *Server) productPartitions(c echo.Context) error {
 		pv := partitionView{Key: p.Key, Start: p.Start, End: p.End, Current: p.Current, Versions: []versionView{}}
 		for _, v := range p.Versions {
 			pv.Versions = append(pv.Versions, versionView{Version: v.Version, Current: v.Version == p.Current, RunID: v.RunID,
-				CodeHash: v.CodeHash, Rows: v.Rows, CreatedAt: v.CreatedAt, Upstream: v.Upstream, Snapshot: v.Snapshot, BasedOn: v.BasedOn})
+				CodeHash: v.CodeHash, Rows: v.Rows, CreatedAt: v.CreatedAt, Upstream: v.Upstream, Snapshot: v.Snapshot, BasedOn: v.BasedOn, LakeSnapshot: v.LakeSnapshot})
 		}
 		out.Partitions = append(out.Partitions, pv)
 	}

@@ -28,6 +28,7 @@ func (s *Server) structureRoutes(g *echo.Group) {
 	g.POST("/pipelines/:id/blocks/:block/move", s.moveBlock)
 	g.POST("/pipelines/:id/blocks/:block/rename", s.renameBlock)
 	g.PUT("/pipelines/:id/blocks/:block/note", s.putBlockNote)
+	g.PUT("/pipelines/:id/note", s.putEndNote)
 }
 
 // newPipelineForm is POST /pipelines without yaml: what the "New pipeline"
@@ -144,6 +145,43 @@ func (s *Server) putBlockNote(c echo.Context) error {
 		return badRequest(`want {"note": "markdown text"} ("" removes the note)`)
 	}
 	return s.editPipelineFile(c, pl, func(y []byte) ([]byte, error) { return project.SetBlockNote(y, b.ID, *req.Note) }, b.ID)
+}
+
+// putEndNote: PUT /pipelines/:id/note {"note"} sets the markdown shown
+// after the last block (end_note of the pipeline file); "" removes it.
+// It answers with the pipeline.
+func (s *Server) putEndNote(c echo.Context) error {
+	pl, err := s.loadedPipeline(c.Param("id"))
+	if err != nil {
+		return err
+	}
+	var req struct {
+		Note *string `json:"note"`
+	}
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	if req.Note == nil {
+		return badRequest(`want {"note": "markdown text"} ("" removes the note)`)
+	}
+	s.files.Lock()
+	defer s.files.Unlock()
+	y, err := s.readFile(pl.File)
+	if err != nil {
+		return err
+	}
+	out, err := project.SetEndNote(y, *req.Note)
+	if err != nil {
+		return apiErr(http.StatusUnprocessableEntity, CodeUnprocessable, "cannot edit %s: %s; fix the file first", pl.File, err)
+	}
+	if err := s.writeFile(pl.File, out); err != nil {
+		return err
+	}
+	proj, err := s.reload()
+	if err != nil {
+		return err
+	}
+	return s.pipelineResponse(c, http.StatusOK, proj, pl.ID)
 }
 
 // editPipelineFile applies edit to the pipeline file, writes it, reloads,

@@ -83,6 +83,16 @@ func TestNotebookStructureFromNothing(t *testing.T) {
 		t.Fatalf("note %q in\n%s", bd.Note, read("pipelines/sales.yaml"))
 	}
 
+	// A note after the last block: end_note of the pipeline file, in the pipeline's view.
+	e.call(http.MethodPut, "/api/v1/pipelines/sales/note", map[string]string{"note": "## Next\n\nShip the totals."}, http.StatusOK, &pv)
+	if pv.EndNote != "## Next\n\nShip the totals." || !strings.HasSuffix(read("pipelines/sales.yaml"), "end_note: |-\n  ## Next\n\n  Ship the totals.\n") || !pv.Runnable {
+		t.Fatalf("end note %q (problems %+v) in\n%s", pv.EndNote, pv.Problems, read("pipelines/sales.yaml"))
+	}
+	if resp, data := e.request(http.MethodPut, "/api/v1/pipelines/sales/note", map[string]string{}); resp.StatusCode != http.StatusBadRequest || !strings.Contains(apiError(t, data).Message, `want {"note"`) {
+		t.Fatalf("a body without note: %d %s", resp.StatusCode, data)
+	}
+	e.call(http.MethodPut, "/api/v1/pipelines/nope/note", map[string]string{"note": "x"}, http.StatusNotFound, nil)
+
 	// Rename: the Go folder, its package clause and the upstream lists follow;
 	// the SQL reading it names the new relation.
 	e.call(http.MethodPost, "/api/v1/pipelines/sales/blocks/orders/rename", map[string]string{"id": "src_orders"}, http.StatusOK, &bd)

@@ -30,7 +30,11 @@ func (s *Server) tableRoutes(g *echo.Group) {
 // draftSummary: GET …/summary?partition= — each column's type, nulls, and
 // min/max or distinct count over the whole output (the grid's headers).
 func (s *Server) draftSummary(c echo.Context) error {
-	k := notebook.DraftKey{Pipeline: c.Param("pipeline"), Block: c.Param("block"), Partition: c.QueryParam("partition")}
+	owner, err := s.draftEnv(c, c.QueryParam("env"))
+	if err != nil {
+		return err
+	}
+	k := notebook.DraftKey{Pipeline: c.Param("pipeline"), Block: c.Param("block"), Partition: c.QueryParam("partition"), Env: owner}
 	sum, err := s.sessions.DraftSummary(c.Param("session"), k)
 	if err != nil {
 		return err
@@ -43,7 +47,11 @@ func (s *Server) draftPage(c echo.Context, defLimit int) (notebook.DraftPage, ta
 	if err != nil {
 		return notebook.DraftPage{}, q, err
 	}
-	k := notebook.DraftKey{Pipeline: c.Param("pipeline"), Block: c.Param("block"), Partition: c.QueryParam("partition")}
+	owner, err := s.draftEnv(c, c.QueryParam("env"))
+	if err != nil {
+		return notebook.DraftPage{}, q, err
+	}
+	k := notebook.DraftKey{Pipeline: c.Param("pipeline"), Block: c.Param("block"), Partition: c.QueryParam("partition"), Env: owner}
 	if defLimit == 0 { // an export: the whole result
 		q.Offset, q.Limit = 0, 0
 	}

@@ -2,6 +2,7 @@ package sdk
 
 import (
 	"database/sql"
+	"encoding/hex"
 	"fmt"
 	"math/big"
 	"strconv"
@@ -15,7 +16,8 @@ import (
 // values the driver happens to return: integers are int64 (UBIGINT uint64,
 // HUGEINT int128), floating point float64, NUMERIC(p,s) an exact decimal
 // of that precision and scale (never a float), BOOLEAN bool, DATE a date,
-// TIMESTAMP a wall time, TIMESTAMPTZ an instant, anything else its text.
+// TIMESTAMP a wall time, TIMESTAMPTZ an instant, Postgres' BYTEA \x and hex,
+// anything else its text.
 // A NUMERIC declared without a precision has no exact counterpart and is
 // read as its text. NULLs stay nulls. It closes rows.
 func FromRows(rows *sql.Rows) (*Table, error) {
@@ -25,8 +27,10 @@ func FromRows(rows *sql.Rows) (*Table, error) {
 		return nil, fmt.Errorf("rows: %w", err)
 	}
 	fields := make([]Field, len(cts))
+	bytea := make([]bool, len(cts))
 	for i, ct := range cts {
 		fields[i] = fieldOfColumn(ct)
+		bytea[i] = strings.EqualFold(ct.DatabaseTypeName(), "BYTEA")
 	}
 	t := NewTable(fields...)
 	if err := t.Err(); err != nil {
@@ -43,6 +47,9 @@ func FromRows(rows *sql.Rows) (*Table, error) {
 			return nil, fmt.Errorf("row %d: %w", n, err)
 		}
 		for i, v := range vals {
+			if b, ok := v.([]byte); ok && bytea[i] {
+				v = `\x` + hex.EncodeToString(b) // as Postgres prints it, not raw bytes in a text
+			}
 			if err := appendValue(cols[i], v); err != nil {
 				return nil, fmt.Errorf("row %d: column %q (%s): %w", n, cols[i].Name, cts[i].DatabaseTypeName(), err)
 			}

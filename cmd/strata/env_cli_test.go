@@ -52,6 +52,12 @@ func TestEnvironmentFlow(t *testing.T) {
 	if got := preview("2024-02-01", "--env", "dev"); got != old["2024-02-01"] {
 		t.Fatal("an unchanged dev does not show prod's data")
 	}
+	// Recomputing what nothing changed stages nothing: every output equals
+	// what dev reads already (prod's), so dev still holds no pointer and no row.
+	contains(run(0, "backfill", demo, "clv", "--from", "2024-01-29", "--to", "2024-02-04", "--reprocess", "all", "--env", "dev"), "staged 0 versions into env:dev")
+	if err := json.Unmarshal([]byte(run(0, "env", "list", demo, "--format", "json")), &list); err != nil || len(list) != 1 || list[0].Partitions != 0 || list[0].Rows != 0 {
+		t.Fatalf("an unchanged dev should hold nothing after a backfill recomputed prod's data: %+v %v", list, err)
+	}
 
 	file := filepath.Join(demo, "blocks", "clv", "clv.go")
 	src, err := os.ReadFile(file)
@@ -86,24 +92,32 @@ func TestEnvironmentFlow(t *testing.T) {
 	}
 	newMarch := preview("2024-03-01", "--env", "dev")
 	diff := run(0, "env", "diff", demo, "dev")
-	contains(diff, "environment dev:", "pipeline clv", "clv__clv", "daily_customer_metrics", "check pass revenue_total")
+	contains(diff, "environment dev: 360 partitions differ", "pipeline clv", "clv__clv", "check pass revenue_total")
 	for _, line := range strings.Split(diff, "\n") {
 		f := strings.Fields(line)
 		if len(f) > 3 && f[0] == "clv__clv" && (f[1] != "90" || f[2] != "0") {
 			t.Fatalf("clv__clv should differ in all 90 partitions: %q", line)
 		}
-		if len(f) > 3 && f[0] == "daily_customer_metrics" && (f[1] != "0" || f[2] != "90") {
-			t.Fatalf("daily_customer_metrics should be unchanged in 90 partitions: %q", line)
+		// Recomputed with the same rows as prod's: not staged again.
+		if len(f) > 3 && (f[0] == "daily_customer_metrics" || f[0] == "clv__raw_orders" || f[0] == "clv__weekly_customer_rollup") {
+			t.Fatalf("dev holds a copy of prod's unchanged %s: %q", f[0], line)
 		}
 	}
 	contains(run(0, "env", "diff", demo, "dev", "--product", "clv", "--partition", "2024-02-01", "--rows", "2"), "changed")
+	// The change replayed on prod's recorded history: clv differs in the
+	// 90 days, daily_customer_metrics in none; nothing is published.
+	contains(run(1, "test", demo, "--replay", "clv", "--last", "90", "--expect-unchanged", "daily_customer_metrics", "--expect-unchanged", "clv__clv"),
+		"90 changed, 0 failed", "expect unchanged daily_customer_metrics: passed", "expect unchanged clv__clv: FAILED (changed in 90 partitions")
+	if got := preview("2024-03-01"); got != old["2024-03-01"] {
+		t.Fatal("a replay changed prod")
+	}
 
 	// Prod rewrites 2024-02-01 with the old code after dev was built.
 	write(string(src))
 	run(0, "run", demo, "clv", "--partition", "2024-02-01")
 	write(changed)
 	out := run(1, "env", "promote", demo, "dev")
-	contains(out, "nothing was promoted", "clv__clv 2024-02-01", "daily_customer_metrics 2024-02-01")
+	contains(out, "nothing was promoted", "clv__clv 2024-02-01")
 	if strings.Contains(out, "2024-03-01") {
 		t.Fatalf("the refusal names partitions prod did not change:\n%s", out)
 	}

@@ -17,11 +17,19 @@ import (
 // lakeReader is a separate DuckDB process (Python's duckdb, the same
 // DuckDB version) that attaches the lake as any user would and prints, per
 // partition of the product, its row count: what a BI tool or notebook sees.
+// With $LAKE_S3_SECRET (a CREATE SECRET statement) it reads a data path in S3;
+// a snapshot "at:N" reads the product AT (VERSION => N) instead of attaching
+// the lake at snapshot N.
 const lakeReader = `
-import sys, duckdb
+import os, sys, duckdb
 catalog, data, product, snapshot = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 c = duckdb.connect(config={'autoinstall_known_extensions': False, 'autoload_known_extensions': False})
 c.execute("LOAD ducklake"); c.execute("LOAD postgres_scanner")
+if os.environ.get("LAKE_S3_SECRET"):
+    c.execute("LOAD httpfs"); c.execute(os.environ["LAKE_S3_SECRET"])
+at = ""
+if snapshot.startswith("at:"):
+    at, snapshot = " AT (VERSION => " + snapshot[3:] + ")", ""
 opts = "DATA_PATH '" + data + "', READ_ONLY" + ("" if snapshot == "" else ", SNAPSHOT_VERSION " + snapshot)
 c.execute("ATTACH 'ducklake:" + catalog + "' AS lake (" + opts + ")")
 if product == "snapshot":
@@ -29,7 +37,7 @@ if product == "snapshot":
     sys.exit(0)
 if c.execute("SELECT count(*) FROM duckdb_views() WHERE database_name = 'lake' AND view_name = ?", [product]).fetchone()[0] == 0:
     sys.exit(0)
-for p, n in c.execute("SELECT _partition, count(*) FROM lake." + product + " GROUP BY 1 ORDER BY 1").fetchall():
+for p, n in c.execute("SELECT _partition, count(*) FROM lake." + product + at + " GROUP BY 1 ORDER BY 1").fetchall():
     print(p, n)
 `
 

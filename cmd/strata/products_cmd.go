@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/stratahq/strata/projects/audit"
+	"github.com/stratahq/strata/projects/warehouse"
 )
 
 func init() {
@@ -25,6 +26,8 @@ func runProducts(args []string) error {
 			return runProductTransfer(args[1:])
 		case "owners":
 			return runProductOwners(args[1:])
+		case "versions":
+			return runProductVersions(args[1:])
 		}
 	}
 	fs := flag.NewFlagSet("products", flag.ContinueOnError)
@@ -34,7 +37,7 @@ func runProducts(args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("usage: strata products DIR (or: strata products owners DIR; strata products transfer DIR PRODUCT --to PIPELINE)")
+		return fmt.Errorf("usage: strata products DIR (or: strata products versions DIR PRODUCT; strata products owners DIR; strata products transfer DIR PRODUCT --to PIPELINE)")
 	}
 	return withInspection(pos[0], func(ctx context.Context, ws *workspace) error {
 		ps, err := ws.wh.Products(ctx)
@@ -87,6 +90,52 @@ func runRollback(args []string) error {
 		cliAudit(ws.proj.Dir, audit.Entry{Action: audit.ActionProductRollback, Pipeline: pipeline, Target: fmt.Sprintf("%s %s v%d", product, *part, *to)})
 		fmt.Printf("%s %s: version %d is current\n", product, *part, *to)
 		return nil
+	})
+}
+
+// runProductVersions lists a product's kept versions per partition and, on
+// a DuckLake, the snapshot each became current in: what a plain duckdb
+// reads it at (AT (VERSION => n)).
+func runProductVersions(args []string) error {
+	fs := flag.NewFlagSet("products versions", flag.ContinueOnError)
+	format := fs.String("format", "table", "table or json")
+	part := fs.String("partition", "", "only this partition")
+	flags, pos := interleaved(args, nil)
+	if err := fs.Parse(flags); err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return fmt.Errorf("usage: strata products versions DIR PRODUCT [--partition KEY] [--format json]")
+	}
+	return withInspection(pos[0], func(ctx context.Context, ws *workspace) error {
+		parts, err := ws.wh.Partitions(ctx, pos[1])
+		if err != nil {
+			return err
+		}
+		if *part != "" {
+			parts = slices.DeleteFunc(parts, func(p warehouse.PartitionInfo) bool { return p.Key != *part })
+			if len(parts) == 0 {
+				return fmt.Errorf("product %s has no partition %q", pos[1], *part)
+			}
+		}
+		if *format == "json" {
+			return printJSON(parts)
+		}
+		tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "PARTITION\tVERSION\tCURRENT\tROWS\tCREATED\tLAKE SNAPSHOT")
+		for _, p := range parts {
+			for _, v := range p.Versions {
+				cur, snap := "", "-"
+				if v.Version == p.Current {
+					cur = "*"
+				}
+				if v.LakeSnapshot > 0 {
+					snap = fmt.Sprint(v.LakeSnapshot)
+				}
+				fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\t%s\n", p.Key, v.Version, cur, v.Rows, v.CreatedAt.Local().Format(time.DateTime), snap)
+			}
+		}
+		return tw.Flush()
 	})
 }
 

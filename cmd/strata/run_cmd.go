@@ -93,7 +93,12 @@ func printRun(res *engine.RunResult) {
 	}
 	for _, v := range res.Versions {
 		verb := "published"
-		if !v.Current {
+		switch {
+		case v.Reused:
+			// Rows equal to what the environment reads: nothing written.
+			fmt.Printf("  unchanged %s %s: the environment's version %d has the same rows (%d); nothing staged\n", v.Product, v.Partition, v.Version, v.Rows)
+			continue
+		case !v.Current:
 			verb = "staged" // in an environment, or kept aside by newer work
 		}
 		fmt.Printf("  %s %s %s version %d (%d rows)\n", verb, v.Product, v.Partition, v.Version, v.Rows)

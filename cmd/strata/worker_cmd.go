@@ -38,6 +38,7 @@ func runWorker(args []string) error {
 	tlsPin := fs.String("tls-pin", "", "SHA-256 fingerprint of the coordinator's listener certificate, as strata start prints it")
 	artifacts := fs.String("artifacts", "", "the coordinator's --artifacts folder, mounted at the same path here")
 	otlp := fs.String("otlp-endpoint", "", "export this worker's spans (one per task, in the coordinator's trace) over OTLP/HTTP to this URL (default: $"+tracing.EndpointEnv+")")
+	sendOutputs := fs.Bool("send-outputs", false, "send every output's rows to the coordinator, even where the warehouse is a DuckLake whose data folder this machine mounts (by default the worker writes the Parquet itself)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: strata worker --nats URL [--token T | --token-file F | --creds F] [--slots N]")
 		fs.PrintDefaults()
@@ -95,6 +96,9 @@ func runWorker(args []string) error {
 	kernels := supervisor.NewPool(kcfg, *slots)
 	defer kernels.Close()
 	acfg := remote.AgentConfig{Slots: *slots, ID: *name, Version: version}
+	if !*sendOutputs {
+		acfg.Files = lakeFiles{}
+	}
 	if *eng == "auto" {
 		if acfg.BinDir = *builds; acfg.BinDir == "" {
 			cache, err := os.UserCacheDir()

@@ -35,6 +35,8 @@ func TestScaleOutOnLakeSurvivesKilledWorkerAndCoordinator(t *testing.T) {
 	tr.From, tr.To = weekRange(1)
 	dir := filepath.Join(t.TempDir(), "lake")
 	writeLakeProject(t, d, dir, pg)
+	// The demo's outputs are small: have the workers write them anyway.
+	t.Setenv("STRATA_WORKER_FILES_MIN_ROWS", "1")
 
 	addr := freeAddr(t)
 	flags := []string{"--listen-workers", addr, "--no-local", "--ack-wait", "2s"}
@@ -69,6 +71,30 @@ func TestScaleOutOnLakeSurvivesKilledWorkerAndCoordinator(t *testing.T) {
 	}
 	srv.Stop(t)
 	d.reportEnd(t, tr, dir, launched.ID)
+	// The workers wrote the outputs' Parquet into the shared folder
+	// themselves and the coordinator registered those files: the catalog
+	// lists them under the names workers give (warehouse.WriteLakeFile).
+	if n, all := workerFiles(t, dir); n == 0 {
+		t.Errorf("none of the lake's %d data files was written by a worker", all)
+	} else {
+		t.Logf("%d of the lake's %d data files were written by workers", n, all)
+	}
+}
+
+// workerFiles counts the data files of the lake that workers wrote, and
+// all of them, as its catalog lists them.
+func workerFiles(t testing.TB, dir string) (worker, all int) {
+	t.Helper()
+	w, ok, err := openLake(dir)
+	if !ok || err != nil {
+		t.Fatalf("open the lake of %s: %v", dir, err)
+	}
+	defer w.close()
+	err = w.db.QueryRow(`SELECT count(*) FILTER (path LIKE 'strata-%' OR path LIKE '%/strata-%'), count(*) FROM __ducklake_metadata_lake.ducklake_data_file WHERE end_snapshot IS NULL`).Scan(&worker, &all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return worker, all
 }
 
 // Postgres, the lake's catalog, restarts mid-backfill: the writes in flight

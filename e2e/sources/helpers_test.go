@@ -17,7 +17,7 @@ import (
 const token = "sources-0123456789abcdef"
 
 // strataCmd runs the binary with env added to this process's environment.
-func strataCmd(t *testing.T, bin string, env []string, args ...string) (string, int) {
+func strataCmd(t testing.TB, bin string, env []string, args ...string) (string, int) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), env...)
@@ -31,7 +31,7 @@ func strataCmd(t *testing.T, bin string, env []string, args ...string) (string, 
 }
 
 // writeExtProject writes files (paths relative to dir).
-func writeExtProject(t *testing.T, dir string, files map[string]string) {
+func writeExtProject(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
 	for p, c := range files {
 		full := filepath.Join(dir, filepath.FromSlash(p))

@@ -130,11 +130,13 @@ export const api = {
   renameBlock: (pipeline: string, block: string, to: string) => call<BlockDetail>("POST", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}/rename`, { id: to }),
   /** The markdown note above a block's cell; "" removes it. */
   setNote: (pipeline: string, block: string, note: string) => call<BlockDetail>("PUT", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}/note`, { note }),
+  /** The note after the last block ("" removes it). */
+  setEndNote: (pipeline: string, note: string) => call<PipelineView>("PUT", `/pipelines/${enc(pipeline)}/note`, { note }),
   /** Each cell's last output in this editor session (after a reload). */
   sessionOutputs: (session: string, pipeline: string) => call<{ outputs: CellOutput[] }>("GET", `/sessions/${enc(session)}/outputs` + q({ pipeline })),
   /** The relations a SQL cell can name, with their columns (catalog or the session's drafts). */
   sqlTables: (pipeline: string, block: string, session: string) =>
-    call<{ tables: { name: string; columns: { name: string; type: string }[]; published: boolean; draft: boolean }[] }>("GET", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}/sql-tables` + q({ session })),
+    call<{ tables: { name: string; columns: { name: string; type: string }[]; published: boolean; draft: boolean }[] }>("GET", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}/sql-tables` + q({ session, env: envParam() })),
   deleteBlock: (pipeline: string, block: string) => call<void>("DELETE", `/pipelines/${enc(pipeline)}/blocks/${enc(block)}`),
   startRun: (pipeline: string, partition: string) =>
     call<{ run_id: string; pipeline: string; partition: string; state: string }>("POST", `${into()}/pipelines/${enc(pipeline)}/runs`, { partition, origin: "editor" }),
@@ -154,8 +156,14 @@ export const api = {
   backfillFailures: (id: string) => call<{ groups: FailureGroup[] }>("GET", `/backfills/${enc(id)}/failures`),
   retryPartitions: (id: string, partitions: string[], currentCode: boolean) =>
     call<BackfillStatus>("POST", `/backfills/${enc(id)}/retry` + (currentCode ? "?use_current_code=true" : ""), { partitions }),
-  backfillAction: (id: string, action: BackfillAction) =>
-    call<BackfillStatus>("POST", `/backfills/${enc(id)}/` + (action === "retry-current" ? "retry?use_current_code=true" : action)),
+  /** into: the backfill's spec.into; pause, resume and cancel of one into an environment go through its routes (its launcher may, as an editor). */
+  backfillAction: (id: string, action: BackfillAction, into = "") =>
+    call<BackfillStatus>(
+      "POST",
+      (into.startsWith("env:") && (action === "pause" || action === "resume" || action === "cancel") ? `/envs/${enc(into.slice(4))}` : "") +
+        `/backfills/${enc(id)}/` +
+        (action === "retry-current" ? "retry?use_current_code=true" : action),
+    ),
   products: () => call<{ products: ProductView[] }>("GET", "/products"),
   productPartitions: (name: string) => call<{ product: string; partitions: ProductPartition[] }>("GET", `/products/${enc(name)}/partitions`),
   preview: (
@@ -166,12 +174,12 @@ export const api = {
   previewCSV: (name: string, w: Record<string, string | number | undefined>) => API + `/products/${enc(name)}/preview.csv` + q({ ...w, env: envParam() }),
   /** Each column's summary over a cell's whole output kept in the editor session. */
   draftSummary: (session: string, pipeline: string, block: string, partition: string) =>
-    call<{ columns: ColumnSummary[] }>("GET", `/sessions/${enc(session)}/drafts/${enc(pipeline)}/${enc(block)}/summary` + q({ partition })),
+    call<{ columns: ColumnSummary[] }>("GET", `/sessions/${enc(session)}/drafts/${enc(pipeline)}/${enc(block)}/summary` + q({ partition, env: envParam() })),
   /** A page of a cell's output kept in the editor session. */
   draftRows: (session: string, pipeline: string, block: string, p: { partition: string; offset?: number; limit?: number; sort?: string; filter?: string; columns?: string }) =>
-    call<DraftRowsResponse>("GET", `/sessions/${enc(session)}/drafts/${enc(pipeline)}/${enc(block)}/rows` + q(p)),
+    call<DraftRowsResponse>("GET", `/sessions/${enc(session)}/drafts/${enc(pipeline)}/${enc(block)}/rows` + q({ ...p, env: envParam() })),
   draftCSV: (session: string, pipeline: string, block: string, p: { partition: string; sort?: string; filter?: string; columns?: string }) =>
-    API + `/sessions/${enc(session)}/drafts/${enc(pipeline)}/${enc(block)}/rows.csv` + q(p),
+    API + `/sessions/${enc(session)}/drafts/${enc(pipeline)}/${enc(block)}/rows.csv` + q({ ...p, env: envParam() }),
   aggregate: (
     name: string,
     w: { partition?: string; last?: number; from?: string; to?: string; period?: string },

@@ -46,6 +46,27 @@ const theme = EditorView.theme({
   ".cm-gutters": { background: "var(--bg-code)", borderRight: "1px solid var(--line)" },
 });
 
+/**
+ * The page head and the cell's head stick to the top of the window while a
+ * long cell scrolls (pipeline.ts); CodeMirror scrolls the cursor into the
+ * window without knowing them, so moving up or typing at a cell's top left
+ * the caret under a head. After each change that asks for the cursor in
+ * view, the window scrolls up by what the heads still cover of it.
+ */
+const keepBelowStickyHeads = EditorView.updateListener.of((u) => {
+  if (!u.view.hasFocus || !u.transactions.some((tr) => tr.scrollIntoView)) return;
+  const view = u.view;
+  // After CodeMirror's own measure (its frame was asked for first), which
+  // scrolls its scroller and the window for the cursor.
+  requestAnimationFrame(() => {
+    const head = view.dom.closest(".cell")?.querySelector<HTMLElement>(":scope > .cell-head");
+    const caret = view.coordsAtPos(view.state.selection.main.head);
+    if (!head || !caret) return;
+    const cover = head.getBoundingClientRect().bottom;
+    if (caret.top < cover) window.scrollBy(0, -(cover - caret.top + 4));
+  });
+});
+
 export function createEditor(parent: HTMLElement, source: string, kind: string, hooks: EditorHooks): CellEditor {
   let saved = source;
   let wasDirty = false;
@@ -75,6 +96,7 @@ export function createEditor(parent: HTMLElement, source: string, kind: string, 
         // A viewer reads the source; the server would refuse its save anyway.
         EditorState.readOnly.of(!can("edit")),
         EditorView.editable.of(can("edit")),
+        keepBelowStickyHeads,
         EditorView.updateListener.of((u) => {
           if (!u.docChanged) return;
           const text = u.state.doc.toString();

@@ -71,5 +71,8 @@ export const envApi = {
   diff: (name: string) => call<EnvDiff>("GET", `/envs/${enc(name)}/diff`),
   rows: (name: string, product: string, partition: string, rows = 50) =>
     call<import("./types").PartitionDiff>("GET", `/envs/${enc(name)}/diff/rows?` + new URLSearchParams({ product, partition, rows: String(rows) })),
+  get: (name: string) => call<EnvSummary>("GET", `/envs/${enc(name)}`),
+  /** Undoes the environment's latest promote (batch ""), in one transaction. */
+  rollback: (name: string, batch = "") => call<{ env: string; batch: string; rolled_back: number }>("POST", `/envs/${enc(name)}/rollback`, { batch }),
   promote: (name: string, override: boolean) => call<{ batch: string; partitions: Record<string, number>; versions: unknown[] }>("POST", `/envs/${enc(name)}/promote`, { override }),
 };

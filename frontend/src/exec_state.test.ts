@@ -83,6 +83,15 @@ describe("ExecStore", () => {
     expect(s.expireOpen()).toEqual([]);
   });
 
+  it("expires only the executions named, those open when the idle hello came", () => {
+    const s = new ExecStore();
+    s.start("x7", "p", "a", "", 0);
+    const open = s.openIds();
+    s.start("x8", "p", "b", "", 1);
+    expect(s.expireOpen(open)).toEqual(["p/a"]);
+    expect(s.forCell("p", "b")?.phase).toBe("pending");
+  });
+
   it("keeps the newest execution per cell and the full text when stdout was dropped", () => {
     const s = new ExecStore();
     s.start("a", "p", "b", "", 0);

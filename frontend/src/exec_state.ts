@@ -84,13 +84,23 @@ export class ExecStore {
     return undefined;
   }
 
+  /** The ids of the executions open now (sent or running, no end heard). */
+  openIds(): string[] {
+    return [...this.byId.values()].filter((e) => !isFinal(e.phase)).map((e) => e.id);
+  }
+
   /**
-   * Ends every open execution as lost: after a reconnect the server said the
-   * session is idle and sent no result for them.
+   * Ends as lost those of ids that are still open: after a reconnect the
+   * server said the session is idle and sent no result for them. Only the
+   * executions open when that status came can have lost their end; one
+   * started since is on the new connection and its answers are on the way.
    */
-  expireOpen(): string[] {
+  expireOpen(ids: string[] = this.openIds()): string[] {
     const out: string[] = [];
-    for (const e of this.byId.values()) if (!isFinal(e.phase)) out.push(this.lose(e));
+    for (const id of ids) {
+      const e = this.byId.get(id);
+      if (e && !isFinal(e.phase)) out.push(this.lose(e));
+    }
     return out;
   }
 

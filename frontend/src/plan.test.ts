@@ -54,3 +54,9 @@ it("describes a spec", () => {
     "2024-01 … 2024-03 · month · reprocess stale · 4 at once · 60/min · atomic publish",
   );
 });
+
+it("describes a spec narrowed to some values and some blocks", () => {
+  expect(describeSpec({ from: "2024-01-01", to: "2024-01-03", reprocess: "all", where: { region: ["us", "eu"] }, blocks: ["src"] })).toBe(
+    "2024-01-01 … 2024-01-03 · where region=us,eu · blocks src only · reprocess all",
+  );
+});

@@ -59,11 +59,12 @@ export function productStates(parts: PlannedPartition[], product: string): Map<s
 }
 
 /** Spec fields as a short line: "2024-01-01 … 2024-01-31 · day · America/New_York · missing · 4 at once". */
-export function describeSpec(s: { from: string; to: string; interval?: string; zone?: string; reprocess?: string; concurrency?: number; rate_per_min?: number; publish?: string; where?: Record<string, string[]> }): string {
+export function describeSpec(s: { from: string; to: string; interval?: string; zone?: string; reprocess?: string; concurrency?: number; rate_per_min?: number; publish?: string; blocks?: string[]; where?: Record<string, string[]> }): string {
   const parts = [`${s.from} … ${s.to}`];
   for (const [d, vs] of Object.entries(s.where ?? {})) parts.push(`where ${d}=${vs.join(",")}`);
   if (s.interval) parts.push(s.interval);
   if (s.zone) parts.push(s.zone);
+  if (s.blocks?.length) parts.push(`blocks ${s.blocks.join(", ")} only`);
   parts.push(`reprocess ${s.reprocess || "missing"}`);
   if (s.concurrency) parts.push(`${s.concurrency} at once`);
   if (s.rate_per_min) parts.push(`${s.rate_per_min}/min`);

@@ -106,6 +106,8 @@ export interface PipelineView {
   yaml: string;
   etag: string;
   description: string;
+  /** Markdown shown after the last block (end_note of the pipeline file). */
+  end_note?: string;
   partitions: PartitionsConfig;
   concurrency: number;
   blocks: BlockView[];
@@ -587,6 +589,8 @@ export interface EnvSummary {
   partitions: number;
   products: number;
   rows: number;
+  /** Its latest promote not rolled back (GET /envs/:name only). */
+  last_promote?: { batch: string; at: string; partitions: number };
 }
 
 /** GET /envs/:name/diff: per pipeline, the review diff of the environment against prod. */

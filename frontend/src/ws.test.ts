@@ -146,6 +146,23 @@ describe("WsClient", () => {
     expect(c.execs.forCell("p", "b")?.phase).toBe("done");
   });
 
+  it("a run started after the idle hello is not marked lost while its busy status is on the way", async () => {
+    const c = await client();
+    c.connect();
+    FakeWS.all[0].open();
+    // Ctrl+Enter before the hello's answer came, and after it: neither is lost.
+    const e = c.execute("p", "b", "", "");
+    if (typeof e === "string") throw new Error(e);
+    FakeWS.all[0].recv({ type: "status", id: "hello-1-x", state: "idle" });
+    const e2 = c.execute("p", "b2", "", "");
+    if (typeof e2 === "string") throw new Error(e2);
+    vi.advanceTimersByTime(2000);
+    expect(c.execs.forCell("p", "b2")?.phase).toBe("pending");
+    expect(c.execs.forCell("p", "b")?.phase).toBe("pending");
+    FakeWS.all[0].recv({ type: "status", id: e.id, state: "busy", exec_id: e.id, pipeline: "p", block: "b" });
+    expect(c.execs.forCell("p", "b")?.phase).toBe("running");
+  });
+
   it("takes a new session when another tab takes this one over", async () => {
     const c = await client();
     c.connect();

@@ -49,6 +49,8 @@ export class WsClient {
   private projectListeners = new Set<(files: string[]) => void>();
   private restartListeners = new Set<() => void>();
   private everOpened = false;
+  /** The executions open when the last hello went out: the only ones its idle answer can show lost. */
+  private openAtHello: string[] = [];
 
   constructor(private readonly url = defaultUrl()) {}
 
@@ -61,7 +63,7 @@ export class WsClient {
       this.attempt = 0;
       this.setState("open");
       // A session owns a kernel: only roles that may run cells ask for one.
-      if (can("edit")) this.send({ type: "hello", id: this.nextId("hello"), session: this.sessionId });
+      if (can("edit")) this.hello();
       for (const t of this.topics.keys()) this.send({ type: "subscribe", id: this.nextId("sub"), topic: t });
       if (this.everOpened) this.reconnectListeners.forEach((l) => l());
       this.everOpened = true;
@@ -173,16 +175,22 @@ export class WsClient {
       } catch {
         /* private mode */
       }
-      this.send({ type: "hello", id: this.nextId("hello"), session: this.sessionId });
+      this.hello();
       return;
     }
     if (m.type === "status" && m.id?.startsWith("hello-") && m.state === "idle") {
       // The session is idle after a reconnect. A result that ended while we
-      // were away follows this status at once; whatever is still open after
-      // a moment lost its end.
-      setTimeout(() => {
-        if (!this.execs.sessionBusy) this.execs.expireOpen().forEach((c) => this.emitExec(c));
-      }, 1500);
+      // were away follows this status at once; what was open when the hello
+      // went out and is still open after a moment lost its end. A run sent
+      // after the hello is not a candidate: the server answers it after the
+      // hello, and its busy status may be slow (a loaded server); the sweep
+      // once marked such a run lost while the kernel ran it.
+      const open = this.openAtHello;
+      this.openAtHello = [];
+      if (open.length)
+        setTimeout(() => {
+          if (!this.execs.sessionBusy) this.execs.expireOpen(open).forEach((c) => this.emitExec(c));
+        }, 1500);
     }
     if (m.type === "status" && m.restarted) this.restartListeners.forEach((l) => l());
     const cell = this.execs.apply(m, performance.now());
@@ -200,6 +208,12 @@ export class WsClient {
   private setState(s: ConnState): void {
     this.state = s;
     this.connListeners.forEach((l) => l());
+  }
+
+  /** Says hello with the session id; what is open now may have lost its end while we were away. */
+  private hello(): void {
+    this.openAtHello = this.execs.openIds();
+    this.send({ type: "hello", id: this.nextId("hello"), session: this.sessionId });
   }
 
   private nextId(prefix: string): string {

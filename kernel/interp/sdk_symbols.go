@@ -28,6 +28,8 @@ func init() {
 		"FitsInt128":          reflect.ValueOf(sdk.FitsInt128),
 		"Float64":             reflect.ValueOf(sdk.Float64),
 		"Float64sFrom":        reflect.ValueOf(sdk.Float64sFrom),
+		"FromArrow":           reflect.ValueOf(sdk.FromArrow),
+		"FromPgxRows":         reflect.ValueOf(sdk.FromPgxRows),
 		"FromRows":            reflect.ValueOf(sdk.FromRows),
 		"InsertSQL":           reflect.ValueOf(sdk.InsertSQL),
 		"Int128":              reflect.ValueOf(sdk.Int128),
@@ -72,6 +74,7 @@ func init() {
 		"WallOf":              reflect.ValueOf(sdk.WallOf),
 
 		// type definitions
+		"ArrowRecord":   reflect.ValueOf((*sdk.ArrowRecord)(nil)),
 		"Column":        reflect.ValueOf((*sdk.Column)(nil)),
 		"Context":       reflect.ValueOf((*sdk.Context)(nil)),
 		"ContextConfig": reflect.ValueOf((*sdk.ContextConfig)(nil)),
@@ -83,6 +86,7 @@ func init() {
 		"Logger":        reflect.ValueOf((*sdk.Logger)(nil)),
 		"ParquetHost":   reflect.ValueOf((*sdk.ParquetHost)(nil)),
 		"Partition":     reflect.ValueOf((*sdk.Partition)(nil)),
+		"PgxRows":       reflect.ValueOf((*sdk.PgxRows)(nil)),
 		"SecretHost":    reflect.ValueOf((*sdk.SecretHost)(nil)),
 		"State":         reflect.ValueOf((*sdk.State)(nil)),
 		"Table":         reflect.ValueOf((*sdk.Table)(nil)),
@@ -91,10 +95,30 @@ func init() {
 		"WriteOptions":  reflect.ValueOf((*sdk.WriteOptions)(nil)),
 
 		// interface wrapper definitions
+		"_ArrowRecord": reflect.ValueOf((*_github_com_stratahq_strata_blocks_sdk_ArrowRecord)(nil)),
 		"_Host":        reflect.ValueOf((*_github_com_stratahq_strata_blocks_sdk_Host)(nil)),
 		"_ParquetHost": reflect.ValueOf((*_github_com_stratahq_strata_blocks_sdk_ParquetHost)(nil)),
+		"_PgxRows":     reflect.ValueOf((*_github_com_stratahq_strata_blocks_sdk_PgxRows)(nil)),
 		"_SecretHost":  reflect.ValueOf((*_github_com_stratahq_strata_blocks_sdk_SecretHost)(nil)),
 	}
+}
+
+// _github_com_stratahq_strata_blocks_sdk_ArrowRecord is an interface wrapper for ArrowRecord type
+type _github_com_stratahq_strata_blocks_sdk_ArrowRecord struct {
+	IValue      interface{}
+	WColumnName func(i int) string
+	WNumCols    func() int64
+	WNumRows    func() int64
+}
+
+func (W _github_com_stratahq_strata_blocks_sdk_ArrowRecord) ColumnName(i int) string {
+	return W.WColumnName(i)
+}
+func (W _github_com_stratahq_strata_blocks_sdk_ArrowRecord) NumCols() int64 {
+	return W.WNumCols()
+}
+func (W _github_com_stratahq_strata_blocks_sdk_ArrowRecord) NumRows() int64 {
+	return W.WNumRows()
 }
 
 // _github_com_stratahq_strata_blocks_sdk_Host is an interface wrapper for Host type
@@ -119,6 +143,28 @@ type _github_com_stratahq_strata_blocks_sdk_ParquetHost struct {
 
 func (W _github_com_stratahq_strata_blocks_sdk_ParquetHost) ExportParquet(ctx context.Context, dir string) (string, error) {
 	return W.WExportParquet(ctx, dir)
+}
+
+// _github_com_stratahq_strata_blocks_sdk_PgxRows is an interface wrapper for PgxRows type
+type _github_com_stratahq_strata_blocks_sdk_PgxRows struct {
+	IValue  interface{}
+	WClose  func()
+	WErr    func() error
+	WNext   func() bool
+	WValues func() ([]any, error)
+}
+
+func (W _github_com_stratahq_strata_blocks_sdk_PgxRows) Close() {
+	W.WClose()
+}
+func (W _github_com_stratahq_strata_blocks_sdk_PgxRows) Err() error {
+	return W.WErr()
+}
+func (W _github_com_stratahq_strata_blocks_sdk_PgxRows) Next() bool {
+	return W.WNext()
+}
+func (W _github_com_stratahq_strata_blocks_sdk_PgxRows) Values() ([]any, error) {
+	return W.WValues()
 }
 
 // _github_com_stratahq_strata_blocks_sdk_SecretHost is an interface wrapper for SecretHost type

@@ -90,6 +90,11 @@ type ExecRequest struct {
 	// kernel asks the coordinator's export ledger before it runs the block
 	// and tells it when the block completed (state_export.go).
 	Export *sdk.ExportKey `json:"export,omitempty"`
+	// Sink, when set, lets an executor that can (a worker with a writer)
+	// write the block's output as a Parquet file into the warehouse's data
+	// folder itself and answer with Result.Written instead of the table;
+	// kernels and the local pool ignore it (output_sink.go).
+	Sink *OutputSink `json:"sink,omitempty"`
 }
 
 // SourceFile is one more file of a Go block's package.
@@ -202,6 +207,9 @@ type Result struct {
 	// ExportSkipped says the export ledger had this export completed
 	// already, so the block was not run again.
 	ExportSkipped bool `json:"export_skipped,omitempty"`
+	// Written, when set, says the output was written where Sink asked
+	// (and no table comes back): what the commit needs of it.
+	Written *WrittenOutput `json:"written,omitempty"`
 }
 
 // Stream is a chunk of output.
@@ -228,6 +236,10 @@ type HostCall struct {
 	// Secret names the secret of a "secret" call; the value comes back
 	// as a one-cell table (column "value"), on the kernel's own pipe.
 	Secret string `json:"secret,omitempty"`
+	// SealTo is a worker's one-time X25519 public key for a "secret" call
+	// it forwards: the coordinator seals the value to it, so the value
+	// never crosses NATS in clear (kernel/remote/secret_seal.go).
+	SealTo []byte `json:"seal_to,omitempty"`
 	// Export is the key of an export_begin or export_done call.
 	Export *sdk.ExportKey `json:"export,omitempty"`
 	// Dir is the folder of an export_parquet call.

@@ -2,6 +2,8 @@ package remote
 
 import (
 	"context"
+	"crypto/ecdh"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -39,6 +41,15 @@ type AgentConfig struct {
 	// task runs interpreted.
 	Natives Natives
 	BinDir  string
+	// Files, when set, writes a block's output where the task's Sink says
+	// (the warehouse's shared data folder) instead of sending the rows back:
+	// the coordinator then only commits the file (output_sink.go).
+	Files FileWriter
+}
+
+// FileWriter writes a block's output as a file the coordinator commits.
+type FileWriter interface {
+	WriteOutput(ctx context.Context, sink *protocol.OutputSink, t *sdk.Table) (*protocol.WrittenOutput, error)
 }
 
 // Agent is a worker: it pulls tasks, one Fetch(1) per free slot, runs them
@@ -230,6 +241,7 @@ func (a *Agent) handle(ctx context.Context, m jetstream.Msg, pay *payloads, ackW
 		}
 	}
 	res, out, err := exec.Exec(runCtx, hdr.Exec, inputs, h)
+	res, out = h.secrets.result(res, out) // nothing the block saw of a secret leaves in clear
 	endTaskSpan(span, engine, res, err)
 	if ctx.Err() != nil {
 		_ = m.Nak()
@@ -240,6 +252,9 @@ func (a *Agent) handle(ctx context.Context, m jetstream.Msg, pay *payloads, ackW
 		res = &protocol.Result{Error: &protocol.RunError{Kind: protocol.ErrInterrupted, Message: "interrupted before a kernel on worker " + a.cfg.ID + " took it"}}
 	case err != nil:
 		res = &protocol.Result{Error: &protocol.RunError{Kind: protocol.ErrCrash, Message: "worker " + a.cfg.ID + ": no kernel: " + err.Error()}}
+	}
+	if err == nil && res != nil && res.Error == nil {
+		out = a.writeOutput(runCtx, hdr.Exec, res, out, h)
 	}
 	rh := &resultHeader{Label: hdr.Label, Attempt: hdr.Attempt, Worker: a.cfg.ID, Engine: engine, Result: res, Output: h.chunks()}
 	var rb []byte
@@ -304,9 +319,14 @@ type agentHandler struct {
 	pay     *payloads
 	attempt uint64
 
+	secrets masker // the values this task's secret calls received
+
 	mu   sync.Mutex
 	out  []outputChunk
 	size int
+	// secret says the block asked for a secret: its output goes back to the
+	// coordinator, which masks secret values in it before it is stored.
+	secret bool
 }
 
 // maxOutput bounds the streamed output a result carries.
@@ -332,11 +352,32 @@ func (h *agentHandler) chunks() []outputChunk {
 	return h.out
 }
 
-func (h *agentHandler) Stream(name, data string) { h.add(outputChunk{Stream: name, Data: data}) }
+func (h *agentHandler) Stream(name, data string) {
+	h.add(outputChunk{Stream: name, Data: h.secrets.mask(data)})
+}
 
-func (h *agentHandler) Log(l protocol.LogLine) { h.add(outputChunk{Log: &l}) }
+func (h *agentHandler) Log(l protocol.LogLine) {
+	l.Msg = h.secrets.mask(l.Msg)
+	h.add(outputChunk{Log: &l})
+}
 
 func (h *agentHandler) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk.Table, error) {
+	var own *ecdh.PrivateKey
+	if c.Method == "secret" {
+		// The block's table then goes back to the coordinator, which masks it.
+		h.mu.Lock()
+		h.secret = true
+		h.mu.Unlock()
+		// A key for this one call: the coordinator seals the value to it.
+		k, err := ecdh.X25519().GenerateKey(rand.Reader)
+		if err != nil {
+			return nil, err
+		}
+		own = k
+		sc := *c
+		sc.SealTo = k.PublicKey().Bytes()
+		c = &sc
+	}
 	b, err := json.Marshal(c)
 	if err != nil {
 		return nil, err
@@ -359,6 +400,17 @@ func (h *agentHandler) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk
 	}
 	if hr.Error != "" {
 		return nil, errors.New(hr.Error)
+	}
+	if own != nil {
+		if hr.Secret == nil {
+			return nil, fmt.Errorf("secret %q: the coordinator sent no sealed value", c.Secret)
+		}
+		v, err := hr.Secret.open(own, h.attempt, c.Secret)
+		if err != nil {
+			return nil, err
+		}
+		h.secrets.remember(v)
+		return protocol.SecretTable(v), nil // to the kernel, on its pipe
 	}
 	if len(tables) == 0 {
 		return sdk.NewTable(), nil

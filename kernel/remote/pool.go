@@ -366,8 +366,9 @@ func (p *Pool) onHeartbeat(m *nats.Msg) {
 	}
 }
 
-// onHostCall answers a remote block's ctx.Query or ctx.Product with the
-// run's own handler, as if the block ran here.
+// onHostCall answers a remote block's ctx.Query, ctx.Product or ctx.Secret
+// with the run's own handler, as if the block ran here; a secret's value
+// goes back sealed to the worker's key (secret_seal.go).
 func (p *Pool) onHostCall(m *nats.Msg) {
 	attempt, _ := strconv.ParseUint(m.Subject[strings.LastIndexByte(m.Subject, '.')+1:], 10, 64)
 	p.mu.Lock()
@@ -377,6 +378,7 @@ func (p *Pool) onHostCall(m *nats.Msg) {
 		var t *sdk.Table
 		var err error
 		var hc protocol.HostCall
+		var sealed *sealedSecret
 		switch {
 		case c == nil:
 			err = errors.New("the run this call belongs to is no longer running on the coordinator")
@@ -385,18 +387,16 @@ func (p *Pool) onHostCall(m *nats.Msg) {
 		default:
 			if err = json.Unmarshal(m.Data, &hc); err == nil {
 				if hc.Method == "secret" {
-					// The reply would cross NATS and its object store in
-					// clear: a block that needs a secret runs on the
-					// coordinator's own kernels.
-					err = fmt.Errorf("secret %q: secrets are not sent to workers; run this pipeline without workers (strata start without --workers or --listen-workers), or read the source in a SQL block", hc.Secret)
+					sealed, err = answerSecret(context.Background(), c, &hc)
 					break
 				}
 				t, err = c.h.HostCall(context.Background(), &hc)
 			}
 		}
-		rep := &hostReply{}
+		rep := &hostReply{Secret: sealed}
 		if err != nil {
 			rep.Error = err.Error()
+			rep.Secret = nil
 		}
 		var body []byte
 		if err == nil {

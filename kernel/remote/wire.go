@@ -112,6 +112,9 @@ type outputChunk struct {
 // hostReply answers a host call; the table follows when Error is empty.
 type hostReply struct {
 	Error string `json:"error,omitempty"`
+	// Secret is a ctx.Secret's value, sealed to the asking worker's key;
+	// no table follows it.
+	Secret *sealedSecret `json:"secret,omitempty"`
 }
 
 // Heartbeat is what a worker announces every few seconds.

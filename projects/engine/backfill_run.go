@@ -451,7 +451,12 @@ func (b *backfillRun) finishOnce(err error) error {
 	// discard below drops goes after. A failed sweep loses nothing: the
 	// next write of the partition, the next sweep, or Open, does it.
 	_ = e.wh.Sweep(ctx)
-	defer func() { _ = e.wh.Sweep(ctx) }()
+	defer func() {
+		_ = e.wh.Sweep(ctx)
+		// Then what exactly-once no longer needs (ledger_prune.go), with
+		// this backfill's run records written and its versions settled.
+		e.pruneLedgers(ctx)
+	}()
 	if err := e.store.Write(ctx); err != nil {
 		return err
 	}

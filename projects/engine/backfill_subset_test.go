@@ -97,3 +97,78 @@ func TestBackfillBlockSubsetRefused(t *testing.T) {
 		t.Fatal("a refused subset wrote versions")
 	}
 }
+
+// TestBackfillBlockSubsetWithWhere: a block subset and a value-dimension
+// filter narrow the same backfill together: only the chosen blocks run,
+// and only in the chosen regions; the left-out downstream turns stale in
+// those regions alone.
+func TestBackfillBlockSubsetWithWhere(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := newEnv(t, false, cellFiles(""))
+	if st := e.backfill(cellSpec("2024-01-01", "2024-01-03", nil)); st.State != StateSucceeded {
+		t.Fatalf("first backfill: %s %+v %s", st.State, st.Progress, st.Message)
+	}
+
+	// src only, eu only, all three days again.
+	s := cellSpec("2024-01-01", "2024-01-03", map[string][]string{"region": {"eu"}})
+	s.Blocks, s.Reprocess = []string{"src"}, ReprocessAll
+	plan, err := e.eng.Plan(ctx, s, 0, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Total != 3 || plan.ToRun != 3 || len(plan.Rollups) != 0 {
+		t.Fatalf("plan of src × eu: total %d, to run %d, %d rollups; want 3, 3, 0", plan.Total, plan.ToRun, len(plan.Rollups))
+	}
+	for _, p := range plan.Partitions {
+		if !strings.HasSuffix(p.Key, "|eu") {
+			t.Fatalf("plan of src × eu holds %s", p.Key)
+		}
+	}
+	st := e.backfill(s)
+	if st.State != StateSucceeded || st.Progress.Succeeded != 3 || st.Total != 3 {
+		t.Fatalf("src × eu: %s %+v total %d %s", st.State, st.Progress, st.Total, st.Message)
+	}
+	for _, c := range []struct {
+		query string
+		want  int
+	}{
+		{`SELECT count(*) FROM _strata.current WHERE product = 'p__src' AND version = 2 AND partition LIKE '%|eu'`, 3},
+		{`SELECT count(*) FROM _strata.versions WHERE product = 'p__src' AND version > 1 AND partition NOT LIKE '%|eu'`, 0},
+		{`SELECT count(*) FROM _strata.versions WHERE product IN ('p__agg', 'p__weekly') AND version > 1`, 0},
+	} {
+		if n := e.count(c.query); n != c.want {
+			t.Errorf("after src × eu: %s = %d, want %d", c.query, n, c.want)
+		}
+	}
+
+	// agg is stale in eu only: its input changed there and nowhere else.
+	stale := cellSpec("2024-01-01", "2024-01-03", nil)
+	stale.Blocks, stale.Reprocess = []string{"agg"}, ReprocessStale
+	if plan, err = e.eng.Plan(ctx, stale, 0, -1); err != nil {
+		t.Fatal(err)
+	}
+	var run []string
+	for _, p := range plan.Partitions {
+		if p.Action == "run" {
+			run = append(run, p.Key)
+		}
+	}
+	if strings.Join(run, " ") != "2024-01-01|eu 2024-01-02|eu 2024-01-03|eu" {
+		t.Fatalf("agg stale after src × eu: %v (states %v)", run, plan.ByState)
+	}
+
+	// agg only, us and eu: eu's three are stale, us's current.
+	s = cellSpec("2024-01-01", "2024-01-03", map[string][]string{"region": {"us", "eu"}})
+	s.Blocks, s.Reprocess = []string{"agg"}, ReprocessStale
+	st = e.backfill(s)
+	if st.State != StateSucceeded || st.Progress.Succeeded != 3 || st.Progress.Skipped != 3 {
+		t.Fatalf("agg × us,eu stale: %s %+v %s", st.State, st.Progress, st.Message)
+	}
+	if n := e.count(`SELECT count(*) FROM _strata.current WHERE product = 'p__agg' AND version = 2 AND partition LIKE '%|eu'`); n != 3 {
+		t.Fatalf("agg × eu: %d cells at v2, want 3", n)
+	}
+	if n := e.count(`SELECT count(*) FROM _strata.versions WHERE product = 'p__src' AND version > 2`); n != 0 {
+		t.Fatal("a backfill of agg only ran src")
+	}
+}

@@ -106,6 +106,8 @@ func (r *runner) execute(ctx context.Context, g *group, b *project.Block, item *
 	o.DurationMS = ms(o.Duration)
 	if out != nil {
 		o.Rows = out.Len()
+	} else if f := r.writtenOf(b.ID); f != nil && item == nil && o.State == StateSucceeded {
+		o.Rows = int(f.Rows)
 	}
 	final := Event{Partition: g.part.Key, Block: b.ID, Child: child, State: o.State, Attempt: o.Attempts, Rows: int64(o.Rows),
 		DurationMS: ms(o.Duration), Error: o.Error, ErrorLine: o.ErrorLine, Log: o.Log, Worker: o.Worker, Engine: o.Engine}
@@ -171,6 +173,9 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 	if tracing.On() { // no string built for a span that is not recorded
 		op += " " + b.ID
 	}
+	if item == nil {
+		req.Sink = r.sinkFor(g, b)
+	}
 	kctx, span := tracing.Start(ctx, op, attribute.String("strata.block", b.ID), attribute.String("strata.partition", g.part.Key))
 	res, out, err := r.exec.Exec(kctx, req, in.tables, h)
 	if err == nil && res.Error != nil {
@@ -191,6 +196,15 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 	}
 	if rerr := r.keepState(g, b, item, req, res); rerr != nil {
 		return nil, rerr, h.text(), res.Worker, res.Engine
+	}
+	if res.Written != nil && req.Sink != nil {
+		// The worker wrote the rows into the warehouse's data folder: the
+		// publish registers its file (output_sink.go). The table comes too
+		// when a block of this partition reads it here.
+		r.keepWritten(b.ID, res.Written)
+		if out == nil {
+			return nil, nil, h.text(), res.Worker, res.Engine
+		}
 	}
 	if out == nil && b.Entry != "Export" {
 		out = sdk.NewTable()
@@ -322,7 +336,7 @@ func (h *blockHandler) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk
 		if keys, mapped, err := h.r.e.mappedRead(ctx, h.spec, c.Product, c.Window); mapped || err != nil {
 			return h.readMapped(ctx, c.Product, keys, err)
 		}
-		if err := h.r.e.ensureFresh(ctx, h.r.pl, c.Product, c.Window); err != nil {
+		if err := h.r.e.ensureFresh(ctx, h.r.pl, c.Product, c.Window, h.r.opt.PreferPinned); err != nil {
 			return nil, err
 		}
 		t, read, err := h.r.e.readProduct(ctx, c, h.r.opt.PreferPinned)

@@ -79,7 +79,7 @@ func (h *blockHandler) readMapped(ctx context.Context, product string, keys []st
 	var stale []string
 	// (A replay never comes here: it reads what the stored run read.)
 	for _, k := range keys {
-		if err := h.r.e.ensureFresh(ctx, h.r.pl, product, sdk.One(k)); err != nil {
+		if err := h.r.e.ensureFresh(ctx, h.r.pl, product, sdk.One(k), h.r.opt.PreferPinned); err != nil {
 			stale = append(stale, err.Error())
 		}
 	}

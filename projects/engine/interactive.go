@@ -9,6 +9,7 @@ import (
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/kernel/protocol"
 	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/warehouse"
 )
 
 // Interactive runs serve the editor: a block's current editor text, unsaved,
@@ -119,8 +120,28 @@ func (in *Interactive) ExecSQL(ctx context.Context) func(source string) (*sdk.Ta
 		for i, u := range in.Block.Upstream {
 			rels[u] = in.Inputs[i]
 		}
-		return in.r.e.wh.RunSQL(ctx, source, rels, sqlParams(in.g.spec, in.g.part))
+		ins := make([]warehouse.SQLInput, 0, len(rels))
+		for n, t := range rels {
+			ins = append(ins, warehouse.SQLInput{Name: n, Table: t})
+		}
+		// A product the cell names (not an upstream) is read as the
+		// environment sees it, as a run into it reads it (RunSQLBlockIn).
+		t, _, _, err := in.r.e.wh.RunSQLBlockIn(ctx, in.r.opt.PreferPinned, source, ins, sqlParams(in.g.spec, in.g.part))
+		return t, err
 	}
+}
+
+// HostCall answers the cell's ctx.Query, ctx.Product and ctx.Secret. A
+// ctx.Product window is read as the environment the cell runs in sees it
+// (its pinned versions first, as a run into it reads), never prod's alone;
+// the rest is the engine's HostCall. Nothing is recorded: a cell
+// publishes nothing.
+func (in *Interactive) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk.Table, error) {
+	if c.Method == "product" {
+		t, _, err := in.r.e.readProduct(ctx, c, in.r.opt.PreferPinned)
+		return t, err
+	}
+	return in.r.e.HostCall(ctx, c)
 }
 
 // PrepareExec builds the kernel request for a Go block's editor text, its

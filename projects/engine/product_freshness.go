@@ -65,8 +65,12 @@ func (r *refreshes) do(ctx context.Context, key string, fn func() error) error {
 }
 
 // ensureFresh refreshes the partitions of product that window w reads when
-// reader declares a max_age for it and they are older.
-func (e *Engine) ensureFresh(ctx context.Context, reader *project.Pipeline, product string, w sdk.Window) error {
+// reader declares a max_age for it and they are older. In an environment
+// (env, a pin owner: RunOptions.PreferPinned) the age is that of the
+// version the environment reads, and a refresh runs into the environment,
+// staged and pinned there, as any run aimed at it: a read inside an
+// environment never makes anything current in prod.
+func (e *Engine) ensureFresh(ctx context.Context, reader *project.Pipeline, product string, w sdk.Window, env string) error {
 	rule := reader.Read(product)
 	if rule == nil || rule.MaxAge <= 0 {
 		return nil
@@ -91,7 +95,7 @@ func (e *Engine) ensureFresh(ctx context.Context, reader *project.Pipeline, prod
 	if err != nil || len(keys) == 0 {
 		return err
 	}
-	ages, err := e.versionTimes(ctx, product, keys)
+	ages, err := e.versionTimes(ctx, product, keys, env)
 	if err != nil {
 		return err
 	}
@@ -111,15 +115,23 @@ func (e *Engine) ensureFresh(ctx context.Context, reader *project.Pipeline, prod
 			errs = append(errs, rolledBackTooOld(product, k, owner.ID, rule.MaxAge, ages[k], pb, now))
 			continue
 		}
-		err := e.fresh.do(ctx, product+"/"+k, func() error {
+		err := e.fresh.do(ctx, env+"/"+product+"/"+k, func() error {
 			// Another reader may have refreshed it while this one looked.
-			if again, err := e.versionTimes(ctx, product, []string{k}); err == nil {
+			if again, err := e.versionTimes(ctx, product, []string{k}, env); err == nil {
 				if at, ok := again[k]; ok && e.now().Sub(at) <= rule.MaxAge {
 					return nil
 				}
 			}
 			opt := RunOptions{RunID: fmt.Sprintf("fresh_%s_%s_%d", owner.ID, k, e.now().UnixNano()),
 				Origin: &Origin{Kind: OriginFreshness, Note: fmt.Sprintf("%s read by %s (max_age %s)", product, reader.ID, rule.MaxAge)}}
+			if env != "" {
+				// Staged and pinned in the environment, its own reads
+				// through it; based on prod's current version (the
+				// publish records it), which its promote checks.
+				opt.RunID = fmt.Sprintf("fresh_%s_%s_%s_%d", strings.ReplaceAll(env, ":", "_"), owner.ID, k, e.now().UnixNano())
+				opt.Stage, opt.Pin, opt.PreferPinned = true, env, env
+				opt.Origin.Note += " in " + env
+			}
 			if block.Partitions.Interval != owner.Partitions.Interval {
 				opt.Interval = block.Partitions.Interval
 			}
@@ -221,16 +233,18 @@ func windowKeys(spec partitions.Spec, w sdk.Window, now time.Time) ([]string, er
 	return nil, nil // open ranges and periods: read as they are
 }
 
-// versionTimes returns when the current version of each partition was written.
-func (e *Engine) versionTimes(ctx context.Context, product string, keys []string) (map[string]time.Time, error) {
-	args := []any{product}
+// versionTimes returns when the version of each partition a reader in env
+// (a pin owner; "" is prod) reads was written: its newest pinned one, else
+// the current one (warehouse.ChosenVersion).
+func (e *Engine) versionTimes(ctx context.Context, product string, keys []string, env string) (map[string]time.Time, error) {
+	chosen, args := warehouse.ChosenVersion(env)
+	args = append(args, product)
 	for _, k := range keys {
 		args = append(args, k)
 	}
 	ph := strings.TrimSuffix(strings.Repeat("?,", len(keys)), ",")
-	rows, err := e.wh.DB().QueryContext(ctx, `SELECT v.partition, v.created_at FROM _strata.current c
-		JOIN _strata.versions v ON v.product = c.product AND v.partition = c.partition AND v.version = c.version
-		WHERE c.product = ? AND c.partition IN (`+ph+`)`, args...)
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT v.partition, v.created_at FROM _strata.versions v
+		WHERE `+chosen+` AND v.product = ? AND v.partition IN (`+ph+`)`, args...)
 	if err != nil {
 		return nil, err
 	}

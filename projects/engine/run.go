@@ -210,6 +210,9 @@ type runner struct {
 	// which writes nothing (no event, no publish, no refresh, no export)
 	// and reads ctx.Product windows and ctx.State as the stored run did.
 	replay *replaySession
+	// written are the outputs workers wrote as files, by block
+	// (output_sink.go): published by registering the file.
+	written map[string]*warehouse.WrittenFile
 }
 
 type childKey struct{ block, child string }
@@ -567,13 +570,16 @@ func skipReason(ups []*node) string {
 func (r *runner) publish(ctx context.Context, g *group, outcomes []*BlockOutcome, then warehouse.Then) ([]warehouse.Version, error) {
 	var outs []warehouse.Output
 	for _, b := range g.blocks {
-		t := r.res.outputs[b.ID]
-		if t == nil {
+		t, file := r.res.outputs[b.ID], r.writtenOf(b.ID)
+		if t == nil && file == nil {
 			continue // Export blocks publish nothing
+		}
+		if file != nil {
+			t = nil
 		}
 		outs = append(outs, warehouse.Output{
 			Product: ProductName(r.pl, b), Partition: g.part.Key, PartitionStart: g.part.Start, PartitionEnd: g.part.End,
-			Table: t, RunID: r.opt.RunID, CodeHash: r.srcs[b.ID].hash, Upstream: r.lineage(g, b), Inputs: inputProducts(r.pl, b), Snapshot: r.pin.hash, Pin: r.opt.Pin,
+			Table: t, File: file, RunID: r.opt.RunID, CodeHash: r.srcs[b.ID].hash, Upstream: r.lineage(g, b), Inputs: inputProducts(r.pl, b), Snapshot: r.pin.hash, Pin: r.opt.Pin,
 			// What a backfill stages or a conflict keeps aside waits for its
 			// promote or resolve, however often the partition is rewritten.
 			Hold: r.opt.BackfillID,
@@ -583,6 +589,12 @@ func (r *runner) publish(ctx context.Context, g *group, outcomes []*BlockOutcome
 			// publishes first, and refuses it where another pipeline is.
 			Pipeline: r.pl.ID,
 		})
+		if r.opt.Stage && r.opt.Pin != "" && r.opt.Pin == r.opt.PreferPinned {
+			// A run into an environment (it stages for the owner it reads
+			// through): rows equal to what the environment reads already
+			// are not staged again (warehouse/version_identical.go).
+			outs[len(outs)-1].ReuseFor = r.opt.Pin
+		}
 		outs[len(outs)-1].State, outs[len(outs)-1].StartState = r.blockState(b.ID, g.part.Key)
 		if v, ok := r.opt.BasedOn[outs[len(outs)-1].Product]; ok {
 			outs[len(outs)-1].BasedOn, outs[len(outs)-1].IfCurrent = v, true

@@ -2,6 +2,7 @@ package envs
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strconv"
@@ -113,11 +114,14 @@ func (s *Store) Rollback(ctx context.Context, name, batch string) (string, int, 
 	}
 	prefix := "env_" + name + "_"
 	if batch == "" {
-		err := s.wh.DB().QueryRowContext(ctx, `SELECT batch FROM _strata.switch_log WHERE starts_with(batch, ?) AND reverted_at IS NULL
-			GROUP BY batch ORDER BY max(switched_at) DESC LIMIT 1`, prefix).Scan(&batch)
+		last, err := s.lastPromote(ctx, name)
 		if err != nil {
+			return "", 0, err
+		}
+		if last == nil {
 			return "", 0, fmt.Errorf("environment %s has no promote to roll back", name)
 		}
+		batch = last.Batch
 	} else if !strings.HasPrefix(batch, prefix) {
 		return "", 0, fmt.Errorf("batch %q is not a promote of environment %s (its batches start with %s)", batch, name, prefix)
 	}
@@ -133,4 +137,20 @@ func (s *Store) Rollback(ctx context.Context, name, batch string) (string, int, 
 		return "", 0, err
 	}
 	return batch, len(back), nil
+}
+
+// lastPromote is the environment's latest promote not rolled back, or nil.
+func (s *Store) lastPromote(ctx context.Context, name string) (*Promoted, error) {
+	var p Promoted
+	err := s.wh.DB().QueryRowContext(ctx, `SELECT batch, max(switched_at), count(*) FROM _strata.switch_log
+		WHERE starts_with(batch, ?) AND reverted_at IS NULL
+		GROUP BY batch ORDER BY max(switched_at) DESC LIMIT 1`, "env_"+name+"_").Scan(&p.Batch, &p.At, &p.Partitions)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("the last promote of %s: %w", name, err)
+	}
+	p.At = p.At.UTC()
+	return &p, nil
 }

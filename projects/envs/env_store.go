@@ -35,6 +35,16 @@ type Env struct {
 	Partitions int   `json:"partitions"`
 	Products   int   `json:"products"`
 	Rows       int64 `json:"rows"`
+	// LastPromote is its latest promote not rolled back (Get fills it):
+	// what Rollback with no batch undoes.
+	LastPromote *Promoted `json:"last_promote,omitempty"`
+}
+
+// Promoted is one promote of an environment, as its switch batch logged it.
+type Promoted struct {
+	Batch      string    `json:"batch"`
+	At         time.Time `json:"at"`
+	Partitions int       `json:"partitions"`
 }
 
 // Store manages the environments of one warehouse.
@@ -123,6 +133,11 @@ func (s *Store) Get(ctx context.Context, name string) (*Env, error) {
 	out, err := s.list(ctx, name)
 	if err != nil {
 		return nil, err
+	}
+	if len(out) == 1 {
+		if out[0].LastPromote, err = s.lastPromote(ctx, name); err != nil {
+			return nil, err
+		}
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("environment %q does not exist (strata env list shows them; strata env create makes one): %w", name, ErrNotFound)

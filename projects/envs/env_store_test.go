@@ -73,9 +73,18 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	wh, err := warehouse.Open(ctx, filepath.Join(dir, ".strata", "warehouse.duckdb"), warehouse.Options{Retention: 1})
+	opts := warehouse.Options{Retention: 1}
+	if os.Getenv("STRATA_TEST_WAREHOUSE") == "ducklake" { // the same tests over a DuckLake
+		opts.Lake = &warehouse.LakeOptions{Catalog: filepath.Join(dir, "catalog.ducklake"), DataPath: filepath.Join(dir, "lake")}
+	}
+	wh, err := warehouse.Open(ctx, filepath.Join(dir, ".strata", "warehouse.duckdb"), opts)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if opts.Lake != nil {
+		if _, err := os.Stat(opts.Lake.Catalog); err != nil {
+			t.Fatalf("the warehouse is not on the DuckLake: %v", err)
+		}
 	}
 	pool := supervisor.NewPool(kerneltest.Config(), 2)
 	eng, err := engine.New(ctx, proj, wh, pool, engine.Options{})
@@ -205,8 +214,25 @@ func TestEnvironmentLifecycle(t *testing.T) {
 	if got := f.totals("dev"); got != "2024-01-01=60,2024-01-02=60,2024-01-03=60" {
 		t.Fatalf("dev totals: %s", got)
 	}
-	if env, err = f.s.Get(ctx, "dev"); err != nil || env.Partitions != 6 || env.Products != 2 {
+	// orders recomputed the same rows as prod's: dev holds no copy of
+	// them, only metrics' three changed partitions.
+	if env, err = f.s.Get(ctx, "dev"); err != nil || env.Partitions != 3 || env.Products != 1 {
 		t.Fatalf("dev after its backfill: %+v %v", env, err)
+	}
+	if got, want := f.productRows(), rows; got == want {
+		t.Fatalf("dev's changed metrics stored no rows: %s", got)
+	}
+	if n := f.query(`SELECT count(*)::VARCHAR FROM _strata.pins WHERE owner = 'env:dev' AND product = 'orders'`); n != "0" {
+		t.Fatalf("dev pins %s versions of orders, identical to prod's", n)
+	}
+	// dev's metrics read orders in memory in its run: its lineage names
+	// prod's version, the one reused, not "this run's" (which is none).
+	lineage := f.query(`SELECT string_agg(json_extract(v.upstream, '$.orders."2024-01-02"')::VARCHAR || '=' || c.version::VARCHAR, ',')
+		FROM _strata.pins p JOIN _strata.versions v ON v.product = p.product AND v.partition = p.partition AND v.version = p.version
+		JOIN _strata.current c ON c.product = 'orders' AND c.partition = '2024-01-02'
+		WHERE p.owner = 'env:dev' AND p.product = 'metrics' AND p.partition = '2024-01-02'`)
+	if parts := strings.Split(lineage, "="); len(parts) != 2 || parts[0] != parts[1] || parts[0] == "0" {
+		t.Fatalf("dev's metrics 2024-01-02 read orders version %q, want prod's current one", lineage)
 	}
 	// Previews read the environment the same way.
 	tb, total, err := f.s.Read(ctx, "dev", "metrics", warehouse.Selection{Partitions: []string{"2024-01-02"}}, 10)
@@ -218,11 +244,11 @@ func TestEnvironmentLifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(d.Pipelines) != 1 || len(d.Pipelines[0].Products) != 2 || !d.GatesPassed {
+	if len(d.Pipelines) != 1 || len(d.Pipelines[0].Products) != 1 || !d.GatesPassed {
 		t.Fatalf("diff: %+v", d)
 	}
 	for _, p := range d.Pipelines[0].Products {
-		want := map[string][2]int{"orders": {0, 3}, "metrics": {3, 0}}[p.Product]
+		want := map[string][2]int{"metrics": {3, 0}}[p.Product]
 		if p.Changed != want[0] || p.Unchanged != want[1] {
 			t.Fatalf("%s: changed %d unchanged %d, want %v", p.Product, p.Changed, p.Unchanged, want)
 		}
@@ -311,17 +337,48 @@ func TestEnvironmentPromoteConflict(t *testing.T) {
 	for _, c := range ce.Conflicts {
 		named = append(named, c.Product+" "+c.Partition)
 	}
-	if strings.Join(named, ",") != "metrics 2024-01-02,orders 2024-01-02" || !strings.Contains(err.Error(), "metrics 2024-01-02") {
+	if strings.Join(named, ",") != "metrics 2024-01-02" || !strings.Contains(err.Error(), "metrics 2024-01-02") {
 		t.Fatalf("conflicts named %v: %v", named, err)
 	}
 	if got := f.totals("main"); got != before {
 		t.Fatalf("a refused promote changed prod: %s, was %s", got, before)
 	}
 	n, err := f.s.Discard(ctx, "dev")
-	if err != nil || n != 2 {
+	if err != nil || n != 1 {
 		t.Fatalf("discard: %d %v", n, err)
 	}
 	if got := f.query(`SELECT count(*)::VARCHAR FROM duckdb_views() WHERE schema_name = 'dev'`); got != "0" {
 		t.Fatalf("dev views left after discard: %s", got)
+	}
+}
+
+// TestEnvironmentRebuildReleasesItsOlderVersion: a partition rebuilt in dev
+// with other code points at the newest version only; the older one is no
+// longer pinned, so retention may drop it, and dev reads the newest.
+func TestEnvironmentRebuildReleasesItsOlderVersion(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.backfill("")
+	if _, err := f.s.Create(ctx, "dev", CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, factor := range []string{"2", "3"} {
+		f.write("blocks/metrics.sql", "SELECT day, sum(amount) * "+factor+" AS total FROM src GROUP BY day\n")
+		opt := engine.RunOptions{}
+		RunInto(&opt, Owner("dev"))
+		if res, err := f.eng.Run(ctx, "p", "2024-01-02", opt); err != nil || res.State != engine.StateSucceeded {
+			t.Fatalf("run into dev: %+v %v", res, err)
+		}
+	}
+	if got := f.totals("dev"); got != "2024-01-01=30,2024-01-02=90,2024-01-03=30" {
+		t.Fatalf("dev after two rebuilds: %s", got)
+	}
+	pins := f.query(`SELECT string_agg(version::VARCHAR, ',') FROM _strata.pins WHERE owner = 'env:dev' AND product = 'metrics' AND partition = '2024-01-02'`)
+	newest := f.query(`SELECT max(version)::VARCHAR FROM _strata.versions WHERE product = 'metrics' AND partition = '2024-01-02'`)
+	if pins != newest {
+		t.Fatalf("dev pins versions %s of metrics 2024-01-02, want only the newest, %s", pins, newest)
+	}
+	if env, err := f.s.Get(ctx, "dev"); err != nil || env.Partitions != 1 {
+		t.Fatalf("dev after two rebuilds: %+v %v", env, err)
 	}
 }

@@ -54,21 +54,23 @@ type DraftState struct {
 // complete one when empty). sources holds editor texts that differ from
 // the saved files (unsaved edits): a draft is compared with the text the
 // cell has now.
-func (s *Session) CellStates(ctx context.Context, pipeline, key string, sources map[string]string) ([]CellState, error) {
-	return s.m.cellStates(ctx, s.drafts, pipeline, key, sources)
+func (s *Session) CellStates(ctx context.Context, pipeline, key, env string, sources map[string]string) ([]CellState, error) {
+	return s.m.cellStates(ctx, s.drafts, pipeline, key, env, sources)
 }
 
 // CellStates is Session.CellStates for session id, or for a session with
 // no drafts when there is no such session (a page that has not said hello
 // yet, or whose session was reaped).
-func (m *Manager) CellStates(ctx context.Context, id, pipeline, key string, sources map[string]string) ([]CellState, error) {
+func (m *Manager) CellStates(ctx context.Context, id, pipeline, key, env string, sources map[string]string) ([]CellState, error) {
 	if s := m.Find(id); s != nil {
-		return s.CellStates(ctx, pipeline, key, sources)
+		return s.CellStates(ctx, pipeline, key, env, sources)
 	}
-	return m.cellStates(ctx, newDraftStore(1), pipeline, key, sources)
+	return m.cellStates(ctx, newDraftStore(1), pipeline, key, env, sources)
 }
 
-func (m *Manager) cellStates(ctx context.Context, drafts *draftStore, pipeline, key string, sources map[string]string) ([]CellState, error) {
+// cellStates judges the cells with the session's drafts of env (a pin
+// owner, "" for prod): those its cells made in that environment.
+func (m *Manager) cellStates(ctx context.Context, drafts *draftStore, pipeline, key, env string, sources map[string]string) ([]CellState, error) {
 	eng := m.cfg.Engine
 	pl, err := eng.Pipeline(pipeline)
 	if err != nil {
@@ -81,7 +83,7 @@ func (m *Manager) cellStates(ctx context.Context, drafts *draftStore, pipeline, 
 	in := judgeInput{pl: pl, stored: map[string]engine.StoredState{}, drafts: map[string]*draft{}, code: map[string]string{}}
 	for _, st := range stored {
 		in.stored[st.Block] = st
-		if d, ok := drafts.get(DraftKey{pl.ID, st.Block, st.Partition}); ok {
+		if d, ok := drafts.get(DraftKey{pl.ID, st.Block, st.Partition, env}); ok {
 			in.drafts[st.Block] = d
 			b := pl.Block(st.Block)
 			if src, ok := sources[st.Block]; ok {
@@ -92,7 +94,7 @@ func (m *Manager) cellStates(ctx context.Context, drafts *draftStore, pipeline, 
 		}
 	}
 	out := judgeCells(in)
-	lookup := drafts.lookup(pl.ID)
+	lookup := drafts.lookup(pl.ID, env)
 	for i := range out {
 		b := pl.Block(out[i].Block)
 		if b == nil || b.FanOut == "" {

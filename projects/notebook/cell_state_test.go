@@ -9,7 +9,7 @@ import (
 
 func statesOf(t *testing.T, s *Session, key string, sources map[string]string) map[string]CellState {
 	t.Helper()
-	sts, err := s.CellStates(context.Background(), "clv", key, sources)
+	sts, err := s.CellStates(context.Background(), "clv", key, "", sources)
 	if err != nil {
 		t.Fatal(err)
 	}

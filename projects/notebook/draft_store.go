@@ -9,8 +9,11 @@ import (
 	"github.com/stratahq/strata/projects/engine"
 )
 
-// DraftKey names one draft: a block's output for one partition.
-type DraftKey struct{ Pipeline, Block, Partition string }
+// DraftKey names one draft: a block's output for one partition, in one
+// environment. Env is the pin owner the cell ran in ("" is prod): a draft
+// computed over dev's upstreams is dev's, and a cell run in prod never
+// reads it as its input, nor a dev cell a draft made over prod's data.
+type DraftKey struct{ Pipeline, Block, Partition, Env string }
 
 // DraftInfo describes a draft without its table.
 type DraftInfo struct {
@@ -87,10 +90,10 @@ func (d *draftStore) get(k DraftKey) (*draft, bool) {
 	return v, ok
 }
 
-// lookup is the engine's view of the drafts of one pipeline.
-func (d *draftStore) lookup(pipeline string) engine.DraftLookup {
+// lookup is the engine's view of the drafts of one pipeline in env.
+func (d *draftStore) lookup(pipeline, env string) engine.DraftLookup {
 	return func(block, key string) (engine.Draft, bool) {
-		v, ok := d.get(DraftKey{pipeline, block, key})
+		v, ok := d.get(DraftKey{pipeline, block, key, env})
 		if !ok {
 			return engine.Draft{}, false
 		}
@@ -98,25 +101,26 @@ func (d *draftStore) lookup(pipeline string) engine.DraftLookup {
 	}
 }
 
-func (d *draftStore) list(pipeline string) []DraftInfo {
+func (d *draftStore) list(pipeline, env string) []DraftInfo {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	out := []DraftInfo{}
 	for k, v := range d.drafts {
-		if k.Pipeline == pipeline {
+		if k.Pipeline == pipeline && k.Env == env {
 			out = append(out, DraftInfo{Pipeline: k.Pipeline, Block: k.Block, Partition: k.Partition, At: v.at, Rows: v.table.Len()})
 		}
 	}
 	return out
 }
 
-// newest is the most recently written draft of a block, of any partition.
-func (d *draftStore) newest(pipeline, block string) (*draft, bool) {
+// newest is the most recently written draft of a block in env, of any
+// partition.
+func (d *draftStore) newest(pipeline, block, env string) (*draft, bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	var best *draft
 	for k, v := range d.drafts {
-		if k.Pipeline == pipeline && k.Block == block && v.table != nil && (best == nil || v.seq > best.seq) {
+		if k.Pipeline == pipeline && k.Block == block && k.Env == env && v.table != nil && (best == nil || v.seq > best.seq) {
 			best = v
 		}
 	}

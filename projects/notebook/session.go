@@ -42,7 +42,7 @@ type Session struct {
 func (s *Session) ID() string { return s.id }
 
 // Drafts lists the session's drafts of a pipeline's cells.
-func (s *Session) Drafts(pipeline string) []DraftInfo { return s.drafts.list(pipeline) }
+func (s *Session) Drafts(pipeline, env string) []DraftInfo { return s.drafts.list(pipeline, env) }
 
 // Exec asks a session to run a cell's text.
 type Exec struct {

@@ -33,7 +33,7 @@ func (s *Session) run(ctx context.Context, e *execution, source string) (Event, 
 	if b == nil {
 		return refused(e.id, CodeInvalid, fmt.Sprintf("pipeline %s has no block %q", pl.ID, e.block)), false
 	}
-	in, err := eng.PrepareInteractiveIn(ctx, e.env, pl.ID, b.ID, e.partition, e.item, s.drafts.lookup(pl.ID))
+	in, err := eng.PrepareInteractiveIn(ctx, e.env, pl.ID, b.ID, e.partition, e.item, s.drafts.lookup(pl.ID, e.env))
 	if err != nil {
 		if ctx.Err() != nil {
 			return stopped(e, b.File, err, time.Since(start)), false
@@ -56,7 +56,7 @@ func (s *Session) run(ctx context.Context, e *execution, source string) (Event, 
 	if err != nil {
 		return refused(e.id, CodeInvalid, err.Error()), false
 	}
-	h := &streamHandler{s: s, id: e.id, host: eng.HostCall}
+	h := &streamHandler{s: s, id: e.id, host: in.HostCall}
 	if e.engine == EngineCompiled {
 		// The "run compiled" a failure offered: on a compiled worker only.
 		res, out, ok := s.runCompiled(ctx, b, req, in.Inputs, h)
@@ -137,7 +137,7 @@ func (s *Session) succeeded(e *execution, pl *project.Pipeline, in *engine.Inter
 	if in.Item != nil {
 		meta.item = in.Item.Key
 	}
-	s.drafts.put(DraftKey{e.pipeline, e.block, in.Key}, out, time.Now(), meta)
+	s.drafts.put(DraftKey{e.pipeline, e.block, in.Key, e.env}, out, time.Now(), meta)
 	return Event{Kind: EventResult, ID: e.id, Result: &Result{
 		Preview:   tableio.ToJSON(out, PreviewRows, in.Zone),
 		Duration:  d,

@@ -85,7 +85,7 @@ func TestDownstreamReadsUpstreamDraft(t *testing.T) {
 	if ev.Kind != EventResult || !ev.Result.Inputs[0].Draft {
 		t.Fatalf("after publish, session a: %+v %+v", ev.Result, ev.Error)
 	}
-	if d := s.Drafts("clv"); len(d) != 2 {
+	if d := s.Drafts("clv", ""); len(d) != 2 {
 		t.Fatalf("drafts %+v: want raw_orders and daily_customer_metrics", d)
 	}
 }
@@ -94,12 +94,12 @@ func TestDownstreamReadsUpstreamDraft(t *testing.T) {
 func TestDraftStoreBound(t *testing.T) {
 	d := newDraftStore(2)
 	for _, k := range []string{"a", "b", "c"} {
-		d.put(DraftKey{"p", k, "x"}, nil, time.Time{}, draftMeta{})
+		d.put(DraftKey{"p", k, "x", ""}, nil, time.Time{}, draftMeta{})
 	}
-	if _, ok := d.get(DraftKey{"p", "a", "x"}); ok {
+	if _, ok := d.get(DraftKey{"p", "a", "x", ""}); ok {
 		t.Fatal("the oldest draft stayed past the bound")
 	}
-	if _, ok := d.get(DraftKey{"p", "c", "x"}); !ok {
+	if _, ok := d.get(DraftKey{"p", "c", "x", ""}); !ok {
 		t.Fatal("the newest draft went")
 	}
 }

@@ -11,11 +11,11 @@ import (
 // its upstreams with their columns, from the session's newest draft of
 // each where it has one (a cell run but never published), else from the
 // warehouse catalog.
-func (m *Manager) SQLTables(ctx context.Context, id, pipeline, block string) ([]engine.SQLTable, error) {
+func (m *Manager) SQLTables(ctx context.Context, id, pipeline, block, env string) ([]engine.SQLTable, error) {
 	var drafts func(string) ([]sdk.Field, bool)
 	if s := m.Find(id); s != nil {
 		drafts = func(b string) ([]sdk.Field, bool) {
-			d, ok := s.drafts.newest(pipeline, b)
+			d, ok := s.drafts.newest(pipeline, b, env)
 			if !ok {
 				return nil, false
 			}

@@ -151,6 +151,30 @@ func SetBlockNote(src []byte, id, note string) ([]byte, error) {
 	return encodeYAML(doc)
 }
 
+// SetEndNote returns src with the pipeline's end_note (the markdown shown
+// after the last block's cell) set to note; an empty note removes it. A new
+// one goes at the end of the file, after the blocks it follows.
+func SetEndNote(src []byte, note string) ([]byte, error) {
+	doc, root, err := parseMapping(src)
+	if err != nil {
+		return nil, err
+	}
+	for k := 0; k+1 < len(root.Content); k += 2 {
+		if root.Content[k].Value == "end_note" {
+			root.Content = slices.Delete(root.Content, k, k+2)
+			break
+		}
+	}
+	if note = strings.TrimRight(note, " \t\n"); note != "" {
+		v := yamlStr(note)
+		if strings.Contains(note, "\n") {
+			v.Style = yaml.LiteralStyle
+		}
+		root.Content = append(root.Content, yamlStr("end_note"), v)
+	}
+	return encodeYAML(doc)
+}
+
 // blockList parses src and returns its blocks sequence.
 func blockList(src []byte) (*yaml.Node, *yaml.Node, error) {
 	doc, root, err := parseMapping(src)

@@ -118,6 +118,37 @@ func TestSetBlockNote(t *testing.T) {
 	}
 }
 
+func TestSetEndNote(t *testing.T) {
+	src := "# comment kept\nblocks:\n  - id: orders\n    upstream: []\ntriggers: []\n"
+	out, err := SetEndNote([]byte(src), "## What next\n\nShip it.\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := src + "end_note: |-\n  ## What next\n\n  Ship it.\n"
+	if string(out) != want {
+		t.Fatalf("with an end note:\n%s\nwant:\n%s", out, want)
+	}
+	proj, probs := loadProject(t, writeProject(t, with(sqlBlocks("orders"), map[string]string{"pipelines/p.yaml": string(out)})))
+	if len(probs) != 0 {
+		t.Fatal(probs)
+	}
+	if n := proj.Pipelines["p"].EndNote; n != "## What next\n\nShip it." {
+		t.Fatalf("loaded end note %q", n)
+	}
+	// Edited in place, then removed: the file is as it was.
+	again, err := SetEndNote(out, "one line")
+	if err != nil || !strings.HasSuffix(string(again), "triggers: []\nend_note: one line\n") {
+		t.Fatalf("replaced: %v\n%s", err, again)
+	}
+	cleared, err := SetEndNote(again, "")
+	if err != nil || string(cleared) != src {
+		t.Fatalf("cleared: %v\n%s", err, cleared)
+	}
+	if _, err := SetEndNote([]byte("- a list\n"), "x"); err == nil {
+		t.Fatal("a file that is not a mapping took an end note")
+	}
+}
+
 func TestNewPipelineFileLoads(t *testing.T) {
 	text, err := NewPipelineFile("Orders by day", PartitionConfig{Interval: "day", Timezone: "Europe/Paris", Start: "2024-01-01"}, "orders")
 	if err != nil {

@@ -35,6 +35,7 @@ type Pipeline struct {
 	ID          string            // file name without .yaml
 	File        string            // slash-separated, relative to the project folder
 	Description string            // free text for the UI
+	EndNote     string            // markdown shown after the last block's cell: the notebook's closing text
 	Partitions  PartitionConfig   // interval "none" when the file has no partitions
 	Variables   map[string]string // the project's variables overlaid by the pipeline's
 	Concurrency int               // partitions run at once in a backfill
@@ -94,7 +95,7 @@ type Block struct {
 	entryAt string           // file:line of the Go entry, for messages
 }
 
-var pipelineFields = []string{"id", "description", "partitions", "variables", "concurrency", "retries", "timeout", "blocks", "triggers", "checks", "reads"}
+var pipelineFields = []string{"id", "description", "partitions", "variables", "concurrency", "retries", "timeout", "blocks", "triggers", "checks", "reads", "end_note"}
 var blockFields = []string{"id", "note", "file", "kind", "upstream", "dynamic", "reduce", "product", "key", "partitions", "timeout", "retries", "batch"}
 var retryFields = []string{"attempts", "backoff", "max_backoff"}
 
@@ -130,6 +131,9 @@ func (d *decoder) decodePipeline(pl *Pipeline, root *yaml.Node, proj *Project) {
 	}
 	if e, ok := f["description"]; ok {
 		pl.Description, _ = d.str(e, "description")
+	}
+	if e, ok := f["end_note"]; ok {
+		pl.EndNote, _ = d.str(e, "end_note")
 	}
 	if e, ok := f["partitions"]; ok {
 		pl.Partitions = d.decodePartitions(e, "partitions", pl.Partitions, true)

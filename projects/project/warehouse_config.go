@@ -18,7 +18,8 @@ const (
 //	  kind: ducklake
 //	  catalog: "postgres:dbname=lake host=127.0.0.1 user=strata"   # or lake.ducklake
 //	  password: pg_lake      # a secret's name (secrets:), never the value
-//	  data_path: /shared/lake
+//	  data_path: /shared/lake   # or s3://bucket/prefix/ with s3_secret
+//	  s3_secret: lake_s3     # an s3 secret (kind: s3) for an s3:// data_path
 //	  keep_snapshots: 24h    # how far back time travel reaches (the default)
 //
 // Left out, the warehouse is the embedded DuckDB file, as before.
@@ -27,6 +28,9 @@ type WarehouseConfig struct {
 	Catalog  string // "postgres:…" as written, or an absolute file path
 	DataPath string // absolute, or a URL (s3://…) as written
 	Password string // the name of the secret holding the catalog's password; "" for none
+	// S3Secret names the s3 secret (kind: s3) whose key reaches an
+	// s3:// data_path; required with one, refused without.
+	S3Secret string
 	// KeepSnapshots is how long the lake's old snapshots stay for time
 	// travel before they expire and their files are deleted; 0: the
 	// warehouse's default (a day).
@@ -36,7 +40,7 @@ type WarehouseConfig struct {
 // Lake says whether the products live in a DuckLake.
 func (w WarehouseConfig) Lake() bool { return w.Kind == WarehouseDuckLake }
 
-var warehouseFields = []string{"kind", "catalog", "data_path", "password", "keep_snapshots"}
+var warehouseFields = []string{"kind", "catalog", "data_path", "password", "s3_secret", "keep_snapshots"}
 
 // decodeWarehouse reads `warehouse:`; it runs after secrets, which a
 // password must name.
@@ -56,7 +60,7 @@ func (d *decoder) decodeWarehouse(p *Project, we entry) {
 		}
 	}
 	if w.Kind == WarehouseDuckDB {
-		for _, k := range []string{"catalog", "data_path", "password", "keep_snapshots"} {
+		for _, k := range []string{"catalog", "data_path", "password", "s3_secret", "keep_snapshots"} {
 			if e, ok := f[k]; ok {
 				d.addf(e.key, "warehouse."+k, "%s is for kind ducklake; the duckdb warehouse is the file .strata/warehouse.duckdb", k)
 			}
@@ -107,5 +111,35 @@ func (d *decoder) decodeWarehouse(p *Project, we entry) {
 			w.Password = s
 		}
 	}
+	if !d.lakeS3Secret(p, f, &w) {
+		return
+	}
 	p.Warehouse = w
+}
+
+// lakeS3Secret reads warehouse.s3_secret: an s3:// data_path needs one
+// (the key never stands in strata.yaml), a folder takes none.
+func (d *decoder) lakeS3Secret(p *Project, f map[string]entry, w *WarehouseConfig) bool {
+	s3 := strings.HasPrefix(strings.ToLower(w.DataPath), "s3://")
+	e, ok := f["s3_secret"]
+	switch {
+	case !ok && s3:
+		d.addf(f["data_path"].val, "warehouse.s3_secret", "data_path %s is in S3: name an s3 secret (kind: s3) in warehouse.s3_secret, for example s3_secret: lake_s3", w.DataPath)
+		return false
+	case !ok:
+		return true
+	case !s3:
+		d.addf(e.key, "warehouse.s3_secret", "s3_secret is for a data_path in S3 (s3://bucket/prefix/); data_path %s is a folder", w.DataPath)
+		return false
+	}
+	name, ok := d.str(e, "warehouse.s3_secret")
+	if !ok {
+		return false
+	}
+	if sp, known := p.Secrets[name]; !known || sp.S3 == nil {
+		d.addf(e.val, "warehouse.s3_secret", "secret %q is not an s3 secret in secrets: (want one with kind: s3, key_id, secret and endpoint)", name)
+		return false
+	}
+	w.S3Secret = name
+	return true
 }

@@ -29,6 +29,15 @@ func TestLoadWarehouse(t *testing.T) {
 	if p, _ := loadProject(t, dir); p.Warehouse.Kind != WarehouseDuckDB || p.Warehouse.Lake() {
 		t.Errorf("default warehouse = %+v, want the duckdb file", p.Warehouse)
 	}
+	dir = writeProject(t, map[string]string{"strata.yaml": lines(
+		"extensions: [httpfs]",
+		"secrets:",
+		"  lake_s3: {kind: s3, key_id: {env: K}, secret: {env: S}, endpoint: 127.0.0.1:9000}",
+		"warehouse: {kind: ducklake, catalog: lake.ducklake, data_path: \"s3://lake/strata/\", s3_secret: lake_s3}",
+	)})
+	if p, probs := loadProject(t, dir); len(probs) > 0 || p.Warehouse.DataPath != "s3://lake/strata/" || p.Warehouse.S3Secret != "lake_s3" {
+		t.Errorf("s3 data path = %+v (%v), want s3://lake/strata/ with s3_secret lake_s3", p.Warehouse, probs)
+	}
 	dir = writeProject(t, map[string]string{"strata.yaml": "warehouse: {kind: ducklake, catalog: lake.ducklake, data_path: /srv/lake}\n"})
 	if p, _ := loadProject(t, dir); p.Warehouse.Catalog != filepath.Join(p.Dir, "lake.ducklake") || p.Warehouse.DataPath != "/srv/lake" {
 		t.Errorf("file catalog = %+v, want it beside strata.yaml", p.Warehouse)
@@ -50,6 +59,13 @@ func TestLoadRefusesBadWarehouse(t *testing.T) {
 			[]want{{"strata.yaml", 1, "warehouse.password", `secret "nope" is not in secrets:`}}},
 		{"warehouse: {kind: ducklake, catalog: x.ducklake, data_path: d, keep_snapshots: 0s}\n",
 			[]want{{"strata.yaml", 1, "warehouse.keep_snapshots", ""}}},
+		{"warehouse: {kind: ducklake, catalog: x.ducklake, data_path: \"s3://lake/p/\"}\n",
+			[]want{{"strata.yaml", 1, "warehouse.s3_secret", "data_path s3://lake/p/ is in S3: name an s3 secret"}}},
+		{"warehouse: {kind: ducklake, catalog: x.ducklake, data_path: d, s3_secret: k}\n",
+			[]want{{"strata.yaml", 1, "warehouse.s3_secret", "s3_secret is for a data_path in S3"}}},
+		{"secrets: {k: {env: K}}\nwarehouse: {kind: ducklake, catalog: x.ducklake, data_path: \"s3://lake/p/\", s3_secret: k}\n",
+			[]want{{"strata.yaml", 2, "warehouse.s3_secret", `secret "k" is not an s3 secret`}}},
+		{"warehouse: {kind: duckdb, s3_secret: k}\n", []want{{"strata.yaml", 1, "warehouse.s3_secret", "s3_secret is for kind ducklake"}}},
 		{"warehouse: {kind: ducklake, catalog: x.ducklake, data_path: d, bucket: b}\n",
 			[]want{{"strata.yaml", 1, "warehouse.bucket", `unknown field "bucket"`}}},
 	}

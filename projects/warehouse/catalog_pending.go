@@ -54,6 +54,9 @@ type pendingVersion struct {
 type pinRow struct {
 	owner string
 	ref   VersionRef
+	// supersedes: the pin replaces the owner's older pins of the partition
+	// (an environment points at its newest version only).
+	supersedes bool
 }
 
 // track records the catalog's current version of a partition the
@@ -136,6 +139,8 @@ const (
 		SELECT s_owner, s_product, s_partition, s_version FROM ` + tableSourceFunc + `($1)`
 	flushUnpinSQL = `DELETE FROM _strata.pins AS p USING ` + tableSourceFunc + `($1) AS s
 		WHERE p.product = s.s_product AND p.partition = s.s_partition AND p.version = s.s_version`
+	flushSupersedeSQL = `DELETE FROM _strata.pins AS p USING ` + tableSourceFunc + `($1) AS s
+		WHERE p.owner = s.s_owner AND p.product = s.s_product AND p.partition = s.s_partition AND p.version < s.s_version`
 )
 
 // flush writes every pending catalog change in the transaction. It may run
@@ -165,6 +170,17 @@ func (tx *writeTx) flush() error {
 	if err := tx.deleteRefs(`_strata.versions`, flushDeleteSQL, b.deletes, true); err != nil {
 		return fmt.Errorf("delete catalog rows of %d versions: %w", len(b.deletes), err)
 	}
+	var newest []pinRow
+	for _, p := range b.pins {
+		if p.supersedes {
+			newest = append(newest, p)
+		}
+	}
+	if len(newest) > 0 {
+		if err := tx.execRows(flushSupersedeSQL, pinRows(newest)); err != nil {
+			return fmt.Errorf("release pins superseded by %d versions: %w", len(newest), err)
+		}
+	}
 	if len(b.pins) > 0 {
 		if err := tx.execRows(flushPinSQL, pinRows(b.pins)); err != nil {
 			return fmt.Errorf("pin %d versions: %w", len(b.pins), err)
@@ -175,6 +191,9 @@ func (tx *writeTx) flush() error {
 	}
 	drop := b.drop
 	for k, st := range tx.parts {
+		if b.orig[k] != st.current {
+			tx.noteCurrent(k, st.current)
+		}
 		b.orig[k] = st.current
 	}
 	tx.batch = catalogBatch{orig: b.orig}

@@ -27,6 +27,8 @@ func TestMain(m *testing.M) {
 		os.Exit(helperPublishLoop())
 	case "lake-hang":
 		os.Exit(helperLakeHang())
+	case "lake-hold":
+		os.Exit(helperLakeHold())
 	default:
 		fmt.Fprintf(os.Stderr, "unknown %s=%q\n", helperEnv, role)
 		os.Exit(2)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/stratahq/strata/projects/extensions"
+	"github.com/stratahq/strata/projects/secrets"
 )
 
 // LakeOptions put a warehouse's products in a DuckLake instead of the
@@ -29,16 +30,28 @@ type LakeOptions struct {
 	// Catalog is DuckLake's metadata database: "postgres:dbname=… host=…"
 	// (libpq's key=value form) or a file path (x.ducklake).
 	Catalog string
-	// DataPath is the folder the Parquet files go to.
+	// DataPath is the folder the Parquet files go to, or an S3 prefix
+	// (s3://bucket/prefix/) reached with S3's key.
 	DataPath string
+	// S3 is the key of an s3:// DataPath (the project's s3 secret,
+	// resolved): a temporary DuckDB secret in memory only, masked in every
+	// error. Nil for a folder.
+	S3 *secrets.S3Values
 	// Password is the Postgres catalog's password (from the project's
 	// secrets): added to the connection string in memory only, and masked
 	// in every error.
 	Password string
+	// OrphanGrace is how old a file under DataPath that the catalog does
+	// not know must be before maintenance deletes it (a younger one may be
+	// a write under way); zero means DefaultOrphanGrace.
+	OrphanGrace time.Duration
 	// KeepSnapshots is how long old snapshots stay for time travel before
 	// they expire and their files are deleted (lake_maintenance.go); zero
 	// means DefaultKeepSnapshots.
 	KeepSnapshots time.Duration
+	// FileMinRows is the smallest output a worker writes as a file itself
+	// (lake_file_output.go); zero means DefaultFileMinRows.
+	FileMinRows int
 }
 
 // LakeName is the name the lake is attached under in every connection (and
@@ -80,12 +93,15 @@ func (l *lakeBackend) initConn(ctx context.Context, c driver.ExecerContext) erro
 	if l.postgres() {
 		stmts = append(stmts, "LOAD "+extensions.Canonical("postgres"))
 	}
+	if l.opts.S3 != nil {
+		stmts = append(stmts, "LOAD httpfs", l.s3SecretSQL())
+	}
 	stmts = append(stmts, l.attachSQL(), "USE "+LakeName)
 	for _, q := range stmts {
 		if _, err := c.ExecContext(ctx, q, nil); err != nil {
 			msg := l.mask(err.Error())
 			if strings.HasPrefix(q, "LOAD") && strings.Contains(msg, "not found") {
-				return fmt.Errorf("warehouse kind ducklake needs the DuckDB extension %s: run `strata extensions install DIR --name ducklake --name postgres`: %s", strings.TrimPrefix(q, "LOAD "), msg)
+				return fmt.Errorf("warehouse kind ducklake needs the DuckDB extension %s: run `strata extensions install DIR --name ducklake --name postgres --name httpfs`: %s", strings.TrimPrefix(q, "LOAD "), msg)
 			}
 			return fmt.Errorf("attach the DuckLake %s (data %s): %s", l.mask(l.opts.Catalog), l.opts.DataPath, msg)
 		}
@@ -93,10 +109,28 @@ func (l *lakeBackend) initConn(ctx context.Context, c driver.ExecerContext) erro
 	return nil
 }
 
-// mask hides the password in text DuckDB or Postgres hands back.
+// s3SecretSQL makes the data path's key a DuckDB secret: temporary (in
+// memory, never in a file), scoped to the data path unless the s3 secret
+// names its own scope, so it wins over a SQL block's secrets there.
+func (l *lakeBackend) s3SecretSQL() string {
+	v := *l.opts.S3
+	if v.Scope == "" {
+		v.Scope = l.opts.DataPath
+	}
+	return s3SecretStmt("_lake", v)
+}
+
+// mask hides the password and the S3 key in text DuckDB or Postgres hands
+// back.
 func (l *lakeBackend) mask(s string) string {
-	if l.opts.Password != "" {
-		s = strings.ReplaceAll(s, l.opts.Password, "***")
+	hide := []string{l.opts.Password}
+	if l.opts.S3 != nil {
+		hide = append(hide, l.opts.S3.KeyID, l.opts.S3.Secret)
+	}
+	for _, h := range hide {
+		if h != "" {
+			s = strings.ReplaceAll(s, h, "***")
+		}
 	}
 	return s
 }
@@ -110,6 +144,8 @@ func checkLake(o *LakeOptions) error {
 		return errors.New("warehouse kind ducklake: data_path is empty (want the folder for the Parquet files)")
 	case strings.Contains(o.Catalog, "password="):
 		return errors.New("warehouse kind ducklake: the catalog holds a password; name a secret in `password:` instead (strata.yaml must not hold credentials)")
+	case NeedsS3(o.DataPath) && o.S3 == nil:
+		return fmt.Errorf("warehouse kind ducklake: data_path %s is in S3 but no s3 secret gives its key (name one in warehouse.s3_secret)", o.DataPath)
 	}
 	if !strings.Contains(o.DataPath, "://") {
 		if err := os.MkdirAll(o.DataPath, 0o755); err != nil {

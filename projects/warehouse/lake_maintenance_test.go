@@ -80,6 +80,21 @@ func TestLakeRetentionExpiresSnapshotsAndDeletesFiles(t *testing.T) {
 	checkIntegrity(t, wh)
 }
 
+// ageFiles sets back the modification time of every file under dir.
+func ageFiles(t *testing.T, dir string, by time.Duration) {
+	t.Helper()
+	then := time.Now().Add(-by)
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		return os.Chtimes(p, then, then)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // blockBeforeCommit holds a write transaction open after its rows are
 // written: the helper is killed there, as a writer killed mid-write.
 type blockBeforeCommit struct{}
@@ -113,8 +128,9 @@ func helperLakeHang() int {
 }
 
 // A writer killed with its rows written to Parquet but not committed
-// leaves files the catalog does not know; the next Open deletes them and
-// the committed version reads whole.
+// leaves files the catalog does not know; the next Open keeps them (they
+// are too young to tell from a write under way), maintenance deletes them
+// once older than the grace, and the committed version reads whole.
 func TestLakeOrphanFilesOfAKilledWriterAreSwept(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills a writing process")
@@ -147,10 +163,22 @@ func TestLakeOrphanFilesOfAKilledWriterAreSwept(t *testing.T) {
 
 	wh := openAt(t, path, Options{Lake: lake})
 	defer wh.Close()
+	// Just written, the files could be a write under way elsewhere: kept.
+	if files, _ := parquetFiles(t, lake.DataPath); files != left {
+		t.Fatalf("the killed writer left %d files, %d after the reopen: a file younger than the grace was swept", left, files)
+	}
+	if got := scalar(t, wh, `SELECT count(*) FROM big`); got != 20_000 {
+		t.Fatalf("rows %d, want the committed 20000 only", got)
+	}
+	// Once older than the grace, the next maintenance deletes them.
+	ageFiles(t, lake.DataPath, 2*DefaultOrphanGrace)
+	if err := wh.Sweep(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	files, _ := parquetFiles(t, lake.DataPath)
-	t.Logf("Parquet files: %d while the killed writer held its transaction, %d after the reopen", left, files)
+	t.Logf("Parquet files: %d while the killed writer held its transaction, %d after the grace", left, files)
 	if files >= left {
-		t.Fatalf("the killed writer left %d files, %d after the reopen: nothing was swept", left, files)
+		t.Fatalf("the killed writer left %d files, %d after the grace: nothing was swept", left, files)
 	}
 	if got := scalar(t, wh, `SELECT count(*) FROM big`); got != 20_000 {
 		t.Fatalf("rows %d, want the committed 20000 only", got)

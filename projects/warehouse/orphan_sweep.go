@@ -133,7 +133,7 @@ func (w *Warehouse) Sweep(ctx context.Context) error {
 		return err
 	}
 	// On a lake the deleted rows leave the disk too (lake_maintenance.go).
-	_, err := w.maintainLake(ctx, false)
+	_, err := w.maintainLake(ctx)
 	return err
 }
 

@@ -38,6 +38,9 @@ type VersionInfo struct {
 	Inputs    []string                  `json:"inputs,omitempty"`   // the upstream products in the order the block received them
 	Snapshot  string                    `json:"snapshot,omitempty"` // the pipeline version that computed it
 	BasedOn   int                       `json:"based_on,omitempty"` // the current version it was planned to replace
+	// LakeSnapshot is, on a DuckLake, the snapshot it became current in
+	// (read it there: AT (VERSION => n)); 0 on the file (lake_snapshot.go).
+	LakeSnapshot int64 `json:"lake_snapshot,omitempty"`
 }
 
 // Products lists every product that has a version, by name.
@@ -124,7 +127,17 @@ func (w *Warehouse) Partitions(ctx context.Context, product string) ([]Partition
 			p.Start, p.End = start.UTC(), end.UTC() // versions ascend: the newest wins
 			p.Versions = append(p.Versions, v)
 		}
-		return rows.Err()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		snaps, err := w.lakeSnapshots(ctx, conn, product)
+		for i := range out {
+			for j := range out[i].Versions {
+				v := &out[i].Versions[j]
+				v.LakeSnapshot = snaps[VersionRef{Product: product, Partition: out[i].Key, Version: v.Version}]
+			}
+		}
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("partitions of %s: %w", product, err)

@@ -17,8 +17,11 @@ type Output struct {
 	PartitionStart time.Time // inclusive
 	PartitionEnd   time.Time // exclusive
 	Table          *sdk.Table
-	RunID          string
-	CodeHash       string
+	// File, instead of Table, is an output a worker wrote into the lake's
+	// data folder itself (lake_file_output.go): the commit registers it.
+	File     *WrittenFile
+	RunID    string
+	CodeHash string
 	// Upstream records what the run read: product -> partition -> version.
 	Upstream map[string]map[string]int
 	// Inputs are the upstream products in the order the block received
@@ -36,6 +39,11 @@ type Output struct {
 	// Pin, when set, keeps the new version from retention on behalf of this
 	// owner (a staged backfill) until released (version_switch.go).
 	Pin string
+	// ReuseFor, a pin owner (an environment's), makes a staged output whose
+	// rows equal the version that owner reads of the partition write
+	// nothing: the version answered is that one, Reused
+	// (version_identical.go).
+	ReuseFor string
 	// Hold keeps the new version from retention on behalf of this owner
 	// when it is written not current: staged (an atomic backfill's, until
 	// its promote) or kept aside by a conflict (until promote-anyway or
@@ -68,6 +76,9 @@ type Version struct {
 	Table     string    `json:"table"` // storage table in the _strata schema
 	Current   bool      `json:"current"`
 	CreatedAt time.Time `json:"created_at"`
+	// Reused: the output was not written, its rows being this version's,
+	// which its ReuseFor owner already reads.
+	Reused bool `json:"reused,omitempty"`
 }
 
 // Ref names the version.
@@ -139,9 +150,22 @@ func prepareOutputs(outs []Output) ([]preparedOutput, error) {
 			return nil, fmt.Errorf("%s: output %d already publishes this partition", where, j)
 		}
 		seen[key] = i
-		schema, err := tableSchema(o.Table)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", where, err)
+		var schema []sdk.Field
+		var hash string
+		if o.File != nil {
+			if o.Table != nil {
+				return nil, fmt.Errorf("%s: both a table and a file", where)
+			}
+			schema, hash = o.File.Schema, o.File.Hash
+			if len(schema) == 0 || hash == "" {
+				return nil, fmt.Errorf("%s: file %s comes without its schema or content hash", where, o.File.Path)
+			}
+		} else {
+			s, err := tableSchema(o.Table)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+			schema, hash = s, contentHash(o.Table, s)
 		}
 		up := o.Upstream
 		if up == nil {
@@ -170,7 +194,7 @@ func prepareOutputs(outs []Output) ([]preparedOutput, error) {
 		if start == "" {
 			start = "null"
 		}
-		prepared[i] = preparedOutput{Output: o, schema: schema, upstream: string(b), inputs: inputs, hash: contentHash(o.Table, schema), state: state, start: start}
+		prepared[i] = preparedOutput{Output: o, schema: schema, upstream: string(b), inputs: inputs, hash: hash, state: state, start: start}
 	}
 	return prepared, nil
 }
@@ -216,9 +240,23 @@ func newOutputsReq(ctx context.Context, outs []Output, makeCurrent bool, then Th
 				p.conflict, current = &ConflictError{Conflicts: cs}, false
 			}
 		}
+		var reused map[int]Version
+		if !makeCurrent {
+			var err error
+			if reused, err = tx.identicalVersions(prepared); err != nil {
+				return err
+			}
+			if err := pointLineageAt(prepared, reused); err != nil {
+				return err
+			}
+		}
 		created := time.Now().UTC().Truncate(time.Microsecond)
 		for i := range prepared {
 			o := &prepared[i]
+			if v, ok := reused[i]; ok {
+				p.versions = append(p.versions, v)
+				continue
+			}
 			v, err := tx.writeOutput(o, current, created)
 			if err != nil {
 				return fmt.Errorf("output %d (%s, partition %s): %w", i, o.Product, o.Partition, err)
@@ -268,19 +306,32 @@ func (tx *writeTx) writeOutput(o *preparedOutput, makeCurrent bool, created time
 	if o.IfCurrent {
 		basedOn = o.BasedOn
 	}
-	if err := tx.insertTable(table, o.Partition, version, o.Table); err != nil {
+	rows := int64(0)
+	if o.File != nil {
+		rows = o.File.Rows
+		err = tx.addFile(table, o, version)
+	} else {
+		rows = int64(o.Table.Len())
+		err = tx.insertTable(table, o.Partition, version, o.Table)
+	}
+	if err != nil {
 		return Version{}, err
 	}
 	if err := tx.writeState(o, version); err != nil {
 		return Version{}, err
 	}
-	rows := int64(o.Table.Len())
 	// A published version is inserted current; only the version it replaces
 	// needs its flag cleared (none for a new partition).
 	tx.batch.inserts = append(tx.batch.inserts, pendingVersion{o: o, version: version, table: table, rows: rows, created: created, basedOn: basedOn})
 	st.versions = append(st.versions, keptVersion{version: version, table: table, basedOn: basedOn})
 	st.last = version
-	if o.Pin != "" {
+	if o.Pin != "" && o.ReuseFor == o.Pin {
+		// An environment's pointer: the owner's older version of the
+		// partition is no longer what it points at, and retention may
+		// drop it (ChosenVersion reads the newest pin).
+		tx.batch.pins = append(tx.batch.pins, pinRow{owner: o.Pin, ref: VersionRef{Product: o.Product, Partition: o.Partition, Version: version}, supersedes: true})
+		tx.w.guarded[partKey{o.Product, o.Partition}] = true
+	} else if o.Pin != "" {
 		tx.pin(o.Pin, VersionRef{Product: o.Product, Partition: o.Partition, Version: version})
 	} else if o.Hold != "" && !makeCurrent {
 		tx.pin(o.Hold, VersionRef{Product: o.Product, Partition: o.Partition, Version: version})

@@ -65,12 +65,29 @@ type attachStmt struct {
 	options string // inside the parentheses, may be empty
 }
 
+// startsWithWrite matches a statement (after comments) that writes files:
+// COPY … TO, EXPORT DATABASE.
+var startsWithWrite = regexp.MustCompile(`(?is)^\s*(?:(?:--[^\n]*(?:\n|$)|/\*.*?\*/)\s*)*(?:COPY|EXPORT)\b`)
+
+// errWriteInSQLBlock says where exports go instead. A SQL block computes a
+// product and can run again (a retry, a resume, a backfill's reprocess), so
+// a file it wrote would be written again, outside the export ledger that
+// makes exports happen once.
+var errWriteInSQLBlock = errors.New(`a SQL block cannot COPY … TO or EXPORT: it computes a product and may run again (retries, resumes, reprocessing), so its writes would not happen once. ` +
+	`Write files from an Export block: ctx.ExportParquet("s3://bucket/prefix") or a folder writes the block's input as one Parquet file per partition (hive layout) under the export ledger; ` +
+	`read the product from S3 or a folder with DuckDB afterwards (README: "S3 and S3-compatible servers")`)
+
 var secretRef = regexp.MustCompile(`\{\{\s*secret\s+"([^"]*)"\s*\}\}`)
 
 // splitSQLBlock separates a SQL block's leading ATTACH statements from its
 // one SELECT.
 func splitSQLBlock(query string) ([]attachStmt, string, error) {
 	stmts := splitStatements(query)
+	for _, st := range stmts {
+		if startsWithWrite.MatchString(st) {
+			return nil, "", errWriteInSQLBlock
+		}
+	}
 	if len(stmts) <= 1 {
 		if secretRef.MatchString(query) {
 			return nil, "", errors.New(`{{secret "…"}} may only stand in an ATTACH's target, such as ATTACH '{{secret "pg"}}' AS pg (TYPE postgres)`)

@@ -67,6 +67,9 @@ func TestSQLBlockStatementsOtherThanAttachAreRefused(t *testing.T) {
 		{"SELECT 1; SELECT 2", `got a statement starting with "SELECT"`},
 		{"ATTACH 'x.db' AS x; DELETE FROM t", "a SQL block is one SELECT (after ATTACH statements)"},
 		{`SELECT '{{secret "pg"}}' AS leak`, "may only stand in an ATTACH's target"},
+		{"COPY (SELECT 1 AS x) TO 's3://lake/x.parquet' (FORMAT parquet)", `a SQL block cannot COPY … TO or EXPORT: it computes a product and may run again`},
+		{"SELECT 1 AS x;\n-- out\n copy (SELECT 1) TO 'x.csv'", `ctx.ExportParquet("s3://bucket/prefix")`},
+		{"ATTACH 'x.db' AS x; /* all */ EXPORT DATABASE 'out'", "under the export ledger"},
 		{`ATTACH '{{secret "pg"}}' AS pg (TYPE postgres); SELECT 1`, `this project names no secrets in strata.yaml`},
 	} {
 		if _, err := w.RunSQL(ctx, c.sql, nil, nil); err == nil || !strings.Contains(err.Error(), c.want) {

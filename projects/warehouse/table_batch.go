@@ -46,6 +46,9 @@ func (tx *writeTx) insertTable(table, partition string, version int, t *sdk.Tabl
 // flushRows inserts the queued rows: one version through the prepared
 // INSERT of insertSQL, several in one INSERT over their batch.
 func (tx *writeTx) flushRows() error {
+	if err := tx.flushFiles(); err != nil { // lake_file_output.go
+		return err
+	}
 	if len(tx.rows) == 0 {
 		return nil
 	}

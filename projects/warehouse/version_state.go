@@ -19,8 +19,9 @@ import (
 // promoted; a rollback makes an older version current, so the state
 // rewinds with the data. A state is one JSON object of strings.
 //
-// Rows of versions that retention drops stay behind (a few bytes each):
-// no read can reach them, since it joins the versions that exist.
+// Rows of versions that retention drops stay behind until PruneLedgers
+// (ledger_prune.go) deletes them when a backfill ends: no read can reach
+// them, since it joins the versions that exist.
 var stateDDL = []string{
 	`CREATE TABLE IF NOT EXISTS _strata.version_state (
 		product   VARCHAR NOT NULL,

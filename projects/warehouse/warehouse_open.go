@@ -103,6 +103,9 @@ type Warehouse struct {
 	broken    atomic.Pointer[error] // set once they changed: every write is refused
 	// hasState says whether any version has a block state (version_state.go).
 	hasState atomic.Int32
+	// last and the counters serve outputs workers write (lake_file_output.go).
+	last                    lastVersions
+	filesAdded, filesCopied atomic.Int64
 
 	mu      sync.Mutex
 	writer  *sql.Conn                  // nil until first write, and after a broken rollback
@@ -272,7 +275,7 @@ func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) 
 			return nil, fmt.Errorf("open warehouse %s: %w", path, err)
 		}
 		// A lake also sheds what a killed writer left (lake_maintenance.go).
-		if _, err := w.maintainLake(ctx, true); err != nil {
+		if _, err := w.maintainLake(ctx); err != nil {
 			w.dropWriter()
 			db.Close()
 			return nil, fmt.Errorf("open warehouse %s: %w", path, err)
@@ -302,7 +305,7 @@ func (w *Warehouse) Close() error {
 	// The dropped versions' rows still there would otherwise be found and
 	// deleted at the next Open; a failure here loses nothing.
 	if w.sweepAllLocked(context.Background()) == nil {
-		_, _ = w.maintainLake(context.Background(), false)
+		_, _ = w.maintainLake(context.Background())
 	}
 	w.closed.Store(true)
 	var errs []error

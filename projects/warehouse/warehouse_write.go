@@ -35,12 +35,18 @@ type writeTx struct {
 	// rideAlong is what the transaction's publishes hand the CommitHook
 	// (warehouse_commit_hook.go).
 	rideAlong []any
+	// madeCurrent are, on a lake, the partitions whose current version
+	// changed, named in the snapshot's commit info (lake_snapshot.go).
+	madeCurrent map[partKey]int
 	// newOwners are the product owners this transaction recorded
 	// (product_owner.go), applied to the cache once committed.
 	newOwners map[string]ProductOwner
 	// rows are the new versions' rows not inserted yet, by storage table
 	// (table_batch.go).
 	rows map[string]rowBatch
+	// files are the worker files to register, by storage table
+	// (lake_file_output.go).
+	files map[string][]string
 }
 
 // write runs fn in one transaction under the write lock: BEGIN, fn, view
@@ -230,6 +236,9 @@ func (w *Warehouse) commitGroup(reqs []*writeReq) error {
 	if err == nil {
 		err = tx.rebuildViews()
 	}
+	if err == nil {
+		err = tx.tagLakeSnapshot()
+	}
 	hooked := false
 	if err == nil {
 		hooked, err = tx.beforeCommit()
@@ -283,6 +292,7 @@ func (w *Warehouse) commitGroup(reqs []*writeReq) error {
 	}
 	for k, st := range tx.parts {
 		w.parts[k] = st
+		w.last.note(k, st.last)
 	}
 	return nil
 }

@@ -52,6 +52,7 @@ var Routes = map[string]Role{
 	"POST /api/v1/pipelines/:id/blocks/:block/move":   Editor,
 	"POST /api/v1/pipelines/:id/blocks/:block/rename": Editor,
 	"PUT /api/v1/pipelines/:id/blocks/:block/note":    Editor,
+	"PUT /api/v1/pipelines/:id/note":                  Editor,
 	// The trigger form writes the pipeline file.
 	"POST /api/v1/pipelines/:id/triggers":            Editor,
 	"PUT /api/v1/pipelines/:id/triggers/:trigger":    Editor,
@@ -115,6 +116,11 @@ var Routes = map[string]Role{
 	"POST /api/v1/envs/:name/rollback":           Operator,
 	"POST /api/v1/envs/:name/pipelines/:id/runs": Editor,
 	"POST /api/v1/envs/:name/backfills":          Editor,
+	// Its launcher or an operator (checked in the handler, as it enters):
+	// an editor stops what they started in an environment.
+	"POST /api/v1/envs/:name/backfills/:id/cancel": Editor,
+	"POST /api/v1/envs/:name/backfills/:id/pause":  Editor,
+	"POST /api/v1/envs/:name/backfills/:id/resume": Editor,
 
 	// Products.
 	"GET /api/v1/products":                   Viewer,

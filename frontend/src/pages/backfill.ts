@@ -278,7 +278,7 @@ export class BackfillPage implements Page {
     this.actionError = "";
     app.update();
     try {
-      this.st = await api.backfillAction(this.id, action);
+      this.st = await api.backfillAction(this.id, action, this.st?.spec.into ?? "");
       // A retried partition stays failed until its new attempt starts (a
       // run of its own): the grid follows the run events, as the counts do.
       void this.loadParts();
@@ -314,9 +314,9 @@ export class BackfillPage implements Page {
         </div>
         <div class="head-actions">
           <span class=${"tag big " + st.state} data-testid="bf-state">${st.state}</span>${st.spec.into ? html` <span class="env-tag" data-testid="bf-into">into ${st.spec.into.replace(/^env:/, "")}</span>` : nothing}
-          ${st.state === "running" ? html`<button data-testid="bf-pause" ?disabled=${!!this.acting} @click=${() => this.act("pause")}>Pause</button>` : nothing}
-          ${!ended && (st.state === "paused" || st.state === "cancelled" || (st.state === "running" && !st.in_process)) ? html`<button data-testid="bf-resume" ?disabled=${!!this.acting} @click=${() => this.act("resume")}>Resume</button>` : nothing}
-          ${!final ? html`<button class="danger" data-testid="bf-cancel" ?disabled=${!!this.acting || this.confirmCancel} @click=${() => ((this.confirmCancel = true), app.update())}>Cancel</button>` : nothing}
+          ${st.state === "running" ? html`<button data-testid="bf-pause" data-env=${st.spec.into ? "1" : nothing} ?disabled=${!!this.acting} @click=${() => this.act("pause")}>Pause</button>` : nothing}
+          ${!ended && (st.state === "paused" || st.state === "cancelled" || (st.state === "running" && !st.in_process)) ? html`<button data-testid="bf-resume" data-env=${st.spec.into ? "1" : nothing} ?disabled=${!!this.acting} @click=${() => this.act("resume")}>Resume</button>` : nothing}
+          ${!final ? html`<button class="danger" data-testid="bf-cancel" data-env=${st.spec.into ? "1" : nothing} ?disabled=${!!this.acting || this.confirmCancel} @click=${() => ((this.confirmCancel = true), app.update())}>Cancel</button>` : nothing}
           ${!final && this.confirmCancel ? cancelConfirm(st.total - (pr.succeeded + pr.failed + pr.skipped + pr.cancelled), st.total, (yes) => {
             this.confirmCancel = false;
             if (yes) void this.act("cancel");

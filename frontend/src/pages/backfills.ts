@@ -1,6 +1,7 @@
 // The backfills page: a form (range, interval, zone, reprocess policy,
-// concurrency, rate, publish mode), the dry-run plan before launch, and the
-// list of past backfills with their outcomes.
+// concurrency, rate, publish mode, a subset of the blocks, some values of
+// the value dimensions), the dry-run plan before launch, and the list of
+// past backfills with their outcomes.
 
 import { html, nothing, type TemplateResult } from "lit-html";
 import { api, errorText } from "../api";
@@ -8,13 +9,17 @@ import { app, type Page } from "../app";
 import { isValidKey, KEY_EXAMPLES, latestPartition, shiftKey } from "../partitions";
 import { describeSpec, stateBucket, summarizePlan } from "../plan";
 import { browserZone, formatInstant } from "../time";
-import { FINAL_STATES, type BackfillSpec, type BackfillStatus, type PipelineSummary, type Plan, type PublishMode, type Reprocess } from "../types";
+import { FINAL_STATES, type BackfillSpec, type BackfillStatus, type PipelineSummary, type PipelineView, type Plan, type PublishMode, type Reprocess } from "../types";
+import { blockSubsetField } from "../views/block_subset";
+import { whereField } from "../views/where_field";
 
 const INTERVALS = ["", "hour", "day", "week", "month", "quarter", "year"];
 
 export class BackfillsPage implements Page {
   title = "Backfills";
   pipelines: PipelineSummary[] = [];
+  /** The chosen pipeline's blocks and dimensions, for the block subset and where fields. */
+  view?: PipelineView;
   list: BackfillStatus[] = [];
   spec: BackfillSpec = { pipeline: "", from: "", to: "", reprocess: "missing", concurrency: 0, rate_per_min: 0, publish: "partition" };
   plan?: Plan;
@@ -46,10 +51,29 @@ export class BackfillsPage implements Page {
       this.pipelines = (await api.pipelines()).pipelines;
       if (!this.spec.pipeline && this.pipelines.length) this.spec.pipeline = this.pipelines[0].id;
       if (!this.spec.from && !this.spec.to) this.defaults();
+      void this.loadView();
     } catch (e) {
       this.error = errorText(e);
     }
     await this.loadList();
+  }
+
+  /** Reads the chosen pipeline's blocks and dimensions; a subset or where of another pipeline goes. */
+  private async loadView(): Promise<void> {
+    const id = this.spec.pipeline;
+    if (this.view?.id !== id) {
+      this.view = undefined;
+      delete this.spec.blocks;
+      delete this.spec.where;
+    }
+    if (!id) return;
+    try {
+      const v = await api.pipeline(id);
+      if (this.spec.pipeline === id) this.view = v;
+    } catch {
+      /* the fields stay hidden; the plan still names what is wrong */
+    }
+    app.update();
   }
 
   private async loadList(): Promise<void> {
@@ -164,7 +188,7 @@ export class BackfillsPage implements Page {
     const zones = [...new Set([this.pipelines.find((p) => p.id === s.pipeline)?.partitions.timezone, "UTC", browserZone()].filter(Boolean))] as string[];
     return html`<form class="backfill-form" data-testid="backfill-form" @submit=${(e: Event) => this.dryRun(e)}>
       <label>Pipeline
-        <select data-testid="bf-pipeline" @change=${(e: Event) => ((s.pipeline = v(e)), this.defaults(), changed())}>
+        <select data-testid="bf-pipeline" @change=${(e: Event) => ((s.pipeline = v(e)), this.defaults(), void this.loadView(), changed())}>
           ${this.pipelines.map((p) => html`<option ?selected=${p.id === s.pipeline}>${p.id}</option>`)}
         </select>
       </label>
@@ -201,6 +225,18 @@ export class BackfillsPage implements Page {
           <option value="review" ?selected=${s.publish === "review"}>for review: stage, promote after the diff</option>
         </select>
       </label>
+      ${this.view
+        ? html`${blockSubsetField(this.view.blocks, s.blocks, (ids) => {
+            if (ids) s.blocks = ids;
+            else delete s.blocks;
+            changed();
+          })}
+          ${whereField(this.view.partitions.dims, s.where, (w) => {
+            if (w) s.where = w;
+            else delete s.where;
+            changed();
+          })}`
+        : nothing}
       <div class="form-actions">
         <button type="submit" data-testid="bf-plan" ?disabled=${this.planning}>${this.planning ? "Planning…" : "Dry run"}</button>
         <button type="button" class="primary" data-testid="bf-launch" ?disabled=${!this.plan || this.launching || this.planFor !== JSON.stringify(this.body())} @click=${() => this.launch()} title="the dry run comes first">${this.launching ? "Launching…" : this.plan ? `Launch: run ${this.plan.to_run.toLocaleString("en-US")} partition(s)` : "Launch"}</button>

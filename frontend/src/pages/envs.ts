@@ -2,8 +2,9 @@
 // environment's diff against prod: per pipeline and product, partitions
 // changed / unchanged / new, rows, column statistics and the review checks
 // (the review backfill's diff, computed by GET /envs/:name/diff), a
-// partition's row diff, and Promote / Discard behind a confirmation. A
-// refused promote lists the partitions prod changed since.
+// partition's row diff, and Promote / Discard / Roll back the last promote
+// behind a confirmation. A refused promote or rollback lists the
+// partitions prod changed since.
 
 import { html, nothing, type TemplateResult } from "lit-html";
 import { ApiError, errorText } from "../api";
@@ -91,7 +92,9 @@ export class EnvPage implements Page {
   rows?: PartitionDiff;
   rowsError = "";
   partition = "";
-  confirm?: "promote" | "discard";
+  confirm?: "promote" | "discard" | "rollback";
+  /** The environment itself: its latest promote, which Roll back undoes. */
+  env?: EnvSummary;
   override = false;
   busy = false;
   done = "";
@@ -104,7 +107,7 @@ export class EnvPage implements Page {
 
   private async load(): Promise<void> {
     try {
-      this.diff = await envApi.diff(this.name);
+      [this.diff, this.env] = await Promise.all([envApi.diff(this.name), envApi.get(this.name)]);
       this.error = "";
       const all = this.products();
       if (!all.some((p) => p.product === this.product)) this.product = (all.find((p) => p.changed + p.new > 0) ?? all[0])?.product ?? "";
@@ -131,7 +134,7 @@ export class EnvPage implements Page {
     app.update();
   }
 
-  private async act(kind: "promote" | "discard"): Promise<void> {
+  private async act(kind: "promote" | "discard" | "rollback"): Promise<void> {
     this.busy = true;
     this.conflicts = undefined;
     app.update();
@@ -141,6 +144,9 @@ export class EnvPage implements Page {
         this.done = `Promoted: ${Object.entries(r.partitions)
           .map(([p, k]) => `${p} ${n(k)} partitions`)
           .join(", ")} are prod's now (one transaction).`;
+      } else if (kind === "rollback") {
+        const r = await envApi.rollback(this.name);
+        this.done = `Rolled back promote ${r.batch}: ${n(r.rolled_back)} partitions are back to what prod held before it (one transaction).`;
       } else {
         const r = await envApi.discard(this.name);
         this.done = `Discarded ${this.name} and its ${n(r.discarded_versions)} versions; prod is unchanged.`;
@@ -154,8 +160,8 @@ export class EnvPage implements Page {
     }
     this.busy = false;
     this.confirm = undefined;
-    if (kind === "promote") {
-      // The diff as it is now, keeping what the promote answered.
+    if (kind !== "discard") {
+      // The diff as it is now, keeping what the promote or rollback answered.
       const refused = this.error;
       await this.load();
       this.error ||= refused;
@@ -201,6 +207,12 @@ export class EnvPage implements Page {
                   ? html`<ul class="gates" data-testid="env-gates">${pl.gates.map((g) => html`<li class=${g.passed ? "pass" : "fail"}><b>${g.passed ? "✓" : "✗"} ${g.name}</b> ${g.detail}</li>`)}</ul>`
                   : nothing}`,
             )}
+            ${this.env?.last_promote
+              ? html`<p class="small" data-testid="env-last-promote">
+                  Last promote <span class="mono">${this.env.last_promote.batch}</span> at ${formatInstant(this.env.last_promote.at, app.zone())}: ${n(this.env.last_promote.partitions)} partitions made prod's.
+                  <button data-testid="env-rollback" ?disabled=${this.busy} @click=${() => ((this.confirm = "rollback"), app.update())}>Roll back this promote</button>
+                </p>`
+              : nothing}
             <div class="review-actions">
               <button class="primary" data-testid="env-promote" ?disabled=${this.busy || d.partitions === 0} @click=${() => ((this.confirm = "promote"), app.update())}>Promote to prod</button>
               <button class="danger" data-testid="env-discard" ?disabled=${this.busy} @click=${() => ((this.confirm = "discard"), app.update())}>Discard ${this.name}</button>
@@ -210,7 +222,9 @@ export class EnvPage implements Page {
               ? html`<div class="confirm" data-testid="env-confirm">
                   <p>${this.confirm === "promote"
                     ? `Make all ${n(d.partitions)} of ${this.name}'s partitions prod's, in one transaction? If prod changed any of them since ${this.name} built it, nothing is promoted.`
-                    : `Drop ${this.name} and the versions it built? Prod is unchanged.`}</p>
+                    : this.confirm === "rollback"
+                      ? `Put back, in one transaction, what prod held before promote ${this.env?.last_promote?.batch ?? ""}? If prod changed any of those partitions since, nothing is rolled back.`
+                      : `Drop ${this.name} and the versions it built? Prod is unchanged.`}</p>
                   <button class="primary" data-testid="env-confirm-yes" ?disabled=${this.busy} @click=${() => void this.act(this.confirm!)}>${this.busy ? "Working…" : "Confirm"}</button>
                   <button class="link" @click=${() => ((this.confirm = undefined), app.update())}>cancel</button>
                 </div>`

@@ -7,6 +7,7 @@
 
 import { html, nothing, type TemplateResult } from "lit-html";
 import { call, enc, errorText } from "../api";
+import { currentEnv } from "../env";
 import { isFinal, type Exec } from "../exec_state";
 import { formatInstant } from "../time";
 import { ws } from "../ws";
@@ -41,8 +42,9 @@ export interface CellState {
   items_error?: string;
 }
 
+/** Cell states with the session's drafts of the page's environment (drafts are per environment). */
 export const cellStatesApi = (pipeline: string, req: { partition: string; session: string; sources: Record<string, string> }) =>
-  call<{ cells: CellState[] }>("POST", `/pipelines/${enc(pipeline)}/cells/state`, req);
+  call<{ cells: CellState[] }>("POST", `/pipelines/${enc(pipeline)}/cells/state`, { ...req, ...(currentEnv() ? { env: currentEnv() } : {}) });
 
 /** One step of a Run with upstream: a block and how far it got. */
 export interface UpstreamStep {

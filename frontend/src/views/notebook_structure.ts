@@ -1,7 +1,8 @@
 // The notebook's structure on the pipeline page: a bar between cells to add
 // a Go block, a SQL block or a Markdown note right there (not only at the
 // bottom), the Markdown cells themselves (blocks[].note in the pipeline
-// file, rendered, edited in place), and the cell menu's rename and move.
+// file, and end_note for the one after the last block; rendered, edited in
+// place), and the cell menu's rename and move.
 // Every action is a server route that edits the files; the page reloads
 // the pipeline after it.
 
@@ -35,9 +36,12 @@ interface InsertForm {
   busy: boolean;
 }
 
+/** The key of the note after the last block (block ids are never empty). */
+const END = "";
+
 export class NotebookStructure {
   private insert?: InsertForm;
-  /** Notes being edited: block id -> the text in the editor. */
+  /** Notes being edited: block id (END for the note after the last block) -> the text in the editor. */
   private editing = new Map<string, string>();
   private noteError = new Map<string, string>();
 
@@ -50,12 +54,14 @@ export class NotebookStructure {
   insertBar(before: string, above: string | undefined): TemplateResult {
     const f = this.insert;
     if (f && f.before === before) return this.insertForm(f);
-    const hasNote = !!before && (this.host.pipeline()?.blocks.find((b) => b.id === before)?.note ?? "") !== "";
+    const pl = this.host.pipeline();
+    // The note key: the block it sits above, or END after the last block.
+    const hasNote = (before ? pl?.blocks.find((b) => b.id === before)?.note : pl?.end_note) ?? "";
     return html`<div class="insert-bar" data-testid=${"insert-" + (before || "end")}>
       <button class="link small" data-testid="insert-go" @click=${() => this.open(before, above, "go")} title="a Go block here">+ Go</button>
       <button class="link small" data-testid="insert-sql" @click=${() => this.open(before, above, "sql")} title="a SQL block here">+ SQL</button>
-      ${before && !hasNote && !this.editing.has(before)
-        ? html`<button class="link small" data-testid="insert-md" @click=${() => this.editNote(before, "")} title="a Markdown note here (kept in the pipeline file)">+ Markdown</button>`
+      ${!hasNote && !this.editing.has(before)
+        ? html`<button class="link small" data-testid="insert-md" @click=${() => this.editNote(before, "")} title=${before ? "a Markdown note here (kept in the pipeline file)" : "a Markdown note after the last block (end_note in the pipeline file)"}>+ Markdown</button>`
         : nothing}
     </div>`;
   }
@@ -103,31 +109,42 @@ export class NotebookStructure {
 
   /** The Markdown cell above a block: rendered, or its editor. */
   noteCell(b: BlockView): TemplateResult | typeof nothing {
-    const draft = this.editing.get(b.id);
+    return this.noteView(b.id, b.note ?? "", `above ${b.id}`);
+  }
+
+  /** The Markdown cell after the last block (end_note of the pipeline file): rendered, or its editor. */
+  endNoteCell(): TemplateResult | typeof nothing {
+    return this.noteView(END, this.host.pipeline()?.end_note ?? "", "after the last block");
+  }
+
+  /** A note keyed by the block it sits above, or END for the one after the last block. */
+  private noteView(key: string, note: string, where: string): TemplateResult | typeof nothing {
+    const testid = "note-" + (key || "end");
+    const draft = this.editing.get(key);
     if (draft !== undefined) {
-      return html`<section class="cell md-cell editing" data-testid=${"note-" + b.id}>
+      return html`<section class="cell md-cell editing" data-testid=${testid}>
         <textarea data-testid="note-text" rows=${Math.max(4, draft.split("\n").length + 1)} .value=${draft} placeholder="Markdown: ## a heading, **bold**, - a list, \`code\`"
-          @input=${(e: Event) => this.editing.set(b.id, (e.target as HTMLTextAreaElement).value)}
+          @input=${(e: Event) => this.editing.set(key, (e.target as HTMLTextAreaElement).value)}
           @keydown=${(e: KeyboardEvent) => {
             if ((e.ctrlKey || e.metaKey || e.shiftKey) && e.key === "Enter") {
               e.preventDefault();
-              void this.saveNote(b.id);
-            } else if (e.key === "Escape") this.cancelNote(b.id);
+              void this.saveNote(key);
+            } else if (e.key === "Escape") this.cancelNote(key);
           }}></textarea>
         <div class="md-actions">
-          <button class="primary" data-testid="note-save" @click=${() => this.saveNote(b.id)} title="Ctrl+Enter">Save note</button>
-          <button class="link" @click=${() => this.cancelNote(b.id)}>cancel</button>
-          <span class="muted small">kept in the pipeline file, above ${b.id}</span>
-          ${this.noteError.get(b.id) ? html`<span class="error-text small">${this.noteError.get(b.id)}</span>` : nothing}
+          <button class="primary" data-testid="note-save" @click=${() => this.saveNote(key)} title="Ctrl+Enter">Save note</button>
+          <button class="link" @click=${() => this.cancelNote(key)}>cancel</button>
+          <span class="muted small">kept in the pipeline file, ${where}</span>
+          ${this.noteError.get(key) ? html`<span class="error-text small" data-testid="note-error">${this.noteError.get(key)}</span>` : nothing}
         </div>
       </section>`;
     }
-    if (!b.note) return nothing;
-    return html`<section class="cell md-cell" data-testid=${"note-" + b.id} @dblclick=${() => can("edit") && this.editNote(b.id, b.note ?? "")} title=${can("edit") ? "double-click to edit" : ""}>
-      <div class="md" data-testid="note-rendered">${renderMarkdown(b.note)}</div>
+    if (!note) return nothing;
+    return html`<section class="cell md-cell" data-testid=${testid} @dblclick=${() => can("edit") && this.editNote(key, note)} title=${can("edit") ? "double-click to edit" : ""}>
+      <div class="md" data-testid="note-rendered">${renderMarkdown(note)}</div>
       <div class="md-actions">
-        <button class="link small" data-testid="note-edit" @click=${() => this.editNote(b.id, b.note ?? "")}>edit</button>
-        <button class="link small danger" data-testid="note-delete" @click=${() => this.deleteNote(b)}>delete note</button>
+        <button class="link small" data-testid="note-edit" @click=${() => this.editNote(key, note)}>edit</button>
+        <button class="link small danger" data-testid="note-delete" @click=${() => this.deleteNote(key)}>delete note</button>
       </div>
     </section>`;
   }
@@ -138,38 +155,45 @@ export class NotebookStructure {
     if (b) this.editNote(block, b.note ?? "");
   }
 
-  private editNote(block: string, text: string): void {
-    this.editing.set(block, text);
+  private editNote(key: string, text: string): void {
+    this.editing.set(key, text);
     this.host.update();
-    requestAnimationFrame(() => (document.querySelector(`[data-testid="note-${block}"] textarea`) as HTMLTextAreaElement | null)?.focus());
+    requestAnimationFrame(() => (document.querySelector(`[data-testid="note-${key || "end"}"] textarea`) as HTMLTextAreaElement | null)?.focus());
   }
 
-  private cancelNote(block: string): void {
-    this.editing.delete(block);
-    this.noteError.delete(block);
+  private cancelNote(key: string): void {
+    this.editing.delete(key);
+    this.noteError.delete(key);
     this.host.update();
   }
 
-  private async saveNote(block: string): Promise<void> {
-    const text = this.editing.get(block) ?? "";
+  private async saveNote(key: string): Promise<void> {
+    const text = this.editing.get(key) ?? "";
     try {
-      await api.setNote(this.id, block, text);
-      this.editing.delete(block);
-      this.noteError.delete(block);
+      if (key === END) await api.setEndNote(this.id, text);
+      else await api.setNote(this.id, key, text);
+      this.editing.delete(key);
+      this.noteError.delete(key);
       await this.host.reload();
     } catch (e) {
-      this.noteError.set(block, errorText(e));
+      this.noteError.set(key, errorText(e));
       this.host.update();
     }
   }
 
-  private async deleteNote(b: BlockView): Promise<void> {
-    if (!confirm(`Delete the note above ${b.id}? It is removed from ${this.host.pipeline()?.file ?? "the pipeline file"}.`)) return;
+  private async deleteNote(key: string): Promise<void> {
+    const file = this.host.pipeline()?.file ?? "the pipeline file";
+    if (!confirm(key === END ? `Delete the note after the last block? It is removed from ${file}.` : `Delete the note above ${key}? It is removed from ${file}.`)) return;
     try {
-      await api.setNote(this.id, b.id, "");
+      if (key === END) await api.setEndNote(this.id, "");
+      else await api.setNote(this.id, key, "");
       await this.host.reload();
     } catch (e) {
-      this.host.say(b.id, errorText(e), true);
+      if (key !== END) this.host.say(key, errorText(e), true);
+      else {
+        this.noteError.set(key, errorText(e));
+        this.host.update();
+      }
     }
   }
 

@@ -52,6 +52,9 @@ type Loop struct {
 	wg     sync.WaitGroup
 	runCtx context.Context // the context of Run, for queued work
 	into   func(ctx context.Context) ([]string, error)
+	// lostCopies, in tests, stops a firing's copies after they were
+	// recorded and before they launch: what a crash there leaves.
+	lostCopies bool
 }
 
 // queue holds a trigger's recorded ticks waiting for the previous one to end.
@@ -335,7 +338,9 @@ func (l *Loop) Resume(ctx context.Context) error {
 	for _, f := range fs {
 		l.enqueue(f)
 	}
-	return nil
+	// Copies into environments whose prod work ended before a crash are
+	// not among those: they are carried on from their own record.
+	return l.resumeCopies(ctx)
 }
 
 // enqueue adds a launched firing to its trigger's queue and starts the
@@ -425,7 +430,11 @@ func (l *Loop) skipPaused(ctx context.Context, f Firing) bool {
 // launch starts a firing's work through the engine and, with wait, follows
 // it to its end.
 func (l *Loop) launch(ctx context.Context, f Firing, wait bool) error {
-	l.launchInto(ctx, f) // environments that asked (env_triggers.go); never waited for
+	// The environments that asked get a copy (env_triggers.go), recorded
+	// before prod's work launches and never waited for.
+	if err := l.launchInto(ctx, f); err != nil {
+		l.log.Warn("triggers: copies into environments", "pipeline", f.Pipeline, "work", f.WorkID, "err", err)
+	}
 	origin := decodeOrigin(f.Origin)
 	if f.WorkKind == WorkRun {
 		if d, err := l.eng.RunDetail(ctx, f.WorkID); err == nil && d.State.Final() {

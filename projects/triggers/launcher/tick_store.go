@@ -72,7 +72,7 @@ type Firing struct {
 type tickStore struct{ db *sql.DB }
 
 func openTickStore(ctx context.Context, db *sql.DB) (*tickStore, error) {
-	for _, stmt := range strings.Split(tickSchema+";"+pendingSchema, ";") {
+	for _, stmt := range strings.Split(tickSchema+";"+pendingSchema+";"+copiesSchema, ";") {
 		if strings.TrimSpace(stmt) == "" {
 			continue
 		}

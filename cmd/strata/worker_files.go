@@ -1,0 +1,26 @@
+package main
+
+import (
+	"context"
+
+	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/kernel/protocol"
+	"github.com/stratahq/strata/kernel/remote"
+	"github.com/stratahq/strata/projects/warehouse"
+)
+
+// lakeFiles lets a worker write a block's output into a DuckLake's shared
+// data folder itself (warehouse.WriteLakeFile), so only the file's
+// description goes back to the coordinator, which commits it.
+type lakeFiles struct{}
+
+var _ remote.FileWriter = lakeFiles{}
+
+func (lakeFiles) WriteOutput(ctx context.Context, s *protocol.OutputSink, t *sdk.Table) (*protocol.WrittenOutput, error) {
+	f, err := warehouse.WriteLakeFile(ctx, warehouse.FileSink{DataPath: s.DataPath, Product: s.Product, Partition: s.Partition, Version: s.Version, MinRows: s.MinRows}, t)
+	if err != nil || f == nil {
+		return nil, err
+	}
+	return &protocol.WrittenOutput{Path: f.Path, Rows: f.Rows, Bytes: f.Bytes, Hash: f.Hash, Schema: f.Schema,
+		Partition: f.Partition, Version: f.Version}, nil
+}

@@ -1,0 +1,287 @@
+package faults
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stratahq/strata/e2e/pgtest"
+	"github.com/stratahq/strata/e2e/strataproc"
+	"github.com/stratahq/strata/projects/extensions/exttest"
+)
+
+// BenchmarkCoordinatorCPUPerPartition measures what scale-out costs the
+// coordinator: the CPU time of the `strata start` process (its own, not its
+// kernels') during a backfill, divided by the partitions it computed, for a
+// CPU-heavy Go block. Four setups run in the same process, one after the
+// other on fresh projects:
+//
+//   - single-machine: the embedded DuckDB file, no workers;
+//   - lake-0-workers: a DuckLake (file catalog, data in a folder), no workers;
+//   - lake-1-worker, lake-2-workers: the same lake, --no-local, with one and
+//     two `strata worker` processes (2 slots each) that write the outputs'
+//     Parquet into the data folder themselves;
+//   - lake-postgres-2-workers: the same with the catalog in Postgres (whose
+//     server's CPU is not the coordinator's and is not counted).
+//
+// Reported per setup: coord-cpu-ms/partition, partitions/s, worker-cpu-ms/
+// partition (the worker processes' own CPU) and x-single-machine (the
+// coordinator's CPU per partition as a multiple of the single machine's).
+// The two-worker setup adds x-1-worker (its throughput over one worker's)
+// and the partitions/s that 10, 50 and 100 workers would reach, projected
+// from one worker's throughput and capped by 1000 ms / the coordinator's
+// CPU per partition (one core of coordinator). STRATA_BENCH_CPU_DAYS sets
+// the partitions (default 60). Figures from a shared machine vary run to run.
+func BenchmarkCoordinatorCPUPerPartition(b *testing.B) {
+	if testing.Short() {
+		b.Skip("runs the real binary as a coordinator and workers")
+	}
+	exttest.Require(b, "ducklake")
+	bin := strataproc.Binary(b)
+	days := 60
+	if s := os.Getenv("STRATA_BENCH_CPU_DAYS"); s != "" {
+		days, _ = strconv.Atoi(s)
+	}
+	var single, oneWorker cpuTrial
+	var pg *pgtest.Cluster
+	for _, m := range []struct {
+		name    string
+		lake    string // "", "file" or "postgres": the catalog
+		workers int
+	}{{"single-machine", "", 0}, {"lake-0-workers", "file", 0}, {"lake-1-worker", "file", 1}, {"lake-2-workers", "file", 2},
+		{"lake-postgres-2-workers", "postgres", 2}} {
+		b.Run(m.name, func(b *testing.B) {
+			if m.lake == "postgres" && pg == nil {
+				exttest.Require(b, "postgres")
+				pg = pgtest.Start(b)
+			}
+			var res cpuTrial
+			for range b.N {
+				res = runCPUTrial(b, bin, days, m.lake, pg, m.workers)
+			}
+			b.ReportMetric(res.coordMS(), "coord-cpu-ms/partition")
+			b.ReportMetric(res.perSec(), "partitions/s")
+			b.ReportMetric(res.workerMS(), "worker-cpu-ms/partition")
+			if m.lake != "" {
+				b.ReportMetric(float64(res.snapshots)/float64(res.parts), "lake-commits/partition")
+			}
+			switch m.name {
+			case "single-machine":
+				single = res
+			case "lake-1-worker":
+				oneWorker = res
+			}
+			if single.parts > 0 && single.coordMS() > 0 {
+				b.ReportMetric(res.coordMS()/single.coordMS(), "x-single-machine")
+			}
+			if m.workers == 2 && oneWorker.parts > 0 {
+				b.ReportMetric(res.perSec()/oneWorker.perSec(), "x-1-worker")
+				limit := 1000 / res.coordMS()
+				for _, n := range []int{10, 50, 100} {
+					b.ReportMetric(min(float64(n)*oneWorker.perSec(), limit), fmt.Sprintf("proj-%dw-partitions/s", n))
+				}
+			}
+			b.Logf("%s: %d partitions in %s; coordinator CPU %s, workers CPU %s, %d of %d data files written by workers, %d lake snapshots",
+				m.name, res.parts, res.wall.Round(time.Millisecond), res.coord, res.workers, res.workerFiles, res.files, res.snapshots)
+		})
+	}
+}
+
+// cpuTrial is one backfill's figures.
+type cpuTrial struct {
+	parts              int
+	wall               time.Duration
+	coord, workers     time.Duration
+	workerFiles, files int
+	snapshots          int // the lake's snapshots after it: one per commit
+}
+
+func (c cpuTrial) coordMS() float64 { return float64(c.coord.Microseconds()) / 1000 / float64(c.parts) }
+func (c cpuTrial) workerMS() float64 {
+	return float64(c.workers.Microseconds()) / 1000 / float64(c.parts)
+}
+func (c cpuTrial) perSec() float64 { return float64(c.parts) / c.wall.Seconds() }
+
+// heavyBlock burns CPU (about 30 ms compiled), then returns 20,000 rows
+// (above warehouse.DefaultFileMinRows, so workers write them as files):
+// the shape of a block worth sending to a worker.
+const heavyBlock = `package crunch
+
+import (
+	"fmt"
+
+	"github.com/stratahq/strata/blocks/sdk"
+)
+
+func Load(ctx *sdk.Context) (*sdk.Table, error) {
+	seed := uint64(ctx.Partition.Start.Unix())
+	h := seed
+	for i := 0; i < 30000000; i++ {
+		h ^= uint64(i)
+		h *= 1099511628211
+	}
+	out := sdk.NewTable(sdk.Int64("id"), sdk.String("label"), sdk.Float64("value"), sdk.Int64("hash"))
+	for i := 0; i < 20000; i++ {
+		out.Append(int64(i), fmt.Sprintf("%s-%d", ctx.Partition.Key, i), float64(i)*0.5, int64(h>>1)+int64(i))
+	}
+	return out, nil
+}
+`
+
+// runCPUTrial backfills days partitions of the heavy pipeline on a fresh
+// project and measures it.
+func runCPUTrial(b *testing.B, bin string, days int, lake string, pg *pgtest.Cluster, workers int) cpuTrial {
+	b.Helper()
+	b.StopTimer()
+	dir := filepath.Join(b.TempDir(), "p")
+	if out, code := strataproc.Run(b, bin, "init", dir); code != 0 {
+		b.Fatalf("init: %s", out)
+	}
+	must := func(err error) {
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	must(os.WriteFile(filepath.Join(dir, "pipelines", "heavy.yaml"), []byte(
+		"description: a CPU-heavy block, for the coordinator's CPU per partition\npartitions: {interval: day, timezone: UTC, start: \"2020-01-01\"}\nblocks:\n  - id: crunch\n"), 0o644))
+	must(os.MkdirAll(filepath.Join(dir, "blocks", "crunch"), 0o755))
+	must(os.WriteFile(filepath.Join(dir, "blocks", "crunch", "crunch.go"), []byte(heavyBlock), 0o644))
+	if lake != "" {
+		f, err := os.OpenFile(filepath.Join(dir, "strata.yaml"), os.O_APPEND|os.O_WRONLY, 0)
+		must(err)
+		data := filepath.Join(filepath.Dir(dir), "data")
+		if lake == "postgres" {
+			db := fmt.Sprintf("bench_%d", time.Now().UnixNano())
+			pg.Psql(b, "CREATE DATABASE "+db)
+			fmt.Fprintf(f, "secrets:\n  pg_lake: {env: STRATA_BENCH_LAKE_PASSWORD}\nwarehouse:\n  kind: ducklake\n"+
+				"  catalog: \"postgres:host=%s port=%d user=%s dbname=%s sslmode=disable\"\n  password: pg_lake\n  data_path: %s\n",
+				pg.Host, pg.Port, pg.User, db, data)
+			b.Setenv("STRATA_BENCH_LAKE_PASSWORD", pg.Password)
+		} else {
+			fmt.Fprintf(f, "warehouse:\n  kind: ducklake\n  catalog: %s\n  data_path: %s\n", filepath.Join(filepath.Dir(dir), "catalog.ducklake"), data)
+		}
+		f.Close()
+	}
+	var flags []string
+	var addr string
+	if workers > 0 {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		must(err)
+		addr = ln.Addr().String()
+		ln.Close()
+		flags = []string{"--listen-workers", addr, "--no-local"}
+	}
+	srv := strataproc.Start(b, bin, dir, token, flags...)
+	var procs []*exec.Cmd
+	for i := range workers {
+		cmd := exec.Command(bin, "worker", "--nats", "nats://"+addr, "--token-file", filepath.Join(dir, ".strata", "worker-token"),
+			"--slots", "2", "--name", fmt.Sprintf("w%d", i+1))
+		log := &bytes.Buffer{}
+		cmd.Stdout, cmd.Stderr = log, log
+		must(cmd.Start())
+		procs = append(procs, cmd)
+		b.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	}
+	if workers > 0 {
+		waitLive(b, bin, dir, workers)
+	}
+	start := time.Date(2021, 1, 1, 0, 0, 0, 0, time.UTC)
+	spec := fmt.Sprintf(`{"pipeline":"heavy","from":%q,"to":%q,"publish":"partition","concurrency":4,"engine":"compiled"}`,
+		start.Format(time.DateOnly), start.AddDate(0, 0, days-1).Format(time.DateOnly))
+	coord0, work0 := procCPU(b, srv.Cmd.Process.Pid), sumCPU(b, procs)
+	t0 := time.Now()
+	b.StartTimer()
+	var launched struct {
+		ID string `json:"id"`
+	}
+	srv.Call(b, http.MethodPost, "/backfills", spec, &launched)
+	st := waitEnd(b, srv, launched.ID)
+	b.StopTimer()
+	res := cpuTrial{parts: st.Progress.Succeeded, wall: time.Since(t0),
+		coord: procCPU(b, srv.Cmd.Process.Pid) - coord0, workers: sumCPU(b, procs) - work0}
+	if st.State != "succeeded" || res.parts != days {
+		b.Fatalf("backfill ended %s with %+v, want %d partitions succeeded\n%s", st.State, st.Progress, days, srv.Stderr)
+	}
+	for _, p := range procs {
+		_ = p.Process.Signal(syscall.SIGTERM)
+	}
+	srv.Stop(b)
+	if lake != "" {
+		res.workerFiles, res.files = workerFiles(b, dir)
+		res.snapshots = lakeSnapshots(b, dir)
+	}
+	return res
+}
+
+// waitEnd waits for a backfill's end, however long it takes.
+func waitEnd(b *testing.B, srv *strataproc.Server, id string) strataproc.Backfill {
+	for deadline := time.Now().Add(20 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
+		var st strataproc.Backfill
+		srv.Call(b, http.MethodGet, "/backfills/"+id, "", &st)
+		if st.State != "running" && st.State != "queued" && st.State != "" {
+			return st
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("backfill %s still %s after 20 minutes", id, st.State)
+		}
+	}
+}
+
+// waitLive waits until `strata workers` lists n live workers.
+func waitLive(b *testing.B, bin, dir string, n int) {
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(300 * time.Millisecond) {
+		out, _ := exec.Command(bin, "workers", dir).CombinedOutput()
+		if strings.Count(string(out), " live ") >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("%d workers did not come up:\n%s", n, out)
+		}
+	}
+}
+
+// procCPU is a process's own user+system CPU time so far (/proc/PID/stat,
+// clock ticks of 10 ms on Linux).
+func procCPU(b *testing.B, pid int) time.Duration {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		b.Skipf("no /proc to read CPU time from: %v", err)
+	}
+	// The command name may hold spaces: the fields after it start past ')'.
+	f := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+2:]))
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * 10 * time.Millisecond
+}
+
+func sumCPU(b *testing.B, procs []*exec.Cmd) time.Duration {
+	var d time.Duration
+	for _, p := range procs {
+		d += procCPU(b, p.Process.Pid)
+	}
+	return d
+}
+
+// lakeSnapshots counts the lake's snapshots: every Strata write
+// transaction (and the lake's own maintenance) is one.
+func lakeSnapshots(b *testing.B, dir string) int {
+	w, ok, err := openLake(dir)
+	if !ok || err != nil {
+		b.Fatalf("open the lake of %s: %v", dir, err)
+	}
+	defer w.close()
+	var n int
+	if err := w.db.QueryRow(`SELECT count(*) FROM __ducklake_metadata_lake.ducklake_snapshot`).Scan(&n); err != nil {
+		b.Fatal(err)
+	}
+	return n
+}

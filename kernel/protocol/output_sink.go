@@ -1,0 +1,41 @@
+package protocol
+
+import "github.com/stratahq/strata/blocks/sdk"
+
+// OutputSink is where a worker may write a block's output itself: a
+// warehouse whose data is Parquet in a folder every machine mounts (a
+// DuckLake) takes the file as it is, and the coordinator only registers
+// it when it commits the version, so the rows never travel back through
+// the coordinator.
+type OutputSink struct {
+	// DataPath is the data folder, as the coordinator sees it (a shared
+	// folder mounted at the same path on the workers).
+	DataPath  string `json:"data_path"`
+	Product   string `json:"product"`
+	Partition string `json:"partition"`
+	// Version is the version number the coordinator expects to give the
+	// output. The file carries it in its rows; a commit that gives another
+	// number (another write of the partition came first) copies the rows
+	// instead of registering the file, so a wrong guess costs time, never
+	// correctness.
+	Version int `json:"version"`
+	// Return asks for the table as well: a block of the same partition
+	// reads it on the coordinator. The file still saves the coordinator
+	// writing the rows.
+	Return bool `json:"return,omitempty"`
+	// MinRows: a smaller output comes back as a table (its file would cost
+	// the commit more than its rows).
+	MinRows int `json:"min_rows,omitempty"`
+}
+
+// WrittenOutput is what the coordinator needs to commit an output a worker
+// wrote: the file, its row count, content hash and schema.
+type WrittenOutput struct {
+	Path      string      `json:"path"`
+	Rows      int64       `json:"rows"`
+	Bytes     int64       `json:"bytes"`
+	Hash      string      `json:"hash"`
+	Schema    []sdk.Field `json:"schema"`
+	Partition string      `json:"partition"`
+	Version   int         `json:"version"`
+}
