@@ -141,6 +141,24 @@ test("the promote is rolled back from dev's page: prod serves what it held befor
   await screenshot(page, "env-rolled-back");
 });
 
+test("an upstream prod rewrote alone after dev read it: the promote is refused and says which", async () => {
+  // dev rebuilds 2024-01-03 over prod's raw orders (identical, so not
+  // staged); prod then rewrites those raw orders alone.
+  await server.api("POST", "/envs/dev/pipelines/clv/runs?wait=true", { partition: "2024-01-03", engine: "interp" });
+  const st = await server.api("POST", "/backfills", { pipeline: "clv", from: "2024-01-03", to: "2024-01-03", reprocess: "all", blocks: ["raw_orders"] });
+  await eventually(async () => (await server.api("GET", `/backfills/${st.id}`)).state === "succeeded", 60_000, "the prod raw_orders backfill");
+  const prodBefore = await current("2024-01-03");
+  await page.goto(server.base + "/envs/dev");
+  await page.locator('[data-testid="env-promote"]').click();
+  await page.locator('[data-testid="env-confirm-yes"]').click();
+  const conflicts = page.locator('[data-testid="env-conflicts"]');
+  await conflicts.waitFor({ timeout: 30_000 });
+  assert.match(await page.locator('[data-testid="env-error"]').innerText(), /nothing was promoted.*computed from \S*raw_orders 2024-01-03/s);
+  assert.match(await conflicts.innerText(), /daily_customer_metrics\s+2024-01-03.*read \S*raw_orders 2024-01-03 v\d+, prod now v\d+/s);
+  assert.equal(await current("2024-01-03"), prodBefore, "a refused promote switches nothing");
+  await screenshot(page, "env-conflict-upstream");
+});
+
 test("an editor launches only in an environment; promote stays an operator's", async () => {
   const { token } = await server.api("POST", "/users", { name: "eddie", role: "editor" });
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });

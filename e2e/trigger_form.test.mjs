@@ -116,6 +116,49 @@ test("an upstream event trigger and an API trigger", async () => {
   await screenshot(page, "trigger-form-event-api");
 });
 
+test("a new-key trigger is offered where the pipeline has a dynamic dimension, and written with changes: new-key", async () => {
+  // downstream (time only) offers no new-key kind.
+  await page.locator('[data-testid="trigger-add"]').click();
+  await form().waitFor();
+  assert.equal(await form().locator('[data-testid^="trigger-kind-new-key"]').count(), 0, "no new-key kind without a dynamic dimension");
+  await form().locator('[data-testid="trigger-form-cancel"]').click();
+
+  await server.api("PUT", "/pipelines/custs", { yaml: "blocks:\n  - id: custlist\n    kind: sql\n    product: dim_customers\n" });
+  writeFileSync(join(server.project, "blocks", "custlist.sql"), "SELECT 'c1' AS id\n");
+  await server.api("PUT", "/pipelines/accounts", {
+    yaml:
+      'partitions:\n  interval: day\n  timezone: UTC\n  start: "2024-01-01"\n  dimensions:\n    - name: region\n      values: [us, eu]\n    - name: customer\n      from: {product: dim_customers, column: id}\nblocks:\n  - id: acct\n    kind: sql\n',
+  });
+  writeFileSync(join(server.project, "blocks", "acct.sql"), "SELECT 1 AS n\n");
+  const file = join(server.project, "pipelines", "accounts.yaml");
+  await page.goto(server.base + "/pipelines/accounts");
+  await page.locator('[data-testid="trigger-add"]').click();
+  await form().waitFor();
+  await form().locator('[data-testid="trigger-form-id"]').fill("new-customers");
+  await form().locator('[data-testid="trigger-kind-new-key-customer"]').check();
+  await form().locator('[data-testid="trigger-form-new-key"]').waitFor({ timeout: 10_000 });
+  assert.match(await form().locator('[data-testid="trigger-form-new-key"]').innerText(), /dim_customers gains keys/);
+  await screenshot(page, "trigger-form-new-key");
+  await form().locator('[data-testid="trigger-form-save"]').click();
+  const card = page.locator('[data-testid="trigger-new-customers"]');
+  await card.waitFor({ timeout: 10_000 });
+  assert.match(await card.innerText(), /new keys in dim_customers/);
+  assert.ok(readFileSync(file, "utf8").endsWith("triggers:\n  - id: new-customers\n    when:\n      product: dim_customers\n      changes: new-key\n"), readFileSync(file, "utf8"));
+  const st = await server.api("GET", "/pipelines/accounts/triggers/new-customers");
+  assert.equal(st.changes, "new-key");
+
+  // Edited: the form opens on the new-key kind and a save keeps it.
+  await card.locator('[data-testid="trigger-edit"]').click();
+  await form().waitFor();
+  assert.ok(await form().locator('[data-testid="trigger-kind-new-key-customer"]').isChecked(), "the new-key kind checked");
+  await form().locator('[data-testid="trigger-form-run"]').fill("last 2");
+  await form().locator('[data-testid="trigger-form-save"]').click();
+  await form().waitFor({ state: "detached", timeout: 10_000 });
+  assert.ok(readFileSync(file, "utf8").endsWith("    when:\n      product: dim_customers\n      changes: new-key\n    run: last 2\n"), readFileSync(file, "utf8"));
+  await page.goto(server.base + "/pipelines/downstream");
+  await page.locator('[data-testid="trigger-panel"]').waitFor({ timeout: 30_000 });
+});
+
 test("removing a trigger says what it removes and asks first", async () => {
   const card = page.locator('[data-testid="trigger-by-hand"]');
   await card.locator('[data-testid="trigger-edit"]').click();

@@ -63,7 +63,7 @@ func (s *Server) saveTriggerForm(c echo.Context, old string) error {
 	if err := decodeJSON(c, &f); err != nil {
 		return err
 	}
-	f.ID, f.Cron, f.Timezone, f.Product, f.Run = strings.TrimSpace(f.ID), strings.TrimSpace(f.Cron), strings.TrimSpace(f.Timezone), strings.TrimSpace(f.Product), strings.TrimSpace(f.Run)
+	f.ID, f.Cron, f.Timezone, f.Product, f.Run, f.Changes = strings.TrimSpace(f.ID), strings.TrimSpace(f.Cron), strings.TrimSpace(f.Timezone), strings.TrimSpace(f.Product), strings.TrimSpace(f.Run), strings.TrimSpace(f.Changes)
 	if err := s.checkTriggerForm(pl, old, f); err != nil {
 		return err
 	}
@@ -91,6 +91,9 @@ func (s *Server) checkTriggerForm(pl *project.Pipeline, old string, f project.Tr
 		}
 		if owner, _ := s.productOwner(f.Product); owner == nil {
 			return badRequest("product: no pipeline writes a product %q", f.Product)
+		}
+		if f.Changes != "" && f.Changes != project.ChangesNewVersion && f.Changes != project.ChangesNewKey {
+			return badRequest("changes %q: want %s or %s", f.Changes, project.ChangesNewVersion, project.ChangesNewKey)
 		}
 	case project.TriggerAPI:
 	default:

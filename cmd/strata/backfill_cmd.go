@@ -227,7 +227,11 @@ func printPlan(p *engine.Plan, limit int) {
 		fmt.Printf("blocks %s only (%s)\n", strings.Join(p.Spec.Blocks, ", "), engine.SubsetNote)
 	}
 	fmt.Printf("pipeline version %s (the files as they are now; a launch pins it)\n", shortVersion(p.Snapshot))
-	fmt.Printf("today: %d missing, %d failed, %d stale, %d current\n", p.ByState["missing"], p.ByState["failed"], p.ByState["stale"], p.ByState["current"])
+	fmt.Printf("today: %d missing, %d failed, %d stale, %d current", p.ByState["missing"], p.ByState["failed"], p.ByState["stale"], p.ByState["current"])
+	if r := p.RollupsByState; len(p.Rollups) > 0 {
+		fmt.Printf("; rollups: %d missing, %d failed, %d stale, %d current", r["missing"], r["failed"], r["stale"], r["current"])
+	}
+	fmt.Println()
 	if len(p.CompileErrors) > 0 {
 		fmt.Printf("CANNOT LAUNCH: pipeline %s does not compile (a launch is refused; no partition could run):\n  %s\n", p.Spec.Pipeline, strings.Join(p.CompileErrors, "\n  "))
 	}

@@ -206,6 +206,12 @@ func TestCellReadsFreshnessThroughBinary(t *testing.T) {
 	check("daily", stale("daily", "2024-01-01", "2024-01-07"), "2024-01-03")
 	check("wr", stale("wr", "2024-W01", "2024-W01"), "2024-W01|eu")
 	check("p's weekly rollup", stale("p", "2024-01-01", "2024-01-07", "--where", "region=us,eu"), "2024-W01|eu")
+	// The plan's summary counts the stale rollup: the day cells are all
+	// current, the week × region rollup of eu is not.
+	out := run(0, "backfill", dir, "p", "--from", "2024-01-01", "--to", "2024-01-07", "--where", "region=us,eu", "--reprocess", "stale", "--dry-run")
+	if !strings.Contains(out, "today: 0 missing, 0 failed, 0 stale, 14 current; rollups: 0 missing, 0 failed, 1 stale, 1 current\n") {
+		t.Errorf("plan summary does not count the stale week × region rollup:\n%s", out)
+	}
 }
 
 // rows reads one column of a query as space-separated values.

@@ -15,7 +15,8 @@ import (
 // dev, diff it; prod keeps serving the old values; a prod write between
 // the build and the promote makes the promote refuse and name the
 // partition, applying nothing; rebuilt there, the promote switches all of
-// dev into prod.
+// dev into prod. A prod rewrite of an upstream dev read without a copy of
+// its own refuses the promote too.
 func TestEnvironmentFlow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
@@ -139,6 +140,34 @@ func TestEnvironmentFlow(t *testing.T) {
 		t.Fatal("prod does not serve the old values after the promote's rollback")
 	}
 	contains(run(1, "env", "rollback", demo, "dev"), "no promote to roll back")
+
+	// dev rebuilds clv 2024-03-02 over prod's daily_customer_metrics (it
+	// holds no copy of it: identical); prod then rewrites that upstream
+	// alone. dev's clv was computed from a version prod no longer serves:
+	// the promote is refused, naming the partition and the upstream.
+	contains(run(0, "run", demo, "clv", "--partition", "2024-03-02", "--env", "dev"), "staged clv__clv 2024-03-02")
+	metrics := filepath.Join(demo, "blocks", "daily_customer_metrics.sql")
+	msrc, err := os.ReadFile(metrics)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mchanged := strings.Replace(string(msrc), "round(sum(amount), 2)         AS revenue", "round(sum(amount), 2) + 1     AS revenue", 1)
+	if mchanged == string(msrc) {
+		t.Fatal("the demo's daily_customer_metrics.sql no longer computes revenue as round(sum(amount), 2)")
+	}
+	if err := os.WriteFile(metrics, []byte(mchanged), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(0, "backfill", demo, "clv", "--from", "2024-03-02", "--to", "2024-03-02", "--blocks", "daily_customer_metrics", "--reprocess", "all")
+	if err := os.WriteFile(metrics, msrc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prodMarch := preview("2024-03-02")
+	out = run(1, "env", "promote", demo, "dev")
+	contains(out, "nothing was promoted", "clv__clv 2024-03-02", "computed from daily_customer_metrics 2024-03-02")
+	if got := preview("2024-03-02"); got != prodMarch {
+		t.Fatal("a promote refused for a moved upstream changed prod")
+	}
 	contains(run(0, "env", "discard", demo, "dev"), "discarded")
 	contains(run(0, "env", "list", demo), "no environments")
 	contains(run(1, "env", "diff", demo, "dev"), "does not exist")

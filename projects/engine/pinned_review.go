@@ -185,7 +185,7 @@ func (e *Engine) PromotePinned(ctx context.Context, owner, batch string, overrid
 	for i, s := range staged {
 		switches[i] = warehouse.Switch{Product: s.Product, Partition: s.Partition, To: s.Version, Expect: warehouse.ExpectBasedOn}
 	}
-	changed, err := e.wh.SwitchBatchChanged(ctx, batch, switches, owner)
+	changed, err := e.wh.SwitchPinned(ctx, batch, switches, owner)
 	if err != nil {
 		return nil, err
 	}

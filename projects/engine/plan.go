@@ -24,17 +24,21 @@ type Plan struct {
 	Spec BackfillSpec `json:"spec"`
 	// Snapshot is the pipeline version the backfill would run: the content
 	// hash of the pipeline's files as they are now.
-	Snapshot   string             `json:"snapshot"`
-	From       string             `json:"from"` // pipeline partition keys
-	To         string             `json:"to"`
-	Total      int                `json:"total"`
-	ToRun      int                `json:"to_run"`
-	ToSkip     int                `json:"to_skip"`
-	ByState    map[string]int     `json:"by_state"`   // missing, failed, stale, current
-	ByProduct  map[string][2]int  `json:"by_product"` // product -> [to run, to skip]
-	Products   []string           `json:"products"`
-	Partitions []PlannedPartition `json:"partitions"` // the requested page, oldest first
-	Rollups    []PlannedPartition `json:"rollups"`    // coarser partitions (weeks of a daily pipeline)
+	Snapshot string         `json:"snapshot"`
+	From     string         `json:"from"` // pipeline partition keys
+	To       string         `json:"to"`
+	Total    int            `json:"total"`
+	ToRun    int            `json:"to_run"`
+	ToSkip   int            `json:"to_skip"`
+	ByState  map[string]int `json:"by_state"` // missing, failed, stale, current
+	// RollupsByState counts Rollups by their state today (before the
+	// partitions the plan runs rewrite them), apart from ByState: Total
+	// counts the pipeline's own partitions only.
+	RollupsByState map[string]int     `json:"rollups_by_state,omitempty"`
+	ByProduct      map[string][2]int  `json:"by_product"` // product -> [to run, to skip]
+	Products       []string           `json:"products"`
+	Partitions     []PlannedPartition `json:"partitions"` // the requested page, oldest first
+	Rollups        []PlannedPartition `json:"rollups"`    // coarser partitions (weeks of a daily pipeline)
 	// CompileErrors are the problems (file:line:col: message) that make a
 	// launch of this plan refused: Go blocks that do not compile.
 	CompileErrors []string `json:"compile_errors,omitempty"`
@@ -154,6 +158,10 @@ func (e *Engine) planEach(ctx context.Context, t *target, version string, offset
 	for _, r := range rollups.all() {
 		pp := pd.classify(t.pl, r.part, r.interval, r.blocks, t.spec.Reprocess)
 		reasons.refine(ctx, &pp)
+		if plan.RollupsByState == nil {
+			plan.RollupsByState = map[string]int{}
+		}
+		plan.RollupsByState[stateBuckets[stateIndex(pp.State)]]++
 		if r.anyRun && pp.Action != "run" {
 			pp.Action, pp.Reason = "run", "some of its "+string(t.pspec.Interval)+" partitions will be rewritten"
 			// and so will the rollup: it is not current once they are.

@@ -152,6 +152,8 @@ func (c *Client) Handle(raw []byte) error {
 		return nil
 	case m.Method == "":
 		return nil // a reply to a request of gopls: the proxy answered those itself
+	case m.Method == "$/cancelRequest":
+		return c.p.cancel(c, m.Params)
 	}
 	switch m.Method {
 	case "textDocument/didOpen", "textDocument/didChange", "textDocument/didClose":
@@ -397,6 +399,33 @@ func (p *Proxy) broadcast(m message, raw []byte) {
 	for _, c := range cs {
 		c.send(raw)
 	}
+}
+
+// cancel passes connection c's $/cancelRequest on under the proxy's id
+// for that request: c's own ids name other requests at gopls (another
+// tab's, or after a reconnect an older one), so passed on as they were
+// they cancelled a request nobody gave up on. A request already answered
+// is no longer pending: there is nothing to cancel.
+func (p *Proxy) cancel(c *Client, params json.RawMessage) error {
+	var cp struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if err := json.Unmarshal(params, &cp); err != nil || len(cp.ID) == 0 {
+		return fmt.Errorf("lsp: $/cancelRequest params %s: want {\"id\": the request's id}", params)
+	}
+	var id int64
+	p.mu.Lock()
+	for pid, pd := range p.pending {
+		if pd.client == c && bytes.Equal(pd.id, cp.ID) {
+			id = pid
+			break
+		}
+	}
+	p.mu.Unlock()
+	if id == 0 {
+		return nil
+	}
+	return p.write(mustJSON(map[string]any{"jsonrpc": "2.0", "method": "$/cancelRequest", "params": map[string]any{"id": id}}))
 }
 
 func (p *Proxy) track(pd pending) int64 {

@@ -258,3 +258,46 @@ func TestTwoTabsOnOneFile(t *testing.T) {
 		t.Fatalf("tab b after tab a closed: want Start among %v (its unsaved text was dropped)", got)
 	}
 }
+
+// A tab's $/cancelRequest cancels that tab's request, named by the proxy's
+// id for it: before, the tab's own id went to gopls as it was, and there
+// it named another request (here the other tab's, proxy id 2), which then
+// failed with "request cancelled" though nobody had given up on it.
+func TestCancelOfOneTabLeavesTheOthersRequest(t *testing.T) {
+	dir, uri := project(t)
+	p := New(dir, nil)
+	defer p.Close()
+	a := connect(t, p)
+	a.open(uri) // gopls's initialize is the proxy's id 1
+	b := connect(t, p)
+	b.request("initialize", map[string]any{"capabilities": map[string]any{}})
+	// Tab a's first completion (proxy id 2; gopls has yet to load the
+	// package, so a cancel right behind it lands before the answer), then
+	// tab b cancels its own id 2, a request it never sent.
+	req := mustJSON(map[string]any{"jsonrpc": "2.0", "id": 40, "method": "textDocument/completion", "params": map[string]any{
+		"textDocument": map[string]any{"uri": uri}, "position": map[string]any{"line": 5, "character": len("\t_ = ctx.Partition.")}}})
+	if err := a.c.Handle(req); err != nil {
+		t.Fatal(err)
+	}
+	b.notify("$/cancelRequest", map[string]any{"id": 2})
+	deadline := time.After(60 * time.Second)
+	for {
+		select {
+		case raw := <-a.in:
+			var r struct {
+				ID     int             `json:"id"`
+				Result json.RawMessage `json:"result"`
+				Error  json.RawMessage `json:"error"`
+			}
+			if json.Unmarshal(raw, &r) != nil || r.ID != 40 {
+				continue
+			}
+			if r.Error != nil || !strings.Contains(string(r.Result), `"label":"Start"`) {
+				t.Fatalf("tab a's completion after tab b's cancel: want Start, got %s", raw)
+			}
+			return
+		case <-deadline:
+			t.Fatal("tab a's completion: no reply within 60s")
+		}
+	}
+}

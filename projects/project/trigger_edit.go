@@ -19,8 +19,11 @@ type TriggerForm struct {
 	Cron     string `json:"cron"`     // schedule
 	Timezone string `json:"timezone"` // schedule; "" leaves it to the pipeline's zone
 	Product  string `json:"product"`  // event
-	Run      string `json:"run"`      // "" leaves the default for the kind
-	CatchUp  int    `json:"catch_up"` // schedule; 0 leaves the default
+	// Changes is an event's: new-key fires on keys added to the product
+	// (a dynamic dimension's key set); "" or new-version on new versions.
+	Changes string `json:"changes"`
+	Run     string `json:"run"`      // "" leaves the default for the kind
+	CatchUp int    `json:"catch_up"` // schedule; 0 leaves the default
 }
 
 // SetTrigger returns src with the trigger named old replaced by f (its
@@ -81,6 +84,11 @@ func SetTrigger(src []byte, old string, f TriggerForm) ([]byte, error) {
 	case TriggerEvent:
 		w := existingMapping(t, "when")
 		setKey(w, "product", yamlStr(f.Product))
+		if f.Changes == ChangesNewKey {
+			setKey(w, "changes", yamlStr(f.Changes))
+		} else {
+			deleteKey(w, "changes") // new-version is the default
+		}
 		setKey(t, "when", w)
 	case TriggerAPI:
 		setKey(t, "api", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})

@@ -51,6 +51,15 @@ triggers:
 	if !strings.Contains(string(out), "  - id: on-orders\n    when:\n      product: orders\n    run: affected\n  - id: external") {
 		t.Fatalf("to an event trigger:\n%s", out)
 	}
+	// New keys: changes written; back to new versions, it goes.
+	out, err = SetTrigger(out, "on-orders", TriggerForm{ID: "on-orders", Kind: TriggerEvent, Product: "orders", Changes: ChangesNewKey})
+	if err != nil || !strings.Contains(string(out), "  - id: on-orders\n    when:\n      product: orders\n      changes: new-key\n  - id: external") {
+		t.Fatalf("to a new-key trigger: %v\n%s", err, out)
+	}
+	out, err = SetTrigger(out, "on-orders", TriggerForm{ID: "on-orders", Kind: TriggerEvent, Product: "orders"})
+	if err != nil || !strings.Contains(string(out), "  - id: on-orders\n    when:\n      product: orders\n  - id: external") {
+		t.Fatalf("back to new versions: %v\n%s", err, out)
+	}
 	// Appended to a file without triggers; removed, the key goes with its last trigger.
 	out, err = SetTrigger([]byte("blocks:\n  - id: a\n"), "", TriggerForm{ID: "manual", Kind: TriggerAPI})
 	if err != nil || string(out) != "blocks:\n  - id: a\ntriggers:\n  - id: manual\n    api: true\n" {

@@ -73,9 +73,33 @@ type SwitchConflict struct {
 	Current   int    `json:"current"`
 	Want      int    `json:"want"` // the version the switch would have made current
 	Expected  int    `json:"expected"`
+	// Input, when set, is an upstream the version Want read (its lineage)
+	// that moved: version InputRead of its partition InputPartition is
+	// neither current (InputCurrent is) nor, with InputPromoted, the one
+	// the same batch makes current (InputCurrent). InputsMoved counts the
+	// upstream partitions that moved; this names the first
+	// (version_switch_inputs.go).
+	Input          string `json:"input,omitempty"`
+	InputPartition string `json:"input_partition,omitempty"`
+	InputRead      int    `json:"input_read,omitempty"`
+	InputCurrent   int    `json:"input_current,omitempty"`
+	InputPromoted  bool   `json:"input_promoted,omitempty"`
+	InputsMoved    int    `json:"inputs_moved,omitempty"`
 }
 
 func (c SwitchConflict) String() string {
+	if c.Input != "" {
+		more := ""
+		if c.InputsMoved > 1 {
+			more = fmt.Sprintf(" (and %d more upstream partitions moved)", c.InputsMoved-1)
+		}
+		now := fmt.Sprintf("version %s is current now", currentString(c.InputCurrent))
+		if c.InputPromoted {
+			now = fmt.Sprintf("the same promote makes version %d current", c.InputCurrent)
+		}
+		return fmt.Sprintf("%s %s: version %d was computed from %s %s version %s, but %s%s",
+			c.Product, c.Partition, c.Want, c.Input, c.InputPartition, currentString(c.InputRead), now, more)
+	}
 	if c.Expected == ExpectOlder {
 		return fmt.Sprintf("%s %s: version %d is current, newer than version %d", c.Product, c.Partition, c.Current, c.Want)
 	}
@@ -115,6 +139,12 @@ func (w *Warehouse) SwitchBatch(ctx context.Context, batch string, switches []Sw
 // changes nothing: it is neither counted nor logged, so the batch's
 // revert does not claim to roll it back.
 func (w *Warehouse) SwitchBatchChanged(ctx context.Context, batch string, switches []Switch, unpin string) ([]Switch, error) {
+	return w.switchBatch(ctx, batch, switches, unpin, false)
+}
+
+// switchBatch is SwitchBatchChanged, checking the switched versions'
+// upstreams too when inputs (SwitchPinned).
+func (w *Warehouse) switchBatch(ctx context.Context, batch string, switches []Switch, unpin string, inputs bool) ([]Switch, error) {
 	if batch == "" {
 		return nil, errors.New("switch: empty batch id")
 	}
@@ -124,9 +154,16 @@ func (w *Warehouse) SwitchBatchChanged(ctx context.Context, batch string, switch
 	var changed []Switch
 	err := w.write(ctx, func(tx *writeTx) error {
 		changed = changed[:0]
+		var moved []SwitchConflict
+		if inputs {
+			var err error
+			if moved, err = tx.inputConflicts(switches); err != nil {
+				return err
+			}
+		}
 		froms, err := tx.applySwitches(switches)
-		if err != nil {
-			return err
+		if err != nil || len(moved) > 0 {
+			return mergeConflicts(err, moved)
 		}
 		// One statement for the log and one for the pins, whatever the
 		// number of partitions.

@@ -82,7 +82,28 @@ export class EnvsPage implements Page {
   }
 }
 
-type Conflict = { product: string; partition: string; current: number; want: number; expected: number };
+/** A partition the promote refused: prod rewrote it, or (input set) an upstream its version read moved. */
+type Conflict = {
+  product: string;
+  partition: string;
+  current: number;
+  want: number;
+  expected: number;
+  input?: string;
+  input_partition?: string;
+  input_read?: number;
+  input_current?: number;
+  input_promoted?: boolean;
+  inputs_moved?: number;
+};
+
+/** Why a partition conflicts, in words. */
+function conflictReason(c: Conflict): string {
+  if (!c.input) return "prod rewrote it";
+  const now = c.input_promoted ? `this promote makes v${c.input_current}` : c.input_current ? `prod now v${c.input_current}` : "prod now none";
+  const more = (c.inputs_moved ?? 1) > 1 ? ` (+${(c.inputs_moved ?? 1) - 1} more)` : "";
+  return `read ${c.input} ${c.input_partition} v${c.input_read}, ${now}${more}`;
+}
 
 export class EnvPage implements Page {
   title: string;
@@ -178,8 +199,13 @@ export class EnvPage implements Page {
       ${this.done ? html`<div class="notice" data-testid="env-done">${this.done}</div>` : nothing}
       ${this.error ? html`<div class="error-box" data-testid="env-error">${this.error}</div>` : nothing}
       ${this.conflicts
-        ? html`<table class="small" data-testid="env-conflicts"><thead><tr><th>product</th><th>partition</th><th>prod now</th><th>built against</th></tr></thead>
-            <tbody>${this.conflicts.slice(0, 50).map((c) => html`<tr><td>${c.product}</td><td class="mono">${c.partition}</td><td>v${c.current}</td><td>${c.expected > 0 ? `v${c.expected}` : "none"}</td></tr>`)}</tbody></table>
+        ? html`<table class="small" data-testid="env-conflicts"><thead><tr><th>product</th><th>partition</th><th>prod now</th><th>built against</th><th>why</th></tr></thead>
+            <tbody>${this.conflicts
+              .slice(0, 50)
+              .map(
+                (c) =>
+                  html`<tr><td>${c.product}</td><td class="mono">${c.partition}</td><td>v${c.current}</td><td>${c.expected > 0 ? `v${c.expected}` : "none"}</td><td class="small">${conflictReason(c)}</td></tr>`,
+              )}</tbody></table>
             <p class="small">Rebuild those partitions in ${this.name} (a run or backfill with this environment selected), then promote again; or discard ${this.name}.</p>`
         : nothing}
       ${!d

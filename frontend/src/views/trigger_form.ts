@@ -1,6 +1,7 @@
 // The trigger form of the pipeline page: a schedule (cron, with its next
-// ticks read in the zone as it is typed), an upstream event or API calls
-// only, with catch-up. The pipeline file stays the source of truth: a save
+// ticks read in the zone as it is typed), an upstream event (new versions
+// of a product, or new keys of a dynamic dimension) or API calls only, with
+// catch-up. The pipeline file stays the source of truth: a save
 // is an edit of its `triggers:` list by the server, sent with the file's
 // ETag; a file changed elsewhere since is shown as the YAML cell shows it
 // (reload from disk, or save over it).
@@ -9,7 +10,7 @@ import { html, nothing, type TemplateResult } from "lit-html";
 import { live } from "lit-html/directives/live.js";
 import { ApiError, call, enc, errorText } from "../api";
 import { zoneList } from "../time";
-import type { PipelineView } from "../types";
+import type { DimConfig, PipelineView } from "../types";
 import type { TriggerStatus } from "./trigger_panel";
 
 export type TriggerKind = "schedule" | "event" | "api";
@@ -21,6 +22,8 @@ export interface TriggerFields {
   cron: string;
   timezone: string;
   product: string;
+  /** An event's: "new-key" for keys added to a dynamic dimension's product; "" for new versions. */
+  changes: string;
   run: string;
   catchUp: string;
 }
@@ -32,6 +35,7 @@ export interface TriggerBody {
   cron?: string;
   timezone?: string;
   product?: string;
+  changes?: string;
   run?: string;
   catch_up?: number;
 }
@@ -54,13 +58,14 @@ const formApi = {
 
 /** The fields of a new trigger, or of an existing one as the server reads it. */
 export function fieldsOf(t: TriggerStatus | undefined, pipelineZone: string): TriggerFields {
-  if (!t) return { id: "", kind: "schedule", cron: "30 2 * * *", timezone: pipelineZone, product: "", run: "", catchUp: "1" };
+  if (!t) return { id: "", kind: "schedule", cron: "30 2 * * *", timezone: pipelineZone, product: "", changes: "", run: "", catchUp: "1" };
   return {
     id: t.id,
     kind: t.kind,
     cron: t.cron ?? "",
     timezone: t.timezone ?? pipelineZone,
     product: t.product ?? "",
+    changes: t.changes === "new-key" ? "new-key" : "",
     run: t.run ?? "",
     catchUp: String(t.catch_up ?? 1),
   };
@@ -89,9 +94,15 @@ export function bodyOf(f: TriggerFields, pipelineZone: string): TriggerBody | st
     case "event":
       if (!f.product.trim()) return "product: the product whose new versions fire this trigger";
       b.product = f.product.trim();
+      if (f.changes === "new-key") b.changes = "new-key";
       break;
   }
   return b;
+}
+
+/** The pipeline's dynamic dimensions: a new-key trigger follows the product of one. */
+export function dynamicDims(pl: PipelineView | undefined): DimConfig[] {
+  return (pl?.partitions.dims ?? []).filter((d) => d.kind === "dynamic" && d.product);
 }
 
 export interface TriggerFormHost {
@@ -141,6 +152,13 @@ export class TriggerForm {
   private set(k: keyof TriggerFields, v: string): void {
     this.fields = { ...this.fields, [k]: v } as TriggerFields;
     if (k === "cron" || k === "timezone" || k === "kind") this.previewSoon(300);
+    this.host.update();
+  }
+
+  /** Sets the kind; a new-key trigger also names its dimension's product. */
+  private setKind(kind: TriggerKind, changes: string, product?: string): void {
+    this.fields = { ...this.fields, kind, changes, product: product ?? (this.fields.changes === "new-key" ? "" : this.fields.product) };
+    this.previewSoon(300);
     this.host.update();
   }
 
@@ -239,7 +257,31 @@ export class TriggerForm {
           ] as const
         ).map(
           ([k, label]) =>
-            html`<label><input type="radio" name="kind" value=${k} data-testid=${"trigger-kind-" + k} .checked=${live(f.kind === k)} @change=${() => this.set("kind", k)} /> ${label}</label> `,
+            html`<label
+                ><input
+                  type="radio"
+                  name="kind"
+                  value=${k}
+                  data-testid=${"trigger-kind-" + k}
+                  .checked=${live(f.kind === k && !(k === "event" && f.changes === "new-key"))}
+                  @change=${() => this.setKind(k, "")}
+                />
+                ${label}</label
+              > `,
+        )}
+        ${dynamicDims(this.host.pipeline()).map(
+          (d) =>
+            html`<label title="runs every cell of each key added to ${d.product}, the key set of dimension ${d.name}"
+                ><input
+                  type="radio"
+                  name="kind"
+                  value=${"new-key:" + d.name}
+                  data-testid=${"trigger-kind-new-key-" + d.name}
+                  .checked=${live(f.kind === "event" && f.changes === "new-key" && f.product === d.product)}
+                  @change=${() => this.setKind("event", "new-key", d.product ?? "")}
+                />
+                new keys of ${d.name} (${d.product})</label
+              > `,
         )}
       </fieldset>
       ${f.kind === "schedule"
@@ -266,7 +308,11 @@ export class TriggerForm {
               >
             </div>`
         : nothing}
-      ${f.kind === "event"
+      ${f.kind === "event" && f.changes === "new-key"
+        ? html`<div class="muted" data-testid="trigger-form-new-key">
+            Fires when ${f.product} gains keys: runs every cell of each new key (by default every time partition from the pipeline's start).
+          </div>`
+        : f.kind === "event"
         ? html`<div class="form-row">
             <label>Product ${input("product", { testid: "trigger-form-product", list: "trigger-products", placeholder: "orders" })}</label>
             <datalist id="trigger-products">${this.products.map((p) => html`<option value=${p}></option>`)}</datalist>

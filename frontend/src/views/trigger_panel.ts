@@ -38,6 +38,8 @@ export interface TriggerStatus {
   cron?: string;
   timezone?: string;
   product?: string;
+  /** An event's: new-key (keys added to a dynamic dimension's product) or new-version. */
+  changes?: string;
   run: string;
   catch_up?: number;
   disabled?: string;
@@ -63,7 +65,7 @@ export function describeTrigger(t: TriggerStatus): string {
     case "schedule":
       return `cron ${t.cron} in ${t.timezone}`;
     case "event":
-      return `new versions of ${t.product}`;
+      return t.changes === "new-key" ? `new keys in ${t.product}` : `new versions of ${t.product}`;
   }
   return "API calls only";
 }

@@ -54,6 +54,12 @@ func (c *coalescer) fireNewKeys(ctx context.Context, b *batch, pl *project.Pipel
 	if err != nil {
 		return failed(err)
 	}
+	// Without a time dimension the box is the new keys alone: from and to
+	// stay empty, as the engine wants them (targetOf).
+	window := "time " + from + ".." + to
+	if spec.Interval == partitions.None {
+		window = "every cell of the new keys (no time dimension)"
+	}
 	paused, _ := Paused(proj.Dir)
 	var fs []Firing
 	for _, dim := range t.Dims {
@@ -72,7 +78,7 @@ func (c *coalescer) fireNewKeys(ctx context.Context, b *batch, pl *project.Pipel
 		f.From, f.To = from, to
 		f.Where = map[string][]string{dim: added}
 		f.KeySets = map[string]int{dim: ks.Version}
-		f.Detail = fmt.Sprintf("new keys of %s (key set v%d, since v%d): %s; time %s..%s", dim, ks.Version, since, strings.Join(added, ", "), from, to)
+		f.Detail = fmt.Sprintf("new keys of %s (key set v%d, since v%d): %s; %s", dim, ks.Version, since, strings.Join(added, ", "), window)
 		if _, ok := paused[pauseKey(pl.ID, t.ID)]; ok {
 			f.Action, f.Detail = ActionSkipped, "paused; "+f.Detail
 		} else {
