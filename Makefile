@@ -103,7 +103,7 @@ test-go:
 
 # test-race: concurrency-heavy packages under the race detector
 test-race:
-	$(GO) test -count=1 -timeout 5m -race -short ./kernel/... ./blocks/... ./projects/partitions/... ./projects/engine/... ./server/...
+	$(GO) test -count=1 -timeout 10m -race -short ./kernel/... ./blocks/... ./projects/partitions/... ./projects/engine/... ./server/...
 
 # soak: the fault-injection soak: STRATA_SOAK_TRIALS (default 40) kill -9 trials of demo backfills, and as many promote-race and takeover scenarios; the seed is printed, STRATA_SOAK_SEED replays it
 soak:
