@@ -135,16 +135,11 @@ func (s *Server) putBlockNote(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var req struct {
-		Note *string `json:"note"`
-	}
-	if err := decodeJSON(c, &req); err != nil {
+	note, err := decodeNote(c)
+	if err != nil {
 		return err
 	}
-	if req.Note == nil {
-		return badRequest(`want {"note": "markdown text"} ("" removes the note)`)
-	}
-	return s.editPipelineFile(c, pl, func(y []byte) ([]byte, error) { return project.SetBlockNote(y, b.ID, *req.Note) }, b.ID)
+	return s.editPipelineFile(c, pl, func(y []byte) ([]byte, error) { return project.SetBlockNote(y, b.ID, note) }, b.ID)
 }
 
 // putEndNote: PUT /pipelines/:id/note {"note"} sets the markdown shown
@@ -155,33 +150,31 @@ func (s *Server) putEndNote(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var req struct {
-		Note *string `json:"note"`
-	}
-	if err := decodeJSON(c, &req); err != nil {
+	note, err := decodeNote(c)
+	if err != nil {
 		return err
-	}
-	if req.Note == nil {
-		return badRequest(`want {"note": "markdown text"} ("" removes the note)`)
 	}
 	s.files.Lock()
 	defer s.files.Unlock()
-	y, err := s.readFile(pl.File)
-	if err != nil {
-		return err
-	}
-	out, err := project.SetEndNote(y, *req.Note)
-	if err != nil {
-		return apiErr(http.StatusUnprocessableEntity, CodeUnprocessable, "cannot edit %s: %s; fix the file first", pl.File, err)
-	}
-	if err := s.writeFile(pl.File, out); err != nil {
-		return err
-	}
-	proj, err := s.reload()
+	proj, err := s.rewritePipelineFile(pl, func(y []byte) ([]byte, error) { return project.SetEndNote(y, note) })
 	if err != nil {
 		return err
 	}
 	return s.pipelineResponse(c, http.StatusOK, proj, pl.ID)
+}
+
+// decodeNote reads a note edit's body, {"note": "markdown"}.
+func decodeNote(c echo.Context) (string, error) {
+	var req struct {
+		Note *string `json:"note"`
+	}
+	if err := decodeJSON(c, &req); err != nil {
+		return "", err
+	}
+	if req.Note == nil {
+		return "", badRequest(`want {"note": "markdown text"} ("" removes the note)`)
+	}
+	return *req.Note, nil
 }
 
 // editPipelineFile applies edit to the pipeline file, writes it, reloads,
@@ -189,21 +182,28 @@ func (s *Server) putEndNote(c echo.Context) error {
 func (s *Server) editPipelineFile(c echo.Context, pl *project.Pipeline, edit func([]byte) ([]byte, error), block string) error {
 	s.files.Lock()
 	defer s.files.Unlock()
-	y, err := s.readFile(pl.File)
-	if err != nil {
-		return err
-	}
-	out, err := edit(y)
-	if err != nil {
-		return apiErr(http.StatusUnprocessableEntity, CodeUnprocessable, "cannot edit %s: %s; fix the file first", pl.File, err)
-	}
-	if err := s.writeFile(pl.File, out); err != nil {
-		return err
-	}
-	if _, err := s.reload(); err != nil {
+	if _, err := s.rewritePipelineFile(pl, edit); err != nil {
 		return err
 	}
 	return s.blockResponse(c, http.StatusOK, pl.ID, block)
+}
+
+// rewritePipelineFile applies edit to the pipeline file, writes it and
+// reloads the project, which it returns. The caller holds s.files (until
+// it has answered, so the answer is the state this edit made).
+func (s *Server) rewritePipelineFile(pl *project.Pipeline, edit func([]byte) ([]byte, error)) (*project.Project, error) {
+	y, err := s.readFile(pl.File)
+	if err != nil {
+		return nil, err
+	}
+	out, err := edit(y)
+	if err != nil {
+		return nil, apiErr(http.StatusUnprocessableEntity, CodeUnprocessable, "cannot edit %s: %s; fix the file first", pl.File, err)
+	}
+	if err := s.writeFile(pl.File, out); err != nil {
+		return nil, err
+	}
+	return s.reload()
 }
 
 // renameBlock: POST /pipelines/:id/blocks/:block/rename {"id"}. The id

@@ -72,13 +72,7 @@ func TestNewKeyTriggerThroughBinary(t *testing.T) {
 	days := []string{start, time.Now().UTC().AddDate(0, 0, -2).Format("2006-01-02"), time.Now().UTC().AddDate(0, 0, -1).Format("2006-01-02")}
 	write := func(p, c string) {
 		t.Helper()
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeProject(t, dir, map[string]string{p: c})
 	}
 	runWant(t, bin, 0, "init", dir)
 	ids := filepath.Join(t.TempDir(), "ids")
@@ -206,13 +200,7 @@ func TestNewKeyTriggerNoTimeThroughBinary(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "proj")
 	write := func(p, c string) {
 		t.Helper()
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeProject(t, dir, map[string]string{p: c})
 	}
 	runWant(t, bin, 0, "init", dir)
 	ids := filepath.Join(t.TempDir(), "ids")

@@ -7,31 +7,8 @@ import (
 	"github.com/stratahq/strata/kernel/modtest"
 )
 
-const sqliteBlock = `package store
-
-import (
-	"database/sql"
-	"fmt"
-
-	_ "github.com/mattn/go-sqlite3"
-
-	"github.com/stratahq/strata/blocks/sdk"
-)
-
-func Load(ctx *sdk.Context) (*sdk.Table, error) {
-	db, err := sql.Open("sqlite3", ":memory:")
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-	var n int
-	if err := db.QueryRow("select 6 * 7").Scan(&n); err != nil {
-		return nil, err
-	}
-	fmt.Println("sqlite says", n)
-	return sdk.NewTable(), nil
-}
-`
+// sqliteBlock runs `select 6 * 7` through go-sqlite3, a package with C code.
+var sqliteBlock = modtest.SQLiteBlock("store")
 
 // A block importing a package that only builds with cgo (go-sqlite3) runs
 // compiled when a C compiler is found: that worker is built with cgo.

@@ -99,3 +99,35 @@ func Vendor(t testing.TB, project, module, version string, extra map[string]stri
 		t.Fatal(err)
 	}
 }
+
+// SQLiteBlock is a block of package pkg that runs `select 6 * 7` through
+// github.com/mattn/go-sqlite3 (testdata/cgomodules), a package with C code:
+// compiled it needs cgo, and the project kernel (built without) must treat
+// it as a gap.
+func SQLiteBlock(pkg string) string {
+	return "package " + pkg + `
+
+import (
+	"database/sql"
+	"fmt"
+
+	_ "github.com/mattn/go-sqlite3"
+
+	"github.com/stratahq/strata/blocks/sdk"
+)
+
+func Load(ctx *sdk.Context) (*sdk.Table, error) {
+	db, err := sql.Open("sqlite3", ":memory:")
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow("select 6 * 7").Scan(&n); err != nil {
+		return nil, err
+	}
+	fmt.Println("sqlite says", n)
+	return sdk.NewTable(), nil
+}
+`
+}

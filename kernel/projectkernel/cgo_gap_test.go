@@ -10,31 +10,8 @@ import (
 	"github.com/stratahq/strata/kernel/modtest"
 )
 
-const sqliteBlock = `package b
-
-import (
-	"database/sql"
-	"fmt"
-
-	_ "github.com/mattn/go-sqlite3"
-
-	"github.com/stratahq/strata/blocks/sdk"
-)
-
-func Load(ctx *sdk.Context) (*sdk.Table, error) {
-	db, err := sql.Open("sqlite3", ":memory:")
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-	var n int
-	if err := db.QueryRow("select 6 * 7").Scan(&n); err != nil {
-		return nil, err
-	}
-	fmt.Println("sqlite says", n)
-	return sdk.NewTable(), nil
-}
-`
+// sqliteBlock runs `select 6 * 7` through go-sqlite3, a package with C code.
+var sqliteBlock = modtest.SQLiteBlock("b")
 
 // A package with C code (go-sqlite3) is a gap of the project kernel, which
 // is built without cgo: its pure-Go fallback is a stub, so the block is

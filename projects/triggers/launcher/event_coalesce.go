@@ -249,16 +249,7 @@ func (c *coalescer) fire(ctx context.Context, b *batch, now time.Time) error {
 		}
 		fs = append(fs, f)
 	}
-	if err := c.l.store.recordFired(ctx, b.pipeline, b.trigger, b.seq, fs...); err != nil {
-		return err
-	}
-	c.l.notify(pl.ID, fs)
-	for _, f := range fs {
-		if f.Action == ActionLaunched {
-			c.l.enqueue(f)
-		}
-	}
-	return nil
+	return c.launch(ctx, b, pl.ID, fs)
 }
 
 // affected maps upstream partitions of product to the downstream pipeline's
@@ -321,4 +312,20 @@ func affected(proj *project.Project, down *project.Pipeline, product string, upK
 		out = append(out, [2]string{p.Key, p.Key})
 	}
 	return out, nil
+}
+
+// launch records fs as b's firings (its pending changes consumed in the
+// same transaction), tells the pipeline's watchers, then queues the work
+// of those that launch: recorded first, so a crash launches it at restart.
+func (c *coalescer) launch(ctx context.Context, b *batch, pipeline string, fs []Firing) error {
+	if err := c.l.store.recordFired(ctx, b.pipeline, b.trigger, b.seq, fs...); err != nil {
+		return err
+	}
+	c.l.notify(pipeline, fs)
+	for _, f := range fs {
+		if f.Action == ActionLaunched {
+			c.l.enqueue(f)
+		}
+	}
+	return nil
 }

@@ -87,16 +87,7 @@ func (c *coalescer) fireNewKeys(ctx context.Context, b *batch, pl *project.Pipel
 		}
 		fs = append(fs, f)
 	}
-	if err := c.l.store.recordFired(ctx, b.pipeline, b.trigger, b.seq, fs...); err != nil {
-		return err
-	}
-	c.l.notify(pl.ID, fs)
-	for _, f := range fs {
-		if f.Action == ActionLaunched {
-			c.l.enqueue(f)
-		}
-	}
-	return nil
+	return c.launch(ctx, b, pl.ID, fs)
 }
 
 // addedSince lists the keys of ks absent from the key set version the
