@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 
 	"github.com/stratahq/strata/blocks/sdk"
 )
@@ -48,7 +47,7 @@ func (w *Warehouse) DiffTable(ctx context.Context, product, partition string, ve
 	err = w.onConn(ctx, func(conn *sql.Conn) error {
 		// Registered before the transaction starts: a read-only one
 		// cannot add a function to the connection's catalog.
-		if err := registerTableSource(conn); err != nil && !strings.Contains(err.Error(), "already exists") {
+		if err := registerTableSource(conn); err != nil {
 			return fmt.Errorf("register %s: %w", tableSourceFunc, err)
 		}
 		return w.readOnConn(ctx, conn, func() error {

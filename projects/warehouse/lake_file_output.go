@@ -164,7 +164,7 @@ func WriteLakeFile(ctx context.Context, s FileSink, t *sdk.Table) (*WrittenFile,
 		return nil, err
 	}
 	defer conn.Close()
-	if err := registerTableSource(conn); err != nil && !strings.Contains(err.Error(), "already exists") {
+	if err := registerTableSource(conn); err != nil {
 		return nil, fmt.Errorf("register %s: %w", tableSourceFunc, err)
 	}
 	h, release := handOver(t)

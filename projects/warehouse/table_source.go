@@ -26,8 +26,18 @@ var (
 	nextHandle    atomic.Int64
 )
 
-// registerTableSource installs strata_rows on a connection.
+// registerMu serializes registerTableSource. DuckDB puts a table function
+// in the database's system catalog, replacing one of the same name, each
+// time in its own transaction; two connections registering at once are two
+// transactions writing one catalog entry, and the second fails with only
+// "could not create table UDF" (a replay's diff beside the writer did, in CI).
+var registerMu sync.Mutex
+
+// registerTableSource installs strata_rows on conn's database; registering
+// it again replaces it with the same function.
 func registerTableSource(conn *sql.Conn) error {
+	registerMu.Lock()
+	defer registerMu.Unlock()
 	return duckdb.RegisterTableUDF(conn, tableSourceFunc, duckdb.ChunkTableFunction{
 		Config: duckdb.TableFunctionConfig{Arguments: []duckdb.TypeInfo{mustTypeInfo(duckdb.TYPE_BIGINT)}},
 		BindArguments: func(_ map[string]any, args ...any) (duckdb.ChunkTableSource, error) {
