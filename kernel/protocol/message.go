@@ -95,6 +95,11 @@ type ExecRequest struct {
 	// folder itself and answer with Result.Written instead of the table;
 	// kernels and the local pool ignore it (output_sink.go).
 	Sink *OutputSink `json:"sink,omitempty"`
+	// InputFiles are inputs an upstream of the same run wrote into the
+	// warehouse's data folder on a worker: the executor reads each from
+	// its file instead of from the (empty) table sent in its place, so the
+	// rows never travel through the coordinator (output_sink.go).
+	InputFiles []InputFile `json:"input_files,omitempty"`
 }
 
 // SourceFile is one more file of a Go block's package.
@@ -151,6 +156,10 @@ const (
 	ErrMemory      ErrorKind = "memory"
 	ErrCrash       ErrorKind = "crash" // the kernel process died
 	ErrInterrupted ErrorKind = "interrupted"
+	// ErrInputFile: the executor could not read an upstream's file named in
+	// ExecRequest.InputFiles (its data folder is not mounted there); the
+	// block did not run, and the coordinator runs it again with the tables.
+	ErrInputFile ErrorKind = "input_file"
 )
 
 // Diagnostic is one problem at a position of the block file.

@@ -45,6 +45,10 @@ type AgentConfig struct {
 	// (the warehouse's shared data folder) instead of sending the rows back:
 	// the coordinator then only commits the file (output_sink.go).
 	Files FileWriter
+	// Inputs, when set, reads the upstream files a task names
+	// (ExecRequest.InputFiles) from the shared data folder; without it such
+	// a task is answered ErrInputFile and the coordinator sends the tables.
+	Inputs FileReader
 }
 
 // FileWriter writes a block's output as a file the coordinator commits.
@@ -240,7 +244,11 @@ func (a *Agent) handle(ctx context.Context, m jetstream.Msg, pay *payloads, ackW
 			h.Log(protocol.LogLine{Level: "warn", Msg: "ran interpreted on worker " + a.cfg.ID + ": " + nerr.Error(), Time: time.Now()})
 		}
 	}
-	res, out, err := exec.Exec(runCtx, hdr.Exec, inputs, h)
+	var res *protocol.Result
+	var out *sdk.Table
+	if inputs, res = a.readInputs(runCtx, hdr.Exec, inputs); res == nil {
+		res, out, err = exec.Exec(runCtx, hdr.Exec, inputs, h)
+	}
 	res, out = h.secrets.result(res, out) // nothing the block saw of a secret leaves in clear
 	endTaskSpan(span, engine, res, err)
 	if ctx.Err() != nil {

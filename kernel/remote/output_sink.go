@@ -2,6 +2,7 @@ package remote
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/stratahq/strata/blocks/sdk"
@@ -36,4 +37,39 @@ func (a *Agent) writeOutput(ctx context.Context, req *protocol.ExecRequest, res 
 		return out
 	}
 	return nil
+}
+
+// FileReader reads an upstream's output from the file a worker wrote.
+type FileReader interface {
+	ReadInput(ctx context.Context, f protocol.InputFile) (*sdk.Table, error)
+}
+
+// readInputs puts the tables of the task's input files in their places.
+// A file this agent cannot read (no reader, the folder not mounted here)
+// answers ErrInputFile before the block runs: the coordinator then runs it
+// with the tables, so a worker without the data folder costs a round trip,
+// never a wrong input.
+func (a *Agent) readInputs(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table) ([]*sdk.Table, *protocol.Result) {
+	if len(req.InputFiles) == 0 {
+		return inputs, nil
+	}
+	fail := func(msg string) ([]*sdk.Table, *protocol.Result) {
+		return nil, &protocol.Result{Error: &protocol.RunError{Kind: protocol.ErrInputFile, Message: "worker " + a.cfg.ID + ": " + msg}}
+	}
+	if a.cfg.Inputs == nil {
+		return fail("reads no upstream files (started without the warehouse's data folder)")
+	}
+	out := make([]*sdk.Table, len(req.Inputs))
+	copy(out, inputs)
+	for _, f := range req.InputFiles {
+		if f.Input < 0 || f.Input >= len(out) {
+			return fail(fmt.Sprintf("input file %s for input %d of %d", f.Path, f.Input, len(out)))
+		}
+		t, err := a.cfg.Inputs.ReadInput(ctx, f)
+		if err != nil {
+			return fail(err.Error())
+		}
+		out[f.Input] = t
+	}
+	return out, nil
 }

@@ -177,7 +177,19 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 		req.Sink = r.sinkFor(g, b)
 	}
 	kctx, span := tracing.Start(ctx, op, attribute.String("strata.block", b.ID), attribute.String("strata.partition", g.part.Key))
+	req.InputFiles = in.inputFiles()
 	res, out, err := r.exec.Exec(kctx, req, in.tables, h)
+	if err == nil && res.Error != nil && res.Error.Kind == protocol.ErrInputFile {
+		// The executor could not read an upstream's file (its machine has
+		// not the data folder): read here, send the tables. The block had
+		// not started, so this is the same attempt.
+		h.keep(res.Error.Message + ": the coordinator sent the upstream tables instead\n")
+		var tin *upstreams
+		if tin, err = in.withTables(kctx); err == nil {
+			req.InputFiles = nil
+			res, out, err = r.exec.Exec(kctx, req, tin.tables, h)
+		}
+	}
 	if err == nil && res.Error != nil {
 		span.SetStatus(codes.Error, string(res.Error.Kind))
 	}
