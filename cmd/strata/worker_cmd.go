@@ -102,6 +102,7 @@ func runWorker(args []string) error {
 		// coordinator then sends the table).
 		acfg.Files, acfg.Inputs = lakeFiles{}, lakeFiles{}
 	}
+	acfg.SQL = lakeFiles{} // SQL blocks over outputs of their run, in a sandboxed DuckDB
 	if *eng == "auto" {
 		if acfg.BinDir = *builds; acfg.BinDir == "" {
 			cache, err := os.UserCacheDir()

@@ -15,27 +15,36 @@ import (
 )
 
 // On a DuckLake (Postgres catalog, data in a folder) with two workers and
-// no local kernels, a Go block's downstream Go blocks read its output from
-// the Parquet file its worker wrote, not from a table sent through the
-// coordinator. In the demo, clv's output goes to the dynamic segments
-// block and to every segment_stats child: the coordinator sends none of
-// its rows, the workers read the file, and the lake then holds exactly what
-// the single-machine reference holds, with the suite's end invariants.
+// no local kernels, a block's downstream blocks of the same partition read
+// its output from the Parquet file its worker wrote, not from a table sent
+// through the coordinator, and the SQL block daily_customer_metrics, whose
+// one input is raw_orders' output, runs on a worker too (in its DuckDB).
+// In the demo: daily_customer_metrics reads raw_orders' file, clv reads
+// daily_customer_metrics' file, and segments and every segment_stats child
+// read clv's file. The coordinator sends none of those rows, and the lake
+// then holds exactly what the single-machine reference holds, with the
+// suite's end invariants.
 func TestScaleOutOnLakeDownstreamReadsUpstreamFile(t *testing.T) {
 	tr, rows := lakeFilesBackfill(t, nil)
-	// Every partition's segments block, and each of its segment_stats
-	// children, named clv's file.
-	if want := rows.clvParts + rows.segments; tr.InputFiles < want || tr.InputsRefused != 0 {
-		t.Errorf("tasks named %d upstream files (%d refused), want at least %d (segments once a partition, and each of the %d segment_stats children), none refused", tr.InputFiles, tr.InputsRefused, want, rows.segments)
+	if want := 3*rows.clvParts + rows.segments; tr.InputFiles < want || tr.InputsRefused != 0 {
+		t.Errorf("tasks named %d upstream files (%d refused), want at least %d (daily_customer_metrics, clv and segments once a partition, and each of the %d segment_stats children), none refused", tr.InputFiles, tr.InputsRefused, want, rows.segments)
 	}
-	// What the coordinator still sends: clv the output of the SQL block
-	// daily_customer_metrics (SQL runs here), each child its one segment
-	// row, and segment_report (a reduce) the union of the children's
-	// outputs. Before, clv's rows went out too, once for segments and once
-	// per child (seen: 62,199 input rows sent for these 12,507). Less than
-	// one copy of clv more, since a retried task is sent again.
-	if want := rows.dcm + rows.segments + rows.stats; tr.InputRows >= want+rows.clv {
-		t.Errorf("the coordinator sent %d input rows to workers, want %d (daily_customer_metrics, segments and segment_stats rows), never clv's %d", tr.InputRows, want, rows.clv)
+	// What the coordinator still sends: each child its one segment row, and
+	// segment_report (a reduce) the union of the children's outputs. Seen
+	// before: 62,199 input rows (clv's rows went out for segments and once
+	// per child, daily_customer_metrics' to clv); then 12,507 while SQL
+	// blocks ran on the coordinator (daily_customer_metrics' rows to clv).
+	// Less than one copy of a product more, since a retried task is sent again.
+	if want := rows.segments + rows.stats; tr.InputRows >= want+rows.dcm {
+		t.Errorf("the coordinator sent %d input rows to workers, want %d (segments and segment_stats rows), never daily_customer_metrics' %d or clv's %d", tr.InputRows, want, rows.dcm, rows.clv)
+	}
+	if tr.OutputRows >= rows.dcm {
+		t.Errorf("the coordinator received %d output rows: daily_customer_metrics' %d came back", tr.OutputRows, rows.dcm)
+	}
+	// The SQL block's output is files workers wrote (only a worker's
+	// WriteLakeFile names a file strata-…).
+	if n := workerFilesOf(t, rows.dir, "daily_customer_metrics"); n < rows.clvParts {
+		t.Errorf("%d of daily_customer_metrics' files were written by workers, want one a partition (%d)", n, rows.clvParts)
 	}
 }
 
@@ -51,7 +60,10 @@ func TestScaleOutOnLakeWorkerWithoutDataFolderGetsTables(t *testing.T) {
 }
 
 // lakeRows are row counts of the demo's products on the lake.
-type lakeRows struct{ clv, clvParts, segments, stats, dcm int64 }
+type lakeRows struct {
+	clv, clvParts, segments, stats, dcm int64
+	dir                                 string
+}
 
 // lakeFilesBackfill backfills a week of the demo on a Postgres-catalog lake
 // with workers w1 and w2 (extra flags by name) and the coordinator running
@@ -98,7 +110,7 @@ func lakeFilesBackfill(t *testing.T, extra map[string][]string) (trafficCounts, 
 		t.Fatalf("open the lake: %v", err)
 	}
 	defer w.close()
-	var r lakeRows
+	r := lakeRows{dir: dir}
 	if err := w.db.QueryRow(`SELECT (SELECT count(*) FROM clv__clv), (SELECT count(DISTINCT _partition) FROM clv__clv),
 		(SELECT count(*) FROM clv__segments), (SELECT count(*) FROM clv__segment_stats), (SELECT count(*) FROM daily_customer_metrics)`).Scan(&r.clv, &r.clvParts, &r.segments, &r.stats, &r.dcm); err != nil {
 		t.Fatal(err)
@@ -122,4 +134,22 @@ func coordinatorTraffic(t *testing.T, stderr string) trafficCounts {
 	}
 	n := func(s string) int64 { v, _ := strconv.ParseInt(s, 10, 64); return v }
 	return trafficCounts{n(m[1]), n(m[2]), n(m[3]), n(m[4]), n(m[5])}
+}
+
+// workerFilesOf counts the live data files of a product's storage table
+// that workers wrote.
+func workerFilesOf(t *testing.T, dir, product string) int64 {
+	t.Helper()
+	w, ok, err := openLake(dir)
+	if !ok || err != nil {
+		t.Fatalf("open the lake of %s: %v", dir, err)
+	}
+	defer w.close()
+	var n int64
+	err = w.db.QueryRow(`SELECT count(*) FROM __ducklake_metadata_lake.ducklake_data_file f JOIN __ducklake_metadata_lake.ducklake_table tb USING (table_id)
+		WHERE f.end_snapshot IS NULL AND tb.end_snapshot IS NULL AND tb.table_name LIKE ? AND (f.path LIKE 'strata-%' OR f.path LIKE '%/strata-%')`, "%"+product+"%").Scan(&n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

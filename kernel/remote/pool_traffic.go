@@ -19,7 +19,7 @@ type Traffic struct {
 	OutputRows  int64 `json:"output_rows"`  // rows of output tables received (results used)
 	OutputFiles int64 `json:"output_files"` // outputs the workers wrote as files (results used)
 	// InputsRefused counts tasks a worker could not read an input file of
-	// (ErrInputFile: no data folder there); the engine sent their tables.
+	// (ErrNotHere: no data folder there); the engine sent their tables.
 	InputsRefused int64 `json:"inputs_refused"`
 }
 
@@ -43,7 +43,7 @@ func (c *trafficCounters) received(res *protocol.Result, out *sdk.Table) {
 	if res != nil && res.Written != nil {
 		c.outputFiles.Add(1)
 	}
-	if res != nil && res.Error != nil && res.Error.Kind == protocol.ErrInputFile {
+	if res != nil && res.Error != nil && res.Error.Kind == protocol.ErrNotHere {
 		c.refused.Add(1)
 	}
 }

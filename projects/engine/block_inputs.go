@@ -43,7 +43,7 @@ func (r *runner) inputs(ctx context.Context, g *group, b *project.Block, local f
 		if f := r.groupFile(g, u); f != nil {
 			// Its output is this file, not the warehouse's current version.
 			var t *sdk.Table
-			if !takesFiles(b) {
+			if !r.takesFiles(b) {
 				var err error
 				if t, err = readWritten(ctx, f); err != nil {
 					return nil, err

@@ -30,7 +30,7 @@ func (r *runner) sinkFor(g *group, b *project.Block) *protocol.OutputSink {
 		if o.FanOut == b.ID {
 			return nil
 		}
-		ret = ret || (slices.Contains(o.Upstream, b.ID) && !takesFiles(o))
+		ret = ret || (slices.Contains(o.Upstream, b.ID) && !r.takesFiles(o))
 	}
 	product := ProductName(r.pl, b)
 	s, ok := r.e.wh.FileSink(product, g.part.Key, r.opt.BasedOn[product])
@@ -41,11 +41,17 @@ func (r *runner) sinkFor(g *group, b *project.Block) *protocol.OutputSink {
 }
 
 // takesFiles says whether block b can read an upstream's output from the
-// file a worker wrote: a Go block runs in an executor that reads it; a SQL
+// file a worker wrote: a Go block runs in an executor that reads it, and so
+// does a SQL block that can run on a worker (sql_worker.go); another SQL
 // block runs here on the table, and an Export block's ctx.ExportParquet
 // writes its input table here.
-func takesFiles(b *project.Block) bool {
-	return b.Kind != project.KindSQL && b.Entry != project.EntryExport
+func (r *runner) takesFiles(b *project.Block) bool {
+	switch {
+	case b.Kind == project.KindSQL:
+		return r.sqlPortable(b)
+	default:
+		return b.Entry != project.EntryExport
+	}
 }
 
 // groupFile is the file a worker wrote for upstream u of group g in this
@@ -69,7 +75,7 @@ func (in *upstreams) inputFiles() []protocol.InputFile {
 }
 
 // withTables is in with every file read here: for an executor that could
-// not read them (ErrInputFile), so the block runs on the tables after all.
+// not read them (ErrNotHere), so the block runs on the tables after all.
 func (in *upstreams) withTables(ctx context.Context) (*upstreams, error) {
 	cp := &upstreams{names: in.names, tables: slices.Clone(in.tables), pinned: in.pinned, files: make([]*warehouse.WrittenFile, len(in.files))}
 	for i, f := range in.files {
