@@ -34,10 +34,10 @@ func (r *runner) sqlPortable(b *project.Block) bool {
 func (r *runner) sqlOnWorker(b *project.Block, in *upstreams) bool {
 	file := false
 	for i := range in.names {
-		if in.pinned[i] != nil {
+		if i < len(in.pinned) && in.pinned[i] != nil {
 			return false
 		}
-		file = file || in.files[i] != nil
+		file = file || (i < len(in.files) && in.files[i] != nil)
 	}
 	return file && r.sqlPortable(b)
 }
