@@ -94,9 +94,12 @@ func lakeFilesBackfill(t *testing.T, extra map[string][]string) (trafficCounts, 
 	var launched struct {
 		ID string `json:"id"`
 	}
+	cpu0 := procCPU(t, srv.Cmd.Process.Pid)
 	srv.Call(t, http.MethodPost, "/backfills", trial.specJSON(), &launched)
 	st := srv.WaitFor(t, launched.ID, func(p strataproc.Progress) bool { return p.State != "running" })
-	t.Logf("backfill ended %s (%+v)", st.State, st.Progress)
+	cpu := procCPU(t, srv.Cmd.Process.Pid) - cpu0
+	t.Logf("backfill ended %s (%+v); coordinator CPU %v, %.1f ms a partition", st.State, st.Progress, cpu,
+		float64(cpu.Microseconds())/1000/float64(max(st.Progress.Succeeded, 1)))
 	srv.Stop(t)
 	for _, w := range workers {
 		_ = w.Process.Signal(syscall.SIGTERM)
