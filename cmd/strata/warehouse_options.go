@@ -33,7 +33,7 @@ func warehouseOptions(proj *project.Project, readOnly bool) (warehouse.Options, 
 		if err != nil {
 			return o, fmt.Errorf("strata.yaml warehouse.password: %w", err)
 		}
-		o.Lake.Password = pw
+		o.Lake.Password, o.Lake.PasswordSecret = pw, wc.Password
 	}
 	if wc.S3Secret != "" {
 		v, err := secrets.New(proj.Dir, proj.Secrets).ResolveS3(wc.S3Secret)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/kernel/protocol"
@@ -25,9 +27,16 @@ var (
 // RunSQL runs a SQL block over the outputs of its run (warehouse.RunSQLOnTables),
 // with the parameters the coordinator would give it ($partition_key,
 // $partition_start, $partition_end in the pipeline's zone, $dim_<name>).
-func (lakeFiles) RunSQL(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table) (*sdk.Table, error) {
+//
+// Inputs that are committed versions (req.InputVersions) are read from the
+// lake first, exactly those versions, with the catalog's password asked of
+// the coordinator by its secret's name (sealed on the wire).
+func (lakeFiles) RunSQL(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table, secret func(context.Context, string) (string, error)) (*sdk.Table, error) {
 	p, err := protocol.BlockPartition(req.Partition)
 	if err != nil {
+		return nil, err
+	}
+	if inputs, err = readLakeInputs(ctx, req, inputs, secret); err != nil {
 		return nil, err
 	}
 	params := map[string]any{"partition_key": req.Partition.Key, "partition_start": p.Start, "partition_end": p.End}
@@ -48,4 +57,41 @@ func (lakeFiles) WriteOutput(ctx context.Context, s *protocol.OutputSink, t *sdk
 	}
 	return &protocol.WrittenOutput{Path: f.Path, Rows: f.Rows, Bytes: f.Bytes, Hash: f.Hash, Schema: f.Schema,
 		Partition: f.Partition, Version: f.Version}, nil
+}
+
+// readLakeInputs puts the committed versions req.InputVersions names in
+// their input slots, read from req.Lake.
+func readLakeInputs(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table, secret func(context.Context, string) (string, error)) ([]*sdk.Table, error) {
+	if len(req.InputVersions) == 0 {
+		return inputs, nil
+	}
+	if req.Lake == nil {
+		return nil, errors.New("the task reads committed versions but names no lake")
+	}
+	password := ""
+	if req.Lake.PasswordSecret != "" {
+		var err error
+		if password, err = secret(ctx, req.Lake.PasswordSecret); err != nil {
+			return nil, fmt.Errorf("the lake catalog's password (secret %q): %w", req.Lake.PasswordSecret, err)
+		}
+	}
+	refs := make([][]warehouse.VersionRef, len(req.InputVersions))
+	for i, iv := range req.InputVersions {
+		if iv.Input < 0 || iv.Input >= len(inputs) {
+			return nil, fmt.Errorf("input %d of %d", iv.Input, len(inputs))
+		}
+		for _, v := range iv.Versions {
+			refs[i] = append(refs[i], warehouse.VersionRef{Product: iv.Product, Partition: v.Partition, Version: v.Version})
+		}
+	}
+	lake := warehouse.RemoteLake{Catalog: req.Lake.Catalog, DataPath: req.Lake.DataPath, PasswordSecret: req.Lake.PasswordSecret}
+	tables, err := warehouse.ReadLakeVersions(ctx, lake, password, refs)
+	if err != nil {
+		return nil, err
+	}
+	out := append([]*sdk.Table(nil), inputs...)
+	for i, iv := range req.InputVersions {
+		out[iv.Input] = tables[i]
+	}
+	return out, nil
 }

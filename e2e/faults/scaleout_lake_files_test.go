@@ -1,13 +1,19 @@
 package faults
 
 import (
+	"bytes"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
+	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/nats-io/nats.go"
 
 	"github.com/stratahq/strata/e2e/pgtest"
 	"github.com/stratahq/strata/e2e/strataproc"
@@ -46,6 +52,18 @@ func TestScaleOutOnLakeDownstreamReadsUpstreamFile(t *testing.T) {
 	if n := workerFilesOf(t, rows.dir, "daily_customer_metrics"); n < rows.clvParts {
 		t.Errorf("%d of daily_customer_metrics' files were written by workers, want one a partition (%d)", n, rows.clvParts)
 	}
+	// weekly_customer_rollup reads the week's committed versions of
+	// daily_customer_metrics (another partitioning: not this run's
+	// outputs): a worker reads them from the lake itself, with the
+	// catalog's password sent sealed, runs the query and writes the file.
+	// Seen before: 0 inputs, 0 SQL tasks (it ran in the coordinator's
+	// warehouse).
+	if tr.LakeInputs < rows.weeks || tr.LakeSQL < rows.weeks {
+		t.Errorf("workers read %d inputs from the lake and ran %d SQL tasks over them, want weekly_customer_rollup's %d partitions", tr.LakeInputs, tr.LakeSQL, rows.weeks)
+	}
+	if n := workerFilesOf(t, rows.dir, "weekly_customer_rollup"); n < rows.weeks {
+		t.Errorf("%d of weekly_customer_rollup's files were written by workers, want one a week (%d)", n, rows.weeks)
+	}
 }
 
 // A worker that uses no data folder (--send-outputs: as one that does not
@@ -61,8 +79,8 @@ func TestScaleOutOnLakeWorkerWithoutDataFolderGetsTables(t *testing.T) {
 
 // lakeRows are row counts of the demo's products on the lake.
 type lakeRows struct {
-	clv, clvParts, segments, stats, dcm int64
-	dir                                 string
+	clv, clvParts, segments, stats, dcm, weeks int64
+	dir                                        string
 }
 
 // lakeFilesBackfill backfills a week of the demo on a Postgres-catalog lake
@@ -91,6 +109,7 @@ func lakeFilesBackfill(t *testing.T, extra map[string][]string) (trafficCounts, 
 		workers = append(workers, startWorker(t, d.Bin, "nats://"+addr, tokenFile, name, extra[name]...))
 	}
 	waitWorkers(t, d.Bin, dir, 2)
+	spy := spyNATS(t, "nats://"+addr, tokenFile, pg.Password)
 	var launched struct {
 		ID string `json:"id"`
 	}
@@ -104,6 +123,19 @@ func lakeFilesBackfill(t *testing.T, extra map[string][]string) (trafficCounts, 
 	for _, w := range workers {
 		_ = w.Process.Signal(syscall.SIGTERM)
 	}
+	// The catalog's password is in no log and crossed NATS only sealed.
+	if n := spy.seen(); n > 0 {
+		t.Errorf("the lake's password crossed NATS in clear in %d messages", n)
+	}
+	if strings.Contains(srv.Stderr.String(), pg.Password) {
+		t.Errorf("the coordinator's log holds the lake's password")
+	}
+	for i, w := range workers {
+		_ = w.Wait()
+		if strings.Contains(w.Stdout.(*bytes.Buffer).String(), pg.Password) {
+			t.Errorf("worker w%d's log holds the lake's password", i+1)
+		}
+	}
 	d.reportEnd(t, trial, dir, launched.ID)
 
 	tr := coordinatorTraffic(t, srv.Stderr.String())
@@ -115,7 +147,8 @@ func lakeFilesBackfill(t *testing.T, extra map[string][]string) (trafficCounts, 
 	defer w.close()
 	r := lakeRows{dir: dir}
 	if err := w.db.QueryRow(`SELECT (SELECT count(*) FROM clv__clv), (SELECT count(DISTINCT _partition) FROM clv__clv),
-		(SELECT count(*) FROM clv__segments), (SELECT count(*) FROM clv__segment_stats), (SELECT count(*) FROM daily_customer_metrics)`).Scan(&r.clv, &r.clvParts, &r.segments, &r.stats, &r.dcm); err != nil {
+		(SELECT count(*) FROM clv__segments), (SELECT count(*) FROM clv__segment_stats), (SELECT count(*) FROM daily_customer_metrics),
+		(SELECT count(DISTINCT _partition) FROM clv__weekly_customer_rollup)`).Scan(&r.clv, &r.clvParts, &r.segments, &r.stats, &r.dcm, &r.weeks); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("rows: %+v", r)
@@ -127,16 +160,19 @@ func lakeFilesBackfill(t *testing.T, extra map[string][]string) (trafficCounts, 
 
 // trafficCounts is the coordinator's line about what went through it
 // (remote.Traffic), printed when it stops.
-type trafficCounts struct{ InputRows, OutputRows, InputFiles, InputsRefused, OutputFiles int64 }
+type trafficCounts struct {
+	InputRows, OutputRows, InputFiles, InputsRefused, OutputFiles int64
+	LakeInputs, LakeSQL                                           int64
+}
 
 func coordinatorTraffic(t *testing.T, stderr string) trafficCounts {
 	t.Helper()
-	m := regexp.MustCompile(`tables through the coordinator: (\d+) input rows sent, (\d+) output rows received; files on the data folder instead: (\d+) inputs named by file \((\d+) tasks refused theirs\), (\d+) outputs written by workers`).FindStringSubmatch(stderr)
+	m := regexp.MustCompile(`tables through the coordinator: (\d+) input rows sent, (\d+) output rows received; files on the data folder instead: (\d+) inputs named by file \((\d+) tasks refused theirs\), (\d+) outputs written by workers; committed lake versions read by workers: (\d+) inputs, (\d+) SQL tasks ran on them`).FindStringSubmatch(stderr)
 	if m == nil {
 		t.Fatalf("the coordinator did not report its traffic when it stopped:\n%s", stderr)
 	}
 	n := func(s string) int64 { v, _ := strconv.ParseInt(s, 10, 64); return v }
-	return trafficCounts{n(m[1]), n(m[2]), n(m[3]), n(m[4]), n(m[5])}
+	return trafficCounts{n(m[1]), n(m[2]), n(m[3]), n(m[4]), n(m[5]), n(m[6]), n(m[7])}
 }
 
 // workerFilesOf counts the live data files of a product's storage table
@@ -155,4 +191,52 @@ func workerFilesOf(t *testing.T, dir, product string) int64 {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// natsSpy counts messages on a NATS server that hold a string in clear.
+type natsSpy struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (s *natsSpy) seen() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.n
+}
+
+// spyNATS subscribes to every subject of the coordinator's NATS server (as
+// a worker, with its token) and counts the messages whose data or headers
+// hold needle.
+func spyNATS(t *testing.T, url, tokenFile, needle string) *natsSpy {
+	t.Helper()
+	tok, err := os.ReadFile(tokenFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, err := nats.Connect(url, nats.Token(strings.TrimSpace(string(tok))))
+	if err != nil {
+		t.Fatalf("spy on NATS: %v", err)
+	}
+	t.Cleanup(nc.Close)
+	spy := &natsSpy{}
+	if _, err := nc.Subscribe(">", func(m *nats.Msg) {
+		hit := bytes.Contains(m.Data, []byte(needle))
+		for _, vs := range m.Header {
+			for _, v := range vs {
+				hit = hit || strings.Contains(v, needle)
+			}
+		}
+		if hit {
+			spy.mu.Lock()
+			spy.n++
+			spy.mu.Unlock()
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return spy
 }

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -90,6 +91,13 @@ func startWorker(t *testing.T, bin, natsURL, tokenFile, name string, extra ...st
 	cmd := exec.Command(bin, append([]string{"worker", "--nats", natsURL, "--token-file", tokenFile, "--slots", "2", "--name", name}, extra...)...)
 	log := &bytes.Buffer{}
 	cmd.Stdout, cmd.Stderr = log, log
+	// A worker knows no project secret: the lake's password, when a task
+	// needs it, comes from the coordinator sealed.
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "STRATA_FAULTS_LAKE_PASSWORD=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -105,6 +105,11 @@ type ExecRequest struct {
 	// Inputs, its parameters come from Partition. One that cannot run it
 	// answers ErrNotHere, and the coordinator runs it in the warehouse.
 	SQL bool `json:"sql,omitempty"`
+	// InputVersions are inputs of a SQL task that are committed versions
+	// of a product in a DuckLake (LakeRead says which lake): the executor
+	// reads exactly those versions itself, or answers ErrNotHere.
+	InputVersions []InputVersions `json:"input_versions,omitempty"`
+	Lake          *LakeRead       `json:"lake,omitempty"`
 }
 
 // SourceFile is one more file of a Go block's package.

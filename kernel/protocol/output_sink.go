@@ -53,3 +53,30 @@ type InputFile struct {
 	Rows      int64  `json:"rows"`
 	Hash      string `json:"hash"`
 }
+
+// LakeRead is how a worker reaches the DuckLake whose committed versions a
+// SQL task reads: the catalog's connection string without its password,
+// the data folder, and the name of the project secret holding the
+// password. The worker asks for that secret through the sealed host call,
+// so the password never crosses NATS in clear.
+type LakeRead struct {
+	Catalog        string `json:"catalog"`
+	DataPath       string `json:"data_path"`
+	PasswordSecret string `json:"password_secret,omitempty"`
+}
+
+// InputVersions is one input a SQL task reads from committed versions of
+// a product: exactly these partitions at these versions, as the
+// coordinator pinned them. A version no longer in the lake (retention
+// since) is an ErrNotHere, never another version.
+type InputVersions struct {
+	Input    int             `json:"input"` // index into ExecRequest.Inputs
+	Product  string          `json:"product"`
+	Versions []PinnedVersion `json:"versions"`
+}
+
+// PinnedVersion is one partition's version.
+type PinnedVersion struct {
+	Partition string `json:"partition"`
+	Version   int    `json:"version"`
+}

@@ -252,7 +252,7 @@ func (a *Agent) handle(ctx context.Context, m jetstream.Msg, pay *payloads, ackW
 	var out *sdk.Table
 	if inputs, res = a.readInputs(runCtx, hdr.Exec, inputs); res == nil {
 		if hdr.Exec.SQL {
-			res, out = a.runSQL(runCtx, hdr.Exec, inputs)
+			res, out = a.runSQL(runCtx, hdr.Exec, inputs, h)
 			engine = EngineSQL
 		} else {
 			res, out, err = exec.Exec(runCtx, hdr.Exec, inputs, h)
@@ -379,12 +379,33 @@ func (h *agentHandler) Log(l protocol.LogLine) {
 }
 
 func (h *agentHandler) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk.Table, error) {
-	var own *ecdh.PrivateKey
 	if c.Method == "secret" {
 		// The block's table then goes back to the coordinator, which masks it.
 		h.mu.Lock()
 		h.secret = true
 		h.mu.Unlock()
+	}
+	return h.call(ctx, c)
+}
+
+// lakeSecret asks for the lake catalog's password for a SQL task that reads
+// the lake here. Like a block's secret it comes sealed and is masked in
+// what the task sends back; unlike a block's, the query never sees it (the
+// worker's own DuckDB attaches the lake with it), so the output may still
+// be written to the data folder.
+func (h *agentHandler) lakeSecret(ctx context.Context, name string) (string, error) {
+	t, err := h.call(ctx, &protocol.HostCall{Method: "secret", Secret: name})
+	if err != nil {
+		return "", err
+	}
+	return protocol.SecretValue(t)
+}
+
+// call forwards a host call to the coordinator; a secret's value comes
+// back sealed to a key made for this one call.
+func (h *agentHandler) call(ctx context.Context, c *protocol.HostCall) (*sdk.Table, error) {
+	var own *ecdh.PrivateKey
+	if c.Method == "secret" {
 		// A key for this one call: the coordinator seals the value to it.
 		k, err := ecdh.X25519().GenerateKey(rand.Reader)
 		if err != nil {

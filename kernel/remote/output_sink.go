@@ -74,22 +74,27 @@ func (a *Agent) readInputs(ctx context.Context, req *protocol.ExecRequest, input
 	return out, nil
 }
 
-// SQLRunner runs a SQL block's query over its input tables.
+// SQLRunner runs a SQL block's query over its input tables, and the
+// committed versions req.InputVersions names, read from req.Lake. secret
+// asks the coordinator for a secret (sealed to this call) and masks its
+// value in everything the task sends back.
 type SQLRunner interface {
-	RunSQL(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table) (*sdk.Table, error)
+	RunSQL(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table, secret func(ctx context.Context, name string) (string, error)) (*sdk.Table, error)
 }
 
 // runSQL runs a SQL block's task. Whatever keeps it from running here
 // (no runner, a query that reads outside its inputs, any error) answers
 // ErrNotHere: the coordinator runs the block in the warehouse, and the
 // error a user sees is the warehouse's own.
-func (a *Agent) runSQL(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table) (*protocol.Result, *sdk.Table) {
+func (a *Agent) runSQL(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table, h *agentHandler) (*protocol.Result, *sdk.Table) {
 	start := time.Now()
 	if a.cfg.SQL == nil {
 		return &protocol.Result{Error: &protocol.RunError{Kind: protocol.ErrNotHere, Message: "worker " + a.cfg.ID + " runs no SQL blocks"}}, nil
 	}
-	t, err := a.cfg.SQL.RunSQL(ctx, req, inputs)
+	t, err := a.cfg.SQL.RunSQL(ctx, req, inputs, h.lakeSecret)
 	if err != nil {
+		// h.secrets masks a password the error may quote (the agent masks
+		// the whole result before it leaves).
 		return &protocol.Result{Error: &protocol.RunError{Kind: protocol.ErrNotHere, Message: "worker " + a.cfg.ID + " could not run the SQL block: " + err.Error()}}, nil
 	}
 	return &protocol.Result{Duration: time.Since(start)}, t

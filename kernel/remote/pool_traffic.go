@@ -21,10 +21,15 @@ type Traffic struct {
 	// InputsRefused counts tasks a worker could not read an input file of
 	// (ErrNotHere: no data folder there); the engine sent their tables.
 	InputsRefused int64 `json:"inputs_refused"`
+	// LakeInputs counts SQL tasks' inputs named by committed versions, for
+	// the worker to read from the lake itself; LakeSQL the SQL tasks over
+	// such versions that succeeded on a worker (their rows never came here).
+	LakeInputs int64 `json:"lake_inputs"`
+	LakeSQL    int64 `json:"lake_sql"`
 }
 
 type trafficCounters struct {
-	inputRows, inputFiles, outputRows, outputFiles, refused atomic.Int64
+	inputRows, inputFiles, outputRows, outputFiles, refused, lakeInputs, lakeSQL atomic.Int64
 }
 
 func (c *trafficCounters) sent(req *protocol.ExecRequest, inputs []*sdk.Table) {
@@ -34,9 +39,13 @@ func (c *trafficCounters) sent(req *protocol.ExecRequest, inputs []*sdk.Table) {
 		}
 	}
 	c.inputFiles.Add(int64(len(req.InputFiles)))
+	c.lakeInputs.Add(int64(len(req.InputVersions)))
 }
 
-func (c *trafficCounters) received(res *protocol.Result, out *sdk.Table) {
+func (c *trafficCounters) received(lake bool, res *protocol.Result, out *sdk.Table) {
+	if lake && res != nil && res.Error == nil {
+		c.lakeSQL.Add(1)
+	}
 	if out != nil {
 		c.outputRows.Add(int64(out.Len()))
 	}
@@ -51,11 +60,16 @@ func (c *trafficCounters) received(res *protocol.Result, out *sdk.Table) {
 // Traffic reports the pool's counts since it started.
 func (p *Pool) Traffic() Traffic {
 	return Traffic{InputRows: p.traffic.inputRows.Load(), InputFiles: p.traffic.inputFiles.Load(),
-		OutputRows: p.traffic.outputRows.Load(), OutputFiles: p.traffic.outputFiles.Load(), InputsRefused: p.traffic.refused.Load()}
+		OutputRows: p.traffic.outputRows.Load(), OutputFiles: p.traffic.outputFiles.Load(), InputsRefused: p.traffic.refused.Load(),
+		LakeInputs: p.traffic.lakeInputs.Load(), LakeSQL: p.traffic.lakeSQL.Load()}
 }
 
 // String is the line the coordinator prints when it stops.
 func (t Traffic) String() string {
-	return fmt.Sprintf("tables through the coordinator: %d input rows sent, %d output rows received; files on the data folder instead: %d inputs named by file (%d tasks refused theirs), %d outputs written by workers",
-		t.InputRows, t.OutputRows, t.InputFiles, t.InputsRefused, t.OutputFiles)
+	return fmt.Sprintf("tables through the coordinator: %d input rows sent, %d output rows received; files on the data folder instead: %d inputs named by file (%d tasks refused theirs), %d outputs written by workers; committed lake versions read by workers: %d inputs, %d SQL tasks ran on them",
+		t.InputRows, t.OutputRows, t.InputFiles, t.InputsRefused, t.OutputFiles, t.LakeInputs, t.LakeSQL)
 }
+
+// RunsSQL says this executor hands SQL tasks (ExecRequest.SQL) to workers
+// with a DuckDB of their own, which read committed lake versions too.
+func (p *Pool) RunsSQL() bool { return true }

@@ -28,18 +28,50 @@ func (r *runner) sqlPortable(b *project.Block) bool {
 }
 
 // sqlOnWorker says whether SQL block b runs on a worker with these inputs:
-// portable, reading nothing of the warehouse, and at least one input a
-// file (so the executor is one whose workers write them; with tables only,
-// running it here costs the coordinator less than sending them).
+// portable, and at least one input a file (so the executor is one whose
+// workers write them; with tables only, running it here costs the
+// coordinator less than sending them) or a committed version the worker
+// reads from the lake itself (a lake every machine reaches, and an
+// executor that hands SQL tasks to workers).
 func (r *runner) sqlOnWorker(b *project.Block, in *upstreams) bool {
-	file := false
+	file, lake := false, false
 	for i := range in.names {
 		if i < len(in.pinned) && in.pinned[i] != nil {
-			return false
+			if _, ok := r.e.wh.RemoteLake(); !ok {
+				return false
+			}
+			lake = true
 		}
 		file = file || (i < len(in.files) && in.files[i] != nil)
 	}
-	return file && r.sqlPortable(b)
+	if lake && !file {
+		x, ok := r.e.pool.(interface{ RunsSQL() bool })
+		if !ok || !x.RunsSQL() {
+			return false
+		}
+	}
+	return (file || lake) && r.sqlPortable(b)
+}
+
+// inputVersions are the request's committed versions for the inputs
+// in.pinned names, and the lake to read them from.
+func (r *runner) inputVersions(in *upstreams) ([]protocol.InputVersions, *protocol.LakeRead) {
+	var out []protocol.InputVersions
+	for i, refs := range in.pinned {
+		if len(refs) == 0 {
+			continue
+		}
+		iv := protocol.InputVersions{Input: i, Product: refs[0].Product}
+		for _, ref := range refs {
+			iv.Versions = append(iv.Versions, protocol.PinnedVersion{Partition: ref.Partition, Version: ref.Version})
+		}
+		out = append(out, iv)
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	l, _ := r.e.wh.RemoteLake()
+	return out, &protocol.LakeRead{Catalog: l.Catalog, DataPath: l.DataPath, PasswordSecret: l.PasswordSecret}
 }
 
 // attemptSQLOnWorker runs SQL block b once on a worker. A worker that
@@ -59,6 +91,7 @@ func (r *runner) attemptSQLOnWorker(ctx context.Context, g *group, b *project.Bl
 		InputFiles: in.inputFiles(),
 		Sink:       r.sinkFor(g, b),
 	}
+	req.InputVersions, req.Lake = r.inputVersions(in)
 	res, out, err := r.exec.Exec(ctx, req, in.tables, h)
 	if ctx.Err() != nil {
 		return nil, &protocol.RunError{Kind: protocol.ErrInterrupted, File: b.File, Message: "interrupted"}, h.text(), "", ""
@@ -80,6 +113,11 @@ func (r *runner) attemptSQLOnWorker(ctx context.Context, g *group, b *project.Bl
 			return nil, &protocol.RunError{Kind: protocol.ErrRuntime, File: b.File, Message: serr.Error()}, h.text(), "", ""
 		}
 		return t, nil, h.text(), "", ""
+	}
+	// What it read of the lake: exactly the versions pinned here (the
+	// worker refuses any other), as runSQL records the warehouse's reads.
+	for _, refs := range in.pinned {
+		r.recordRead(refs)
 	}
 	if res.Written != nil {
 		r.keepWritten(b.ID, res.Written)

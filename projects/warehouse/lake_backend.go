@@ -41,6 +41,10 @@ type LakeOptions struct {
 	// secrets): added to the connection string in memory only, and masked
 	// in every error.
 	Password string
+	// PasswordSecret is the name of the secret Password came from: what
+	// the coordinator tells a worker that reads the lake itself
+	// (lake_remote_read.go), which asks for it sealed.
+	PasswordSecret string
 	// OrphanGrace is how old a file under DataPath that the catalog does
 	// not know must be before maintenance deletes it (a younger one may be
 	// a write under way); zero means DefaultOrphanGrace.
