@@ -58,8 +58,8 @@ func TestScaleOutOnLakeDownstreamReadsUpstreamFile(t *testing.T) {
 	// catalog's password sent sealed, runs the query and writes the file.
 	// Seen before: 0 inputs, 0 SQL tasks (it ran in the coordinator's
 	// warehouse).
-	if tr.LakeInputs < rows.weeks || tr.LakeSQL < rows.weeks {
-		t.Errorf("workers read %d inputs from the lake and ran %d SQL tasks over them, want weekly_customer_rollup's %d partitions", tr.LakeInputs, tr.LakeSQL, rows.weeks)
+	if tr.LakeInputs < rows.weeks || tr.LakeSQL < rows.weeks || rows.secretCalls == 0 {
+		t.Errorf("workers read %d inputs from the lake and ran %d SQL tasks over them (asking for the password %d times), want weekly_customer_rollup's %d partitions", tr.LakeInputs, tr.LakeSQL, rows.secretCalls, rows.weeks)
 	}
 	if n := workerFilesOf(t, rows.dir, "weekly_customer_rollup"); n < rows.weeks {
 		t.Errorf("%d of weekly_customer_rollup's files were written by workers, want one a week (%d)", n, rows.weeks)
@@ -80,6 +80,7 @@ func TestScaleOutOnLakeWorkerWithoutDataFolderGetsTables(t *testing.T) {
 // lakeRows are row counts of the demo's products on the lake.
 type lakeRows struct {
 	clv, clvParts, segments, stats, dcm, weeks int64
+	secretCalls                                int // NATS messages naming the lake's password secret
 	dir                                        string
 }
 
@@ -109,7 +110,7 @@ func lakeFilesBackfill(t *testing.T, extra map[string][]string) (trafficCounts, 
 		workers = append(workers, startWorker(t, d.Bin, "nats://"+addr, tokenFile, name, extra[name]...))
 	}
 	waitWorkers(t, d.Bin, dir, 2)
-	spy := spyNATS(t, "nats://"+addr, tokenFile, pg.Password)
+	spy := spyNATS(t, "nats://"+addr, tokenFile, pg.Password, `"pg_lake"`)
 	var launched struct {
 		ID string `json:"id"`
 	}
@@ -123,9 +124,15 @@ func lakeFilesBackfill(t *testing.T, extra map[string][]string) (trafficCounts, 
 	for _, w := range workers {
 		_ = w.Process.Signal(syscall.SIGTERM)
 	}
-	// The catalog's password is in no log and crossed NATS only sealed.
-	if n := spy.seen(); n > 0 {
+	// The catalog's password is in no log and crossed NATS only sealed:
+	// the spy saw the tasks go by, and workers ask for the secret pg_lake
+	// by name when a task reads the lake.
+	if n := spy.seen(pg.Password); n > 0 {
 		t.Errorf("the lake's password crossed NATS in clear in %d messages", n)
+	}
+	t.Logf("NATS: %d messages seen, %d naming the secret pg_lake, none holding its value in clear", spy.total(), spy.seen(`"pg_lake"`))
+	if spy.total() == 0 {
+		t.Errorf("the NATS spy saw no message")
 	}
 	if strings.Contains(srv.Stderr.String(), pg.Password) {
 		t.Errorf("the coordinator's log holds the lake's password")
@@ -145,7 +152,7 @@ func lakeFilesBackfill(t *testing.T, extra map[string][]string) (trafficCounts, 
 		t.Fatalf("open the lake: %v", err)
 	}
 	defer w.close()
-	r := lakeRows{dir: dir}
+	r := lakeRows{dir: dir, secretCalls: spy.seen(`"pg_lake"`)}
 	if err := w.db.QueryRow(`SELECT (SELECT count(*) FROM clv__clv), (SELECT count(DISTINCT _partition) FROM clv__clv),
 		(SELECT count(*) FROM clv__segments), (SELECT count(*) FROM clv__segment_stats), (SELECT count(*) FROM daily_customer_metrics),
 		(SELECT count(DISTINCT _partition) FROM clv__weekly_customer_rollup)`).Scan(&r.clv, &r.clvParts, &r.segments, &r.stats, &r.dcm, &r.weeks); err != nil {
@@ -193,22 +200,29 @@ func workerFilesOf(t *testing.T, dir, product string) int64 {
 	return n
 }
 
-// natsSpy counts messages on a NATS server that hold a string in clear.
+// natsSpy counts the messages on a NATS server that hold each needle in
+// clear (in their data or headers).
 type natsSpy struct {
-	mu sync.Mutex
-	n  int
+	mu   sync.Mutex
+	hits map[string]int
+	all  int
 }
 
-func (s *natsSpy) seen() int {
+func (s *natsSpy) seen(needle string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.n
+	return s.hits[needle]
+}
+
+func (s *natsSpy) total() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.all
 }
 
 // spyNATS subscribes to every subject of the coordinator's NATS server (as
-// a worker, with its token) and counts the messages whose data or headers
-// hold needle.
-func spyNATS(t *testing.T, url, tokenFile, needle string) *natsSpy {
+// a worker, with its token) and counts the messages holding each needle.
+func spyNATS(t *testing.T, url, tokenFile string, needles ...string) *natsSpy {
 	t.Helper()
 	tok, err := os.ReadFile(tokenFile)
 	if err != nil {
@@ -219,18 +233,21 @@ func spyNATS(t *testing.T, url, tokenFile, needle string) *natsSpy {
 		t.Fatalf("spy on NATS: %v", err)
 	}
 	t.Cleanup(nc.Close)
-	spy := &natsSpy{}
+	spy := &natsSpy{hits: map[string]int{}}
 	if _, err := nc.Subscribe(">", func(m *nats.Msg) {
-		hit := bytes.Contains(m.Data, []byte(needle))
-		for _, vs := range m.Header {
-			for _, v := range vs {
-				hit = hit || strings.Contains(v, needle)
+		spy.mu.Lock()
+		defer spy.mu.Unlock()
+		spy.all++
+		for _, needle := range needles {
+			hit := bytes.Contains(m.Data, []byte(needle))
+			for _, vs := range m.Header {
+				for _, v := range vs {
+					hit = hit || strings.Contains(v, needle)
+				}
 			}
-		}
-		if hit {
-			spy.mu.Lock()
-			spy.n++
-			spy.mu.Unlock()
+			if hit {
+				spy.hits[needle]++
+			}
 		}
 	}); err != nil {
 		t.Fatal(err)
