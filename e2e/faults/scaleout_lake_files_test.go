@@ -77,6 +77,25 @@ func TestScaleOutOnLakeWorkerWithoutDataFolderGetsTables(t *testing.T) {
 	}
 }
 
+// Workers that cannot read the lake (their DuckDB has no ducklake
+// extension) refuse the weekly rollup's tasks before running anything
+// (ErrNotHere); the coordinator runs the rollup in its warehouse, and the
+// backfill ends with the reference content all the same: a worker's
+// failure is a fallback, never a wrong or a failed partition.
+func TestScaleOutOnLakeWorkerWithoutLakeExtensionLeavesRollupToCoordinator(t *testing.T) {
+	noExt := "env:STRATA_EXTENSION_DIR=" + t.TempDir()
+	tr, rows := lakeFilesBackfill(t, map[string][]string{"w1": {noExt}, "w2": {noExt}})
+	if tr.LakeInputs < rows.weeks || tr.LakeSQL != 0 {
+		t.Errorf("workers were sent %d inputs to read from the lake and ran %d SQL tasks over them, want %d sent and none run (they cannot load ducklake)", tr.LakeInputs, tr.LakeSQL, rows.weeks)
+	}
+	if tr.InputsRefused < rows.weeks {
+		t.Errorf("%d tasks refused, want at least the rollup's %d", tr.InputsRefused, rows.weeks)
+	}
+	if n := workerFilesOf(t, rows.dir, "weekly_customer_rollup"); n != 0 {
+		t.Errorf("%d of weekly_customer_rollup's files were written by workers, want none", n)
+	}
+}
+
 // lakeRows are row counts of the demo's products on the lake.
 type lakeRows struct {
 	clv, clvParts, segments, stats, dcm, weeks int64

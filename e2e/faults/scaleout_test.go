@@ -86,9 +86,18 @@ func TestScaleOutSurvivesKilledAndFrozenWorkers(t *testing.T) {
 	d.reportEnd(t, tr, dir, launched.ID)
 }
 
+// An extra "env:KEY=VALUE" sets the worker's environment instead of a flag.
 func startWorker(t *testing.T, bin, natsURL, tokenFile, name string, extra ...string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"worker", "--nats", natsURL, "--token-file", tokenFile, "--slots", "2", "--name", name}, extra...)...)
+	var flags, env []string
+	for _, x := range extra {
+		if kv, ok := strings.CutPrefix(x, "env:"); ok {
+			env = append(env, kv)
+		} else {
+			flags = append(flags, x)
+		}
+	}
+	cmd := exec.Command(bin, append([]string{"worker", "--nats", natsURL, "--token-file", tokenFile, "--slots", "2", "--name", name}, flags...)...)
 	log := &bytes.Buffer{}
 	cmd.Stdout, cmd.Stderr = log, log
 	// A worker knows no project secret: the lake's password, when a task
@@ -98,6 +107,7 @@ func startWorker(t *testing.T, bin, natsURL, tokenFile, name string, extra ...st
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
+	cmd.Env = append(cmd.Env, env...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
