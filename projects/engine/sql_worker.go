@@ -13,10 +13,12 @@ import (
 // folder, runs on a worker like a Go block: the worker reads the files,
 // runs the query in a DuckDB of its own (no files, URLs or extensions) and
 // writes the output's file, so none of those rows travel through the
-// coordinator. A block that reads products of the warehouse (its
-// upstreams' committed versions, a product by its view's name), ATTACHes
-// or runs in batches runs in the warehouse as before: a worker has no
-// catalog credentials, and what such a block reads is pinned here.
+// coordinator. A block over its upstreams' committed versions runs on a
+// worker too when the warehouse is a lake workers reach
+// (warehouse.RemoteLake): the versions are pinned here and the worker
+// reads exactly those, with the catalog's password asked for sealed, or
+// refuses. A block that names a product in its query, ATTACHes or runs in
+// batches runs in the warehouse as before.
 
 // sqlPortable says whether SQL block b may run away from the warehouse when
 // its inputs are outputs of its run (warehouse.SQLPortable).

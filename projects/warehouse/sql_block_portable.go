@@ -15,10 +15,11 @@ import (
 // needs nothing of the warehouse: a worker runs its query in a DuckDB of
 // its own over those inputs and writes the output's file like a Go
 // block's, so neither its inputs nor its output travel through the
-// coordinator. A block that reads products (its upstreams' committed
-// versions, or a product by its view's name), ATTACHes a database or
-// reads a file or URL runs on the coordinator as before: a worker has no
-// catalog credentials, and the versions it reads are pinned there.
+// coordinator. Its upstreams' committed versions, pinned by the
+// coordinator, a worker reads from the lake itself (lake_remote_read.go)
+// into tables first. A block that reads a product by its view's name,
+// ATTACHes a database or reads a file or URL runs on the coordinator as
+// before.
 
 // SQLPortable says whether a SQL block's query may run away from the
 // warehouse over the given input relations: one read-only statement
