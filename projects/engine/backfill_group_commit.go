@@ -81,7 +81,8 @@ type groupSeat struct {
 // A DuckLake commit is another matter: 40-55 ms of the coordinator's CPU
 // whatever it carries (measured, REPORT-lakewrite), against 3 ms for the
 // file, so on a lake a transaction takes up to lakeGroupMax publishes (the
-// warehouse's own bound on a group) and a waiting run waits up to
+// warehouse's own bound on a group; fewer than a file's since groupMax
+// went from 8 to 64, which was measured on a file only) and a waiting run waits up to
 // lakeGroupLinger for others (the block events queued meanwhile wait
 // longer still, lakeLazyDelay, so they ride with it). The linger matters
 // only when runs wait for something else than the commit (a worker's
