@@ -111,6 +111,11 @@ type Warehouse struct {
 	writer  *sql.Conn                  // nil until first write, and after a broken rollback
 	stmts   map[string]*sql.Stmt       // statements prepared on writer, by SQL text
 	storage map[string]*productStorage // by lower-cased product name
+	// names are the products of storage as last committed, by lower-cased
+	// name: what a SQL block reads without the writer's lock
+	// (sql_block_reads.go), replaced (never changed) after each commit
+	// that changed storage.
+	names atomic.Pointer[map[string]string]
 	parts   map[partKey]*partState     // partitions written since Open, as committed
 	// complete names the products whose every partition is in parts, so a
 	// partition missing there is known to be new without asking the catalog.
@@ -258,6 +263,7 @@ func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) 
 		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
 	}
 	w.storage = storage
+	w.noteNames()
 	// A reader does not guard anything it writes (it writes nothing), and
 	// a file from before pins has no table of them.
 	if w.guarded, err = loadGuarded(ctx, db); err != nil && !opts.ReadOnly {
