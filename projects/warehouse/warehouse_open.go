@@ -106,16 +106,16 @@ type Warehouse struct {
 	// last and the counters serve outputs workers write (lake_file_output.go).
 	last                    lastVersions
 	filesAdded, filesCopied atomic.Int64
+	// names are the products of storage (below) as last committed, by lower-cased
+	// name: what a SQL block reads without the writer's lock
+	// (sql_block_reads.go), replaced (never changed) after each commit
+	// that changed storage.
+	names atomic.Pointer[map[string]string]
 
 	mu      sync.Mutex
 	writer  *sql.Conn                  // nil until first write, and after a broken rollback
 	stmts   map[string]*sql.Stmt       // statements prepared on writer, by SQL text
 	storage map[string]*productStorage // by lower-cased product name
-	// names are the products of storage as last committed, by lower-cased
-	// name: what a SQL block reads without the writer's lock
-	// (sql_block_reads.go), replaced (never changed) after each commit
-	// that changed storage.
-	names atomic.Pointer[map[string]string]
 	parts   map[partKey]*partState     // partitions written since Open, as committed
 	// complete names the products whose every partition is in parts, so a
 	// partition missing there is known to be new without asking the catalog.
