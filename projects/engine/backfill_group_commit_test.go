@@ -135,3 +135,44 @@ func TestGroupCommitHandsTheCursorOnInOrder(t *testing.T) {
 		t.Fatalf("%d days out of order", n)
 	}
 }
+
+// On the embedded file a group transaction starts once as many publishes
+// wait as runs still compute: the writer commits the first half of a
+// window while the other half computes, instead of waiting for every run
+// (a barrier: the runs starting in the freed slots wait for the commit,
+// so computing and committing took turns and the second core idled).
+// A lake's costly commits keep waiting for every run, or the linger.
+func TestGroupCommitStartsWhileHalfTheRunsCompute(t *testing.T) {
+	t.Parallel()
+	now := time.Now()
+	// Concurrency 4: two runs published and the runs in their slots wait
+	// to start; two more compute.
+	g := &groupCommit{max: groupMax, linger: groupLinger, pipelined: true, producing: true, active: 6, since: now}
+	for _, outs := range []int{1, 0, 1, 0} {
+		r := &groupReq{}
+		if outs > 0 {
+			r.req.Outs = []warehouse.Output{{}}
+			g.pubs++
+		}
+		g.pending = append(g.pending, r)
+	}
+	if due, _ := g.due(now); !due {
+		t.Fatal("2 publishes wait and 2 runs compute: not committed until every run waits")
+	}
+	// One published, three compute: it waits for more (or the linger).
+	g.pending, g.pubs, g.active = g.pending[:2], 1, 5
+	if due, wait := g.due(now); due || wait <= 0 {
+		t.Fatalf("1 publish waits and 3 runs compute: due %v, wait %v; want it to wait", due, wait)
+	}
+	// A run about to start in a freed slot is worth waiting for.
+	g.pending, g.pubs, g.active, g.expect = g.pending[:2], 1, 2, 1
+	if due, _ := g.due(now); due {
+		t.Fatal("committed before the run starting in the freed slot handed its running state over")
+	}
+	// On a lake (not pipelined) half the window waits for the rest.
+	lake := &groupCommit{max: lakeGroupMax, linger: lakeGroupLinger, producing: true, active: 6, since: now, pubs: 2}
+	lake.pending = make([]*groupReq, 4)
+	if due, _ := lake.due(now); due {
+		t.Fatal("a lake's group committed before every run waited")
+	}
+}
