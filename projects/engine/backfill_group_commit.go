@@ -35,18 +35,14 @@ import (
 // their publishes and final states.
 //
 // On the embedded file the transaction also starts once at least as many
-// publishes wait as runs still compute, two at least (pipelined), when committing them
-// takes long enough to be worth overlapping: waiting for every run made a
-// barrier (the runs starting in the freed slots wait for the commit, the
-// writer waits for every run), so computing and committing took turns on a
-// 2-core machine (measured on the 5-year demo: 542 group commits took
-// 12.2 s of its 23.9 s, with no run computing beside them). Committing the
-// first half while the other half computes keeps the writer and the runs
-// busy at once. It costs a transaction's fixed part (BEGIN, COMMIT, the
-// run events' appender: about 3 ms of the coordinator's CPU measured on
-// the orders backfill) once more per half window, on the writer's own
-// path too, so it is done only when the publishes waiting are estimated
-// to take pipelineMin to commit (perPub, from the transactions before).
+// publishes wait as runs still compute (pipelined): a commit there is
+// mostly the rows it carries, so halving a group costs little, while
+// waiting for every run made a barrier: the runs starting in the freed
+// slots wait for the commit, the writer waits for every run, and computing
+// and committing took turns on a 2-core machine (measured on the 5-year
+// demo: 542 group commits took 12.2 s of its 23.9 s, with no run computing
+// beside them). Committing the first half while the other half computes
+// keeps the writer and the runs busy at once.
 type groupCommit struct {
 	wh     *warehouse.Warehouse
 	store  *Store
@@ -55,7 +51,6 @@ type groupCommit struct {
 	// pipelined: commit once as many publishes wait as runs compute
 	// (not on a lake, whose commits cost the same whatever they carry).
 	pipelined bool
-	perPub    time.Duration // a publish's share of a transaction's wall time, smoothed
 
 	mu sync.Mutex
 	// active runs of the backfill (started, not ended); expect: runs
@@ -101,10 +96,6 @@ const (
 	groupLinger     = 20 * time.Millisecond
 	lakeGroupMax    = 32
 	lakeGroupLinger = time.Second
-	// pipelineMin is how long the publishes waiting must be estimated to
-	// take to commit before the writer starts without the runs still
-	// computing: a few times a transaction's fixed cost.
-	pipelineMin = 10 * time.Millisecond
 )
 
 // groupReq is one run waiting for the next group transaction: its publish,
@@ -277,7 +268,7 @@ func (g *groupCommit) due(now time.Time) (bool, time.Duration) {
 	if g.pubs >= g.max || (computing <= 0 && g.expect == 0) {
 		return true, 0
 	}
-	if g.pipelined && g.pubs >= max(2, computing) && g.expect == 0 && time.Duration(g.pubs)*g.perPub >= pipelineMin {
+	if g.pipelined && g.pubs > 0 && g.pubs >= computing && g.expect == 0 {
 		return true, 0
 	}
 	left := g.linger - now.Sub(g.since)
@@ -324,13 +315,8 @@ func (g *groupCommit) commit() {
 	for i, r := range batch {
 		reqs[i] = &r.req
 	}
-	began := time.Now()
 	g.wh.PublishGroup(context.Background(), reqs)
-	took := time.Since(began)
 	g.mu.Lock()
-	if pubs := countPubs(batch); pubs > 0 {
-		g.perPub = (3*g.perPub + took/time.Duration(pubs)) / 4
-	}
 	for _, r := range batch {
 		if len(r.req.Outs) > 0 && r.req.Err != nil && warehouse.AsConflict(r.req.Err) == nil && !r.seat.failed {
 			r.seat.failed = true
@@ -348,14 +334,4 @@ func (g *groupCommit) commit() {
 	for _, r := range batch {
 		close(r.done)
 	}
-}
-
-func countPubs(batch []*groupReq) int {
-	n := 0
-	for _, r := range batch {
-		if len(r.req.Outs) > 0 {
-			n++
-		}
-	}
-	return n
 }
