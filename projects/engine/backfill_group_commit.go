@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"errors"
-	"runtime"
 	"sync"
 	"time"
 
@@ -33,24 +32,11 @@ import (
 // freed ride in the same transaction (CommitHook), so a full window of
 // partitions costs two COMMITs: one for their running events, one for
 // their publishes and final states.
-//
-// On the embedded file the transaction also starts once at least as many
-// publishes wait as runs still compute (pipelined): a commit there is
-// mostly the rows it carries, so halving a group costs little, while
-// waiting for every run made a barrier: the runs starting in the freed
-// slots wait for the commit, the writer waits for every run, and computing
-// and committing took turns on a 2-core machine (measured on the 5-year
-// demo: 542 group commits took 12.2 s of its 23.9 s, with no run computing
-// beside them). Committing the first half while the other half computes
-// keeps the writer and the runs busy at once.
 type groupCommit struct {
 	wh     *warehouse.Warehouse
 	store  *Store
 	max    int           // most publishes in one transaction
 	linger time.Duration // longest a waiting run waits for others
-	// pipelined: commit once as many publishes wait as runs compute
-	// (not on a lake, whose commits cost the same whatever they carry).
-	pipelined bool
 
 	mu sync.Mutex
 	// active runs of the backfill (started, not ended); expect: runs
@@ -109,12 +95,10 @@ type groupReq struct {
 }
 
 func newGroupCommit(wh *warehouse.Warehouse, store *Store) *groupCommit {
-	// One core cannot compute beside the writer: splitting only costs.
-	pipelined := runtime.GOMAXPROCS(0) > 1
-	g := &groupCommit{wh: wh, store: store, max: groupMax, linger: groupLinger, pipelined: pipelined, producing: true,
+	g := &groupCommit{wh: wh, store: store, max: groupMax, linger: groupLinger, producing: true,
 		kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	if wh.CostlyCommits() {
-		g.max, g.linger, g.pipelined = lakeGroupMax, lakeGroupLinger, false
+		g.max, g.linger = lakeGroupMax, lakeGroupLinger
 	}
 	go g.loop()
 	return g
@@ -263,12 +247,7 @@ func (g *groupCommit) due(now time.Time) (bool, time.Duration) {
 	if len(g.pending) == 0 {
 		return false, 0
 	}
-	// The loop asks between transactions: no run waits for one under way.
-	computing := g.active - len(g.pending)
-	if g.pubs >= g.max || (computing <= 0 && g.expect == 0) {
-		return true, 0
-	}
-	if g.pipelined && g.pubs > 0 && g.pubs >= computing && g.expect == 0 {
+	if g.pubs >= g.max || (len(g.pending) >= g.active && g.expect == 0) {
 		return true, 0
 	}
 	left := g.linger - now.Sub(g.since)
