@@ -1,0 +1,506 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/stratahq/strata/projects/partitions"
+	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/warehouse"
+)
+
+// How a box is counted when its versions read upstreams. A fine block's
+// version records what it read ({"p__load": {"2024-01-02|eu": 3}}); it is
+// stale when what it read is no longer current. Parsing that JSON for
+// millions of versions and joining each entry with the catalog costs
+// seconds, so the common shape is recognised as text instead: the fine
+// products of the box are joined cell by cell (one row per cell, one
+// column group per product), and a version that read exactly its own cell
+// of its upstream blocks is compared with the string those upstreams'
+// versions in the same row spell. Only versions of another shape (reads of
+// another pipeline's products, a rewired block, odd keys) go through the
+// JSON, in a second query run only when there are some. What the SQL
+// cannot decide exactly (a fine version that read other cells of its own
+// pipeline's products, odd keys in the range it covers) makes the plan
+// fall back to planEach, which TestPlanCountedEqualsEach keeps equal.
+
+// boxSQL spells a box over a key column.
+type boxSQL struct {
+	sel        [][]string
+	times      []string
+	hasTime    bool
+	timePos    int
+	nparts     int
+	start, end time.Time // the box's time range, when hasTime
+}
+
+func newBoxSQL(t *target) (*boxSQL, error) {
+	s := t.pspec
+	sel, err := s.Selection(t.box)
+	if err != nil {
+		return nil, err
+	}
+	b := &boxSQL{sel: sel, hasTime: s.Interval != partitions.None, timePos: s.TimePos, nparts: len(s.Dims)}
+	if b.hasTime {
+		b.nparts++
+		it, err := s.TimeOnly().Iter(t.box.From, t.box.To)
+		if err != nil {
+			return nil, err
+		}
+		for p := range it {
+			if len(b.times) == 0 {
+				b.start = p.Start
+			}
+			b.times = append(b.times, p.Key)
+			b.end = p.End
+		}
+	}
+	return b, nil
+}
+
+func (b *boxSQL) part(col string, i int) string {
+	return fmt.Sprintf("split_part(%s, '%s', %d)", col, partitions.KeySep, i+1)
+}
+
+// in is the condition "col is a cell of the box", spelled as IterBox
+// spells it (its part count, its time part one of the range's keys, each
+// value one of the selected). split_part and a semi join per part:
+// string_split builds a list per row and a long IN list is a chain of
+// comparisons, each costing seconds of DuckDB CPU over millions of versions.
+func (b *boxSQL) in(col string) string {
+	if b.nparts == 1 && b.hasTime {
+		return col + " IN " + sqlArray(b.times)
+	}
+	// no more parts than the layout's: not nparts separators
+	conds := []string{col + " NOT LIKE '" + strings.Repeat("%"+partitions.KeySep, b.nparts) + "%'"}
+	if b.hasTime {
+		conds = append(conds, b.part(col, b.timePos)+" IN "+sqlArray(b.times))
+	}
+	for i, vs := range b.sel {
+		pos := i
+		if b.hasTime && i >= b.timePos {
+			pos++
+		}
+		conds = append(conds, b.part(col, pos)+" IN "+sqlArray(vs))
+	}
+	return "(" + strings.Join(conds, " AND ") + ")"
+}
+
+// layout is the condition "col has the layout's part count and a time
+// part of the box" (any values): a key whose start inside the box's range
+// says which cell it is (the unread check, rollup_unread.go).
+func (b *boxSQL) layout(col string) string {
+	if b.nparts == 1 {
+		return col + " IN " + sqlArray(b.times)
+	}
+	return "(" + col + " NOT LIKE '" + strings.Repeat("%"+partitions.KeySep, b.nparts) + "%' AND " +
+		col + " LIKE '" + strings.Repeat("%"+partitions.KeySep, b.nparts-1) + "%' AND " +
+		b.part(col, b.timePos) + " IN " + sqlArray(b.times) + ")"
+}
+
+// countQuery is the SQL of one counted plan: the box's fine products (the
+// first nFine of prods, which count toward a cell's presence) and the
+// upstream products their blocks read in the same cell (context only).
+type countQuery struct {
+	t       *target
+	box     *boxSQL
+	fine    []*project.Block
+	hashes  map[string]string
+	prods   []string
+	nFine   int
+	ups     [][]int // per fine product: its upstream products (indexes in prods), by name; nil: none, or one not fine
+	inputs  []string
+	own     map[string]bool // the pipeline's products (with outputs)
+	chosen  string
+	chosenA []any
+}
+
+func newCountQuery(t *target, fine []*project.Block, hashes map[string]string) (*countQuery, error) {
+	box, err := newBoxSQL(t)
+	if err != nil {
+		return nil, err
+	}
+	q := &countQuery{t: t, box: box, fine: fine, hashes: hashes, nFine: len(fine), own: map[string]bool{}}
+	q.chosen, q.chosenA = warehouse.ChosenVersion(t.spec.Into)
+	for _, b := range t.pl.Blocks {
+		if b.Entry != project.EntryExport {
+			q.own[ProductName(t.pl, b)] = true
+		}
+	}
+	for _, b := range fine {
+		q.prods = append(q.prods, ProductName(t.pl, b))
+	}
+	for _, b := range fine {
+		in, _ := json.Marshal(inputProducts(t.pl, b))
+		q.inputs = append(q.inputs, string(in))
+		var ups []int
+		ok := len(b.Upstream) > 0
+		for _, id := range b.Upstream {
+			ub := t.pl.Block(id)
+			if ub == nil || ub.Entry == project.EntryExport || ub.Partitions.Interval != t.pl.Partitions.Interval {
+				ok = false
+				break
+			}
+			name := ProductName(t.pl, ub)
+			j := slices.Index(q.prods, name)
+			if j < 0 {
+				j = len(q.prods)
+				q.prods = append(q.prods, name)
+			}
+			if !slices.Contains(ups, j) {
+				ups = append(ups, j)
+			}
+		}
+		if !ok {
+			ups = nil
+		}
+		// encoding/json writes a map's keys sorted
+		slices.SortFunc(ups, func(a, b int) int { return strings.Compare(q.prods[a], q.prods[b]) })
+		q.ups = append(q.ups, ups)
+	}
+	return q, nil
+}
+
+// upstreamProducts are the products fine versions read in their own cell.
+func (q *countQuery) upstreamProducts() []string {
+	var out []string
+	for _, ups := range q.ups {
+		for _, j := range ups {
+			if !slices.Contains(out, q.prods[j]) {
+				out = append(out, q.prods[j])
+			}
+		}
+	}
+	return out
+}
+
+// ctes are the WITH clauses up to fl (a row per cell of the box with a
+// version: have, stale, rest, reads) and last (each cell's last run).
+func (q *countQuery) ctes() (string, []any) {
+	var b strings.Builder
+	var args []any
+	b.WriteString("WITH ")
+	for j, prod := range q.prods {
+		stale := "false"
+		if j < q.nFine {
+			stale = "v.code_hash IS DISTINCT FROM " + sqlQuote(q.hashes[q.fine[j].ID])
+		}
+		fmt.Fprintf(&b, `p%d AS (SELECT v.partition AS k, v.version AS v, v.run_id AS r, %s AS c,
+			CAST(v.upstream AS VARCHAR) AS u, CAST(v.inputs AS VARCHAR) AS i, v.partition_start AS s, v.partition_end AS e
+			FROM _strata.versions v WHERE %s AND v.product = %s AND %s), `, j, stale, q.chosen, sqlQuote(prod), q.box.in("v.partition"))
+		args = append(args, q.chosenA...)
+	}
+	// A cell is a cell of a fine product; its upstreams only add context.
+	keys := []string{"p0.k"}
+	var cols []string
+	from := "p0"
+	for j := range q.prods {
+		for _, c := range []string{"v", "r", "c", "u", "i", "s", "e"} {
+			cols = append(cols, fmt.Sprintf("p%d.%s AS %s%d", j, c, c, j))
+		}
+		if j == 0 {
+			continue
+		}
+		join := "FULL OUTER JOIN"
+		if j >= q.nFine {
+			join = "LEFT JOIN"
+		}
+		from += fmt.Sprintf(" %s p%d ON p%d.k = coalesce(%s)", join, j, j, strings.Join(keys, ", "))
+		if j < q.nFine {
+			keys = append(keys, fmt.Sprintf("p%d.k", j))
+		}
+	}
+	fmt.Fprintf(&b, "cell AS (SELECT coalesce(%s) AS k, %s FROM %s), ", strings.Join(keys, ", "), strings.Join(cols, ", "), from)
+	// st: 0 current (or missing), 1 stale, 2 undecided here (rest).
+	var have, st, sts []string
+	for i := 0; i < q.nFine; i++ {
+		have = append(have, fmt.Sprintf("(v%d IS NOT NULL)::INTEGER", i))
+		st = append(st, q.state(i)+fmt.Sprintf(" AS st%d", i))
+		sts = append(sts, fmt.Sprintf("st%d", i))
+	}
+	var reads []string
+	for i := 0; i < q.nFine; i++ {
+		reads = append(reads, fmt.Sprintf("(v%d IS NOT NULL AND u%d NOT IN ('{}', 'null'))", i, i))
+	}
+	fmt.Fprintf(&b, "st AS (SELECT *, %s, %s AS have, %s AS reads FROM cell), ", strings.Join(st, ", "), strings.Join(have, " + "), strings.Join(reads, " OR "))
+	var stale, rest []string
+	for _, s := range sts {
+		stale = append(stale, s+" = 1")
+		rest = append(rest, s+" = 2")
+	}
+	fmt.Fprintf(&b, "fl AS (SELECT *, %s AS stale, %s AS rest FROM st), ", strings.Join(stale, " OR "), strings.Join(rest, " OR "))
+	b.WriteString(`last AS (
+		SELECT partition_key AS k, arg_max(state, seq) AS s FROM _strata.run_events
+		WHERE pipeline = ? AND block_id = '' AND state IN ('succeeded', 'failed', 'cancelled') AND ` + q.box.in("partition_key") + `
+		GROUP BY partition_key)`)
+	args = append(args, q.t.pl.ID)
+	return b.String(), args
+}
+
+// state is fine product i's st expression: classify's verdict for its
+// version where the version's own row and the cell's decide it.
+func (q *countQuery) state(i int) string {
+	s := fmt.Sprintf("CASE WHEN v%d IS NULL THEN 0 WHEN c%d THEN 1 WHEN u%d IN ('{}', 'null') THEN 0 ", i, i, i)
+	ups := q.ups[i]
+	if ups == nil {
+		return s + "ELSE 2 END"
+	}
+	// What a version that read its own cell of each upstream writes: the
+	// versions of this row's upstreams (current), or any (then compared).
+	spell := func(num func(j int) string) string {
+		parts := make([]string, len(ups))
+		for n, j := range ups {
+			name, _ := json.Marshal(q.prods[j])
+			parts[n] = sqlQuote(string(name)+`:{"`) + " || k || '\":' || " + num(j) + " || '}'"
+		}
+		return "'{' || " + strings.Join(parts, " || ',' || ") + " || '}'"
+	}
+	read := func(j int) string {
+		name, _ := json.Marshal(q.prods[j])
+		return fmt.Sprintf("TRY_CAST(split_part(split_part(u%d, %s || k || '\":', 2), '}', 1) AS INTEGER)", i, sqlQuote(string(name)+`:{"`))
+	}
+	var changed []string
+	for _, j := range ups {
+		n := read(j)
+		changed = append(changed, fmt.Sprintf("(%s = 0 AND r%d <> r%d) OR (%s <> 0 AND v%d <> %s)", n, j, i, n, j, n))
+	}
+	s += fmt.Sprintf("WHEN NOT (i%d IS NULL OR i%d = %s) THEN 2 ", i, i, sqlQuote(q.inputs[i]))
+	s += fmt.Sprintf("WHEN u%d = %s THEN 0 ", i, spell(func(j int) string { return fmt.Sprintf("v%d", j) }))
+	// A backfill's run reads the versions it wrote itself: 0, same run.
+	var rerun []string
+	for _, j := range ups {
+		rerun = append(rerun, fmt.Sprintf("r%d <> r%d", j, i))
+	}
+	s += fmt.Sprintf("WHEN u%d = %s THEN CASE WHEN %s THEN 1 ELSE 0 END ", i, spell(func(int) string { return "'0'" }), strings.Join(rerun, " OR "))
+	s += fmt.Sprintf("WHEN u%d = %s THEN CASE WHEN %s THEN 1 ELSE 0 END ", i, spell(read), strings.Join(changed, " OR "))
+	return s + "ELSE 2 END"
+}
+
+// restCTEs resolve the rest versions through their JSON: bad are the
+// cells one of whose rest versions is stale (rewired, or an entry it read
+// is no longer current), unsure the rest versions classify would look for
+// unread partitions for (fine versions reading other cells of the
+// pipeline's own products), ownRead the own products they read in their
+// own cell (their keys are checked as the upstreams' are).
+func (q *countQuery) restCTEs() string {
+	var rest []string
+	for i := 0; i < q.nFine; i++ {
+		now := make([]string, 0)
+		for _, p := range inputProducts(q.t.pl, q.fine[i]) {
+			now = append(now, sqlQuote(p))
+		}
+		list := "[" + strings.Join(now, ", ") + "]::VARCHAR[]"
+		rest = append(rest, fmt.Sprintf(`SELECT k, %d AS x, u%d AS u, CASE WHEN i%d IS NULL THEN NULL ELSE coalesce(TRY_CAST(i%d::JSON AS VARCHAR[]), []::VARCHAR[]) END AS ins,
+			r%d AS r, s%d AS s, e%d AS e, %s AS now FROM fl WHERE st%d = 2`, i, i, i, i, i, i, i, list, i))
+	}
+	var own []string
+	for p := range q.own {
+		own = append(own, p)
+	}
+	slices.Sort(own)
+	ownList := "[" + strings.Join(func() []string {
+		out := make([]string, len(own))
+		for i, p := range own {
+			out[i] = sqlQuote(p)
+		}
+		return out
+	}(), ", ") + "]::VARCHAR[]"
+	return `, rest AS (` + strings.Join(rest, " UNION ALL ") + `),
+	e1 AS (SELECT k, x, ins, r, s, e, unnest(map_entries(CAST(u::JSON AS MAP(VARCHAR, MAP(VARCHAR, INTEGER))))) AS pe FROM rest),
+	e2 AS (SELECT k, x, ins, r, s, e, pe.key AS prod, unnest(map_entries(pe.value)) AS q FROM e1),
+	ent AS (SELECT k, x, ins, r, s, e, prod, q.key AS part, q.value AS n FROM e2),
+	cv AS (SELECT v.product, v.partition, v.version, v.run_id FROM _strata.versions v WHERE ` + q.chosen + ` AND v.product IN (SELECT DISTINCT prod FROM ent)),
+	upbad AS (SELECT DISTINCT ent.k, ent.x FROM ent JOIN cv ON cv.product = ent.prod AND cv.partition = ent.part
+		WHERE (ent.n = 0 AND cv.run_id <> ent.r) OR (ent.n <> 0 AND cv.version <> ent.n)),
+	rewired AS (SELECT k, x FROM rest WHERE u <> 'null' AND (
+		(ins IS NOT NULL AND ins <> now AND list_sort(ins) = list_sort(now))
+		OR (CASE WHEN ins IS NOT NULL THEN list_sort(ins) ELSE list_sort(json_keys(u::JSON)) END) <> list_sort(list_distinct(now)))),
+	bad AS (SELECT k FROM upbad UNION SELECT k FROM rewired),
+	judged AS (SELECT k, x FROM upbad UNION SELECT k, x FROM rewired),
+	ownent AS (SELECT ent.* FROM ent ANTI JOIN judged ON judged.k = ent.k AND judged.x = ent.x
+		WHERE list_contains(` + ownList + `, ent.prod) AND (ent.ins IS NULL OR list_contains(ent.ins, ent.prod)) AND ent.s < ent.e)`
+}
+
+// count runs the counting query; resolve adds the rest path. unknown are
+// the cells only the rest path decides (resolve false), unsure whether a
+// rest version needs the cell-by-cell planner, ownRead the own products
+// rest versions read in their own cell.
+func (q *countQuery) count(ctx context.Context, e *Engine, resolve bool) (c cellCounts, unknown, reads int, unsure bool, ownRead []string, err error) {
+	with, args := q.ctes()
+	stale, rest, extra := "fl.stale", "fl.rest", ""
+	if resolve {
+		with += q.restCTEs()
+		stale = "(fl.stale OR (fl.rest AND bad.k IS NOT NULL))"
+		rest = "false"
+		extra = `, (SELECT count(*) FROM ownent WHERE part <> k), (SELECT coalesce(string_agg(DISTINCT prod, ','), '') FROM ownent)`
+	}
+	n := q.nFine
+	sqlText := with + `, cells AS (
+		SELECT coalesce(fl.have, 0) AS have, coalesce(` + stale + `, false) AS stale, coalesce(` + rest + `, false) AS rest,
+			coalesce(fl.reads, false) AS reads, coalesce(last.s IN ('failed', 'cancelled'), false) AS failed
+		FROM fl FULL OUTER JOIN last ON fl.k = last.k` + map[bool]string{true: " LEFT JOIN bad ON bad.k = fl.k", false: ""}[resolve] + `
+	)
+	SELECT count(*) FILTER (WHERE failed AND have < ?), count(*) FILTER (WHERE failed AND have >= ?),
+		count(*) FILTER (WHERE NOT failed AND have >= ? AND stale), count(*) FILTER (WHERE NOT failed AND have >= ? AND NOT stale AND NOT rest),
+		count(*) FILTER (WHERE failed OR have >= ?), count(*) FILTER (WHERE NOT failed AND have >= ? AND NOT stale AND rest),
+		count(*) FILTER (WHERE reads)` + extra + `
+	FROM cells`
+	args = append(args, n, n, n, n, n, n)
+	row := e.wh.DB().QueryRowContext(ctx, sqlText, args...)
+	if resolve {
+		var nUnsure int
+		var own string
+		err = row.Scan(&c.failedMissing, &c.failedPresent, &c.stale, &c.current, &c.found, &unknown, &reads, &nUnsure, &own)
+		unsure = nUnsure > 0
+		if own != "" {
+			ownRead = strings.Split(own, ",")
+		}
+	} else {
+		err = row.Scan(&c.failedMissing, &c.failedPresent, &c.stale, &c.current, &c.found, &unknown, &reads)
+	}
+	if err != nil {
+		return cellCounts{}, 0, 0, false, nil, fmt.Errorf("count the plan's cells: %w", err)
+	}
+	return c, unknown, reads, unsure, ownRead, nil
+}
+
+// oddKeys counts the current partitions of prods that start inside the
+// box's time range without being one of its cells' layout (an old
+// one-dimensional key, another part count, another time key): classify
+// counts such a partition as an upstream the cells of its range did not
+// read, which the text comparison does not see.
+func (q *countQuery) oddKeys(ctx context.Context, e *Engine, prods []string) (int, error) {
+	if len(prods) == 0 {
+		return 0, nil
+	}
+	names := make([]string, len(prods))
+	for i, p := range prods {
+		names[i] = sqlQuote(p)
+	}
+	args := append(slices.Clone(q.chosenA), q.box.start, q.box.end)
+	var n int
+	err := e.wh.DB().QueryRowContext(ctx, `SELECT count(*) FROM _strata.versions v WHERE `+q.chosen+` AND v.product IN (`+strings.Join(names, ", ")+`)
+		AND v.partition_start >= ? AND v.partition_start < ? AND NOT `+q.box.layout("v.partition"), args...).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("check the plan's upstream keys: %w", err)
+	}
+	return n, nil
+}
+
+// countCells counts the cells of t's box by state in DuckDB; ok is false
+// when the SQL cannot decide every cell as classify would.
+func (e *Engine) countCells(ctx context.Context, t *target, fine []*project.Block, hashes map[string]string) (cellCounts, bool, error) {
+	q, err := newCountQuery(t, fine, hashes)
+	if err != nil {
+		return cellCounts{}, false, err
+	}
+	c, unknown, reads, _, _, err := q.count(ctx, e, false)
+	if err != nil {
+		return cellCounts{}, false, err
+	}
+	var ownRead []string
+	if unknown > 0 {
+		var unsure bool
+		if c, _, _, unsure, ownRead, err = q.count(ctx, e, true); err != nil || unsure {
+			return cellCounts{}, false, err
+		}
+	}
+	if reads == 0 {
+		return c, true, nil
+	}
+	if !q.box.hasTime {
+		// no time range to check the upstreams' keys in
+		return cellCounts{}, false, nil
+	}
+	prods := q.upstreamProducts()
+	for _, p := range ownRead {
+		if !slices.Contains(prods, p) {
+			prods = append(prods, p)
+		}
+	}
+	odd, err := q.oddKeys(ctx, e, prods)
+	if err != nil || odd > 0 {
+		return cellCounts{}, false, err
+	}
+	return c, true, nil
+}
+
+// pageReads adds to pd.current what classify looks up for the page's
+// versions: the versions of the partitions they read and, of the
+// pipeline's own products, every current partition inside the ranges of
+// the versions that read them (unreadUpstream). Products of other
+// pipelines are loaded as loadReadProducts loads them: version and run.
+func (e *Engine) pageReads(ctx context.Context, t *target, pd *planData) error {
+	own := map[string]bool{}
+	for _, b := range t.pl.Blocks {
+		if b.Entry != project.EntryExport {
+			own[ProductName(t.pl, b)] = true
+		}
+	}
+	parts := map[string][]string{}
+	var lo, hi time.Time
+	for _, byKey := range pd.current {
+		for _, vi := range byKey {
+			for prod, read := range vi.upstream {
+				for part := range read {
+					parts[prod] = append(parts[prod], part)
+				}
+				if own[prod] && vi.start.Before(vi.end) {
+					if lo.IsZero() || vi.start.Before(lo) {
+						lo = vi.start
+					}
+					if vi.end.After(hi) {
+						hi = vi.end
+					}
+				}
+			}
+		}
+	}
+	for _, prod := range slices.Sorted(maps.Keys(parts)) {
+		ps := parts[prod]
+		if own[prod] {
+			cond, args := " AND (v.partition IN "+sqlList(ps), []any{}
+			if !lo.IsZero() {
+				cond += " OR (v.partition_start >= ? AND v.partition_start < ?)"
+				args = append(args, lo, hi)
+			}
+			got, err := e.planVersionsWhere(ctx, []any{prod}, t.spec.Into, cond+")", args...)
+			if err != nil {
+				return err
+			}
+			if pd.current[prod] == nil {
+				pd.current[prod] = map[string]versionInfo{}
+			}
+			maps.Copy(pd.current[prod], got[prod])
+			continue
+		}
+		chosen, args := warehouse.ChosenVersion(t.spec.Into)
+		rows, err := e.wh.DB().QueryContext(ctx, `SELECT v.partition, v.version, v.run_id FROM _strata.versions v
+			WHERE `+chosen+` AND v.product = ? AND v.partition IN `+sqlList(ps), append(args, prod)...)
+		if err != nil {
+			return fmt.Errorf("read current versions of read products: %w", err)
+		}
+		for rows.Next() {
+			var part string
+			var vi versionInfo
+			if err := rows.Scan(&part, &vi.version, &vi.runID); err != nil {
+				rows.Close()
+				return err
+			}
+			if pd.current[prod] == nil {
+				pd.current[prod] = map[string]versionInfo{}
+			}
+			pd.current[prod][part] = vi
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
