@@ -76,6 +76,13 @@ func (b *boxSQL) in(col string) string {
 	if b.nparts == 1 && b.hasTime {
 		return col + " IN " + sqlArray(b.times)
 	}
+	if combos := b.combos(); combos != nil && b.timePos == 0 {
+		// The values after the time part, as one of the selection's
+		// combinations: one semi join for all of them (and no value
+		// holds a separator, so no part too many either).
+		tail := fmt.Sprintf("substr(%s, strpos(%s, '%s') + 1)", col, col, partitions.KeySep)
+		return "(" + b.part(col, 0) + " IN " + sqlArray(b.times) + " AND " + tail + " IN " + sqlArray(combos) + ")"
+	}
 	// no more parts than the layout's: not nparts separators
 	conds := []string{col + " NOT LIKE '" + strings.Repeat("%"+partitions.KeySep, b.nparts) + "%'"}
 	if b.hasTime {
@@ -89,6 +96,46 @@ func (b *boxSQL) in(col string) string {
 		conds = append(conds, b.part(col, pos)+" IN "+sqlArray(vs))
 	}
 	return "(" + strings.Join(conds, " AND ") + ")"
+}
+
+// maxCombos bounds the value combinations in spelled out in one list.
+const maxCombos = 100_000
+
+// combos are the selection's value combinations joined as keys join them
+// (nil past maxCombos, or with fewer than two value dimensions).
+func (b *boxSQL) combos() []string {
+	if len(b.sel) < 2 {
+		return nil
+	}
+	n := 1
+	for _, vs := range b.sel {
+		if n *= len(vs); n > maxCombos {
+			return nil
+		}
+	}
+	out := []string{""}
+	for i, vs := range b.sel {
+		next := make([]string, 0, len(out)*len(vs))
+		for _, prefix := range out {
+			for _, v := range vs {
+				if i > 0 {
+					v = prefix + partitions.KeySep + v
+				}
+				next = append(next, v)
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// inTime is the condition "col's time part is one of the box's" (in when
+// the box has no time): implied by in, cheaper.
+func (b *boxSQL) inTime(col string) string {
+	if !b.hasTime || b.nparts == 1 {
+		return b.in(col)
+	}
+	return b.part(col, b.timePos) + " IN " + sqlArray(b.times)
 }
 
 // layout is the condition "col has the layout's part count and a time
@@ -180,28 +227,36 @@ func (q *countQuery) upstreamProducts() []string {
 }
 
 // ctes are the WITH clauses up to fl (a row per cell of the box with a
-// version: have, stale, rest, reads) and last (each cell's last run).
-func (q *countQuery) ctes() (string, []any) {
+// version: have, verdict, reads) and last (each cell's last run).
+func (q *countQuery) ctes(resolve bool) (string, []any) {
 	var b strings.Builder
 	var args []any
 	b.WriteString("WITH ")
+	// The bounds are for the rest path only: less to carry through the join.
+	bounds, cols := "", []string{"v", "r", "c", "u", "i"}
+	if resolve {
+		bounds, cols = ", v.partition_start AS s, v.partition_end AS e", append(cols, "s", "e")
+	}
+	// Each side keeps the box's time range only (one semi join per
+	// version); the rest of the box is checked once per cell, after the
+	// join.
 	for j, prod := range q.prods {
 		stale := "false"
 		if j < q.nFine {
 			stale = "v.code_hash IS DISTINCT FROM " + sqlQuote(q.hashes[q.fine[j].ID])
 		}
 		fmt.Fprintf(&b, `p%d AS (SELECT v.partition AS k, v.version AS v, v.run_id AS r, %s AS c,
-			CAST(v.upstream AS VARCHAR) AS u, CAST(v.inputs AS VARCHAR) AS i, v.partition_start AS s, v.partition_end AS e
-			FROM _strata.versions v WHERE %s AND v.product = %s AND %s), `, j, stale, q.chosen, sqlQuote(prod), q.box.in("v.partition"))
+			CAST(v.upstream AS VARCHAR) AS u, CAST(v.inputs AS VARCHAR) AS i%s
+			FROM _strata.versions v WHERE %s AND v.product = %s AND %s), `, j, stale, bounds, q.chosen, sqlQuote(prod), q.box.inTime("v.partition"))
 		args = append(args, q.chosenA...)
 	}
 	// A cell is a cell of a fine product; its upstreams only add context.
 	keys := []string{"p0.k"}
-	var cols []string
+	var sel []string
 	from := "p0"
 	for j := range q.prods {
-		for _, c := range []string{"v", "r", "c", "u", "i", "s", "e"} {
-			cols = append(cols, fmt.Sprintf("p%d.%s AS %s%d", j, c, c, j))
+		for _, c := range cols {
+			sel = append(sel, fmt.Sprintf("p%d.%s AS %s%d", j, c, c, j))
 		}
 		if j == 0 {
 			continue
@@ -215,25 +270,26 @@ func (q *countQuery) ctes() (string, []any) {
 			keys = append(keys, fmt.Sprintf("p%d.k", j))
 		}
 	}
-	fmt.Fprintf(&b, "cell AS (SELECT coalesce(%s) AS k, %s FROM %s), ", strings.Join(keys, ", "), strings.Join(cols, ", "), from)
-	// st: 0 current (or missing), 1 stale, 2 undecided here (rest).
-	var have, st, sts []string
+	fmt.Fprintf(&b, "cell AS (SELECT * FROM (SELECT coalesce(%s) AS k, %s FROM %s) WHERE %s), ",
+		strings.Join(keys, ", "), strings.Join(sel, ", "), from, q.box.in("k"))
+	// Each version's verdict: 0 current (or missing), 1 undecided here
+	// (rest), 2 stale; the cell's is the greatest, each computed once.
+	var have, st, reads []string
 	for i := 0; i < q.nFine; i++ {
 		have = append(have, fmt.Sprintf("(v%d IS NOT NULL)::INTEGER", i))
 		st = append(st, q.state(i)+fmt.Sprintf(" AS st%d", i))
-		sts = append(sts, fmt.Sprintf("st%d", i))
-	}
-	var reads []string
-	for i := 0; i < q.nFine; i++ {
 		reads = append(reads, fmt.Sprintf("(v%d IS NOT NULL AND u%d NOT IN ('{}', 'null'))", i, i))
 	}
 	fmt.Fprintf(&b, "st AS (SELECT *, %s, %s AS have, %s AS reads FROM cell), ", strings.Join(st, ", "), strings.Join(have, " + "), strings.Join(reads, " OR "))
-	var stale, rest []string
-	for _, s := range sts {
-		stale = append(stale, s+" = 1")
-		rest = append(rest, s+" = 2")
+	verdict := "st0"
+	if q.nFine > 1 {
+		var sts []string
+		for i := 0; i < q.nFine; i++ {
+			sts = append(sts, fmt.Sprintf("st%d", i))
+		}
+		verdict = "greatest(" + strings.Join(sts, ", ") + ")"
 	}
-	fmt.Fprintf(&b, "fl AS (SELECT *, %s AS stale, %s AS rest FROM st), ", strings.Join(stale, " OR "), strings.Join(rest, " OR "))
+	fmt.Fprintf(&b, "fl AS (SELECT *, %s AS verdict FROM st), ", verdict)
 	b.WriteString(`last AS (
 		SELECT partition_key AS k, arg_max(state, seq) AS s FROM _strata.run_events
 		WHERE pipeline = ? AND block_id = '' AND state IN ('succeeded', 'failed', 'cancelled') AND ` + q.box.in("partition_key") + `
@@ -245,10 +301,10 @@ func (q *countQuery) ctes() (string, []any) {
 // state is fine product i's st expression: classify's verdict for its
 // version where the version's own row and the cell's decide it.
 func (q *countQuery) state(i int) string {
-	s := fmt.Sprintf("CASE WHEN v%d IS NULL THEN 0 WHEN c%d THEN 1 WHEN u%d IN ('{}', 'null') THEN 0 ", i, i, i)
+	s := fmt.Sprintf("CASE WHEN v%d IS NULL THEN 0 WHEN c%d THEN 2 WHEN u%d IN ('{}', 'null') THEN 0 ", i, i, i)
 	ups := q.ups[i]
 	if ups == nil {
-		return s + "ELSE 2 END"
+		return s + "ELSE 1 END"
 	}
 	// What a version that read its own cell of each upstream writes: the
 	// versions of this row's upstreams (current), or any (then compared).
@@ -269,16 +325,16 @@ func (q *countQuery) state(i int) string {
 		n := read(j)
 		changed = append(changed, fmt.Sprintf("(%s = 0 AND r%d <> r%d) OR (%s <> 0 AND v%d <> %s)", n, j, i, n, j, n))
 	}
-	s += fmt.Sprintf("WHEN NOT (i%d IS NULL OR i%d = %s) THEN 2 ", i, i, sqlQuote(q.inputs[i]))
-	s += fmt.Sprintf("WHEN u%d = %s THEN 0 ", i, spell(func(j int) string { return fmt.Sprintf("v%d", j) }))
+	s += fmt.Sprintf("WHEN NOT (i%d IS NULL OR i%d = %s) THEN 1 ", i, i, sqlQuote(q.inputs[i]))
 	// A backfill's run reads the versions it wrote itself: 0, same run.
 	var rerun []string
 	for _, j := range ups {
 		rerun = append(rerun, fmt.Sprintf("r%d <> r%d", j, i))
 	}
-	s += fmt.Sprintf("WHEN u%d = %s THEN CASE WHEN %s THEN 1 ELSE 0 END ", i, spell(func(int) string { return "'0'" }), strings.Join(rerun, " OR "))
-	s += fmt.Sprintf("WHEN u%d = %s THEN CASE WHEN %s THEN 1 ELSE 0 END ", i, spell(read), strings.Join(changed, " OR "))
-	return s + "ELSE 2 END"
+	s += fmt.Sprintf("WHEN u%d = %s THEN CASE WHEN %s THEN 2 ELSE 0 END ", i, spell(func(int) string { return "'0'" }), strings.Join(rerun, " OR "))
+	s += fmt.Sprintf("WHEN u%d = %s THEN 0 ", i, spell(func(j int) string { return fmt.Sprintf("v%d", j) }))
+	s += fmt.Sprintf("WHEN u%d = %s THEN CASE WHEN %s THEN 2 ELSE 0 END ", i, spell(read), strings.Join(changed, " OR "))
+	return s + "ELSE 1 END"
 }
 
 // restCTEs resolve the rest versions through their JSON: bad are the
@@ -296,7 +352,7 @@ func (q *countQuery) restCTEs() string {
 		}
 		list := "[" + strings.Join(now, ", ") + "]::VARCHAR[]"
 		rest = append(rest, fmt.Sprintf(`SELECT k, %d AS x, u%d AS u, CASE WHEN i%d IS NULL THEN NULL ELSE coalesce(TRY_CAST(i%d::JSON AS VARCHAR[]), []::VARCHAR[]) END AS ins,
-			r%d AS r, s%d AS s, e%d AS e, %s AS now FROM fl WHERE st%d = 2`, i, i, i, i, i, i, i, list, i))
+			r%d AS r, s%d AS s, e%d AS e, %s AS now FROM fl WHERE st%d = 1`, i, i, i, i, i, i, i, list, i))
 	}
 	var own []string
 	for p := range q.own {
@@ -331,39 +387,59 @@ func (q *countQuery) restCTEs() string {
 // rest version needs the cell-by-cell planner, ownRead the own products
 // rest versions read in their own cell.
 func (q *countQuery) count(ctx context.Context, e *Engine, resolve bool) (c cellCounts, unknown, reads int, unsure bool, ownRead []string, err error) {
-	with, args := q.ctes()
-	stale, rest, extra := "fl.stale", "fl.rest", ""
+	with, args := q.ctes(resolve)
+	verdict, join, extra := "fl.verdict", "", ", 0, ''"
 	if resolve {
 		with += q.restCTEs()
-		stale = "(fl.stale OR (fl.rest AND bad.k IS NOT NULL))"
-		rest = "false"
+		verdict = "CASE WHEN fl.verdict = 1 THEN CASE WHEN bad.k IS NULL THEN 0 ELSE 2 END ELSE fl.verdict END"
+		join = " LEFT JOIN bad ON bad.k = fl.k"
 		extra = `, (SELECT count(*) FROM ownent WHERE part <> k), (SELECT coalesce(string_agg(DISTINCT prod, ','), '') FROM ownent)`
 	}
-	n := q.nFine
+	// One small group per kind of cell: the FILTERs of one aggregate each
+	// evaluate the verdict again.
 	sqlText := with + `, cells AS (
-		SELECT coalesce(fl.have, 0) AS have, coalesce(` + stale + `, false) AS stale, coalesce(` + rest + `, false) AS rest,
+		SELECT coalesce(fl.have, 0) >= ? AS complete, coalesce(` + verdict + `, 0) AS verdict,
 			coalesce(fl.reads, false) AS reads, coalesce(last.s IN ('failed', 'cancelled'), false) AS failed
-		FROM fl FULL OUTER JOIN last ON fl.k = last.k` + map[bool]string{true: " LEFT JOIN bad ON bad.k = fl.k", false: ""}[resolve] + `
+		FROM fl FULL OUTER JOIN last ON fl.k = last.k` + join + `
 	)
-	SELECT count(*) FILTER (WHERE failed AND have < ?), count(*) FILTER (WHERE failed AND have >= ?),
-		count(*) FILTER (WHERE NOT failed AND have >= ? AND stale), count(*) FILTER (WHERE NOT failed AND have >= ? AND NOT stale AND NOT rest),
-		count(*) FILTER (WHERE failed OR have >= ?), count(*) FILTER (WHERE NOT failed AND have >= ? AND NOT stale AND rest),
-		count(*) FILTER (WHERE reads)` + extra + `
-	FROM cells`
-	args = append(args, n, n, n, n, n, n)
-	row := e.wh.DB().QueryRowContext(ctx, sqlText, args...)
-	if resolve {
-		var nUnsure int
+	SELECT failed, complete, verdict, reads, count(*)` + extra + ` FROM cells GROUP BY 1, 2, 3, 4`
+	args = append(args, q.nFine)
+	rows, err := e.wh.DB().QueryContext(ctx, sqlText, args...)
+	if err != nil {
+		return cellCounts{}, 0, 0, false, nil, fmt.Errorf("count the plan's cells: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var failed, full, read bool
+		var verdict, n, nUnsure int
 		var own string
-		err = row.Scan(&c.failedMissing, &c.failedPresent, &c.stale, &c.current, &c.found, &unknown, &reads, &nUnsure, &own)
-		unsure = nUnsure > 0
-		if own != "" {
+		if err := rows.Scan(&failed, &full, &verdict, &read, &n, &nUnsure, &own); err != nil {
+			return cellCounts{}, 0, 0, false, nil, fmt.Errorf("count the plan's cells: %w", err)
+		}
+		switch {
+		case failed && !full:
+			c.failedMissing += n
+		case failed:
+			c.failedPresent += n
+		case !full:
+			continue // no version of some product, no failed run: counted missing
+		case verdict == 2:
+			c.stale += n
+		case verdict == 1:
+			unknown += n
+		default:
+			c.current += n
+		}
+		c.found += n
+		if read {
+			reads += n
+		}
+		unsure = unsure || nUnsure > 0
+		if own != "" && ownRead == nil {
 			ownRead = strings.Split(own, ",")
 		}
-	} else {
-		err = row.Scan(&c.failedMissing, &c.failedPresent, &c.stale, &c.current, &c.found, &unknown, &reads)
 	}
-	if err != nil {
+	if err := rows.Err(); err != nil {
 		return cellCounts{}, 0, 0, false, nil, fmt.Errorf("count the plan's cells: %w", err)
 	}
 	return c, unknown, reads, unsure, ownRead, nil
