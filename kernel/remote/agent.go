@@ -45,6 +45,14 @@ type AgentConfig struct {
 	// (the warehouse's shared data folder) instead of sending the rows back:
 	// the coordinator then only commits the file (output_sink.go).
 	Files FileWriter
+	// Inputs, when set, reads the upstream files a task names
+	// (ExecRequest.InputFiles) from the shared data folder; without it such
+	// a task is answered ErrNotHere and the coordinator sends the tables.
+	Inputs FileReader
+	// SQL, when set, runs SQL blocks' tasks (ExecRequest.SQL) in a DuckDB
+	// of this machine; without it they are answered ErrNotHere and run on
+	// the coordinator.
+	SQL SQLRunner
 }
 
 // FileWriter writes a block's output as a file the coordinator commits.
@@ -228,7 +236,7 @@ func (a *Agent) handle(ctx context.Context, m jetstream.Msg, pay *payloads, ackW
 	}()
 	h := &agentHandler{a: a, pay: pay, attempt: hdr.Attempt}
 	exec, engine := a.exec, EngineInterp
-	if hdr.Build != nil {
+	if hdr.Build != nil && !hdr.Exec.SQL {
 		ex, release, nerr := a.native(runCtx, hdr.Build, pay)
 		if nerr == nil {
 			exec, engine = ex, EngineCompiled
@@ -240,7 +248,16 @@ func (a *Agent) handle(ctx context.Context, m jetstream.Msg, pay *payloads, ackW
 			h.Log(protocol.LogLine{Level: "warn", Msg: "ran interpreted on worker " + a.cfg.ID + ": " + nerr.Error(), Time: time.Now()})
 		}
 	}
-	res, out, err := exec.Exec(runCtx, hdr.Exec, inputs, h)
+	var res *protocol.Result
+	var out *sdk.Table
+	if inputs, res = a.readInputs(runCtx, hdr.Exec, inputs); res == nil {
+		if hdr.Exec.SQL {
+			res, out = a.runSQL(runCtx, hdr.Exec, inputs)
+			engine = EngineSQL
+		} else {
+			res, out, err = exec.Exec(runCtx, hdr.Exec, inputs, h)
+		}
+	}
 	res, out = h.secrets.result(res, out) // nothing the block saw of a secret leaves in clear
 	endTaskSpan(span, engine, res, err)
 	if ctx.Err() != nil {

@@ -136,6 +136,13 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 	src := r.srcs[b.ID].text
 	h := &blockHandler{r: r, b: b, part: g.part.Key, spec: g.spec, cell: g.part, item: item, interval: string(g.spec.Interval), inputs: in.tables}
 	if b.Kind == project.KindSQL {
+		if r.sqlOnWorker(b, in) {
+			return r.attemptSQLOnWorker(ctx, g, b, src, in, h)
+		}
+		var err error
+		if in, err = in.withTables(ctx); err != nil {
+			return nil, &protocol.RunError{Kind: protocol.ErrRuntime, File: b.File, Message: err.Error()}, "", "", ""
+		}
 		op := "sql"
 		if tracing.On() { // no string built for a span that is not recorded
 			op += " " + b.ID
@@ -177,7 +184,19 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 		req.Sink = r.sinkFor(g, b)
 	}
 	kctx, span := tracing.Start(ctx, op, attribute.String("strata.block", b.ID), attribute.String("strata.partition", g.part.Key))
+	req.InputFiles = in.inputFiles()
 	res, out, err := r.exec.Exec(kctx, req, in.tables, h)
+	if err == nil && res.Error != nil && res.Error.Kind == protocol.ErrNotHere {
+		// The executor could not read an upstream's file (its machine has
+		// not the data folder): read here, send the tables. The block had
+		// not started, so this is the same attempt.
+		h.keep(res.Error.Message + ": the coordinator sent the upstream tables instead\n")
+		var tin *upstreams
+		if tin, err = in.withTables(kctx); err == nil {
+			req.InputFiles = nil
+			res, out, err = r.exec.Exec(kctx, req, tin.tables, h)
+		}
+	}
 	if err == nil && res.Error != nil {
 		span.SetStatus(codes.Error, string(res.Error.Kind))
 	}
