@@ -2,21 +2,26 @@ package engine
 
 import (
 	"context"
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/stratahq/strata/projects/partitions"
 	"github.com/stratahq/strata/projects/project"
+	"github.com/stratahq/strata/projects/warehouse"
 )
 
 // A plan of millions of cells (365 days × 500 customers × 20 regions)
 // cannot afford a Go value per cell: reading every current version through
-// database/sql into maps costs seconds and a gigabyte. When every version
-// in the box can be judged from its own row (it read nothing: its state is
-// missing, stale by code or current), DuckDB counts the cells per state in
-// one aggregate and Go classifies only the page it shows. A box holding a
-// version that read upstreams (its staleness depends on other rows) or a
-// pipeline with rollups (a week runs when one of its days runs) plans cell
-// by cell as before; both give the same plan (TestPlanCountedEqualsEach).
+// database/sql into maps costs seconds and a gigabyte. DuckDB counts the
+// box's cells per state (plan_count_sql.go: versions that read nothing,
+// and versions that read upstreams, judged against the rows they read)
+// and Go classifies only the page it shows. A pipeline with rollups (a
+// week runs when one of its days runs), and what the SQL cannot decide
+// exactly, plan cell by cell as before; both give the same plan
+// (TestPlanCountedEqualsEach, TestPlanCountedReads).
 
 // cellCounts are a box's cells by what decides their action: failed
 // (last run failed or cancelled) with or without a missing product,
@@ -156,4 +161,79 @@ func (e *Engine) pagePlanData(ctx context.Context, t *target, fine []*project.Bl
 		pd.lastRun[k] = State(s)
 	}
 	return pd, rows.Err()
+}
+
+// pageReads adds to pd.current what classify looks up for the page's
+// versions: the versions of the partitions they read and, of the
+// pipeline's own products, every current partition inside the ranges of
+// the versions that read them (unreadUpstream). Products of other
+// pipelines are loaded as loadReadProducts loads them: version and run.
+func (e *Engine) pageReads(ctx context.Context, t *target, pd *planData) error {
+	own := map[string]bool{}
+	for _, b := range t.pl.Blocks {
+		if b.Entry != project.EntryExport {
+			own[ProductName(t.pl, b)] = true
+		}
+	}
+	parts := map[string][]string{}
+	var lo, hi time.Time
+	for _, byKey := range pd.current {
+		for _, vi := range byKey {
+			for prod, read := range vi.upstream {
+				for part := range read {
+					parts[prod] = append(parts[prod], part)
+				}
+				if own[prod] && vi.start.Before(vi.end) {
+					if lo.IsZero() || vi.start.Before(lo) {
+						lo = vi.start
+					}
+					if vi.end.After(hi) {
+						hi = vi.end
+					}
+				}
+			}
+		}
+	}
+	for _, prod := range slices.Sorted(maps.Keys(parts)) {
+		ps := parts[prod]
+		if own[prod] {
+			cond, args := " AND (v.partition IN "+sqlList(ps), []any{}
+			if !lo.IsZero() {
+				cond += " OR (v.partition_start >= ? AND v.partition_start < ?)"
+				args = append(args, lo, hi)
+			}
+			got, err := e.planVersionsWhere(ctx, []any{prod}, t.spec.Into, cond+")", args...)
+			if err != nil {
+				return err
+			}
+			if pd.current[prod] == nil {
+				pd.current[prod] = map[string]versionInfo{}
+			}
+			maps.Copy(pd.current[prod], got[prod])
+			continue
+		}
+		chosen, args := warehouse.ChosenVersion(t.spec.Into)
+		rows, err := e.wh.DB().QueryContext(ctx, `SELECT v.partition, v.version, v.run_id FROM _strata.versions v
+			WHERE `+chosen+` AND v.product = ? AND v.partition IN `+sqlList(ps), append(args, prod)...)
+		if err != nil {
+			return fmt.Errorf("read current versions of read products: %w", err)
+		}
+		for rows.Next() {
+			var part string
+			var vi versionInfo
+			if err := rows.Scan(&part, &vi.version, &vi.runID); err != nil {
+				rows.Close()
+				return err
+			}
+			if pd.current[prod] == nil {
+				pd.current[prod] = map[string]versionInfo{}
+			}
+			pd.current[prod][part] = vi
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
