@@ -185,6 +185,18 @@ func TestPlanCountedReads(t *testing.T) {
 		t.Errorf("by state %v, want 5 stale", plan.ByState)
 	}
 
+	// Into an environment: the versions it pinned (load rewritten there
+	// for one cell) stand for the current ones.
+	const owner = "env:dev"
+	res, err := e.eng.Run(ctx, "rd", "2024-01-04|us|free", RunOptions{Stage: true, Pin: owner, PreferPinned: owner, Blocks: []string{"load"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.mustSucceed(res)
+	for _, policy := range []string{ReprocessMissing, ReprocessStale} {
+		compare(BackfillSpec{Pipeline: "rd", From: "2024-01-01", To: "2024-01-06", Reprocess: policy, Into: owner}, 0, -1, true)
+	}
+
 	// An old key of the upstream inside the range: classify takes it for
 	// an upstream partition its readers did not read.
 	exec(`INSERT INTO _strata.versions (product, partition, partition_start, partition_end, version, run_id, code_hash,

@@ -267,6 +267,7 @@ func (q *countQuery) count(ctx context.Context, e *Engine, resolve bool) (c cell
 	verdict, join, extra := "fl.verdict", "", ", 0, ''"
 	if resolve {
 		with += q.restCTEs()
+		args = append(args, q.chosenA...) // cv's
 		verdict = "CASE WHEN fl.verdict = 1 THEN CASE WHEN bad.k IS NULL THEN 0 ELSE 2 END ELSE fl.verdict END"
 		join = " LEFT JOIN bad ON bad.k = fl.k"
 		extra = `, (SELECT count(*) FROM ownent WHERE part <> k), (SELECT coalesce(string_agg(DISTINCT prod, ','), '') FROM ownent)`
