@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 
@@ -359,8 +360,15 @@ func (e *Engine) countCells(ctx context.Context, t *target, fine []*project.Bloc
 	var ownRead []string
 	if unknown > 0 {
 		var unsure bool
-		if c, _, _, unsure, ownRead, err = q.count(ctx, e, true); err != nil || unsure {
-			return cellCounts{}, false, err
+		if c, _, _, unsure, ownRead, err = q.count(ctx, e, true); err != nil {
+			// The rest path parses what versions recorded (their upstream
+			// JSON): one it cannot read is planned cell by cell, which
+			// reads it as classify always did, rather than fail the plan.
+			slog.WarnContext(ctx, "plan: counting the cells whose versions read other rows failed; planning cell by cell", "pipeline", t.pl.ID, "err", err)
+			return cellCounts{}, false, nil
+		}
+		if unsure {
+			return cellCounts{}, false, nil
 		}
 	}
 	if reads == 0 {
