@@ -120,7 +120,12 @@ func (q *countQuery) ctes(resolve bool) (string, []any) {
 	for j, prod := range q.prods {
 		stale := "false"
 		if j < q.nFine {
-			stale = "v.code_hash IS DISTINCT FROM " + sqlQuote(q.hashes[q.fine[j].ID])
+			// the code that wrote it, or code its environment credited
+			// with the same rows (warehouse/version_credit.go)
+			h := sqlQuote(q.hashes[q.fine[j].ID])
+			credit, cargs := warehouse.CreditOf(q.t.spec.Into)
+			stale = "(v.code_hash IS DISTINCT FROM " + h + " AND " + credit + " IS DISTINCT FROM " + h + ")"
+			args = append(args, cargs...)
 		}
 		fmt.Fprintf(&b, `p%d AS (SELECT v.partition AS k, v.version AS v, v.run_id AS r, %s AS c,
 			CAST(v.upstream AS VARCHAR) AS u, CAST(v.inputs AS VARCHAR) AS i%s
