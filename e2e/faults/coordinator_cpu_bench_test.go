@@ -2,6 +2,7 @@ package faults
 
 import (
 	"bytes"
+	"database/sql"
 	"fmt"
 	"net"
 	"net/http"
@@ -34,16 +35,15 @@ import (
 //     catalog in Postgres (whose server's CPU is not the coordinator's and
 //     is not counted).
 //
-// Reported per setup: coord-cpu-ms/partition, the same without the status
-// reads the benchmark made while it waited (one a second; what one costs
-// is coord-cpu-ms/status-read), partitions/s, worker-cpu-ms/partition (the
+// Reported per setup: coord-cpu-ms/partition (it includes the status
+// reads the benchmark makes while it waits, one a second; what one costs,
+// read once the backfill ended, is coord-cpu-ms/status-read), partitions/s, worker-cpu-ms/partition (the
 // worker processes' own CPU) and x-single-machine (the coordinator's CPU
 // per partition as a multiple of the single machine's). The two-worker
 // setups add x-1-worker (their throughput over one worker's on the same
 // catalog) and the partitions/s that 10, 50 and 100 workers would reach,
 // projected from one worker's throughput and capped by 1000 ms / the
-// coordinator's CPU per partition without status reads (one core of
-// coordinator). STRATA_BENCH_CPU_DAYS sets the partitions (default 60),
+// coordinator's CPU per partition (one core of coordinator). STRATA_BENCH_CPU_DAYS sets the partitions (default 60),
 // STRATA_BENCH_CPU_CONCURRENCY the backfill's concurrency (default 4: at
 // most that many publishes can share a commit, each run's running event
 // being durable before its blocks start). Figures from a shared machine
@@ -81,7 +81,6 @@ func BenchmarkCoordinatorCPUPerPartition(b *testing.B) {
 				res = runCPUTrial(b, bin, days, conc, m.lake, pg, m.workers)
 			}
 			b.ReportMetric(res.coordMS(), "coord-cpu-ms/partition")
-			b.ReportMetric(res.coordNoStatusMS(), "coord-cpu-ms/partition-without-status-reads")
 			b.ReportMetric(float64(res.pollCPU.Microseconds())/1000, "coord-cpu-ms/status-read")
 			b.ReportMetric(res.perSec(), "partitions/s")
 			b.ReportMetric(res.workerMS(), "worker-cpu-ms/partition")
@@ -102,9 +101,8 @@ func BenchmarkCoordinatorCPUPerPartition(b *testing.B) {
 				// Like for like: one worker on the same catalog.
 				b.ReportMetric(res.perSec()/one.perSec(), "x-1-worker")
 				// The coordinator's limit: one core's worth of its CPU per
-				// partition, status reads left out (they do not grow with
-				// the partitions).
-				limit := 1000 / res.coordNoStatusMS()
+				// partition.
+				limit := 1000 / res.coordMS()
 				var proj []string
 				for _, n := range []int{10, 50, 100} {
 					p := min(float64(n)*one.perSec(), limit)
@@ -112,7 +110,7 @@ func BenchmarkCoordinatorCPUPerPartition(b *testing.B) {
 					proj = append(proj, fmt.Sprintf("%d workers %.1f/s", n, p))
 				}
 				b.Logf("%s: 2 workers = %.2fx one worker's partitions/s; projected (min(N x one worker, 1000 ms / %.1f ms of coordinator CPU)): %s",
-					m.name, res.perSec()/one.perSec(), res.coordNoStatusMS(), strings.Join(proj, ", "))
+					m.name, res.perSec()/one.perSec(), res.coordMS(), strings.Join(proj, ", "))
 			}
 			b.Logf("%s: %d partitions in %s; coordinator CPU %s (%d status reads at %s each), workers CPU %s, %d of %d data files written by workers, %d lake snapshots",
 				m.name, res.parts, res.wall.Round(time.Millisecond), res.coord, res.polls, res.pollCPU, res.workers, res.workerFiles, res.files, res.snapshots)
@@ -134,12 +132,6 @@ type cpuTrial struct {
 }
 
 func (c cpuTrial) coordMS() float64 { return float64(c.coord.Microseconds()) / 1000 / float64(c.parts) }
-
-// coordNoStatusMS is coordMS without the status reads the wait made.
-func (c cpuTrial) coordNoStatusMS() float64 {
-	d := c.coord - time.Duration(c.polls)*c.pollCPU
-	return float64(max(d, 0).Microseconds()) / 1000 / float64(c.parts)
-}
 
 func (c cpuTrial) workerMS() float64 {
 	return float64(c.workers.Microseconds()) / 1000 / float64(c.parts)
@@ -252,9 +244,11 @@ func runCPUTrial(b *testing.B, bin string, days, concurrency int, lake string, p
 	if st.State != "succeeded" || res.parts != days {
 		b.Fatalf("backfill ended %s with %+v, want %d partitions succeeded\n%s", st.State, st.Progress, days, srv.Stderr)
 	}
-	// The status reads that waited for the end ran on the coordinator
-	// too: what one costs is measured now (a finished backfill's, as
-	// many reads as the wait made, at least 10) and reported on its own.
+	// The status reads that waited for the end (one a second) are in
+	// the coordinator's CPU; what one costs is measured now, on the
+	// finished backfill (it counts every partition's final state, where
+	// a running one answers its progress from memory), and reported on
+	// its own.
 	n := max(polls, 10)
 	c0 := procCPU(b, srv.Cmd.Process.Pid)
 	for range n {
@@ -337,5 +331,45 @@ func lakeSnapshots(b *testing.B, dir string) int {
 	if err := w.db.QueryRow(`SELECT count(*) FROM __ducklake_metadata_lake.ducklake_snapshot`).Scan(&n); err != nil {
 		b.Fatal(err)
 	}
+	// Which of them published (their commit info names the versions made
+	// current) and how many partitions each carried: the rest are run
+	// events, run state and maintenance.
+	var pubs int
+	var parts sql.NullInt64
+	if err := w.db.QueryRow(`SELECT count(*), sum(json_array_length(commit_extra_info))
+		FROM __ducklake_metadata_lake.ducklake_snapshot_changes WHERE commit_message = 'versions made current'`).Scan(&pubs, &parts); err != nil {
+		b.Fatal(err)
+	}
+	if pubs > 0 {
+		b.Logf("lake snapshots: %d, of which %d published %d partitions (%.1f a commit) and %d did not: %s",
+			n, pubs, parts.Int64, float64(parts.Int64)/float64(pubs), n-pubs, otherCommits(b, w.db))
+	}
 	return n
+}
+
+// otherCommits says what the lake's snapshots that published nothing
+// changed: how many of them wrote which tables.
+func otherCommits(b *testing.B, db *sql.DB) string {
+	rows, err := db.Query(`WITH c AS (
+			SELECT s.snapshot_id, string_agg(DISTINCT coalesce(t.table_name, ch.change), '+' ORDER BY coalesce(t.table_name, ch.change)) AS what
+			FROM __ducklake_metadata_lake.ducklake_snapshot_changes s,
+				unnest(string_split(s.changes_made, ',')) AS ch(change)
+				LEFT JOIN __ducklake_metadata_lake.ducklake_table t
+				ON t.table_id = TRY_CAST(split_part(ch.change, ':', 2) AS BIGINT) AND t.end_snapshot IS NULL
+			WHERE s.commit_message IS DISTINCT FROM 'versions made current' GROUP BY s.snapshot_id)
+		SELECT what, count(*) FROM c GROUP BY what ORDER BY count(*) DESC, what`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var what string
+		var k int
+		if err := rows.Scan(&what, &k); err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, fmt.Sprintf("%d %s", k, what))
+	}
+	return strings.Join(out, ", ")
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -27,8 +28,10 @@ import (
 //     flags, the snapshot's tag): what one partition of a backfill
 //     publishes, without run events.
 //
-// The catalog is a DuckDB file; STRATA_BENCH_LAKE_POSTGRES=1 adds the same
-// on a Postgres catalog (the Postgres server's CPU is not counted).
+// Both run on the lake's threads (DefaultLakeThreads; STRATA_LAKE_THREADS
+// sets them). The catalog is a DuckDB file; STRATA_BENCH_LAKE_POSTGRES=1
+// adds the same on a Postgres catalog (the Postgres server's CPU is not
+// counted).
 // Reported: cpu-ms/publish (user+system of this process).
 func BenchmarkLakeCommitFloor(b *testing.B) {
 	exttest.Require(b, "ducklake")
@@ -44,11 +47,13 @@ func BenchmarkLakeCommitFloor(b *testing.B) {
 				b.Run(fmt.Sprintf("%s/%s/publishes-%d", cat, how, n), func(b *testing.B) {
 					dir := b.TempDir()
 					lake := fileLake(b, dir)
+					lake.Threads, _ = strconv.Atoi(os.Getenv("STRATA_LAKE_THREADS"))
 					if cat == "postgres" {
 						if pg == nil {
 							pg = pgtest.Start(b)
 						}
 						lake = postgresLake(pg)(b, dir)
+						lake.Threads, _ = strconv.Atoi(os.Getenv("STRATA_LAKE_THREADS"))
 					}
 					var commit func(int)
 					if how == "raw" {
@@ -74,7 +79,7 @@ func BenchmarkLakeCommitFloor(b *testing.B) {
 // one-row inserts.
 func floorRaw(b *testing.B, lake *LakeOptions, n int) func(int) {
 	ctx := context.Background()
-	db, err := sql.Open("duckdb", "")
+	db, err := sql.Open("duckdb", "?threads="+strconv.Itoa(lake.threads()))
 	if err != nil {
 		b.Fatal(err)
 	}
