@@ -65,6 +65,7 @@ func BenchmarkCoordinatorCPUPerPartition(b *testing.B) {
 	var single cpuTrial
 	oneWorker := map[string]cpuTrial{} // by catalog
 	var pg *pgtest.Cluster
+	parent := b // the Postgres cluster outlives each setup: two use it
 	for _, m := range []struct {
 		name    string
 		lake    string // "", "file" or "postgres": the catalog
@@ -74,7 +75,7 @@ func BenchmarkCoordinatorCPUPerPartition(b *testing.B) {
 		b.Run(m.name, func(b *testing.B) {
 			if m.lake == "postgres" && pg == nil {
 				exttest.Require(b, "postgres")
-				pg = pgtest.Start(b)
+				pg = pgtest.Start(parent)
 			}
 			var res cpuTrial
 			for range b.N {
