@@ -40,7 +40,10 @@ func BenchmarkLakeCommitFloor(b *testing.B) {
 		exttest.Require(b, "postgres")
 		catalogs = append(catalogs, "postgres")
 	}
-	var pg *pgtest.Cluster
+	var pgLake lakeFactory
+	if len(catalogs) > 1 {
+		pgLake = postgresLake(pgtest.Start(b)) // here: every Postgres setup uses it
+	}
 	for _, cat := range catalogs {
 		for _, how := range []string{"raw", "strata"} {
 			for _, n := range []int{1, 4, 16, 64} {
@@ -49,10 +52,7 @@ func BenchmarkLakeCommitFloor(b *testing.B) {
 					lake := fileLake(b, dir)
 					lake.Threads, _ = strconv.Atoi(os.Getenv("STRATA_LAKE_THREADS"))
 					if cat == "postgres" {
-						if pg == nil {
-							pg = pgtest.Start(b)
-						}
-						lake = postgresLake(pg)(b, dir)
+						lake = pgLake(b, dir)
 						lake.Threads, _ = strconv.Atoi(os.Getenv("STRATA_LAKE_THREADS"))
 					}
 					var commit func(int)
