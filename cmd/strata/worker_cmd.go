@@ -38,7 +38,7 @@ func runWorker(args []string) error {
 	tlsPin := fs.String("tls-pin", "", "SHA-256 fingerprint of the coordinator's listener certificate, as strata start prints it")
 	artifacts := fs.String("artifacts", "", "the coordinator's --artifacts folder, mounted at the same path here")
 	otlp := fs.String("otlp-endpoint", "", "export this worker's spans (one per task, in the coordinator's trace) over OTLP/HTTP to this URL (default: $"+tracing.EndpointEnv+")")
-	sendOutputs := fs.Bool("send-outputs", false, "send every output's rows to the coordinator, even where the warehouse is a DuckLake whose data folder this machine mounts (by default the worker writes the Parquet itself)")
+	sendOutputs := fs.Bool("send-outputs", false, "use no DuckLake data folder on this machine: send every output's rows to the coordinator and take every input from it (by default the worker writes its outputs' Parquet into the folder itself, and reads an upstream's file there)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: strata worker --nats URL [--token T | --token-file F | --creds F] [--slots N]")
 		fs.PrintDefaults()
@@ -97,8 +97,12 @@ func runWorker(args []string) error {
 	defer kernels.Close()
 	acfg := remote.AgentConfig{Slots: *slots, ID: *name, Version: version}
 	if !*sendOutputs {
-		acfg.Files = lakeFiles{}
+		// A worker whose data folder turns out not to be mounted sends the
+		// tables back, and answers a task naming an upstream's file so (the
+		// coordinator then sends the table).
+		acfg.Files, acfg.Inputs = lakeFiles{}, lakeFiles{}
 	}
+	acfg.SQL = lakeFiles{} // SQL blocks over outputs of their run, in a sandboxed DuckDB
 	if *eng == "auto" {
 		if acfg.BinDir = *builds; acfg.BinDir == "" {
 			cache, err := os.UserCacheDir()

@@ -300,7 +300,7 @@ func waitLive(b *testing.B, bin, dir string, n int) {
 
 // procCPU is a process's own user+system CPU time so far (/proc/PID/stat,
 // clock ticks of 10 ms on Linux).
-func procCPU(b *testing.B, pid int) time.Duration {
+func procCPU(b testing.TB, pid int) time.Duration {
 	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		b.Skipf("no /proc to read CPU time from: %v", err)

@@ -95,6 +95,16 @@ type ExecRequest struct {
 	// folder itself and answer with Result.Written instead of the table;
 	// kernels and the local pool ignore it (output_sink.go).
 	Sink *OutputSink `json:"sink,omitempty"`
+	// InputFiles are inputs an upstream of the same run wrote into the
+	// warehouse's data folder on a worker: the executor reads each from
+	// its file instead of from the (empty) table sent in its place, so the
+	// rows never travel through the coordinator (output_sink.go).
+	InputFiles []InputFile `json:"input_files,omitempty"`
+	// SQL says Source is a SQL block's query, for an executor with a DuckDB
+	// of its own (a worker): its inputs are the tables and files named in
+	// Inputs, its parameters come from Partition. One that cannot run it
+	// answers ErrNotHere, and the coordinator runs it in the warehouse.
+	SQL bool `json:"sql,omitempty"`
 }
 
 // SourceFile is one more file of a Go block's package.
@@ -151,6 +161,12 @@ const (
 	ErrMemory      ErrorKind = "memory"
 	ErrCrash       ErrorKind = "crash" // the kernel process died
 	ErrInterrupted ErrorKind = "interrupted"
+	// ErrNotHere: the executor could not take the task as sent (an
+	// upstream's file named in ExecRequest.InputFiles it cannot read, its
+	// data folder not mounted there; a SQL task it cannot run): the block
+	// did not run there, and the coordinator runs it with the tables, or
+	// itself.
+	ErrNotHere ErrorKind = "not_here"
 )
 
 // Diagnostic is one problem at a position of the block file.

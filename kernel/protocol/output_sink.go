@@ -39,3 +39,17 @@ type WrittenOutput struct {
 	Partition string      `json:"partition"`
 	Version   int         `json:"version"`
 }
+
+// InputFile is one input a block reads from the file its upstream wrote
+// (WrittenOutput) rather than from a table the coordinator sends. The
+// reader checks the file holds exactly that output: its partition and
+// version rows, their count and content hash, so a block never reads
+// another version than the one its run produced.
+type InputFile struct {
+	Input     int    `json:"input"` // index into ExecRequest.Inputs
+	Path      string `json:"path"`
+	Partition string `json:"partition"`
+	Version   int    `json:"version"`
+	Rows      int64  `json:"rows"`
+	Hash      string `json:"hash"`
+}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/kernel/protocol"
+	"github.com/stratahq/strata/kernel/redact"
 	"github.com/stratahq/strata/kernel/supervisor"
 )
 
@@ -45,6 +46,14 @@ type AgentConfig struct {
 	// (the warehouse's shared data folder) instead of sending the rows back:
 	// the coordinator then only commits the file (output_sink.go).
 	Files FileWriter
+	// Inputs, when set, reads the upstream files a task names
+	// (ExecRequest.InputFiles) from the shared data folder; without it such
+	// a task is answered ErrNotHere and the coordinator sends the tables.
+	Inputs FileReader
+	// SQL, when set, runs SQL blocks' tasks (ExecRequest.SQL) in a DuckDB
+	// of this machine; without it they are answered ErrNotHere and run on
+	// the coordinator.
+	SQL SQLRunner
 }
 
 // FileWriter writes a block's output as a file the coordinator commits.
@@ -227,8 +236,9 @@ func (a *Agent) handle(ctx context.Context, m jetstream.Msg, pay *payloads, ackW
 		}
 	}()
 	h := &agentHandler{a: a, pay: pay, attempt: hdr.Attempt}
+	h.streams = redact.NewStream(h.secrets.mask, h.secrets.values)
 	exec, engine := a.exec, EngineInterp
-	if hdr.Build != nil {
+	if hdr.Build != nil && !hdr.Exec.SQL {
 		ex, release, nerr := a.native(runCtx, hdr.Build, pay)
 		if nerr == nil {
 			exec, engine = ex, EngineCompiled
@@ -240,8 +250,18 @@ func (a *Agent) handle(ctx context.Context, m jetstream.Msg, pay *payloads, ackW
 			h.Log(protocol.LogLine{Level: "warn", Msg: "ran interpreted on worker " + a.cfg.ID + ": " + nerr.Error(), Time: time.Now()})
 		}
 	}
-	res, out, err := exec.Exec(runCtx, hdr.Exec, inputs, h)
+	var res *protocol.Result
+	var out *sdk.Table
+	if inputs, res = a.readInputs(runCtx, hdr.Exec, inputs); res == nil {
+		if hdr.Exec.SQL {
+			res, out = a.runSQL(runCtx, hdr.Exec, inputs)
+			engine = EngineSQL
+		} else {
+			res, out, err = exec.Exec(runCtx, hdr.Exec, inputs, h)
+		}
+	}
 	res, out = h.secrets.result(res, out) // nothing the block saw of a secret leaves in clear
+	h.flush()
 	endTaskSpan(span, engine, res, err)
 	if ctx.Err() != nil {
 		_ = m.Nak()
@@ -320,6 +340,9 @@ type agentHandler struct {
 	attempt uint64
 
 	secrets masker // the values this task's secret calls received
+	// streams masks what the block prints across writes, so a secret
+	// printed in pieces crosses NATS as *** (kernel/redact).
+	streams *redact.Stream
 
 	mu   sync.Mutex
 	out  []outputChunk
@@ -353,7 +376,16 @@ func (h *agentHandler) chunks() []outputChunk {
 }
 
 func (h *agentHandler) Stream(name, data string) {
-	h.add(outputChunk{Stream: name, Data: h.secrets.mask(data)})
+	if data = h.streams.Write(name, data); data != "" {
+		h.add(outputChunk{Stream: name, Data: data})
+	}
+}
+
+// flush keeps what the block printed last, held in case a secret went on.
+func (h *agentHandler) flush() {
+	for _, p := range h.streams.Flush() {
+		h.add(outputChunk{Stream: p.Name, Data: p.Data})
+	}
 }
 
 func (h *agentHandler) Log(l protocol.LogLine) {

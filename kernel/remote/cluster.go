@@ -41,7 +41,12 @@ type ClusterConfig struct {
 	// compiled builds (see AgentConfig).
 	LocalNatives Natives
 	LocalBinDir  string
-	Version      string
+	// LocalInputs lets the local kernels read upstream files a task names
+	// (the coordinator has the warehouse's data folder).
+	LocalInputs FileReader
+	// LocalSQL runs SQL blocks' tasks the local kernels take.
+	LocalSQL SQLRunner
+	Version  string
 	// WorkersFile, when set, is rewritten every heartbeat with the live
 	// workers, for `strata workers` (which runs in another process).
 	WorkersFile string
@@ -93,7 +98,7 @@ func StartCluster(ctx context.Context, cfg ClusterConfig) (*Cluster, error) {
 	if cfg.Local != nil && cfg.LocalSlots > 0 {
 		host, _ := os.Hostname()
 		a, err := NewAgent(c.nc, cfg.Settings, AgentConfig{Slots: cfg.LocalSlots, ID: "coordinator@" + host, Version: cfg.Version, Local: true,
-			Natives: cfg.LocalNatives, BinDir: cfg.LocalBinDir}, cfg.Local)
+			Natives: cfg.LocalNatives, BinDir: cfg.LocalBinDir, Inputs: cfg.LocalInputs, SQL: cfg.LocalSQL}, cfg.Local)
 		if err != nil {
 			c.Close()
 			return nil, err
@@ -165,6 +170,9 @@ func (c *Cluster) Close() {
 	c.wg.Wait()
 	if c.Pool != nil {
 		c.Pool.Close()
+		if t := c.Pool.Traffic(); t != (Traffic{}) {
+			fmt.Fprintf(os.Stderr, "strata: %s\n", t)
+		}
 		if n := c.Pool.LateResults(); n > 0 {
 			fmt.Fprintf(os.Stderr, "strata: %d results from workers arrived for runs already decided and were ignored (tasks that ran twice)\n", n)
 		}

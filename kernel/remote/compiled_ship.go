@@ -26,6 +26,7 @@ import (
 const (
 	EngineInterp   = "interp"
 	EngineCompiled = "compiled"
+	EngineSQL      = "sql" // a SQL block, in the worker's DuckDB
 )
 
 // ProjectKernelPrefix starts the hash of a shipped project kernel (kernel/

@@ -2,6 +2,7 @@ package remote
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/stratahq/strata/blocks/sdk"
@@ -36,4 +37,60 @@ func (a *Agent) writeOutput(ctx context.Context, req *protocol.ExecRequest, res 
 		return out
 	}
 	return nil
+}
+
+// FileReader reads an upstream's output from the file a worker wrote.
+type FileReader interface {
+	ReadInput(ctx context.Context, f protocol.InputFile) (*sdk.Table, error)
+}
+
+// readInputs puts the tables of the task's input files in their places.
+// A file this agent cannot read (no reader, the folder not mounted here)
+// answers ErrNotHere before the block runs: the coordinator then runs it
+// with the tables, so a worker without the data folder costs a round trip,
+// never a wrong input.
+func (a *Agent) readInputs(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table) ([]*sdk.Table, *protocol.Result) {
+	if len(req.InputFiles) == 0 {
+		return inputs, nil
+	}
+	fail := func(msg string) ([]*sdk.Table, *protocol.Result) {
+		return nil, &protocol.Result{Error: &protocol.RunError{Kind: protocol.ErrNotHere, Message: "worker " + a.cfg.ID + ": " + msg}}
+	}
+	if a.cfg.Inputs == nil {
+		return fail("reads no upstream files (started without the warehouse's data folder)")
+	}
+	out := make([]*sdk.Table, len(req.Inputs))
+	copy(out, inputs)
+	for _, f := range req.InputFiles {
+		if f.Input < 0 || f.Input >= len(out) {
+			return fail(fmt.Sprintf("input file %s for input %d of %d", f.Path, f.Input, len(out)))
+		}
+		t, err := a.cfg.Inputs.ReadInput(ctx, f)
+		if err != nil {
+			return fail(err.Error())
+		}
+		out[f.Input] = t
+	}
+	return out, nil
+}
+
+// SQLRunner runs a SQL block's query over its input tables.
+type SQLRunner interface {
+	RunSQL(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table) (*sdk.Table, error)
+}
+
+// runSQL runs a SQL block's task. Whatever keeps it from running here
+// (no runner, a query that reads outside its inputs, any error) answers
+// ErrNotHere: the coordinator runs the block in the warehouse, and the
+// error a user sees is the warehouse's own.
+func (a *Agent) runSQL(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table) (*protocol.Result, *sdk.Table) {
+	start := time.Now()
+	if a.cfg.SQL == nil {
+		return &protocol.Result{Error: &protocol.RunError{Kind: protocol.ErrNotHere, Message: "worker " + a.cfg.ID + " runs no SQL blocks"}}, nil
+	}
+	t, err := a.cfg.SQL.RunSQL(ctx, req, inputs)
+	if err != nil {
+		return &protocol.Result{Error: &protocol.RunError{Kind: protocol.ErrNotHere, Message: "worker " + a.cfg.ID + " could not run the SQL block: " + err.Error()}}, nil
+	}
+	return &protocol.Result{Duration: time.Since(start)}, t
 }

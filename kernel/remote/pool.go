@@ -46,6 +46,7 @@ type Pool struct {
 	closed   bool
 
 	late      atomic.Int64 // results for an attempt already decided or no longer waited for
+	traffic   trafficCounters
 	cancelled atomic.Int64
 	work      sync.WaitGroup // result handlers in flight
 	sem       chan struct{}  // bounds result handlers
@@ -214,6 +215,7 @@ func (p *Pool) exec(ctx context.Context, req *protocol.ExecRequest, inputs []*sd
 	if err != nil {
 		return nil, nil, err
 	}
+	p.traffic.sent(req, inputs)
 
 	select {
 	case d := <-c.done:
@@ -252,6 +254,7 @@ func (p *Pool) finish(c *call, d decision) (*protocol.Result, *sdk.Table, error)
 		res = &protocol.Result{Error: &protocol.RunError{Kind: protocol.ErrCrash, Message: "worker " + d.hdr.Worker + " sent a result without a body"}}
 	}
 	res.Worker, res.Engine = d.hdr.Worker, d.hdr.Engine
+	p.traffic.received(res, d.table)
 	return res, d.table, nil
 }
 

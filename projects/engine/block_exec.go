@@ -13,6 +13,7 @@ import (
 
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/kernel/protocol"
+	"github.com/stratahq/strata/kernel/redact"
 	"github.com/stratahq/strata/projects/partitions"
 	"github.com/stratahq/strata/projects/project"
 	"github.com/stratahq/strata/projects/tracing"
@@ -134,8 +135,15 @@ func retryable(k protocol.ErrorKind) bool {
 // engine how, when the worker said.
 func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *sdk.Item, in *upstreams) (out *sdk.Table, rerr *protocol.RunError, log, worker, engine string) {
 	src := r.srcs[b.ID].text
-	h := &blockHandler{r: r, b: b, part: g.part.Key, spec: g.spec, cell: g.part, item: item, interval: string(g.spec.Interval), inputs: in.tables}
+	h := &blockHandler{r: r, b: b, part: g.part.Key, spec: g.spec, cell: g.part, item: item, interval: string(g.spec.Interval), inputs: in.tables, streams: r.e.secrets.Stream()}
 	if b.Kind == project.KindSQL {
+		if r.sqlOnWorker(b, in) {
+			return r.attemptSQLOnWorker(ctx, g, b, src, in, h)
+		}
+		var err error
+		if in, err = in.withTables(ctx); err != nil {
+			return nil, &protocol.RunError{Kind: protocol.ErrRuntime, File: b.File, Message: err.Error()}, "", "", ""
+		}
 		op := "sql"
 		if tracing.On() { // no string built for a span that is not recorded
 			op += " " + b.ID
@@ -177,7 +185,20 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 		req.Sink = r.sinkFor(g, b)
 	}
 	kctx, span := tracing.Start(ctx, op, attribute.String("strata.block", b.ID), attribute.String("strata.partition", g.part.Key))
+	req.InputFiles = in.inputFiles()
 	res, out, err := r.exec.Exec(kctx, req, in.tables, h)
+	if err == nil && res.Error != nil && res.Error.Kind == protocol.ErrNotHere {
+		// The executor could not read an upstream's file (its machine has
+		// not the data folder): read here, send the tables. The block had
+		// not started, so this is the same attempt.
+		h.keep(res.Error.Message + ": the coordinator sent the upstream tables instead\n")
+		var tin *upstreams
+		if tin, err = in.withTables(kctx); err == nil {
+			req.InputFiles = nil
+			res, out, err = r.exec.Exec(kctx, req, tin.tables, h)
+		}
+	}
+	h.flush() // the block ended: what was held in case a secret went on is shown
 	if err == nil && res.Error != nil {
 		span.SetStatus(codes.Error, string(res.Error.Kind))
 	}
@@ -271,6 +292,10 @@ type blockHandler struct {
 	interval string
 	inputs   []*sdk.Table
 
+	// streams masks printed output across writes: a secret printed in two
+	// pieces is masked as a whole (kernel/redact).
+	streams *redact.Stream
+
 	mu      sync.Mutex
 	log     strings.Builder
 	dropped int64 // bytes past maxLog
@@ -302,9 +327,19 @@ func (h *blockHandler) keep(s string) {
 }
 
 func (h *blockHandler) Stream(name, data string) {
-	data = h.r.e.secrets.Mask(data)
-	h.keep(data)
-	h.notice("stdout", data)
+	if data = h.streams.Write(name, data); data != "" {
+		h.keep(data)
+		h.notice("stdout", data)
+	}
+}
+
+// flush shows what the block printed last, held back in case it was the
+// start of a secret that a later write completed.
+func (h *blockHandler) flush() {
+	for _, p := range h.streams.Flush() {
+		h.keep(p.Data)
+		h.notice("stdout", p.Data)
+	}
 }
 
 // LogTimeLayout starts each ctx.Log line of a block run's log.

@@ -16,10 +16,16 @@ import (
 // nil where pinned[i] is set). A SQL block's query reads the warehouse's
 // rows where they are; copying them into Go and back into a temporary
 // table was most of what a weekly rollup over seven days cost.
+//
+// files[i] is set where an upstream of this group wrote its output into the
+// warehouse's data folder on a worker and did not send it back: the
+// executor reads that file (tables[i] is nil), so the rows go from worker
+// to worker without passing through the coordinator (output_sink.go).
 type upstreams struct {
 	names  []string
 	tables []*sdk.Table
 	pinned [][]warehouse.VersionRef
+	files  []*warehouse.WrittenFile
 }
 
 // inputs gathers a block's upstreams: from this run when the upstream ran
@@ -27,9 +33,24 @@ type upstreams struct {
 // cover this block's partition). The versions are chosen here, for a SQL
 // block too, so a missing upstream fails the block before any attempt.
 func (r *runner) inputs(ctx context.Context, g *group, b *project.Block, local func(string) *sdk.Table) (*upstreams, error) {
-	in := &upstreams{names: b.Upstream}
-	for _, u := range b.Upstream {
+	in := &upstreams{names: b.Upstream, files: make([]*warehouse.WrittenFile, len(b.Upstream))}
+	for i, u := range b.Upstream {
 		if t := local(u); t != nil {
+			in.tables = append(in.tables, t)
+			in.pinned = append(in.pinned, nil)
+			continue
+		}
+		if f := r.groupFile(g, u); f != nil {
+			// Its output is this file, not the warehouse's current version.
+			var t *sdk.Table
+			if !r.takesFiles(b) {
+				var err error
+				if t, err = readWritten(ctx, f); err != nil {
+					return nil, err
+				}
+			} else {
+				in.files[i] = f
+			}
 			in.tables = append(in.tables, t)
 			in.pinned = append(in.pinned, nil)
 			continue

@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"context"
 	"slices"
 
+	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/kernel/protocol"
 	"github.com/stratahq/strata/projects/project"
 	"github.com/stratahq/strata/projects/warehouse"
@@ -14,10 +16,11 @@ import (
 // backend it has: the warehouse says whether it takes files at all.
 //
 // A block whose output a block of the same group reads here (a SQL block,
-// or a Go block handed the table) asks for the table back as well: the
-// coordinator still saves writing the rows. A fan-out parent or child, an
-// Export block and a replay (which diffs the tables and publishes nothing)
-// get no offer.
+// or an Export block, whose ctx.ExportParquet writes its input here) asks
+// for the table back as well: the coordinator still saves writing the rows.
+// A Go block of the group reads the file where it runs instead
+// (takesFiles). A fan-out parent or child, an Export block and a replay
+// (which diffs the tables and publishes nothing) get no offer.
 func (r *runner) sinkFor(g *group, b *project.Block) *protocol.OutputSink {
 	if r.replay != nil || b.Dynamic || b.Entry == "Export" || r.e.wh == nil {
 		return nil
@@ -27,7 +30,7 @@ func (r *runner) sinkFor(g *group, b *project.Block) *protocol.OutputSink {
 		if o.FanOut == b.ID {
 			return nil
 		}
-		ret = ret || slices.Contains(o.Upstream, b.ID)
+		ret = ret || (slices.Contains(o.Upstream, b.ID) && !r.takesFiles(o))
 	}
 	product := ProductName(r.pl, b)
 	s, ok := r.e.wh.FileSink(product, g.part.Key, r.opt.BasedOn[product])
@@ -35,6 +38,62 @@ func (r *runner) sinkFor(g *group, b *project.Block) *protocol.OutputSink {
 		return nil
 	}
 	return &protocol.OutputSink{DataPath: s.DataPath, Product: s.Product, Partition: s.Partition, Version: s.Version, Return: ret, MinRows: s.MinRows}
+}
+
+// takesFiles says whether block b can read an upstream's output from the
+// file a worker wrote: a Go block runs in an executor that reads it, and so
+// does a SQL block that can run on a worker (sql_worker.go); another SQL
+// block runs here on the table, and an Export block's ctx.ExportParquet
+// writes its input table here.
+func (r *runner) takesFiles(b *project.Block) bool {
+	switch {
+	case b.Kind == project.KindSQL:
+		return r.sqlPortable(b)
+	default:
+		return b.Entry != project.EntryExport
+	}
+}
+
+// groupFile is the file a worker wrote for upstream u of group g in this
+// run, or nil: u is not in the group, did not run here, or sent its table.
+func (r *runner) groupFile(g *group, u string) *warehouse.WrittenFile {
+	if !slices.ContainsFunc(g.blocks, func(b *project.Block) bool { return b.ID == u }) {
+		return nil
+	}
+	return r.writtenOf(u)
+}
+
+// inputFiles are the request's files for the inputs in.files names.
+func (in *upstreams) inputFiles() []protocol.InputFile {
+	var out []protocol.InputFile
+	for i, f := range in.files {
+		if f != nil {
+			out = append(out, protocol.InputFile{Input: i, Path: f.Path, Partition: f.Partition, Version: f.Version, Rows: f.Rows, Hash: f.Hash})
+		}
+	}
+	return out
+}
+
+// withTables is in with every file read here: for an executor that could
+// not read them (ErrNotHere), so the block runs on the tables after all.
+func (in *upstreams) withTables(ctx context.Context) (*upstreams, error) {
+	cp := &upstreams{names: in.names, tables: slices.Clone(in.tables), pinned: in.pinned, files: make([]*warehouse.WrittenFile, len(in.files))}
+	for i, f := range in.files {
+		if f == nil {
+			continue
+		}
+		t, err := readWritten(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		cp.tables[i] = t
+	}
+	return cp, nil
+}
+
+// readWritten reads a worker's output file on this machine.
+func readWritten(ctx context.Context, f *warehouse.WrittenFile) (*sdk.Table, error) {
+	return warehouse.ReadLakeFile(ctx, warehouse.InputFile{Path: f.Path, Partition: f.Partition, Version: f.Version, Rows: f.Rows, Hash: f.Hash})
 }
 
 // keepWritten records the file a worker wrote for block b, for the publish.

@@ -117,12 +117,21 @@ func (w *Warehouse) FileSink(product, partition string, basedOn int) (FileSink, 
 	return FileSink{DataPath: dp, Product: product, Partition: partition, Version: last + 1, MinRows: minRows}, true
 }
 
-// fileWriter is the in-memory DuckDB a worker writes Parquet with, opened
+// fileWriter is the in-memory DuckDB a worker writes (and reads) Parquet with, opened
 // on first use and kept for the process.
 var fileWriter struct {
 	once sync.Once
 	db   *sql.DB
 	err  error
+}
+
+// fileDB is the in-memory DuckDB that writes and reads workers' files.
+func fileDB() (*sql.DB, error) {
+	fileWriter.once.Do(func() { fileWriter.db, fileWriter.err = sql.Open("duckdb", "") })
+	if fileWriter.err != nil {
+		return nil, fmt.Errorf("open the DuckDB that writes and reads Parquet: %w", fileWriter.err)
+	}
+	return fileWriter.db, nil
 }
 
 // WriteLakeFile writes t as the rows of version s.Version of s.Partition,
@@ -142,9 +151,9 @@ func WriteLakeFile(ctx context.Context, s FileSink, t *sdk.Table) (*WrittenFile,
 	if err != nil {
 		return nil, err
 	}
-	fileWriter.once.Do(func() { fileWriter.db, fileWriter.err = sql.Open("duckdb", "") })
-	if fileWriter.err != nil {
-		return nil, fmt.Errorf("open the DuckDB that writes Parquet: %w", fileWriter.err)
+	db, err := fileDB()
+	if err != nil {
+		return nil, err
 	}
 	// The data folder must be there already (the shared folder, mounted):
 	// one created here would be this machine's alone, and its file could
@@ -159,7 +168,7 @@ func WriteLakeFile(ctx context.Context, s FileSink, t *sdk.Table) (*WrittenFile,
 	name := fmt.Sprintf("strata-%s-v%d-%d-%d.parquet", safeFileName(s.Partition), s.Version, os.Getpid(), nextHandle.Add(1))
 	path := filepath.Join(dir, name)
 	tmp := filepath.Join(dir, "."+name+".tmp")
-	conn, err := fileWriter.db.Conn(ctx)
+	conn, err := db.Conn(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -65,10 +65,33 @@ func firstWord(q string) string {
 // input named twice (names match case-insensitively, as in DuckDB) is the
 // last one, as CREATE OR REPLACE made it.
 func (w *Warehouse) runWithCTEs(ctx context.Context, query string, inputs []SQLInput, args []any) (*sdk.Table, error) {
+	query, release, err := withInputCTEs(query, inputs)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	var out *sdk.Table
+	err = w.onConn(ctx, func(conn *sql.Conn) error {
+		var err error
+		out, err = queryCTEs(ctx, conn, query, args)
+		return err
+	})
+	return out, err
+}
+
+// withInputCTEs puts the inputs' tables before query as CTEs reading them
+// in place (strata_rows); release hands the tables back.
+func withInputCTEs(query string, inputs []SQLInput) (string, func(), error) {
+	var releases []func()
+	release := func() {
+		for _, r := range releases {
+			r()
+		}
+	}
 	last := map[string]int{}
 	for i, in := range inputs {
 		if err := in.Table.Validate(); err != nil {
-			return nil, fmt.Errorf("upstream %s: %w", in.Name, err)
+			return "", release, fmt.Errorf("upstream %s: %w", in.Name, err)
 		}
 		last[strings.ToLower(in.Name)] = i
 	}
@@ -79,8 +102,8 @@ func (w *Warehouse) runWithCTEs(ctx context.Context, query string, inputs []SQLI
 		}
 		body := `SELECT CAST(NULL AS BOOLEAN) AS "_empty" WHERE false` // no columns: still a relation
 		if len(in.Table.Columns()) > 0 {
-			h, release := handOver(in.Table)
-			defer release()
+			h, r := handOver(in.Table)
+			releases = append(releases, r)
 			body = fmt.Sprintf("SELECT * FROM %s(%d)", tableSourceFunc, h)
 		}
 		ctes = append(ctes, quoteIdent(in.Name)+" AS ("+body+")")
@@ -88,18 +111,18 @@ func (w *Warehouse) runWithCTEs(ctx context.Context, query string, inputs []SQLI
 	if len(ctes) > 0 {
 		query = "WITH " + strings.Join(ctes, ", ") + "\n" + query
 	}
-	var out *sdk.Table
-	err := w.onConn(ctx, func(conn *sql.Conn) error {
-		var err error
-		out, err = queryTable(ctx, conn, query, args...)
-		if err != nil && strings.Contains(err.Error(), tableSourceFunc+" does not exist") {
-			// Nothing was published since Open, so no writer registered it yet.
-			if rerr := registerTableSource(conn); rerr != nil {
-				return fmt.Errorf("register %s: %w", tableSourceFunc, rerr)
-			}
-			out, err = queryTable(ctx, conn, query, args...)
+	return query, release, nil
+}
+
+// queryCTEs runs a query withInputCTEs made on conn.
+func queryCTEs(ctx context.Context, conn *sql.Conn, query string, args []any) (*sdk.Table, error) {
+	out, err := queryTable(ctx, conn, query, args...)
+	if err != nil && strings.Contains(err.Error(), tableSourceFunc+" does not exist") {
+		// Nothing was published since Open, so no writer registered it yet.
+		if rerr := registerTableSource(conn); rerr != nil {
+			return nil, fmt.Errorf("register %s: %w", tableSourceFunc, rerr)
 		}
-		return err
-	})
+		out, err = queryTable(ctx, conn, query, args...)
+	}
 	return out, err
 }

@@ -30,8 +30,7 @@ func (w *Warehouse) productsMentioned(query string, inputs []SQLInput) []string 
 	for _, in := range inputs {
 		shadow[strings.ToLower(in.Name)] = true
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	names := w.productNames()
 	seen := map[string]bool{}
 	var out []string
 	for _, word := range sqlWord.FindAllString(stripSQLComments(query), -1) {
@@ -40,11 +39,38 @@ func (w *Warehouse) productsMentioned(query string, inputs []SQLInput) []string 
 			continue
 		}
 		seen[k] = true
-		if ps := w.storage[k]; ps != nil {
-			out = append(out, ps.name)
+		if name, ok := names[k]; ok {
+			out = append(out, name)
 		}
 	}
 	return out
+}
+
+// productNames are the products as last committed, by lower-cased name.
+// A SQL block reads them without the writer's lock, which a write holds
+// through its whole transaction: a block would otherwise wait for every
+// commit in progress (a backfill's group transactions, 20 ms and more
+// each), and the runs computing beside a commit with it. What it reads is
+// what it would have read just before that transaction took the lock, an
+// order that was always possible: the query's own snapshot is taken
+// later, on another connection, as it always was.
+func (w *Warehouse) productNames() map[string]string {
+	if p := w.names.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// noteNames replaces the names SQL blocks read with those of w.storage
+// (w.mu held, or w not shared yet).
+func (w *Warehouse) noteNames() {
+	names := make(map[string]string, len(w.storage))
+	for k, ps := range w.storage {
+		if ps != nil {
+			names[k] = ps.name
+		}
+	}
+	w.names.Store(&names)
 }
 
 // productReads returns the current versions of the products among

@@ -107,6 +107,11 @@ type Warehouse struct {
 	// last and the counters serve outputs workers write (lake_file_output.go).
 	last                    lastVersions
 	filesAdded, filesCopied atomic.Int64
+	// names are the products of storage (below) as last committed, by lower-cased
+	// name: what a SQL block reads without the writer's lock
+	// (sql_block_reads.go), replaced (never changed) after each commit
+	// that changed storage.
+	names atomic.Pointer[map[string]string]
 
 	mu      sync.Mutex
 	writer  *sql.Conn                  // nil until first write, and after a broken rollback
@@ -262,6 +267,7 @@ func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) 
 		return nil, fmt.Errorf("open warehouse %s: %w", path, err)
 	}
 	w.storage = storage
+	w.noteNames()
 	// A reader does not guard anything it writes (it writes nothing), and
 	// a file from before pins has no table of them.
 	if w.guarded, err = loadGuarded(ctx, db); err != nil && !opts.ReadOnly {

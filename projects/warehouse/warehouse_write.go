@@ -286,6 +286,9 @@ func (w *Warehouse) commitGroup(reqs []*writeReq) error {
 			w.storage[key] = ps
 		}
 	}
+	if len(tx.storage) > 0 {
+		w.noteNames()
+	}
 	if len(w.parts)+len(tx.parts) > maxCachedPartitions {
 		clear(w.parts) // a bound, not an LRU: states reload on demand
 		clear(w.complete)
