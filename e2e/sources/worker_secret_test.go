@@ -29,18 +29,23 @@ const workerSecretBlock = `package creds
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/stratahq/strata/blocks/sdk"
 )
 
 // Uses the secret the way a source would, and leaks it every way a block
-// can: stdout, its log, an error-free output row.
+// can: stdout (whole, and in two writes cut inside the password), its log,
+// an error-free output row.
 func Load(ctx *sdk.Context) (*sdk.Table, error) {
 	v, err := ctx.Secret("pg")
 	if err != nil {
 		return nil, err
 	}
 	fmt.Println("connecting with", v)
+	fmt.Print("in pieces ", v[:22])
+	time.Sleep(300 * time.Millisecond) // two reads of the kernel's pipe, so two pieces
+	fmt.Println(v[22:])
 	ctx.Log.Info("dsn " + v)
 	t := sdk.NewTable(sdk.String("day"), sdk.Int64("len"), sdk.String("shown"))
 	t.Append(ctx.Partition.Key, int64(len(v)), "dsn="+v)
@@ -126,6 +131,12 @@ func TestSecretReachesAWorkerSealed(t *testing.T) {
 		if !strings.Contains(string(body), `"worker":"w1`) {
 			t.Errorf("run %s did not run on the worker: %s", p.RunID, body)
 		}
+		// The value printed in pieces: held until whole, so a log line may
+		// come between "in pieces " and its ***; the leak checks below say
+		// neither piece is anywhere.
+		if !strings.Contains(string(body), `in pieces `) || strings.Count(string(body), "***") < 3 {
+			t.Errorf("run %s: the log does not show the value printed in pieces, masked: %s", p.RunID, body)
+		}
 		outputs = append(outputs, string(body))
 	}
 	_ = worker.Process.Signal(syscall.SIGTERM)
@@ -151,7 +162,9 @@ func TestSecretReachesAWorkerSealed(t *testing.T) {
 	if !bytes.Contains(wire, []byte(`ctx.Secret(\"pg\")`)) && !bytes.Contains(wire, []byte(`ctx.Secret("pg")`)) {
 		t.Fatalf("the recorded link (%d bytes) does not hold the block's source: not the clear traffic", len(wire))
 	}
-	secrets := []string{workerSecretValue, "Wk-7f3d9c2e-pw"}
+	// The value, its password, and what either side of the cut in the
+	// printed pieces holds: masked one piece at a time, each crossed NATS.
+	secrets := []string{workerSecretValue, "Wk-7f3d9c2e-pw", workerSecretValue[:22], workerSecretValue[22:]}
 	for _, s := range secrets {
 		if bytes.Contains(wire, []byte(s)) {
 			i := bytes.Index(wire, []byte(s))

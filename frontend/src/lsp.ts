@@ -7,11 +7,13 @@
 // on without it and says so once. When the socket drops (a server restart,
 // a connection the server dropped for falling behind) the client connects
 // again with backoff and every open Go cell gets the new connection, its
-// text opened afresh.
+// text opened afresh. gopls's pop-up messages (warnings, errors) show at
+// the top of the Go cell last focused, the one being edited, not of the
+// first Go cell on the page (the client library's default).
 
 import { LSPClient, languageServerExtensions, type Transport } from "@codemirror/lsp-client";
 import { Compartment } from "@codemirror/state";
-import type { EditorView } from "@codemirror/view";
+import { showDialog, type EditorView } from "@codemirror/view";
 import { can } from "./role";
 import { keepImportEdits } from "./lsp_imports";
 
@@ -24,6 +26,8 @@ let ready: Promise<Ready | null> | null = null;
 let told = false;
 /** The Go cells' editors and their files, to hand a new connection to. */
 const attached = new Map<EditorView, string>();
+/** The Go cell focused last: where gopls's messages show. */
+let lastActive: EditorView | null = null;
 let retryDelay = 0;
 let retryTimer: ReturnType<typeof setTimeout> | undefined;
 /** How many times the client connected (for tests and the status line). */
@@ -88,7 +92,12 @@ async function connect(): Promise<Ready | null> {
     return null;
   }
   const info = (await res.json()) as { root_uri: string };
-  const client = new LSPClient({ rootUri: info.root_uri, timeout: 30000, extensions: languageServerExtensions() });
+  const client = new LSPClient({
+    rootUri: info.root_uri,
+    timeout: 30000,
+    extensions: languageServerExtensions(),
+    notificationHandlers: { "window/showMessage": (_c, params: { type: number; message: string }) => showMessage(params) },
+  });
   client.connect(
     socketTransport(lspURL(), () => {
       client.disconnect();
@@ -116,6 +125,24 @@ function scheduleReconnect(): void {
   }, retryDelay);
 }
 
+/** The Go cell a message of gopls belongs in: the one focused last, else the first open one. */
+export function messageView(): EditorView | null {
+  if (lastActive && lastActive.dom.isConnected && attached.has(lastActive)) return lastActive;
+  for (const v of attached.keys()) if (v.dom.isConnected) return v;
+  return null;
+}
+
+/** Shows a window/showMessage of gopls (warnings and errors; the proxy drops the rest) in messageView's cell. */
+function showMessage(params: { type: number; message: string }): boolean {
+  if (params.type > 3) return true; // a log line, not for the user
+  const view = messageView();
+  if (view) {
+    const kind = params.type == 1 ? "error" : params.type == 2 ? "warning" : "info";
+    showDialog(view, { label: params.message, class: "cm-lsp-message cm-lsp-message-" + kind, top: true });
+  }
+  return true;
+}
+
 function plug(view: EditorView, r: Ready, file: string): void {
   const uri = r.root + "/" + file.split("/").map(encodeURIComponent).join("/");
   view.dispatch({ effects: lspCompartment.reconfigure(r.client.plugin(uri, "go")) });
@@ -138,6 +165,7 @@ export const lspCompartment = new Compartment();
 /** Attaches gopls to a Go cell's editor for the block file `file` (relative to the project folder). */
 export function attachGoServer(view: EditorView, file: string): void {
   attached.set(view, file);
+  view.contentDOM.addEventListener("focus", () => (lastActive = view));
   void goServer().then((r) => {
     if (r) plug(view, r, file);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareKeys, firstKey, isValidKey, lastKeys, latestPartition, mapKey, partitionAt, partitionStart, shiftKey } from "./partitions";
+import { compareKeys, firstKey, isValidKey, keyExample, lastKeys, latestPartition, mapKey, partitionAt, partitionStart, shiftKey } from "./partitions";
 
 const ny = (interval: string, extra = {}) => ({ interval, timezone: "America/New_York", week_start: "monday", ...extra });
 
@@ -23,6 +23,20 @@ describe("latestPartition", () => {
     const t = Date.parse("2024-03-10T12:00:00Z");
     expect(latestPartition({ interval: "day", timezone: "Pacific/Kiritimati" }, t)).toBe("2024-03-10");
     expect(latestPartition({ interval: "day", timezone: "Pacific/Pago_Pago" }, t)).toBe("2024-03-09");
+  });
+});
+
+describe("keyExample", () => {
+  const now = Date.parse("2026-12-07T22:00:00Z");
+  it.each([
+    ["day", "2026-12-06"],
+    ["hour", "2026-12-07T16"],
+    ["week", "2026-W49"],
+    ["month", "2026-11"],
+    ["none", "all"],
+  ])("%s: the latest complete partition now, not a fixed date", (interval, want) => expect(keyExample(ny(interval), now)).toBe(want));
+  it("is the first partition before any ended", () => {
+    expect(keyExample(ny("day", { start: "2027-01-01" }), now)).toBe("2027-01-01");
   });
 });
 

@@ -135,16 +135,6 @@ const KEY_PATTERNS: Record<string, RegExp> = {
   year: /^(\d{4})$/,
 };
 
-/** An example key, for placeholders. */
-export const KEY_EXAMPLES: Record<string, string> = {
-  hour: "2024-03-10T05",
-  day: "2024-03-10",
-  week: "2024-W10",
-  month: "2024-03",
-  quarter: "2024-Q1",
-  year: "2024",
-  none: "all",
-};
 
 function parsePos(cfg: PartitionsConfig, key: string): Pos | null {
   const i = cfg.interval;
@@ -214,6 +204,17 @@ export function latestPartition(cfg: PartitionsConfig, now: Date | number): stri
   const key = keyOf(cfg, step(posAt(cfg, now), -1));
   if (cfg.start && compareKeys(cfg, key, firstKey(cfg)) < 0) return "";
   return key;
+}
+
+/**
+ * An example key for placeholders and "want e.g." hints: the latest
+ * complete partition now, in cfg's interval and zone (the one a user most
+ * likely means), else the first one. A fixed date (once 2024-03-10) read as
+ * a suggestion years off.
+ */
+export function keyExample(cfg: PartitionsConfig, now: Date | number = Date.now()): string {
+  if (cfg.interval === "none") return "all";
+  return latestPartition(cfg, now) || firstKey(cfg) || partitionAt(cfg, now);
 }
 
 /** The first partition: the one holding the configured start date. */

@@ -19,6 +19,7 @@ import (
 
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/kernel/protocol"
+	"github.com/stratahq/strata/kernel/redact"
 	"github.com/stratahq/strata/kernel/supervisor"
 )
 
@@ -235,6 +236,7 @@ func (a *Agent) handle(ctx context.Context, m jetstream.Msg, pay *payloads, ackW
 		}
 	}()
 	h := &agentHandler{a: a, pay: pay, attempt: hdr.Attempt}
+	h.streams = redact.NewStream(h.secrets.mask, h.secrets.values)
 	exec, engine := a.exec, EngineInterp
 	if hdr.Build != nil && !hdr.Exec.SQL {
 		ex, release, nerr := a.native(runCtx, hdr.Build, pay)
@@ -259,6 +261,7 @@ func (a *Agent) handle(ctx context.Context, m jetstream.Msg, pay *payloads, ackW
 		}
 	}
 	res, out = h.secrets.result(res, out) // nothing the block saw of a secret leaves in clear
+	h.flush()
 	endTaskSpan(span, engine, res, err)
 	if ctx.Err() != nil {
 		_ = m.Nak()
@@ -337,6 +340,9 @@ type agentHandler struct {
 	attempt uint64
 
 	secrets masker // the values this task's secret calls received
+	// streams masks what the block prints across writes, so a secret
+	// printed in pieces crosses NATS as *** (kernel/redact).
+	streams *redact.Stream
 
 	mu   sync.Mutex
 	out  []outputChunk
@@ -370,7 +376,16 @@ func (h *agentHandler) chunks() []outputChunk {
 }
 
 func (h *agentHandler) Stream(name, data string) {
-	h.add(outputChunk{Stream: name, Data: h.secrets.mask(data)})
+	if data = h.streams.Write(name, data); data != "" {
+		h.add(outputChunk{Stream: name, Data: data})
+	}
+}
+
+// flush keeps what the block printed last, held in case a secret went on.
+func (h *agentHandler) flush() {
+	for _, p := range h.streams.Flush() {
+		h.add(outputChunk{Stream: p.Name, Data: p.Data})
+	}
 }
 
 func (h *agentHandler) Log(l protocol.LogLine) {

@@ -148,6 +148,13 @@ func (m *masker) remember(v string) {
 	sort.Slice(m.needles, func(i, j int) bool { return len(m.needles[i]) > len(m.needles[j]) })
 }
 
+// values are the needles mask replaces, as of now.
+func (m *masker) values() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]string(nil), m.needles...) // remember sorts in place
+}
+
 func (m *masker) active() bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()

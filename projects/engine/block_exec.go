@@ -13,6 +13,7 @@ import (
 
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/kernel/protocol"
+	"github.com/stratahq/strata/kernel/redact"
 	"github.com/stratahq/strata/projects/partitions"
 	"github.com/stratahq/strata/projects/project"
 	"github.com/stratahq/strata/projects/tracing"
@@ -134,7 +135,7 @@ func retryable(k protocol.ErrorKind) bool {
 // engine how, when the worker said.
 func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *sdk.Item, in *upstreams) (out *sdk.Table, rerr *protocol.RunError, log, worker, engine string) {
 	src := r.srcs[b.ID].text
-	h := &blockHandler{r: r, b: b, part: g.part.Key, spec: g.spec, cell: g.part, item: item, interval: string(g.spec.Interval), inputs: in.tables}
+	h := &blockHandler{r: r, b: b, part: g.part.Key, spec: g.spec, cell: g.part, item: item, interval: string(g.spec.Interval), inputs: in.tables, streams: r.e.secrets.Stream()}
 	if b.Kind == project.KindSQL {
 		if r.sqlOnWorker(b, in) {
 			return r.attemptSQLOnWorker(ctx, g, b, src, in, h)
@@ -197,6 +198,7 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 			res, out, err = r.exec.Exec(kctx, req, tin.tables, h)
 		}
 	}
+	h.flush() // the block ended: what was held in case a secret went on is shown
 	if err == nil && res.Error != nil {
 		span.SetStatus(codes.Error, string(res.Error.Kind))
 	}
@@ -290,6 +292,10 @@ type blockHandler struct {
 	interval string
 	inputs   []*sdk.Table
 
+	// streams masks printed output across writes: a secret printed in two
+	// pieces is masked as a whole (kernel/redact).
+	streams *redact.Stream
+
 	mu      sync.Mutex
 	log     strings.Builder
 	dropped int64 // bytes past maxLog
@@ -321,9 +327,19 @@ func (h *blockHandler) keep(s string) {
 }
 
 func (h *blockHandler) Stream(name, data string) {
-	data = h.r.e.secrets.Mask(data)
-	h.keep(data)
-	h.notice("stdout", data)
+	if data = h.streams.Write(name, data); data != "" {
+		h.keep(data)
+		h.notice("stdout", data)
+	}
+}
+
+// flush shows what the block printed last, held back in case it was the
+// start of a secret that a later write completed.
+func (h *blockHandler) flush() {
+	for _, p := range h.streams.Flush() {
+		h.keep(p.Data)
+		h.notice("stdout", p.Data)
+	}
 }
 
 // LogTimeLayout starts each ctx.Log line of a block run's log.

@@ -54,7 +54,8 @@ func (r *runner) prepareState(ctx context.Context, g *group, b *project.Block, i
 			return "", nil
 		}
 	}
-	st, err := r.e.wh.State(ctx, product)
+	// A run into an environment continues the environment's cursor.
+	st, err := r.e.wh.StateIn(ctx, r.opt.PreferPinned, product)
 	if err != nil {
 		return "", err
 	}

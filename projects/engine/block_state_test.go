@@ -276,3 +276,55 @@ func TestBlockStateInteractive(t *testing.T) {
 		t.Fatalf("cell request state %v %v, want last_id=2", req.State, err)
 	}
 }
+
+// In an environment the cursor is the environment's: a run into dev
+// starts from the state of the latest version dev reads (prod's until dev
+// has its own), an editor cell in dev starts from dev's, and prod's stays
+// where prod left it.
+func TestBlockStateInEnvironment(t *testing.T) {
+	e := newIncEnv(t, false, "")
+	ctx := context.Background()
+	const owner = "env:dev"
+	inEnv := RunOptions{Stage: true, Pin: owner, PreferPinned: owner}
+	e.add("1,a", "2,b")
+	e.mustSucceed(e.run("inc", "2024-01-01"))
+	e.add("3,c", "4,d")
+	res, err := e.eng.Run(ctx, "inc", "2024-01-02", inEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.mustSucceed(res)
+	cellState := func(pinned string) string {
+		t.Helper()
+		in, err := e.eng.PrepareInteractiveIn(ctx, pinned, "inc", "orders", "2024-01-03", "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req, err := in.ExecRequest(ordersBlock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return req.State["last_id"]
+	}
+	if got := cellState(owner); got != "4" {
+		t.Fatalf("an editor cell in dev starts from last_id=%s, want dev's 4", got)
+	}
+	if got := cellState(""); got != "2" {
+		t.Fatalf("an editor cell in prod starts from last_id=%s, want prod's 2", got)
+	}
+	e.add("5,e")
+	if res, err = e.eng.Run(ctx, "inc", "2024-01-03", inEnv); err != nil {
+		t.Fatal(err)
+	}
+	e.mustSucceed(res)
+	tb, err := e.wh.Read(ctx, "inc__orders", warehouse.Selection{Partitions: []string{"2024-01-03"}, PreferPinned: owner}, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tb.Column("id").Int64s(); len(got) != 1 || got[0] != 5 {
+		t.Fatalf("dev's second run read ids %v, want [5] (after dev's cursor 4)", got)
+	}
+	if got := e.cursor(); got != "2" {
+		t.Fatalf("prod's cursor is %s after runs into dev, want 2", got)
+	}
+}

@@ -92,7 +92,7 @@ func (e *Engine) StoredStates(ctx context.Context, pipelineID, key string) ([]St
 		switch {
 		case !ok:
 			st.State = "missing"
-		case vi.codeHash != pd.hashes[b.ID]:
+		case !vi.codeIs(pd.hashes[b.ID]):
 			st.State, st.Version = "stale", vi.version
 			st.Cause, st.Reason = e.codeChange(ctx, pl, b, st.Product, st.Partition, vi, pd.hashes[b.ID])
 		default:

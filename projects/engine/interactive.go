@@ -83,7 +83,8 @@ func (e *Engine) PrepareInteractiveIn(ctx context.Context, pinned, pipelineID, b
 	}
 	var state map[string]string
 	if b.Kind == project.KindGo && b.Entry != project.EntryExport {
-		if state, err = e.wh.State(ctx, ProductName(r.pl, b)); err != nil {
+		// An environment's cell starts from the environment's cursor.
+		if state, err = e.wh.StateIn(ctx, pinned, ProductName(r.pl, b)); err != nil {
 			return nil, err
 		}
 	}

@@ -231,7 +231,10 @@ type versionInfo struct {
 	createdAt time.Time
 	runID     string
 	codeHash  string
-	upstream  map[string]map[string]int
+	// credited is the code hash an environment credited to the version: its
+	// code changed and reproduced these rows (warehouse/version_credit.go).
+	credited string
+	upstream map[string]map[string]int
 	// inputs are the upstream products in the order the run handed them
 	// to the block; nil for a version written before that was recorded.
 	inputs []string
@@ -303,12 +306,15 @@ func (e *Engine) planVersionsOf(ctx context.Context, products []any, pinned stri
 	}
 	out := map[string]map[string]versionInfo{}
 	ph := strings.TrimSuffix(strings.Repeat("?,", len(products)), ",")
-	chosen, args := warehouse.ChosenVersion(pinned)
-	args = append(args, products...)
+	chosen, cargs := warehouse.ChosenVersion(pinned)
+	// An environment's plan compares the code it credited to a version its
+	// new code reproduced row for row (warehouse/version_credit.go).
+	credit, args := warehouse.CreditOf(pinned)
+	args = append(append(args, cargs...), products...)
 	// _strata.current is the versions flagged is_current: read them
 	// directly rather than join the view back to its own table, which
 	// costs a hash join per cell of a 3.65-million-cell plan.
-	rows, err := e.wh.DB().QueryContext(ctx, `SELECT v.product, v.partition, v.version, v.created_at, v.run_id, v.code_hash, CAST(v.upstream AS VARCHAR),
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT v.product, v.partition, v.version, v.created_at, v.run_id, v.code_hash, `+credit+`, CAST(v.upstream AS VARCHAR),
 		v.partition_start, v.partition_end, CAST(v.inputs AS VARCHAR)
 		FROM _strata.versions v
 		WHERE `+chosen+` AND v.product IN (`+ph+`)`+only, args...)
@@ -320,7 +326,7 @@ func (e *Engine) planVersionsOf(ctx context.Context, products []any, pinned stri
 		var prod, part, up string
 		var inputs sql.NullString
 		var vi versionInfo
-		if err := rows.Scan(&prod, &part, &vi.version, &vi.createdAt, &vi.runID, &vi.codeHash, &up, &vi.start, &vi.end, &inputs); err != nil {
+		if err := rows.Scan(&prod, &part, &vi.version, &vi.createdAt, &vi.runID, &vi.codeHash, &vi.credited, &up, &vi.start, &vi.end, &inputs); err != nil {
 			return nil, err
 		}
 		if up != "{}" { // most versions read nothing outside their own cell
@@ -337,6 +343,12 @@ func (e *Engine) planVersionsOf(ctx context.Context, products []any, pinned stri
 		out[prod][part] = vi
 	}
 	return out, rows.Err()
+}
+
+// codeIs says whether the code hashed h computed the version's rows: the
+// code that wrote it, or code its environment credited with the same rows.
+func (vi versionInfo) codeIs(h string) bool {
+	return vi.codeHash == h || (vi.credited != "" && vi.credited == h)
 }
 
 // based is the versions a run's compare-and-set is based on: prod's
@@ -444,7 +456,7 @@ func (pd *planData) classifyWith(pl *project.Pipeline, p partitions.Partition, i
 			if stale == "" {
 				stale = "its upstream " + up + " changes"
 			}
-		case vi.codeHash != pd.hashes[b.ID]:
+		case !vi.codeIs(pd.hashes[b.ID]):
 			changes = changes.add(b.ID)
 			products.set(prod, "stale", vi.version)
 			if stale == "" {

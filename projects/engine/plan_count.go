@@ -119,15 +119,16 @@ func (e *Engine) countCells(ctx context.Context, t *target, fine []*project.Bloc
 	}
 	hashCase.WriteString(" END")
 	ph := strings.TrimSuffix(strings.Repeat("?,", len(products)), ",")
-	chosen, args := warehouse.ChosenVersion(t.spec.Into)
-	args = append(args, products...)
+	chosen, cargs := warehouse.ChosenVersion(t.spec.Into)
+	credit, args := warehouse.CreditOf(t.spec.Into) // an environment's credits (warehouse/version_credit.go)
+	args = append(append(args, cargs...), products...)
 	args = append(args, t.pl.ID)
 	// ver: per cell, how many fine products have a version, whether one
 	// was computed by other code, whether one read upstreams. last: the
 	// cell's last finished run. A cell is failed, else missing, else
 	// stale, else current (classify's order).
 	ver := `SELECT v.partition AS k, count(*) AS have,
-			bool_or(v.code_hash IS DISTINCT FROM ` + hashCase.String() + `) AS stale,
+			bool_or(v.code_hash IS DISTINCT FROM ` + hashCase.String() + ` AND ` + credit + ` IS DISTINCT FROM ` + hashCase.String() + `) AS stale,
 			bool_or(coalesce(CAST(v.upstream AS VARCHAR), '') <> '{}') AS reads
 		FROM _strata.versions v
 		WHERE ` + chosen + ` AND v.product IN (` + ph + `) AND ` + inBox("v.partition") + `
@@ -136,7 +137,7 @@ func (e *Engine) countCells(ctx context.Context, t *target, fine []*project.Bloc
 		// One product, one chosen version per cell: no grouping (the
 		// GROUP BY over millions of keys is most of the query).
 		ver = `SELECT v.partition AS k, 1 AS have,
-			v.code_hash IS DISTINCT FROM ` + hashCase.String() + ` AS stale,
+			(v.code_hash IS DISTINCT FROM ` + hashCase.String() + ` AND ` + credit + ` IS DISTINCT FROM ` + hashCase.String() + `) AS stale,
 			coalesce(CAST(v.upstream AS VARCHAR), '') <> '{}' AS reads
 		FROM _strata.versions v
 		WHERE ` + chosen + ` AND v.product IN (` + ph + `) AND ` + inBox("v.partition")

@@ -60,6 +60,7 @@ func (r *runner) attemptSQLOnWorker(ctx context.Context, g *group, b *project.Bl
 		Sink:       r.sinkFor(g, b),
 	}
 	res, out, err := r.exec.Exec(ctx, req, in.tables, h)
+	h.flush() // what was held in case a secret went on (kernel/redact)
 	if ctx.Err() != nil {
 		return nil, &protocol.RunError{Kind: protocol.ErrInterrupted, File: b.File, Message: "interrupted"}, h.text(), "", ""
 	}

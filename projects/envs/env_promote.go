@@ -73,8 +73,28 @@ func (e *ConflictError) Error() string {
 		return fmt.Sprintf("rollback of %s's promote refused, nothing was switched: prod changed %d partitions since (%s); %s",
 			e.Env, len(e.Conflicts), strings.Join(parts, "; "), strings.Join(e.Resolve, ", or "))
 	}
-	return fmt.Sprintf("promote %s refused, nothing was promoted: prod changed %d partitions after %s built its versions of them (%s); %s",
-		e.Env, len(e.Conflicts), e.Env, strings.Join(parts, "; "), strings.Join(e.Resolve, ", or "))
+	own := 0
+	for _, c := range e.Conflicts {
+		if ownChange(c) {
+			own++
+		}
+	}
+	why := fmt.Sprintf("prod changed %d partitions after %s built its versions of them", len(e.Conflicts)-own, e.Env)
+	switch {
+	case own == len(e.Conflicts):
+		why = fmt.Sprintf("%d of %s's versions were computed from upstream versions %s has replaced since", own, e.Env, e.Env)
+	case own > 0:
+		why += fmt.Sprintf(", and %d of its versions were computed from upstream versions it has replaced since", own)
+	}
+	return fmt.Sprintf("promote %s refused, nothing was promoted: %s (%s); %s",
+		e.Env, why, strings.Join(parts, "; "), strings.Join(e.Resolve, ", or "))
+}
+
+// ownChange says the conflict is the environment's own doing, not prod's:
+// the version read an upstream version the environment replaced (the same
+// promote makes a newer one current) or that no longer exists.
+func ownChange(c warehouse.SwitchConflict) bool {
+	return c.Input != "" && (c.InputPromoted || c.InputGone)
 }
 
 // Unwrap lets errors.Is(err, warehouse.ErrSwitchConflict) find it.
@@ -93,7 +113,7 @@ func (s *Store) Promote(ctx context.Context, name string, override bool, dir str
 	var sce *warehouse.SwitchConflictError
 	if errors.As(err, &sce) {
 		return nil, &ConflictError{Env: name, Op: "promote", Conflicts: sce.Conflicts, Resolve: []string{
-			fmt.Sprintf("rebuild those partitions in %s over prod's newer data (`strata backfill %s PIPELINE --env %s --from … --to … --reprocess all`) and promote again", name, dir, name),
+			fmt.Sprintf("rebuild those partitions in %s over the newer data (`strata backfill %s PIPELINE --env %s --from … --to … --reprocess all`) and promote again", name, dir, name),
 			fmt.Sprintf("discard %s (`strata env discard %s %s`)", name, dir, name),
 		}}
 	}

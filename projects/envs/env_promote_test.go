@@ -74,3 +74,48 @@ func TestEnvironmentPromoteRefusesAMovedUpstream(t *testing.T) {
 		t.Fatalf("prod after the promote: %s", got)
 	}
 }
+
+// TestEnvironmentPromoteNamesADroppedUpstream: dev's run wrote orders and
+// metrics together (metrics' lineage names "the orders this run wrote");
+// a later run rebuilt orders alone in dev, and retention dropped the
+// orders version metrics was computed from. The promote is refused, and
+// says so in words: not "version none".
+func TestEnvironmentPromoteNamesADroppedUpstream(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.backfill("")
+	if _, err := f.s.Create(ctx, "dev", CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	f.write("blocks/src.sql", "SELECT $partition_key AS day, range AS id, range * 20 AS amount FROM range(3)\n")
+	f.backfill(Owner("dev"))
+	f.write("blocks/src.sql", "SELECT $partition_key AS day, range AS id, range * 30 AS amount FROM range(3)\n")
+	st, err := f.eng.Launch(ctx, engine.BackfillSpec{Pipeline: "p", From: "2024-01-02", To: "2024-01-02", Reprocess: engine.ReprocessAll, Blocks: []string{"src"}, Into: Owner("dev")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err = f.eng.Wait(ctx, st.ID); err != nil || st.State != engine.StateSucceeded {
+		t.Fatalf("dev subset backfill: %+v %v", st, err)
+	}
+	before := f.totals("main")
+	_, err = f.s.Promote(ctx, "dev", false, f.dir)
+	var ce *ConflictError
+	if !errors.As(err, &ce) {
+		t.Fatalf("promote of metrics over a dropped upstream was not refused: %v", err)
+	}
+	msg := err.Error()
+	t.Log(msg)
+	if strings.Contains(msg, "version none") || strings.Contains(msg, "prod changed") || !strings.Contains(msg, "metrics 2024-01-02") ||
+		!strings.Contains(msg, "1 of dev's versions were computed from upstream versions dev has replaced since") ||
+		!strings.Contains(msg, "no longer exists") || !strings.Contains(msg, "run metrics 2024-01-02 in the environment again") {
+		t.Fatalf("the refusal does not say the upstream version its run wrote is gone, and what to do: %v", err)
+	}
+	for _, c := range ce.Conflicts {
+		if c.Input != "" && !c.InputGone {
+			t.Errorf("conflict %+v: InputGone unset", c)
+		}
+	}
+	if got := f.totals("main"); got != before {
+		t.Fatalf("a refused promote changed prod: %s, was %s", got, before)
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/kernel/protocol"
+	"github.com/stratahq/strata/kernel/redact"
 	"github.com/stratahq/strata/kernel/supervisor"
 )
 
@@ -301,10 +302,25 @@ type streamHandler struct {
 	id      string
 	host    func(context.Context, *protocol.HostCall) (*sdk.Table, error)
 	dropped atomic.Int64
+	// streams masks printed output across writes: a secret printed in two
+	// pieces is masked as a whole. flush shows what it held at the end.
+	streams *redact.Stream
 }
 
 func (h *streamHandler) Stream(name, data string) {
-	data = h.s.m.cfg.Engine.Secrets().Mask(data)
+	if data = h.streams.Write(name, data); data != "" {
+		h.send(name, data)
+	}
+}
+
+// flush sends what the cell printed last, held in case a secret went on.
+func (h *streamHandler) flush() {
+	for _, p := range h.streams.Flush() {
+		h.send(p.Name, p.Data)
+	}
+}
+
+func (h *streamHandler) send(name, data string) {
 	c := h.s.currentClient()
 	if c == nil || !c.TrySend(Event{Kind: EventStdout, ID: h.id, Stream: name, Data: data}) {
 		h.dropped.Add(1)

@@ -56,7 +56,7 @@ func (s *Session) run(ctx context.Context, e *execution, source string) (Event, 
 	if err != nil {
 		return refused(e.id, CodeInvalid, err.Error()), false
 	}
-	h := &streamHandler{s: s, id: e.id, host: in.HostCall}
+	h := &streamHandler{s: s, id: e.id, host: in.HostCall, streams: masks.Stream()}
 	if e.engine == EngineCompiled {
 		// The "run compiled" a failure offered: on a compiled worker only.
 		res, out, ok := s.runCompiled(ctx, b, req, in.Inputs, h)
@@ -66,6 +66,7 @@ func (s *Session) run(ctx context.Context, e *execution, source string) (Event, 
 		return s.ended(ctx, e, pl, in, b, source, h, res, out, "compiled: on request", false)
 	}
 	if rerr := s.useProjectKernel(ctx, h, b.File, req); rerr != nil {
+		h.flush()
 		if ctx.Err() != nil {
 			return stopped(e, b.File, errors.New(rerr.Message), time.Since(start)), false
 		}
@@ -101,6 +102,7 @@ func (s *Session) run(ctx context.Context, e *execution, source string) (Event, 
 
 // ended turns a kernel's result into the execution's final event.
 func (s *Session) ended(ctx context.Context, e *execution, pl *project.Pipeline, in *engine.Interactive, b *project.Block, source string, h *streamHandler, res *protocol.Result, out *sdk.Table, mode string, restarted bool) (Event, bool) {
+	h.flush() // the cell ended: nothing more can complete a held secret
 	masks := s.m.cfg.Engine.Secrets()
 	if res.Error != nil {
 		re := *res.Error

@@ -9,7 +9,8 @@ import (
 )
 
 // An editor cell that reads a secret and prints, logs, returns and fails
-// with it: every event the session sends shows *** instead.
+// with it (also printed in two writes cut inside the password, each
+// holding part of it): every event the session sends shows *** instead.
 func TestEditorCellSeesItsSecretMasked(t *testing.T) {
 	const value = "postgres://app:cell-secret-pw@127.0.0.1/shop"
 	t.Setenv("STRATA_TEST_CELL_PG", value)
@@ -26,6 +27,7 @@ func TestEditorCellSeesItsSecretMasked(t *testing.T) {
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/stratahq/strata/blocks/sdk"
 )
@@ -36,6 +38,9 @@ func Load(ctx *sdk.Context) (*sdk.Table, error) {
 		return nil, err
 	}
 	fmt.Println("printed", pg)
+	fmt.Print("split ", pg[:20])
+	time.Sleep(300 * time.Millisecond) // two reads of the kernel's pipe, so two pieces
+	fmt.Println(pg[20:])
 	ctx.Log.Info("logged " + pg)
 	if ctx.Var("fail", "") != "" {
 		return nil, fmt.Errorf("failed with %s", pg)
@@ -56,10 +61,12 @@ func Load(ctx *sdk.Context) (*sdk.Table, error) {
 	rec.mu.Lock()
 	all, _ := json.Marshal(rec.events)
 	rec.mu.Unlock()
-	if strings.Contains(string(all), "cell-secret-pw") {
-		t.Fatalf("the session sent the secret:\n%s", all)
+	for _, leak := range []string{"cell-secret-pw", value[:20], value[20:]} {
+		if strings.Contains(string(all), leak) {
+			t.Fatalf("the session sent %q:\n%s", leak, all)
+		}
 	}
-	for _, want := range []string{"printed ***", "logged ***", `"***"`} {
+	for _, want := range []string{"printed ***", "logged ***", `"***"`, "split "} {
 		if !strings.Contains(string(all), want) {
 			t.Errorf("events lack %s:\n%s", want, all)
 		}

@@ -16,6 +16,8 @@
 // the password inside a connection string or URL) by *** in the text and
 // tables a run produces: logs, printed output, errors, output tables.
 //
-// This package is the standard library only; it knows nothing of blocks,
-// the warehouse or HTTP.
+// Printed output arrives in pieces: Stream masks a value split across them
+// (kernel/redact, which workers share). Beside that leaf package this is
+// the standard library only; it knows nothing of blocks, the warehouse or
+// HTTP.
 package secrets

@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+
+	"github.com/stratahq/strata/kernel/redact"
 )
 
 // remember adds a resolved value, and the password inside it, to what Mask
@@ -66,6 +68,23 @@ func (s *Store) Mask(text string) string {
 		}
 	}
 	return text
+}
+
+// Stream masks a block's output as it arrives in pieces: a value split
+// across two writes (fmt.Print(v[:3]); fmt.Print(v[3:])) is masked too.
+// Its Flush must be called when the block ends, or the held tail is lost.
+func (s *Store) Stream() *redact.Stream {
+	return redact.NewStream(s.Mask, s.values)
+}
+
+// values are the needles Mask replaces, as of now.
+func (s *Store) values() []string {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.needles
 }
 
 func containsStr(list []string, s string) bool {

@@ -132,7 +132,7 @@ func (w *Warehouse) initCatalog(ctx context.Context) error {
 		case v != fmt.Sprint(layoutVersion):
 			return fmt.Errorf("catalog layout %s is not supported by this strata (layout %d); use a matching strata version", v, layoutVersion)
 		}
-		for _, stmt := range slices.Concat(catalogDDL, switchDDL, rollbackDDL, stateDDL, exportDDL, ownerDDL, overlayDDL) {
+		for _, stmt := range slices.Concat(catalogDDL, switchDDL, rollbackDDL, stateDDL, exportDDL, ownerDDL, overlayDDL, creditDDL) {
 			if _, err := conn.ExecContext(ctx, w.backend.ddl(stmt)); err != nil {
 				return fmt.Errorf("create catalog: %w", err)
 			}

@@ -101,6 +101,12 @@ func (w *Warehouse) PruneLedgers(ctx context.Context, succeeded func(ctx context
 			}
 			pruned += len(part)
 		}
+		// Credits of versions retention dropped match nothing any more
+		// (version_credit.go); they go with them.
+		if err := tx.exec(`DELETE FROM _strata.code_credits c WHERE NOT EXISTS (
+			SELECT 1 FROM _strata.versions v WHERE v.product = c.product AND v.partition = c.partition AND v.version = c.version)`); err != nil {
+			return err
+		}
 		var states int
 		if err := tx.conn.QueryRowContext(tx.ctx, `SELECT count(*) FROM _strata.version_state s WHERE NOT EXISTS (
 			SELECT 1 FROM _strata.versions v WHERE v.product = s.product AND v.partition = s.partition AND v.version = s.version)`).Scan(&states); err != nil {

@@ -23,9 +23,11 @@ import (
 // so a reference never spans two publishes.
 
 // identicalVersions finds, per index of outs, the version to reuse in place
-// of writing the output.
+// of writing the output, and records the owner's code credits of those
+// reused by other code than wrote them (version_credit.go).
 func (tx *writeTx) identicalVersions(outs []preparedOutput) (map[int]Version, error) {
 	var found map[int]Version
+	var credits []credit
 	for i := range outs {
 		o := &outs[i]
 		if o.ReuseFor == "" || o.hash == "" || o.State != nil {
@@ -35,17 +37,17 @@ func (tx *writeTx) identicalVersions(outs []preparedOutput) (map[int]Version, er
 		}
 		chosen, args := ChosenVersion(o.ReuseFor)
 		args = append(args, o.Product, o.Partition)
-		rows, err := tx.query(`SELECT v.version, coalesce(v.content_hash, ''), v.row_count, v.storage_table, v.is_current, v.created_at, coalesce(v.based_on, 0)
+		rows, err := tx.query(`SELECT v.version, coalesce(v.content_hash, ''), v.row_count, v.storage_table, v.is_current, v.created_at, coalesce(v.based_on, 0), v.code_hash
 			FROM _strata.versions v WHERE `+chosen+` AND v.product = ? AND v.partition = ?`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("output %d (%s, partition %s): the version %s reads: %w", i, o.Product, o.Partition, o.ReuseFor, err)
 		}
 		var v Version
-		var hash string
+		var hash, code string
 		var basedOn int
 		ok := false
 		for rows.Next() {
-			if err := rows.Scan(&v.Version, &hash, &v.Rows, &v.Table, &v.Current, &v.CreatedAt, &basedOn); err != nil {
+			if err := rows.Scan(&v.Version, &hash, &v.Rows, &v.Table, &v.Current, &v.CreatedAt, &basedOn, &code); err != nil {
 				rows.Close()
 				return nil, err
 			}
@@ -82,8 +84,11 @@ func (tx *writeTx) identicalVersions(outs []preparedOutput) (map[int]Version, er
 			found = map[int]Version{}
 		}
 		found[i] = v
+		if o.CodeHash != code {
+			credits = append(credits, credit{owner: o.ReuseFor, product: o.Product, partition: o.Partition, version: v.Version, hash: o.CodeHash})
+		}
 	}
-	return found, nil
+	return found, tx.writeCredits(credits)
 }
 
 // pointLineageAt rewrites, in the outputs of the same run, a read of a

@@ -32,9 +32,13 @@ func (tx *writeTx) pin(owner string, r VersionRef) {
 	tx.w.guarded[partKey{r.Product, r.Partition}] = true
 }
 
-// Unpin releases every pin of owner.
+// Unpin releases every pin of owner, and its code credits
+// (version_credit.go).
 func (w *Warehouse) Unpin(ctx context.Context, owner string) error {
 	err := w.write(ctx, func(tx *writeTx) error {
+		if err := tx.exec(`DELETE FROM _strata.code_credits WHERE owner = ?`, owner); err != nil {
+			return err
+		}
 		return tx.exec(`DELETE FROM _strata.pins WHERE owner = ?`, owner)
 	})
 	if err != nil {

@@ -80,14 +80,22 @@ func encodeState(st map[string]string) (string, error) {
 // version that has one (nil: none has). Partitions count by when their
 // current version was written, not by key.
 func (w *Warehouse) State(ctx context.Context, product string) (map[string]string, error) {
+	return w.StateIn(ctx, "", product)
+}
+
+// StateIn is State as owner (an environment) sees the product: the state
+// of the latest of the versions it reads (ChosenVersion), so a run or an
+// editor cell in dev starts from dev's cursor, not prod's. "" is prod.
+func (w *Warehouse) StateIn(ctx context.Context, owner, product string) (map[string]string, error) {
 	if some, err := w.anyState(ctx); err != nil || !some {
 		return nil, err
 	}
+	chosen, args := ChosenVersion(owner)
 	var raw string
 	err := w.db.QueryRowContext(ctx, `SELECT s.state::VARCHAR FROM _strata.version_state s
 		JOIN _strata.versions v ON v.product = s.product AND v.partition = s.partition AND v.version = s.version
-		WHERE s.product = ? AND v.is_current
-		ORDER BY v.created_at DESC, v.partition DESC LIMIT 1`, product).Scan(&raw)
+		WHERE s.product = ? AND `+chosen+`
+		ORDER BY v.created_at DESC, v.partition DESC LIMIT 1`, append([]any{product}, args...)...).Scan(&raw)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}

@@ -85,6 +85,10 @@ type SwitchConflict struct {
 	InputCurrent   int    `json:"input_current,omitempty"`
 	InputPromoted  bool   `json:"input_promoted,omitempty"`
 	InputsMoved    int    `json:"inputs_moved,omitempty"`
+	// InputGone says the version Want read of the input was written by
+	// Want's own run and no longer exists (a later run in the environment
+	// replaced it, and retention dropped it): InputRead is then 0.
+	InputGone bool `json:"input_gone,omitempty"`
 }
 
 func (c SwitchConflict) String() string {
@@ -96,6 +100,10 @@ func (c SwitchConflict) String() string {
 		now := fmt.Sprintf("version %s is current now", currentString(c.InputCurrent))
 		if c.InputPromoted {
 			now = fmt.Sprintf("the same promote makes version %d current", c.InputCurrent)
+		}
+		if c.InputGone {
+			return fmt.Sprintf("%s %s: version %d was computed from the version of %s %s its own run wrote, which no longer exists (a later run replaced it and retention dropped it), and %s%s; run %s %s in the environment again",
+				c.Product, c.Partition, c.Want, c.Input, c.InputPartition, now, more, c.Product, c.Partition)
 		}
 		return fmt.Sprintf("%s %s: version %d was computed from %s %s version %s, but %s%s",
 			c.Product, c.Partition, c.Want, c.Input, c.InputPartition, currentString(c.InputRead), now, more)

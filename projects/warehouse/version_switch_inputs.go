@@ -50,13 +50,17 @@ func (tx *writeTx) inputConflicts(switches []Switch) ([]SwitchConflict, error) {
 		for _, up := range sortedKeys(l.upstream) {
 			for _, part := range sortedKeys(l.upstream[up]) {
 				read := l.upstream[up][part]
+				gone := false
 				if read == 0 { // written by the same run
 					read = l.same[partKey{up, part}]
+					// Not among the run's versions: retention dropped it
+					// once a later run replaced it.
+					gone = read == 0
 				}
 				k := partKey{up, part}
 				if v, ok := to[k]; ok {
 					if v != read {
-						moved = append(moved, SwitchConflict{Input: up, InputPartition: part, InputRead: read, InputCurrent: v, InputPromoted: true})
+						moved = append(moved, SwitchConflict{Input: up, InputPartition: part, InputRead: read, InputCurrent: v, InputPromoted: true, InputGone: gone})
 					}
 					continue
 				}
@@ -65,7 +69,7 @@ func (tx *writeTx) inputConflicts(switches []Switch) ([]SwitchConflict, error) {
 					return nil, err
 				}
 				if st.current != read {
-					moved = append(moved, SwitchConflict{Input: up, InputPartition: part, InputRead: read, InputCurrent: st.current})
+					moved = append(moved, SwitchConflict{Input: up, InputPartition: part, InputRead: read, InputCurrent: st.current, InputGone: gone})
 				}
 			}
 		}

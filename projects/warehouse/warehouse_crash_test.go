@@ -182,7 +182,7 @@ func checkIntegrity(t *testing.T, wh *Warehouse) {
 		t.Fatalf("%d partitions have more than one current version", n)
 	}
 	if n := scalar(t, wh, `SELECT count(*) FROM duckdb_tables() d WHERE d.schema_name = '_strata'
-		AND d.table_name NOT IN ('meta', 'versions', 'discarded', 'storage', 'switch_log', 'pins', 'rollbacks', 'version_state', 'exports', 'product_owners', 'overlays')
+		AND d.table_name NOT IN ('meta', 'versions', 'discarded', 'storage', 'switch_log', 'pins', 'rollbacks', 'version_state', 'exports', 'product_owners', 'overlays', 'code_credits')
 		AND d.table_name NOT IN (SELECT table_name FROM _strata.storage)`); n != 0 {
 		t.Fatalf("%d storage tables are not registered", n)
 	}

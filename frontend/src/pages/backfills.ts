@@ -6,7 +6,7 @@
 import { html, nothing, type TemplateResult } from "lit-html";
 import { api, errorText } from "../api";
 import { app, type Page } from "../app";
-import { isValidKey, KEY_EXAMPLES, latestPartition, shiftKey } from "../partitions";
+import { isValidKey, keyExample, latestPartition, shiftKey } from "../partitions";
 import { describeSpec, stateBucket, summarizePlan } from "../plan";
 import { browserZone, formatInstant } from "../time";
 import { FINAL_STATES, type BackfillSpec, type BackfillStatus, type PipelineSummary, type PipelineView, type Plan, type PublishMode, type Reprocess } from "../types";
@@ -115,7 +115,7 @@ export class BackfillsPage implements Page {
     const cfg = this.cfg();
     if (!this.spec.pipeline) return "pick a pipeline";
     for (const [name, v] of [["from", this.spec.from], ["to", this.spec.to]] as const) {
-      if (!isValidKey(cfg, v)) return `${name}: "${v}" is not a ${cfg.interval} key; want e.g. ${KEY_EXAMPLES[cfg.interval]}`;
+      if (!isValidKey(cfg, v)) return `${name}: "${v}" is not a ${cfg.interval} key; want e.g. ${keyExample(cfg)}`;
     }
     return "";
   }
@@ -179,7 +179,7 @@ export class BackfillsPage implements Page {
   private form(): TemplateResult {
     const s = this.spec;
     const cfg = this.cfg();
-    const ex = KEY_EXAMPLES[cfg.interval];
+    const ex = keyExample(cfg);
     const changed = () => {
       this.plan = undefined;
       app.update();

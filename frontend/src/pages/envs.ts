@@ -95,6 +95,7 @@ type Conflict = {
   input_current?: number;
   input_promoted?: boolean;
   inputs_moved?: number;
+  input_gone?: boolean;
 };
 
 /** Why a partition conflicts, in words. */
@@ -102,7 +103,9 @@ function conflictReason(c: Conflict): string {
   if (!c.input) return "prod rewrote it";
   const now = c.input_promoted ? `this promote makes v${c.input_current}` : c.input_current ? `prod now v${c.input_current}` : "prod now none";
   const more = (c.inputs_moved ?? 1) > 1 ? ` (+${(c.inputs_moved ?? 1) - 1} more)` : "";
-  return `read ${c.input} ${c.input_partition} v${c.input_read}, ${now}${more}`;
+  // The version its own run wrote of the input, since replaced and dropped by retention.
+  const read = c.input_gone ? "its run's version (since dropped)" : `v${c.input_read}`;
+  return `read ${c.input} ${c.input_partition} ${read}, ${now}${more}`;
 }
 
 export class EnvPage implements Page {

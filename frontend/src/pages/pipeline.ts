@@ -14,7 +14,7 @@ import { app, type Page } from "../app";
 import { createEditor } from "../editor";
 import { cellKey, errorPositions, isFinal, type Exec } from "../exec_state";
 import { BackfillDialog } from "../views/backfill_dialog";
-import { KEY_EXAMPLES, mapKey } from "../partitions";
+import { keyExample, mapKey } from "../partitions";
 import { dimensional, isValidCell, joinCell, latestCell, shiftCell, splitCell } from "../cells";
 import { formatInstant } from "../time";
 import type { BlockDetail, BlockView, PipelineView, RunDetail, RunSummary } from "../types";
@@ -350,7 +350,7 @@ export class PipelinePage implements Page {
         <div class="partition-picker" data-testid="partition-picker">
           <label>Partition
             <button class="icon" title="previous partition" @click=${() => this.head.setPartition(shiftCell(cfg, this.partition, -1) ?? this.partition)}>‹</button>
-            <input data-testid="partition-input" size=${dimensional(cfg) ? 22 : 12} .value=${this.partition} placeholder=${KEY_EXAMPLES[cfg.interval]} @change=${(e: Event) => this.head.setPartition((e.target as HTMLInputElement).value)} />
+            <input data-testid="partition-input" size=${dimensional(cfg) ? 22 : 12} .value=${this.partition} placeholder=${keyExample(cfg)} @change=${(e: Event) => this.head.setPartition((e.target as HTMLInputElement).value)} />
             <button class="icon" title="next partition" @click=${() => this.head.setPartition(shiftCell(cfg, this.partition, 1) ?? this.partition)}>›</button>
           </label>
           ${dimensional(cfg) ? this.head.dimPicker(cfg) : nothing}

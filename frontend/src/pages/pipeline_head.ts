@@ -4,7 +4,7 @@
 
 import { html, type TemplateResult } from "lit-html";
 import { cellLayout, dimensional, isValidCell, joinCell, splitCell } from "../cells";
-import { KEY_EXAMPLES, latestPartition } from "../partitions";
+import { keyExample, latestPartition } from "../partitions";
 import type { PartitionsConfig } from "../types";
 import type { PipelinePage } from "./pipeline";
 
@@ -36,8 +36,8 @@ export class PageHead {
     key = key.trim();
     if (!isValidCell(pl.partitions, key)) {
       this.p.partitionError = dimensional(pl.partitions)
-        ? `not a cell of ${cellLayout(pl.partitions)}: want e.g. ${joinCell(pl.partitions, KEY_EXAMPLES[pl.partitions.interval] ?? "", (pl.partitions.dims ?? []).map((d) => d.values?.[0] ?? d.name))}`
-        : `not a ${pl.partitions.interval} key: want e.g. ${KEY_EXAMPLES[pl.partitions.interval]}`;
+        ? `not a cell of ${cellLayout(pl.partitions)}: want e.g. ${joinCell(pl.partitions, keyExample(pl.partitions), (pl.partitions.dims ?? []).map((d) => d.values?.[0] ?? d.name))}`
+        : `not a ${pl.partitions.interval} key: want e.g. ${keyExample(pl.partitions)}`;
       this.p.update();
       return;
     }

@@ -7,7 +7,7 @@ import { html, nothing, type TemplateResult } from "lit-html";
 import { api, errorText } from "../api";
 import { app, type Page } from "../app";
 import { currentEnv } from "../env";
-import { isValidKey, KEY_EXAMPLES, latestPartition, lastKeys, shiftKey } from "../partitions";
+import { isValidKey, keyExample, latestPartition, lastKeys, shiftKey } from "../partitions";
 import { productStates } from "../plan";
 import { formatInstant } from "../time";
 import type { PartitionsConfig, ProductPartition, ProductView } from "../types";
@@ -190,7 +190,7 @@ export class ProductsPage implements Page {
           <select aria-label="window size" @change=${(e: Event) => ((this.windowSize = +(e.target as HTMLSelectElement).value), void this.loadStrip())}>
             ${[30, 60, 180, 365].map((n) => html`<option ?selected=${n === this.windowSize}>${n}</option>`)}
           </select>
-          <label class="small">ending at <input size="11" data-testid="strip-end" placeholder=${KEY_EXAMPLES[cfg.interval]} .value=${this.end} @change=${(e: Event) => this.setEnd((e.target as HTMLInputElement).value.trim())} /></label>
+          <label class="small">ending at <input size="11" data-testid="strip-end" placeholder=${keyExample(cfg)} .value=${this.end} @change=${(e: Event) => this.setEnd((e.target as HTMLInputElement).value.trim())} /></label>
           <button class="link" @click=${() => this.setEnd("")}>latest complete</button>
           ${p.latest_partition ? html`<button class="link" @click=${() => this.setEnd(p.latest_partition)}>latest stored (${p.latest_partition})</button>` : nothing}
           <span class="legend">${["current", "stale", "failed", "missing"].map((s) => html`<span><i class=${"sw plan-" + s}></i>${s} ${this.strip.filter((x) => x.state === s).length}</span>`)}</span>

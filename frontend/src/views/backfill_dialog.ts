@@ -9,7 +9,7 @@ import { html, nothing, type TemplateResult } from "lit-html";
 import { api, errorText } from "../api";
 import { app } from "../app";
 import { currentEnv } from "../env";
-import { latestPartition, firstKey, KEY_EXAMPLES } from "../partitions";
+import { latestPartition, firstKey, keyExample } from "../partitions";
 import { stateBucket, summarizePlan } from "../plan";
 import { blockSubsetField } from "./block_subset";
 import { dimensional, formatWhere, parseWhere, splitCell, whereProblem } from "../cells";
@@ -206,7 +206,7 @@ export class BackfillDialog {
   render(): TemplateResult {
     const s = this.spec;
     const cfg = this.pl.partitions;
-    const ex = KEY_EXAMPLES[cfg.interval] ?? "";
+    const ex = keyExample(cfg);
     const v = (e: Event) => (e.target as HTMLInputElement).value;
     const changed = () => void this.dryRun();
     const typed = () => {

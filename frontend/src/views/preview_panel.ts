@@ -4,7 +4,7 @@
 
 import { html, nothing, type TemplateResult } from "lit-html";
 import { api, errorText } from "../api";
-import { KEY_EXAMPLES } from "../partitions";
+import { keyExample } from "../partitions";
 import { runHref } from "../runs";
 import { formatInstant } from "../time";
 import type { PartitionsConfig, PreviewResponse, ProductPartition } from "../types";
@@ -122,7 +122,7 @@ export class PreviewPanel {
   }
 
   controls(): TemplateResult {
-    const ex = KEY_EXAMPLES[this.cfg.interval] ?? "";
+    const ex = keyExample(this.cfg);
     const val = (f: (v: string) => void) => (e: Event) => {
       f((e.target as HTMLInputElement).value);
       this.update();
