@@ -53,16 +53,29 @@ const (
 	cellsTotal   = cellsDays*cellsRegions + 2*cellsRegions
 )
 
+// cellsBatchedLoad is the load block computing every region of 3 days in
+// one query (batch across region): the same columns and values, plus
+// partition_key. A kill lands between the publishes of a window's cells;
+// the resume computes the window again for the cells left.
+const cellsBatchedLoad = `SELECT strftime(d, '%Y-%m-%d') || '|' || r AS partition_key, partition_key AS cell, r AS region, i, hash(partition_key || i) % 1000 AS x
+FROM generate_series($batch_start::TIMESTAMP, $batch_end::TIMESTAMP - INTERVAL 1 DAY, INTERVAL 1 DAY) t(d),
+	(VALUES ('us'), ('eu'), ('apac'), ('latam')) v(r), range(200) n(i)`
+
 // CellsTrial is one N-D trial: kill moments as fractions of the clean
 // run's duration (drawn from the seed, so a seed replays the plan), the
-// k-th (from 0) divided by k+1.
+// k-th (from 0) divided by k+1. Batched: the load block is cellsBatchedLoad.
 type CellsTrial struct {
-	Seed  int64
-	Kills []float64
+	Seed    int64
+	Kills   []float64
+	Batched bool
 }
 
 func (t CellsTrial) String() string {
-	return fmt.Sprintf("cells trial (seed %d): day × region, cli, concurrency 4, kills at %v of the clean run", t.Seed, t.Kills)
+	load := ""
+	if t.Batched {
+		load = ", load batched across region (3 days a query)"
+	}
+	return fmt.Sprintf("cells trial (seed %d): day × region%s, cli, concurrency 4, kills at %v of the clean run", t.Seed, load, t.Kills)
 }
 
 // PlanCellsTrial draws kills (1 to 3) from seed.
@@ -76,7 +89,7 @@ func PlanCellsTrial(seed int64) CellsTrial {
 }
 
 // cellsProject makes a fresh project holding the cells pipeline.
-func cellsProject(t testing.TB, bin, dir string) {
+func cellsProject(t testing.TB, bin, dir string, batched bool) {
 	t.Helper()
 	if out, code := strataproc.Run(t, bin, "init", dir); code != 0 {
 		t.Fatalf("init: %s", out)
@@ -84,6 +97,10 @@ func cellsProject(t testing.TB, bin, dir string) {
 	files := map[string]string{"pipelines/cells.yaml": cellsPipeline}
 	for k, v := range cellsBlocks {
 		files[k] = v
+	}
+	if batched {
+		files["pipelines/cells.yaml"] = strings.Replace(cellsPipeline, "  - id: load\n", "  - id: load\n    batch: {max: 3, across: [region]}\n", 1)
+		files["blocks/load.sql"] = cellsBatchedLoad
 	}
 	for p, c := range files {
 		full := filepath.Join(dir, p)
@@ -102,7 +119,7 @@ var cellsArgs = []string{"--from", cellsFrom, "--to", cellsTo, "--concurrency", 
 func (d *Driver) RunCells(t *testing.T, tr CellsTrial) violations {
 	t.Helper()
 	ref := filepath.Join(t.TempDir(), "cells-reference")
-	cellsProject(t, d.Bin, ref)
+	cellsProject(t, d.Bin, ref, tr.Batched)
 	start := time.Now()
 	if out, code := strataproc.Run(t, d.Bin, append([]string{"backfill", ref, "cells"}, cellsArgs...)...); code != 0 {
 		t.Fatalf("reference backfill: exit %d\n%s", code, out)
@@ -131,7 +148,7 @@ func (d *Driver) cellsAttempt(t *testing.T, tr CellsTrial, attempt int, clean ti
 	var v violations
 	killed := false
 	dir := filepath.Join(t.TempDir(), fmt.Sprintf("cells-trial%d", attempt))
-	cellsProject(t, d.Bin, dir)
+	cellsProject(t, d.Bin, dir, tr.Batched)
 	trial := Trial{Mode: "cli", Publish: "partition", Concurrency: 4, From: cellsFrom, To: cellsTo}
 	id := ""
 	for i, frac := range tr.Kills {

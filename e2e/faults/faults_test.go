@@ -184,3 +184,22 @@ func TestFaultsCells(t *testing.T) {
 		}
 	}
 }
+
+// TestFaultsCellsBatched is TestFaultsCells with the load block batched
+// across region (one query for 3 days × 4 regions): each cell still its
+// own publish, so a kill between a window's publishes keeps those made.
+func TestFaultsCellsBatched(t *testing.T) {
+	if testing.Short() {
+		t.Skip("drives the real binary")
+	}
+	tr := PlanCellsTrial(seed(t))
+	tr.Batched = true
+	t.Log(tr)
+	d := &Driver{Bin: strataproc.Binary(t)}
+	if v := d.RunCells(t, tr); len(v) > 0 {
+		t.Errorf("%s\nbroke %d invariant(s):", tr, len(v))
+		for _, e := range v {
+			t.Errorf("  %s", e)
+		}
+	}
+}

@@ -45,6 +45,7 @@ type groupCommit struct {
 	producing      bool        // the backfill may still start runs
 	pending        []*groupReq // waiting for the next transaction, in order
 	pubs           int         // of them, publishes
+	rows           int         // the publishes' rows
 	since          time.Time   // when the oldest of pending came
 	// failing counts the runs whose publish failed and that have not
 	// ended: their final state is not durable yet, so no run starts in
@@ -61,10 +62,18 @@ type groupSeat struct {
 	failed bool // its publish failed (under g.mu): it holds g.failing up
 }
 
-// groupMax and groupLinger are the policy. 8 partitions a transaction
-// already takes a COMMIT from 3 ms a partition to under 0.5 ms, while a
-// failing publish costs at most 8 bodies run again; a bigger transaction
-// also holds the write lock longer against interactive runs. 20 ms is a
+// groupMax, groupRows and groupLinger are the policy. A transaction's
+// fixed cost (BEGIN, COMMIT, the catalog flush's handful of statements,
+// the run events' appender) is about 2 ms of CPU here whatever it carries,
+// against ~0.15 ms per small partition, so a backfill of many small cells
+// runs at the rate its groups allow: 8 a transaction gave 630 µs of CPU a
+// cell, 64 gave 445 (BenchmarkBackfillCells, docs/performance.md). A
+// group is bounded by rows as well (groupRows): a bigger transaction
+// holds the write lock longer against interactive runs, and a failing
+// publish costs the others of its group their bodies run again; big
+// partitions rarely finish together anyway. Groups only grow as large as
+// the runs in flight: a backfill of small cells wants a concurrency of
+// 32 or more (docs/performance.md). 20 ms is a
 // few of this machine's small partitions: partitions that take seconds
 // rarely finish together and do not wait long for each other, and a
 // commit's 3 ms do not matter to them.
@@ -72,13 +81,15 @@ type groupSeat struct {
 // A DuckLake commit is another matter: 40-55 ms of the coordinator's CPU
 // whatever it carries (measured, REPORT-lakewrite), against 3 ms for the
 // file, so on a lake a transaction takes up to lakeGroupMax publishes (the
-// warehouse's own bound on a group) and a waiting run waits up to
+// warehouse's own bound on a group; fewer than a file's since groupMax
+// went from 8 to 64, which was measured on a file only) and a waiting run waits up to
 // lakeGroupLinger for others (the block events queued meanwhile wait
 // longer still, lakeLazyDelay, so they ride with it). The linger matters
 // only when runs wait for something else than the commit (a worker's
 // slot): once every run of the backfill waits, it commits at once.
 const (
-	groupMax        = 8
+	groupMax        = 64
+	groupRows       = 100_000
 	groupLinger     = 20 * time.Millisecond
 	lakeGroupMax    = 32
 	lakeGroupLinger = time.Second
@@ -181,6 +192,11 @@ func (g *groupCommit) enqueue(r *groupReq) {
 	g.pending = append(g.pending, r)
 	if len(r.req.Outs) > 0 {
 		g.pubs++
+		for _, o := range r.req.Outs {
+			if o.Table != nil {
+				g.rows += o.Table.Len()
+			}
+		}
 	}
 	g.mu.Unlock()
 	g.poke()
@@ -247,7 +263,7 @@ func (g *groupCommit) due(now time.Time) (bool, time.Duration) {
 	if len(g.pending) == 0 {
 		return false, 0
 	}
-	if g.pubs >= g.max || (len(g.pending) >= g.active && g.expect == 0) {
+	if g.pubs >= g.max || g.rows >= groupRows || (len(g.pending) >= g.active && g.expect == 0) {
 		return true, 0
 	}
 	left := g.linger - now.Sub(g.since)
@@ -285,7 +301,7 @@ func (g *groupCommit) loop() {
 func (g *groupCommit) commit() {
 	g.mu.Lock()
 	batch := g.pending
-	g.pending, g.pubs = nil, 0
+	g.pending, g.pubs, g.rows = nil, 0, 0
 	g.mu.Unlock()
 	if len(batch) == 0 {
 		return

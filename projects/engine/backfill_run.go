@@ -236,7 +236,7 @@ func (b *backfillRun) run() error {
 	atomicMode := t.spec.Publish == PublishAtomic || t.spec.Publish == PublishReview
 	var rollMu sync.Mutex
 	rollups := newRollupTracker(t, pd)
-	batches := newSQLBatches(t.from, t.to)
+	batches := newSQLBatches(t.from, t.to, t.pspec, t.box)
 	ticker := time.NewTicker(250 * time.Millisecond)
 	stopTicker := make(chan struct{})
 	defer func() { ticker.Stop(); close(stopTicker) }()

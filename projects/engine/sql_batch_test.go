@@ -144,6 +144,8 @@ func TestSQLBatchConfig(t *testing.T) {
 		{"  - id: calc\n    batch: {size: 3}\n", "size"},
 		{"  - id: src\n  - id: calc\n    upstream: [src]\n    batch: {max: 3}\n", "reads upstream blocks (src)"},
 		{"  - id: gosrc\n    batch: {max: 3}\n", "is a Go block"},
+		{"  - id: calc\n    batch: {max: 3, across: [region]}\n", `"region" is not a value dimension of its partitions: this pipeline has no value dimension`},
+		{"  - id: calc\n    batch: {max: 3, across: region}\n", "want a list"},
 	} {
 		files := batchFiles("5", "")
 		files["pipelines/p.yaml"] = "partitions: {interval: day, timezone: UTC, start: \"2024-01-01\"}\nblocks:\n" + c.yaml

@@ -86,6 +86,10 @@ type Block struct {
 	// Batch is the most partitions a SQL block computes in one run
 	// (batch: {max: N}); 0 when it computes one at a time.
 	Batch int
+	// BatchAcross are the value dimensions a batch spans too
+	// (batch: {max: N, across: [customer]}): one query computes the
+	// window's time partitions for every selected value of them.
+	BatchAcross []string
 
 	index   int              // position in the file's blocks list, for field paths
 	node    *yaml.Node       // the block's mapping
@@ -275,7 +279,7 @@ func (d *decoder) decodeBlock(pl *Pipeline, n *yaml.Node, i int, pipelineRetries
 		}
 	}
 	if e, ok := f["batch"]; ok {
-		b.Batch = d.decodeBatch(e, path+".batch")
+		b.Batch, b.BatchAcross = d.decodeBatch(e, path+".batch")
 	}
 	var retries retryLayer
 	if e, ok := f["retries"]; ok {
