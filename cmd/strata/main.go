@@ -38,7 +38,10 @@ func main() {
 		usage()
 		os.Exit(2)
 	}
-	if err := cmd.run(os.Args[2:]); err != nil {
+	stopProfile := startCPUProfile(os.Args[1])
+	err := cmd.run(os.Args[2:])
+	stopProfile()
+	if err != nil {
 		var ee exitError
 		if errors.As(err, &ee) {
 			os.Exit(ee.code)

@@ -28,6 +28,13 @@ func warehouseOptions(proj *project.Project, readOnly bool) (warehouse.Options, 
 		}
 		o.Lake.FileMinRows = n
 	}
+	if s := os.Getenv(lakeThreadsEnv); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			return o, fmt.Errorf("$%s=%q: want DuckDB's threads on the lake, 1 or more (default %d)", lakeThreadsEnv, s, warehouse.DefaultLakeThreads())
+		}
+		o.Lake.Threads = n
+	}
 	if wc.Password != "" {
 		pw, err := secrets.New(proj.Dir, proj.Secrets).Resolve(wc.Password)
 		if err != nil {
@@ -48,3 +55,7 @@ func warehouseOptions(proj *project.Project, readOnly bool) (warehouse.Options, 
 // workerFilesMinRowsEnv tunes warehouse.LakeOptions.FileMinRows: outputs
 // with fewer rows come back from workers as tables.
 const workerFilesMinRowsEnv = "STRATA_WORKER_FILES_MIN_ROWS"
+
+// lakeThreadsEnv sets warehouse.LakeOptions.Threads: DuckDB's threads on a
+// lake, fixed at open (projects/warehouse/lake_threads.go).
+const lakeThreadsEnv = "STRATA_LAKE_THREADS"

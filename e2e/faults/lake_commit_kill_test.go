@@ -81,17 +81,28 @@ func TestScaleOutOnLakeCoordinatorKilledMidCommit(t *testing.T) {
 	}
 	srv.Call(t, http.MethodPost, "/backfills", tr.specJSON(), &launched)
 	srv.WaitFor(t, launched.ID, func(p strataproc.Progress) bool { return p.Succeeded >= 2 })
-	release := holdLakeCommits(t, pg)
-	deadline := time.Now().Add(2 * time.Minute)
-	for waitingCommits(t, pg) == 0 {
-		if time.Now().After(deadline) {
-			t.Fatalf("no commit of the coordinator waited on the held catalog\nserver log:\n%s", srv.Stderr)
+	// The commit held must be one that wrote Parquet (not one of run
+	// events only, nor of rows small enough to be inlined in the
+	// catalog): a file on disk that the catalog does not list yet. Up to
+	// three commits are let through to find one.
+	var files []string
+	for attempt := 1; ; attempt++ {
+		release := holdLakeCommits(t, pg)
+		deadline := time.Now().Add(2 * time.Minute)
+		for waitingCommits(t, pg) == 0 {
+			if time.Now().After(deadline) {
+				t.Fatalf("no commit of the coordinator waited on the held catalog\nserver log:\n%s", srv.Stderr)
+			}
+			time.Sleep(50 * time.Millisecond)
 		}
-		time.Sleep(50 * time.Millisecond)
+		files = dataFiles(t, dir)
+		if uncatalogued(t, pg, files) > 0 || attempt == 3 {
+			srv.Kill()
+			release()
+			break
+		}
+		release()
 	}
-	files := dataFiles(t, dir)
-	srv.Kill()
-	release()
 	t.Logf("killed with a commit waiting in the catalog; %d Parquet files in the data folder", len(files))
 
 	srv = strataproc.Start(t, d.Bin, dir, token)
@@ -99,7 +110,7 @@ func TestScaleOutOnLakeCoordinatorKilledMidCommit(t *testing.T) {
 	t.Logf("after the restart the backfill ended %s (%+v)", st.State, st.Progress)
 	srv.Stop(t)
 	d.reportEnd(t, tr, dir, launched.ID)
-	catalogued := pg.Psql(t, "SELECT path FROM ducklake_data_file UNION ALL SELECT path FROM ducklake_delete_file UNION ALL SELECT path FROM ducklake_files_scheduled_for_deletion")
+	catalogued := catalogPaths(t, pg)
 	atKill := map[string]bool{}
 	for _, f := range files {
 		atKill[f] = true
@@ -117,6 +128,25 @@ func TestScaleOutOnLakeCoordinatorKilledMidCommit(t *testing.T) {
 		t.Errorf("no file of the killed commit in the data folder: the kill did not land between its Parquet and its catalog commit")
 	}
 	t.Logf("%d Parquet files not in the catalog after the restart (the killed commit's, kept until older than the orphan grace)", stray)
+}
+
+// catalogPaths lists every file path the lake's catalog knows, as text.
+func catalogPaths(t *testing.T, pg *pgtest.Cluster) string {
+	t.Helper()
+	return pg.Psql(t, "SELECT path FROM ducklake_data_file UNION ALL SELECT path FROM ducklake_delete_file UNION ALL SELECT path FROM ducklake_files_scheduled_for_deletion")
+}
+
+// uncatalogued counts the files the catalog does not list.
+func uncatalogued(t *testing.T, pg *pgtest.Cluster, files []string) int {
+	t.Helper()
+	catalogued := catalogPaths(t, pg)
+	n := 0
+	for _, f := range files {
+		if !strings.Contains(catalogued, filepath.Base(f)) {
+			n++
+		}
+	}
+	return n
 }
 
 // dataFiles are the Parquet files under the project's lake data folder.

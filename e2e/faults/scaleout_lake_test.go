@@ -118,6 +118,11 @@ func TestScaleOutOnLakeSurvivesPostgresRestart(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "lake")
 	writeLakeProject(t, d, dir, pg)
 	srv := strataproc.Start(t, d.Bin, dir, token)
+	t.Cleanup(func() {
+		if t.Failed() { // a coordinator that died says why here
+			t.Logf("server log:\n%s", srv.Stderr)
+		}
+	})
 	var launched struct {
 		ID string `json:"id"`
 	}

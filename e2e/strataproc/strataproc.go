@@ -152,6 +152,9 @@ type Progress struct {
 	Skipped   int    `json:"skipped"`
 	Failed    int    `json:"failed"`
 	Cancelled int    `json:"cancelled"`
+	// Elapsed is from the backfill's creation to its last event (to now
+	// while it runs).
+	Elapsed time.Duration `json:"elapsed"`
 }
 
 // Backfill is a backfill's status as the API answers it.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/stratahq/strata/projects/partitions"
 	"github.com/stratahq/strata/projects/project"
 )
 
@@ -42,7 +43,10 @@ func makeLaunchPlan(t *target, pd *planData) (launchPlan, error) {
 	rollups := newRollupTracker(t, pd)
 	for p := range it {
 		pp := pd.classify(t.pl, p, string(t.pspec.Interval), pd.fine, t.spec.Reprocess)
-		lp[p.Key] = plannedRun{Run: pp.Action == "run", State: pp.State, BasedOn: pd.currentOf(t, pd.fine, p.Key)}
+		pr := plannedRun{Run: pp.Action == "run", State: pp.State, BasedOn: pd.currentOf(t, pd.fine, p.Key)}
+		if !pr.unplanned() {
+			lp[p.Key] = pr
+		}
 		rollups.add(p, false)
 	}
 	for _, r := range rollups.all() {
@@ -51,6 +55,16 @@ func makeLaunchPlan(t *target, pd *planData) (launchPlan, error) {
 	}
 	return lp, nil
 }
+
+// unplanned is the plan of a cell with nothing at launch (no version of
+// any product, no failed run): it runs, based on no version. Such cells,
+// all of a first backfill's, are left out of the recorded plan, which of
+// gives back for a cell key it does not hold: a backfill of millions of
+// new cells records (and every pass reads back) an empty plan instead of
+// one entry per cell.
+var unplanned = plannedRun{Run: true, State: "missing"}
+
+func (pr plannedRun) unplanned() bool { return pr.Run && pr.State == "missing" && pr.BasedOn == nil }
 
 // currentOf is the current version of each product of blocks at
 // partition key (products without one are left out).
@@ -75,7 +89,13 @@ func (lp launchPlan) of(id, runID string) (plannedRun, bool) {
 	if lp == nil {
 		return plannedRun{}, false
 	}
-	pr, ok := lp[strings.TrimPrefix(runID, id+":")]
+	key := strings.TrimPrefix(runID, id+":")
+	pr, ok := lp[key]
+	if iv, _, rollup := strings.Cut(key, ":"); !ok && !(rollup && partitions.Interval(iv).Valid()) {
+		// a cell left out: nothing at launch (rollups, "interval:key",
+		// are all recorded)
+		return unplanned, true
+	}
 	return pr, ok
 }
 

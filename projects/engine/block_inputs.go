@@ -89,11 +89,22 @@ func (r *runner) runSQL(ctx context.Context, g *group, b *project.Block, src str
 	for i, n := range in.names {
 		ins[i] = warehouse.SQLInput{Name: n, Table: in.tables[i], Read: in.pinned[i]}
 	}
+	mapped, err := r.mappedSQLInputs(ctx, g, src)
+	if err != nil {
+		return nil, err
+	}
+	ins = append(ins, mapped...)
 	t, read, byName, err := r.e.wh.RunSQLBlockIn(ctx, r.opt.PreferPinned, src, ins, sqlParams(g.spec, g.part))
 	if err != nil {
 		return nil, err
 	}
-	for _, refs := range read {
+	for i, refs := range read {
+		if i >= len(in.names) {
+			// another pipeline's cells mapped onto this partition: read
+			// as ctx.Product reads them
+			r.recordProductRead(b.ID, g.part.Key, refs)
+			continue
+		}
 		r.recordRead(refs)
 	}
 	own := ProductName(r.pl, b)

@@ -304,6 +304,12 @@ func (e *Engine) planVersionsOf(ctx context.Context, products []any, pinned stri
 	if keys != nil {
 		only = " AND v.partition IN " + sqlList(keys)
 	}
+	return e.planVersionsWhere(ctx, products, pinned, only)
+}
+
+// planVersionsWhere is planVersions of the versions matching cond too
+// (" AND …" over v, its arguments after the products').
+func (e *Engine) planVersionsWhere(ctx context.Context, products []any, pinned string, only string, onlyArgs ...any) (map[string]map[string]versionInfo, error) {
 	out := map[string]map[string]versionInfo{}
 	ph := strings.TrimSuffix(strings.Repeat("?,", len(products)), ",")
 	chosen, cargs := warehouse.ChosenVersion(pinned)
@@ -311,6 +317,7 @@ func (e *Engine) planVersionsOf(ctx context.Context, products []any, pinned stri
 	// new code reproduced row for row (warehouse/version_credit.go).
 	credit, args := warehouse.CreditOf(pinned)
 	args = append(append(args, cargs...), products...)
+	args = append(args, onlyArgs...)
 	// _strata.current is the versions flagged is_current: read them
 	// directly rather than join the view back to its own table, which
 	// costs a hash join per cell of a 3.65-million-cell plan.

@@ -130,8 +130,86 @@ blocks:
 blocks:
   - id: load
 `, list("c", customers), list("r", regions)),
+		"pipelines/reads.yaml": fmt.Sprintf(`partitions:
+  interval: day
+  timezone: UTC
+  start: "2024-01-01"
+  dimensions:
+    - name: customer
+      values: %s
+    - name: region
+      values: %s
+blocks:
+  - id: load
+  - id: agg
+    upstream: [load]
+`, list("c", customers), list("r", regions)),
 		"blocks/load.sql": "SELECT $partition_key AS k",
+		"blocks/agg.sql":  "SELECT k FROM load",
 	}
+}
+
+// BenchmarkPlanCellsReads is BenchmarkPlanCells where the pipeline has two
+// blocks, agg reading load in its cell (as a backfill writes them: read
+// version 0, same run), and 10% of the cells have load rewritten since
+// (agg stale through what it read).
+func BenchmarkPlanCellsReads(b *testing.B) {
+	customers := envInt("STRATA_BENCH_CUSTOMERS", 500)
+	regions := envInt("STRATA_BENCH_REGIONS", 20)
+	const days = 365
+	e := newEnv(b, false, planCellsFiles(customers, regions))
+	ctx := context.Background()
+	pl, err := e.eng.Pipeline("reads")
+	if err != nil {
+		b.Fatal(err)
+	}
+	hashes, err := CodeHashes(e.dir, pl)
+	if err != nil {
+		b.Fatal(err)
+	}
+	key := `strftime(d, '%Y-%m-%d') || '|c' || c || '|r' || r`
+	from := `range(0, ?) t(i), LATERAL (SELECT TIMESTAMPTZ '2024-01-01 00:00:00+00' + to_days(i::INTEGER) AS d), range(0, ?) cs(c), range(0, ?) rs(r)`
+	for _, q := range []string{
+		fmt.Sprintf(`INSERT INTO _strata.versions (product, partition, partition_start, partition_end, version, run_id, code_hash,
+		upstream, inputs, row_count, schema, created_at, storage_table, is_current)
+		SELECT 'reads__load', %s, d, d + INTERVAL 1 DAY, 1, CASE WHEN (i + c + r) %% 10 = 0 THEN 'rewrite' ELSE 'seed' END, '%s',
+			'{}', '[]', 1, '[]', now(), 'seed', true
+		FROM %s`, key, hashes["load"], from),
+		fmt.Sprintf(`INSERT INTO _strata.versions (product, partition, partition_start, partition_end, version, run_id, code_hash,
+		upstream, inputs, row_count, schema, created_at, storage_table, is_current)
+		SELECT 'reads__agg', %s, d, d + INTERVAL 1 DAY, 1, 'seed', '%s',
+			'{"reads__load":{"' || %s || '":0}}', '["reads__load"]', 1, '[]', now(), 'seed', true
+		FROM %s`, key, hashes["agg"], key, from),
+	} {
+		if _, err := e.wh.DB().Exec(q, days, customers, regions); err != nil {
+			b.Fatalf("seed: %v", err)
+		}
+	}
+	cells := days * customers * regions
+	spec := BackfillSpec{Pipeline: "reads", From: "2024-01-01", To: "2024-12-30", Reprocess: ReprocessStale}
+	b.ResetTimer()
+	var nd, ndCPU time.Duration
+	var peak uint64
+	for i := 0; i < b.N; i++ {
+		runtime.GC()
+		stop := samplePeakHeap()
+		t0, c0 := time.Now(), processCPU()
+		p, err := e.eng.Plan(ctx, spec, 0, 50)
+		nd += time.Since(t0)
+		ndCPU += processCPU() - c0
+		peak = max(peak, stop())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if p.Total != cells || p.ToRun < cells/11 || p.ToRun > cells/9 {
+			b.Fatalf("plan: total %d, to run %d; want %d and about 10%% of it", p.Total, p.ToRun, cells)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(nd.Milliseconds())/float64(b.N), "ms/nd-plan")
+	b.ReportMetric(float64(ndCPU.Milliseconds())/float64(b.N), "cpu-ms/nd-plan")
+	b.ReportMetric(float64(nd.Nanoseconds())/float64(b.N*cells), "ns/cell")
+	b.ReportMetric(float64(peak>>20), "peak-heap-MiB")
 }
 
 // seedPlanCells writes a current version of every cell of pipeline's load

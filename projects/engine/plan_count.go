@@ -3,7 +3,10 @@ package engine
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/stratahq/strata/projects/partitions"
 	"github.com/stratahq/strata/projects/project"
@@ -12,13 +15,13 @@ import (
 
 // A plan of millions of cells (365 days × 500 customers × 20 regions)
 // cannot afford a Go value per cell: reading every current version through
-// database/sql into maps costs seconds and a gigabyte. When every version
-// in the box can be judged from its own row (it read nothing: its state is
-// missing, stale by code or current), DuckDB counts the cells per state in
-// one aggregate and Go classifies only the page it shows. A box holding a
-// version that read upstreams (its staleness depends on other rows) or a
-// pipeline with rollups (a week runs when one of its days runs) plans cell
-// by cell as before; both give the same plan (TestPlanCountedEqualsEach).
+// database/sql into maps costs seconds and a gigabyte. DuckDB counts the
+// box's cells per state (plan_count_sql.go: versions that read nothing,
+// and versions that read upstreams, judged against the rows they read)
+// and Go classifies only the page it shows. A pipeline with rollups (a
+// week runs when one of its days runs), and what the SQL cannot decide
+// exactly, plan cell by cell as before; both give the same plan
+// (TestPlanCountedEqualsEach, TestPlanCountedReads).
 
 // cellCounts are a box's cells by what decides their action: failed
 // (last run failed or cancelled) with or without a missing product,
@@ -101,118 +104,6 @@ func (e *Engine) planCounted(ctx context.Context, t *target, snapshot string, of
 	return plan, true, nil
 }
 
-// countCells counts the cells of t's box by state in DuckDB; ok is false
-// when a version in the box read upstreams (classify compares them with
-// other rows' versions: not a per-row question).
-func (e *Engine) countCells(ctx context.Context, t *target, fine []*project.Block, hashes map[string]string) (cellCounts, bool, error) {
-	inBox, err := boxPredicate(t)
-	if err != nil {
-		return cellCounts{}, false, err
-	}
-	products := make([]any, len(fine))
-	var hashCase strings.Builder
-	hashCase.WriteString("CASE v.product")
-	for i, b := range fine {
-		prod := ProductName(t.pl, b)
-		products[i] = prod
-		fmt.Fprintf(&hashCase, " WHEN %s THEN %s", sqlQuote(prod), sqlQuote(hashes[b.ID]))
-	}
-	hashCase.WriteString(" END")
-	ph := strings.TrimSuffix(strings.Repeat("?,", len(products)), ",")
-	chosen, cargs := warehouse.ChosenVersion(t.spec.Into)
-	credit, args := warehouse.CreditOf(t.spec.Into) // an environment's credits (warehouse/version_credit.go)
-	args = append(append(args, cargs...), products...)
-	args = append(args, t.pl.ID)
-	// ver: per cell, how many fine products have a version, whether one
-	// was computed by other code, whether one read upstreams. last: the
-	// cell's last finished run. A cell is failed, else missing, else
-	// stale, else current (classify's order).
-	ver := `SELECT v.partition AS k, count(*) AS have,
-			bool_or(v.code_hash IS DISTINCT FROM ` + hashCase.String() + ` AND ` + credit + ` IS DISTINCT FROM ` + hashCase.String() + `) AS stale,
-			bool_or(coalesce(CAST(v.upstream AS VARCHAR), '') <> '{}') AS reads
-		FROM _strata.versions v
-		WHERE ` + chosen + ` AND v.product IN (` + ph + `) AND ` + inBox("v.partition") + `
-		GROUP BY v.partition`
-	if len(fine) == 1 {
-		// One product, one chosen version per cell: no grouping (the
-		// GROUP BY over millions of keys is most of the query).
-		ver = `SELECT v.partition AS k, 1 AS have,
-			(v.code_hash IS DISTINCT FROM ` + hashCase.String() + ` AND ` + credit + ` IS DISTINCT FROM ` + hashCase.String() + `) AS stale,
-			coalesce(CAST(v.upstream AS VARCHAR), '') <> '{}' AS reads
-		FROM _strata.versions v
-		WHERE ` + chosen + ` AND v.product IN (` + ph + `) AND ` + inBox("v.partition")
-	}
-	q := `WITH ver AS (` + ver + `), last AS (
-		SELECT partition_key AS k, arg_max(state, seq) AS s FROM _strata.run_events
-		WHERE pipeline = ? AND block_id = '' AND state IN ('succeeded', 'failed', 'cancelled') AND ` + inBox("partition_key") + `
-		GROUP BY partition_key
-	), cell AS (
-		SELECT coalesce(ver.have, 0) AS have, coalesce(ver.stale, false) AS stale, coalesce(ver.reads, false) AS reads,
-			coalesce(last.s IN ('failed', 'cancelled'), false) AS failed
-		FROM ver FULL OUTER JOIN last ON ver.k = last.k
-	)
-	SELECT count(*) FILTER (WHERE failed AND have < ?), count(*) FILTER (WHERE failed AND have >= ?),
-		count(*) FILTER (WHERE NOT failed AND have >= ? AND stale), count(*) FILTER (WHERE NOT failed AND have >= ? AND NOT stale),
-		count(*) FILTER (WHERE failed OR have >= ?), count(*) FILTER (WHERE reads)
-	FROM cell`
-	n := len(fine)
-	args = append(args, n, n, n, n, n)
-	var c cellCounts
-	var reads int
-	if err := e.wh.DB().QueryRowContext(ctx, q, args...).Scan(&c.failedMissing, &c.failedPresent, &c.stale, &c.current, &c.found, &reads); err != nil {
-		return cellCounts{}, false, fmt.Errorf("count the plan's cells: %w", err)
-	}
-	return c, reads == 0, nil
-}
-
-// boxPredicate returns a SQL condition on a key column: the key is a cell
-// of t's box, spelled as IterBox spells it (its part count, its time part
-// one of the range's keys, each value one of the selected).
-func boxPredicate(t *target) (func(col string) string, error) {
-	s := t.pspec
-	sel, err := s.Selection(t.box)
-	if err != nil {
-		return nil, err
-	}
-	hasTime := s.Interval != partitions.None
-	var times []string
-	if hasTime {
-		it, err := s.TimeOnly().Iter(t.box.From, t.box.To)
-		if err != nil {
-			return nil, err
-		}
-		for p := range it {
-			times = append(times, p.Key)
-		}
-	}
-	nparts := len(s.Dims)
-	if hasTime {
-		nparts++
-	}
-	// split_part and a semi join per part: string_split builds a list per
-	// row and a long IN list is a chain of comparisons, each costing
-	// seconds of DuckDB CPU over millions of versions.
-	return func(col string) string {
-		if nparts == 1 && hasTime {
-			return col + " IN " + sqlArray(times)
-		}
-		part := func(i int) string { return fmt.Sprintf("split_part(%s, '%s', %d)", col, partitions.KeySep, i+1) }
-		// no more parts than the layout's: not nparts separators
-		conds := []string{col + " NOT LIKE '" + strings.Repeat("%"+partitions.KeySep, nparts) + "%'"}
-		if hasTime {
-			conds = append(conds, part(s.TimePos)+" IN "+sqlArray(times))
-		}
-		for i, vs := range sel {
-			pos := i
-			if hasTime && i >= s.TimePos {
-				pos++
-			}
-			conds = append(conds, part(pos)+" IN "+sqlArray(vs))
-		}
-		return "(" + strings.Join(conds, " AND ") + ")"
-	}, nil
-}
-
 // sqlArray is a subquery over the values, which DuckDB plans as a hash
 // semi join.
 func sqlArray(vs []string) string {
@@ -236,8 +127,8 @@ func sqlList(vs []string) string {
 	return "(" + strings.Join(q, ", ") + ")"
 }
 
-// pagePlanData is the plan data of the page's cells only: their versions
-// and last runs (none of them read upstreams, countCells checked).
+// pagePlanData is the plan data of the page's cells only: their versions,
+// what those read (pageReads) and their last runs.
 func (e *Engine) pagePlanData(ctx context.Context, t *target, fine []*project.Block, coarse map[string][]*project.Block, hashes map[string]string, keys []string) (*planData, error) {
 	pd := &planData{hashes: hashes, fine: fine, coarse: coarse, timePos: t.pl.Partitions.TimePos,
 		current: map[string]map[string]versionInfo{}, lastRun: map[string]State{}}
@@ -250,6 +141,9 @@ func (e *Engine) pagePlanData(ctx context.Context, t *target, fine []*project.Bl
 	}
 	var err error
 	if pd.current, err = e.planVersionsOf(ctx, products, t.spec.Into, keys); err != nil {
+		return nil, err
+	}
+	if err := e.pageReads(ctx, t, pd); err != nil {
 		return nil, err
 	}
 	rows, err := e.wh.DB().QueryContext(ctx, `SELECT partition_key, arg_max(state, seq) FROM _strata.run_events
@@ -267,4 +161,79 @@ func (e *Engine) pagePlanData(ctx context.Context, t *target, fine []*project.Bl
 		pd.lastRun[k] = State(s)
 	}
 	return pd, rows.Err()
+}
+
+// pageReads adds to pd.current what classify looks up for the page's
+// versions: the versions of the partitions they read and, of the
+// pipeline's own products, every current partition inside the ranges of
+// the versions that read them (unreadUpstream). Products of other
+// pipelines are loaded as loadReadProducts loads them: version and run.
+func (e *Engine) pageReads(ctx context.Context, t *target, pd *planData) error {
+	own := map[string]bool{}
+	for _, b := range t.pl.Blocks {
+		if b.Entry != project.EntryExport {
+			own[ProductName(t.pl, b)] = true
+		}
+	}
+	parts := map[string][]string{}
+	var lo, hi time.Time
+	for _, byKey := range pd.current {
+		for _, vi := range byKey {
+			for prod, read := range vi.upstream {
+				for part := range read {
+					parts[prod] = append(parts[prod], part)
+				}
+				if own[prod] && vi.start.Before(vi.end) {
+					if lo.IsZero() || vi.start.Before(lo) {
+						lo = vi.start
+					}
+					if vi.end.After(hi) {
+						hi = vi.end
+					}
+				}
+			}
+		}
+	}
+	for _, prod := range slices.Sorted(maps.Keys(parts)) {
+		ps := parts[prod]
+		if own[prod] {
+			cond, args := " AND (v.partition IN "+sqlList(ps), []any{}
+			if !lo.IsZero() {
+				cond += " OR (v.partition_start >= ? AND v.partition_start < ?)"
+				args = append(args, lo, hi)
+			}
+			got, err := e.planVersionsWhere(ctx, []any{prod}, t.spec.Into, cond+")", args...)
+			if err != nil {
+				return err
+			}
+			if pd.current[prod] == nil {
+				pd.current[prod] = map[string]versionInfo{}
+			}
+			maps.Copy(pd.current[prod], got[prod])
+			continue
+		}
+		chosen, args := warehouse.ChosenVersion(t.spec.Into)
+		rows, err := e.wh.DB().QueryContext(ctx, `SELECT v.partition, v.version, v.run_id FROM _strata.versions v
+			WHERE `+chosen+` AND v.product = ? AND v.partition IN `+sqlList(ps), append(args, prod)...)
+		if err != nil {
+			return fmt.Errorf("read current versions of read products: %w", err)
+		}
+		for rows.Next() {
+			var part string
+			var vi versionInfo
+			if err := rows.Scan(&part, &vi.version, &vi.runID); err != nil {
+				rows.Close()
+				return err
+			}
+			if pd.current[prod] == nil {
+				pd.current[prod] = map[string]versionInfo{}
+			}
+			pd.current[prod][part] = vi
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
 }

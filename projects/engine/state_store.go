@@ -127,6 +127,9 @@ type Store struct {
 	// lazyWait is how long a queued event waits for a durable write
 	// (lazyDelay; lakeLazyDelay when commits are costly, RideAlong).
 	lazyWait atomic.Int64
+	// queuedAt is when the oldest event of pending was queued (zero when
+	// nothing is): its lazy wait counts from then.
+	queuedAt time.Time
 	closed   chan struct{}
 	done     chan struct{}
 }
@@ -254,6 +257,9 @@ func (s *Store) enqueue(evs []Event, ch chan error) bool {
 			evs[i].At = time.Now()
 		}
 	}
+	if len(s.pending) == 0 {
+		s.queuedAt = time.Now()
+	}
 	s.pending = append(s.pending, evs...)
 	if ch != nil {
 		s.waiters = append(s.waiters, waiter{ch: ch, upTo: s.seq})
@@ -292,13 +298,9 @@ func (s *Store) loop() {
 		case <-s.lazy:
 			// Only events nobody waits for: give a durable write the
 			// chance to take them along.
-			t := time.NewTimer(s.lazyDelay())
-			select {
-			case <-s.kick:
-			case <-t.C:
-			case <-s.closed:
+			if !s.lazyWaitOut() {
+				continue
 			}
-			t.Stop()
 		case <-s.closed:
 			// Flush until nothing is queued, then refuse new events in the
 			// same critical section, so none is left waiting forever.
@@ -319,6 +321,39 @@ func (s *Store) loop() {
 	}
 }
 
+// lazyWaitOut waits until the oldest queued event has waited lazyDelay,
+// or a durable write is asked for, or the store closes. A warehouse
+// transaction may take the queued events meanwhile without telling the
+// writer (a publish carrying them, state_store_ridealong.go): the wait
+// then goes on for the events queued since, from when they were queued,
+// so that each gets its whole delay to find a ride instead of a commit of
+// its own. It says whether to flush now: not when everything queued was
+// taken along (the next Queue signals again).
+func (s *Store) lazyWaitOut() bool {
+	for {
+		s.mu.Lock()
+		since := s.queuedAt
+		s.mu.Unlock()
+		if since.IsZero() {
+			return false
+		}
+		left := s.lazyDelay() - time.Since(since)
+		if left <= 0 {
+			return true
+		}
+		t := time.NewTimer(left)
+		select {
+		case <-s.kick:
+			t.Stop()
+			return true
+		case <-s.closed:
+			t.Stop()
+			return true
+		case <-t.C:
+		}
+	}
+}
+
 func (s *Store) flush() {
 	if s.wh != nil {
 		s.flushRiding()
@@ -326,7 +361,7 @@ func (s *Store) flush() {
 	}
 	s.mu.Lock()
 	evs, waiters := s.pending, s.waiters
-	s.pending, s.waiters = nil, nil
+	s.pending, s.waiters, s.queuedAt = nil, nil, time.Time{}
 	s.mu.Unlock()
 	if len(evs) == 0 {
 		for _, w := range waiters {

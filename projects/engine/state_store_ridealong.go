@@ -101,6 +101,9 @@ func (s *Store) fail(upTo int64, err error) {
 		}
 	}
 	s.pending = kept
+	if len(kept) == 0 {
+		s.queuedAt = time.Time{}
+	}
 	var failed []waiter
 	keptW := s.waiters[:0]
 	for _, w := range s.waiters {
@@ -126,7 +129,7 @@ func (h storeHook) BeforeCommit(conn driver.Conn, rideAlong []any) error {
 	s := h.s
 	s.mu.Lock()
 	evs := s.pending
-	s.pending = nil
+	s.pending, s.queuedAt = nil, time.Time{}
 	s.inflight = append(s.inflight, s.waiters...)
 	s.waiters = nil
 	s.mu.Unlock()

@@ -87,3 +87,53 @@ func TestStoreQueuedEventsRideAlongAndCommitAlone(t *testing.T) {
 		}
 	}
 }
+
+// A queued event waits lazyDelay from when it was queued, not from when
+// the event that started the wait was: once a durable write took that one
+// along, an event queued since still has its own lazyDelay to find a ride.
+// Before, it was committed on its own when the first event's wait ran out:
+// on a lake (2 s) that made a commit of a few block events every 2 s of a
+// backfill, ~14 ms of the coordinator's CPU each.
+func TestStoreQueuedEventWaitsItsOwnDelay(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false, dailyFiles(""))
+	store := e.eng.Store()
+	const d = 1500 * time.Millisecond
+	store.lazyWait.Store(int64(d))
+	count := func(run string) int {
+		var n int
+		if err := e.wh.DB().QueryRow(`SELECT count(*) FROM _strata.run_events WHERE run_id = ?`, run).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	t0 := time.Now()
+	store.Queue(Event{RunID: "first", Block: "b", State: StateRunning})
+	time.Sleep(d / 4)
+	// A warehouse transaction (a publish, say) takes the queued event
+	// along, without telling the store's writer.
+	if !store.riding() {
+		t.Fatal("the engine's store does not ride along with the warehouse's transactions")
+	}
+	if err := e.wh.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if count("first") != 1 {
+		t.Fatal("the warehouse's transaction did not take the queued event along")
+	}
+	time.Sleep(time.Until(t0.Add(d * 6 / 10)))
+	t1 := time.Now()
+	store.Queue(Event{RunID: "second", Block: "b", State: StateRunning})
+	time.Sleep(time.Until(t0.Add(d * 12 / 10))) // past the first event's delay
+	n := count("second")
+	// Asserted only while the second event's own delay has not run out
+	// (a stalled machine may have slept past it).
+	if time.Since(t1) < d && n != 0 {
+		t.Fatalf("an event queued %s ago was committed on its own, before its %s to find a durable write", time.Since(t1).Round(time.Millisecond), d)
+	}
+	for deadline := time.Now().Add(30 * time.Second); count("second") != 1; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the second queued event was never committed")
+		}
+	}
+}

@@ -56,6 +56,9 @@ type LakeOptions struct {
 	// FileMinRows is the smallest output a worker writes as a file itself
 	// (lake_file_output.go); zero means DefaultFileMinRows.
 	FileMinRows int
+	// Threads is how many threads DuckDB runs a statement on, fixed for
+	// the warehouse's life (lake_threads.go); zero means DefaultLakeThreads.
+	Threads int
 }
 
 // LakeName is the name the lake is attached under in every connection (and

@@ -173,3 +173,9 @@ func shadowProduct(ctx context.Context, conn *sql.Conn, product string, parts []
 	_, err = conn.ExecContext(ctx, fmt.Sprintf("CREATE OR REPLACE TEMP VIEW %s AS %s", quoteIdent(product), readSQL(parts, storage, -1)))
 	return err
 }
+
+// ProductsMentioned lists the products query names (as words, before the
+// query is planned): the candidates of its reads by name.
+func (w *Warehouse) ProductsMentioned(query string) []string {
+	return w.productsMentioned(query, nil)
+}

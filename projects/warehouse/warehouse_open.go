@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -218,6 +219,9 @@ func openLocked(ctx context.Context, path string, opts Options, lock *fileLock) 
 	}
 	if opts.FilesDir != "" && !strings.ContainsRune(opts.FilesDir, ',') { // a comma would split DuckDB's list
 		dsn += "&file_search_path=" + url.QueryEscape(opts.FilesDir)
+	}
+	if opts.Lake != nil {
+		dsn += "&threads=" + strconv.Itoa(opts.Lake.threads()) // lake_threads.go
 	}
 	var be backend = duckFile{}
 	if opts.Lake != nil {

@@ -101,3 +101,28 @@ func TestShareCoresLeavesALakesThreads(t *testing.T) {
 		t.Fatalf("sharing on a lake: %d threads (%v), want DuckDB's %d unchanged", got, err, def)
 	}
 }
+
+// TestLakeThreadsFixedAtOpen: on a lake DuckDB's threads are set when the
+// warehouse opens (lake_threads.go), since they cannot be shared while
+// backfills run there; left at DuckDB's one per core each small catalog
+// statement of a commit woke them all (on 2 cores, 2 threads against the
+// 1 that NumCPU/4 gives).
+func TestLakeThreadsFixedAtOpen(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		set, want int
+	}{{0, DefaultLakeThreads()}, {3, 3}} {
+		dir := t.TempDir()
+		lake := fileLake(t, dir)
+		lake.Threads = c.set
+		wh := openAt(t, filepath.Join(dir, "w.duckdb"), Options{Lake: lake})
+		got, err := wh.Threads(context.Background())
+		wh.Close()
+		if err != nil || got != c.want {
+			t.Fatalf("lake opened with Threads %d: DuckDB has %d threads (%v), want %d", c.set, got, err, c.want)
+		}
+	}
+	if runtime.NumCPU() < 4 && DefaultLakeThreads() != 1 {
+		t.Fatalf("DefaultLakeThreads on %d cores = %d, want 1", runtime.NumCPU(), DefaultLakeThreads())
+	}
+}
