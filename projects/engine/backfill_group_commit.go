@@ -50,8 +50,14 @@ type groupCommit struct {
 	// failing counts the runs whose publish failed and that have not
 	// ended: their final state is not durable yet, so no run starts in
 	// the slots they gave back (start) until cleared is closed.
-	failing    int
-	cleared    chan struct{}
+	failing int
+	cleared chan struct{}
+	// eager: the transaction begins with the first request and each is
+	// written as it comes (open, fed of pending), so the writer inserts
+	// while runs compute; only the loop touches open.
+	eager      bool
+	open       *warehouse.GroupTx
+	fed        int
 	kick       chan struct{}
 	stop, done chan struct{}
 }
@@ -110,6 +116,9 @@ func newGroupCommit(wh *warehouse.Warehouse, store *Store) *groupCommit {
 		kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	if wh.CostlyCommits() {
 		g.max, g.linger = lakeGroupMax, lakeGroupLinger
+	} else {
+		// Not on a lake: there each flush would be files of its own.
+		g.eager = eagerGroups
 	}
 	go g.loop()
 	return g
@@ -286,6 +295,9 @@ func (g *groupCommit) loop() {
 		now, wait := g.due(time.Now())
 		g.mu.Unlock()
 		if !now {
+			if g.eager {
+				g.feed()
+			}
 			if wait > 0 {
 				timer.Reset(wait)
 			}
@@ -300,8 +312,8 @@ func (g *groupCommit) loop() {
 // (warehouse.PublishGroup), settles each publish, then answers them all.
 func (g *groupCommit) commit() {
 	g.mu.Lock()
-	batch := g.pending
-	g.pending, g.pubs, g.rows = nil, 0, 0
+	batch, fed := g.pending, g.fed
+	g.pending, g.pubs, g.rows, g.fed = nil, 0, 0, 0
 	g.mu.Unlock()
 	if len(batch) == 0 {
 		return
@@ -310,7 +322,13 @@ func (g *groupCommit) commit() {
 	for i, r := range batch {
 		reqs[i] = &r.req
 	}
-	g.wh.PublishGroup(context.Background(), reqs)
+	if g.open != nil {
+		g.open.Add(reqs[fed:]...)
+		g.open.Commit()
+		g.open = nil
+	} else {
+		g.wh.PublishGroup(context.Background(), reqs)
+	}
 	g.mu.Lock()
 	for _, r := range batch {
 		if len(r.req.Outs) > 0 && r.req.Err != nil && warehouse.AsConflict(r.req.Err) == nil && !r.seat.failed {
@@ -329,4 +347,28 @@ func (g *groupCommit) commit() {
 	for _, r := range batch {
 		close(r.done)
 	}
+}
+
+// eagerGroups says whether a backfill's group transactions are eager
+// (groupCommit.eager).
+var eagerGroups = true
+
+// feed writes the requests that came since the last feed in the open
+// transaction, beginning it with the first.
+func (g *groupCommit) feed() {
+	g.mu.Lock()
+	fresh := g.pending[g.fed:]
+	g.fed = len(g.pending)
+	g.mu.Unlock()
+	if len(fresh) == 0 {
+		return
+	}
+	reqs := make([]*warehouse.GroupPublish, len(fresh))
+	for i, r := range fresh {
+		reqs[i] = &r.req
+	}
+	if g.open == nil {
+		g.open = g.wh.BeginGroup(context.Background())
+	}
+	g.open.Add(reqs...)
 }

@@ -39,9 +39,22 @@ type GroupPublish struct {
 // (commitSplitting). No request's result is set before the transaction
 // holding it committed, and a kill before that COMMIT keeps none of them.
 func (w *Warehouse) PublishGroup(ctx context.Context, reqs []*GroupPublish) {
-	var bodies []*writeReq
-	pubs := make([]*outputsReq, len(reqs))
-	carried := make([]*writeReq, len(reqs))
+	bodies, pubs, carried := groupBodies(ctx, reqs)
+	if slices.ContainsFunc(reqs, func(g *GroupPublish) bool { return g.Err != nil }) {
+		bodies = dropWhole(bodies)
+	}
+	if len(bodies) > 0 {
+		w.writeAll(bodies)
+	}
+	groupResults(reqs, pubs, carried)
+}
+
+// groupBodies makes each request's transaction body: pubs[i] is request
+// i's publish, carried[i] its ride-along body when it has no outputs. A
+// request whose outputs are refused has its Err set and no body.
+func groupBodies(ctx context.Context, reqs []*GroupPublish) (bodies []*writeReq, pubs []*outputsReq, carried []*writeReq) {
+	pubs = make([]*outputsReq, len(reqs))
+	carried = make([]*writeReq, len(reqs))
 	for i, g := range reqs {
 		rctx := g.Ctx
 		if rctx == nil {
@@ -66,17 +79,11 @@ func (w *Warehouse) PublishGroup(ctx context.Context, reqs []*GroupPublish) {
 		pubs[i] = p
 		bodies = append(bodies, p.req)
 	}
-	if refused := slices.ContainsFunc(reqs, func(g *GroupPublish) bool { return g.Err != nil }); refused {
-		bodies = slices.DeleteFunc(bodies, func(b *writeReq) bool {
-			if b.whole {
-				b.err = ErrGroupSplit
-			}
-			return b.whole
-		})
-	}
-	if len(bodies) > 0 {
-		w.writeAll(bodies)
-	}
+	return bodies, pubs, carried
+}
+
+// groupResults answers each request once its bodies' transaction ended.
+func groupResults(reqs []*GroupPublish, pubs []*outputsReq, carried []*writeReq) {
 	for i, p := range pubs {
 		switch {
 		case p != nil:

@@ -199,15 +199,30 @@ func (w *Warehouse) writable(ctx context.Context) error {
 // each with its own context, then the view rebuilds and COMMIT; it applies
 // the storage changes once committed.
 func (w *Warehouse) commitGroup(reqs []*writeReq) error {
-	ctx := reqs[0].ctx
+	tx, err := w.beginTx(reqs[0].ctx)
+	if err != nil {
+		return err
+	}
+	for _, r := range reqs {
+		tx.ctx = r.ctx
+		if err = r.fn(tx); err != nil {
+			r.failed = true
+			break
+		}
+	}
+	return w.endTx(tx, err)
+}
+
+// beginTx opens a write transaction on the writer connection (w.mu held).
+func (w *Warehouse) beginTx(ctx context.Context) (*writeTx, error) {
 	if w.writer == nil {
 		conn, err := w.db.Conn(context.WithoutCancel(ctx))
 		if err != nil {
-			return fmt.Errorf("writer connection: %w", err)
+			return nil, fmt.Errorf("writer connection: %w", err)
 		}
 		if err := registerTableSource(conn); err != nil {
 			conn.Close()
-			return fmt.Errorf("writer connection: %w", err)
+			return nil, fmt.Errorf("writer connection: %w", err)
 		}
 		w.writer = conn
 	}
@@ -217,16 +232,16 @@ func (w *Warehouse) commitGroup(reqs []*writeReq) error {
 	}
 	if err := w.execPrepared(ctx, "BEGIN TRANSACTION"); err != nil {
 		w.dropWriter()
-		return fmt.Errorf("begin: %w", err)
+		return nil, fmt.Errorf("begin: %w", err)
 	}
-	var err error
-	for _, r := range reqs {
-		tx.ctx = r.ctx
-		if err = r.fn(tx); err != nil {
-			r.failed = true
-			break
-		}
-	}
+	return tx, nil
+}
+
+// endTx ends tx (w.mu held): with err (its bodies failed) it rolls back;
+// else the late retention, the flush, view rebuilds, the hook and COMMIT,
+// and once committed the storage changes are applied.
+func (w *Warehouse) endTx(tx *writeTx, err error) error {
+	ctx := tx.ctx
 	if err == nil {
 		err = tx.applyLate()
 	}
