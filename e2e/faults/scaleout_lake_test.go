@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/stratahq/strata/e2e/pgtest"
+	"github.com/stratahq/strata/e2e/s3test"
 	"github.com/stratahq/strata/e2e/strataproc"
 	"github.com/stratahq/strata/projects/extensions/exttest"
 )
@@ -148,6 +149,38 @@ func TestScaleOutOnLakeSurvivesPostgresRestart(t *testing.T) {
 	}
 	srv.Stop(t)
 	d.reportEnd(t, tr, dir, launched.ID)
+}
+
+// writeLakeS3Project makes the demo project in dir, its warehouse a
+// DuckLake with its catalog in pg (the password from a secret) and its
+// data under s3://lake/strata/ on srv (the key from the s3 secret lake_s3).
+// The values are in environment variables named STRATA_FAULTS_LAKE_…,
+// which workers are started without.
+func writeLakeS3Project(t *testing.T, d *Driver, dir string, pg *pgtest.Cluster, srv *s3test.Server) {
+	t.Helper()
+	if out, code := strataproc.Run(t, d.Bin, "init", dir, "--demo"); code != 0 {
+		t.Fatalf("init: %s", out)
+	}
+	srv.CreateBucket(t, "lake")
+	f, err := os.OpenFile(filepath.Join(dir, "strata.yaml"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(f, `extensions: [httpfs]
+secrets:
+  pg_lake: {env: STRATA_FAULTS_LAKE_PASSWORD}
+  lake_s3: {kind: s3, key_id: {env: STRATA_FAULTS_LAKE_S3_KEY}, secret: {env: STRATA_FAULTS_LAKE_S3_SECRET}, endpoint: %s, region: %s, url_style: path, use_ssl: false}
+warehouse:
+  kind: ducklake
+  catalog: "postgres:host=%s port=%d user=%s dbname=%s sslmode=disable"
+  password: pg_lake
+  data_path: s3://lake/strata/
+  s3_secret: lake_s3
+`, srv.Endpoint, srv.Region, pg.Host, pg.Port, pg.User, pg.Database)
+	f.Close()
+	t.Setenv("STRATA_FAULTS_LAKE_PASSWORD", pg.Password)
+	t.Setenv("STRATA_FAULTS_LAKE_S3_KEY", srv.KeyID)
+	t.Setenv("STRATA_FAULTS_LAKE_S3_SECRET", srv.Secret)
 }
 
 // writeLakeProject makes the demo project in dir, its warehouse a DuckLake
