@@ -137,6 +137,9 @@ func bucketKey(ctx context.Context, a *protocol.S3Access, secret remote.SecretFu
 	if a == nil || a.Secret == "" {
 		return s3Key{}, errors.New("the lake's data path is in S3 and the task names no s3 secret to reach it")
 	}
+	if err := warehouse.S3FilesReady(ctx); err != nil {
+		return s3Key{}, err // not asked for: this worker could not use it
+	}
 	var k s3Key
 	var err error
 	if k.keyID, err = secret(ctx, a.Secret+".key_id"); err != nil {

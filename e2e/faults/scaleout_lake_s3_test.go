@@ -63,3 +63,23 @@ func TestScaleOutOnLakeInS3WorkersWriteTheBucket(t *testing.T) {
 	}
 	t.Logf("%d objects written by workers in the bucket", objects)
 }
+
+// A worker that cannot reach the bucket (its DuckDB has no httpfs) neither
+// asks for the key nor fails a partition: it sends its outputs back as
+// tables, refuses the tasks that name objects (ErrNotHere) and the
+// coordinator reads those objects with the lake's own key and sends the
+// tables, and the backfill ends with the reference content all the same.
+func TestScaleOutOnLakeInS3WorkerWithoutHttpfsFallsBack(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the real binary as a coordinator and two workers on a DuckLake in SeaweedFS")
+	}
+	srv := s3test.Start(t)
+	noExt := "env:STRATA_EXTENSION_DIR=" + t.TempDir()
+	tr, rows := lakeFilesBackfillOn(t, lakeSetup{s3: srv, extra: map[string][]string{"w2": {noExt}}})
+	if tr.InputFiles == 0 || tr.InputsRefused == 0 {
+		t.Errorf("tasks named %d upstream objects, %d refused: want some named (w1's), and some refused by w2", tr.InputFiles, tr.InputsRefused)
+	}
+	if rows.keyCalls == 0 {
+		t.Errorf("w1 never asked for the bucket's key")
+	}
+}

@@ -77,13 +77,10 @@ var s3Files struct {
 	made map[string][32]byte
 }
 
-// s3FileDB is that DuckDB, httpfs loaded and key a secret for its scope
-// (re-made only when the key or settings changed). path is the file or
-// data path it is for, named in errors.
-func s3FileDB(ctx context.Context, path string, key *secrets.S3Values) (*sql.DB, error) {
-	if key == nil || key.Scope == "" {
-		return nil, fmt.Errorf("%s is in S3 and no key was given to reach it", path)
-	}
+// S3FilesReady opens the DuckDB that writes and reads workers' files in a
+// bucket, httpfs loaded: a worker calls it before it asks for the key, so
+// one that could not use the key does not ask for it.
+func S3FilesReady(ctx context.Context) error {
 	s3Files.once.Do(func() {
 		connector, err := duckdb.NewConnector("?"+extensions.DSNOptions(), nil)
 		if err != nil {
@@ -91,15 +88,25 @@ func s3FileDB(ctx context.Context, path string, key *secrets.S3Values) (*sql.DB,
 			return
 		}
 		db := sql.OpenDB(connector)
-		if _, err := db.ExecContext(ctx, "LOAD httpfs"); err != nil {
+		if _, err := db.ExecContext(context.WithoutCancel(ctx), "LOAD httpfs"); err != nil { // kept for the process
 			db.Close()
-			s3Files.err = fmt.Errorf("workers write to an S3 data path with the DuckDB extension httpfs: run `strata extensions install DIR --name httpfs`: %w", err)
+			s3Files.err = fmt.Errorf("a worker writes and reads an S3 data path with the DuckDB extension httpfs: run `strata extensions install DIR --name httpfs`: %w", err)
 			return
 		}
 		s3Files.db = db
 	})
-	if s3Files.err != nil {
-		return nil, s3Files.err
+	return s3Files.err
+}
+
+// s3FileDB is that DuckDB with key a secret for its scope (re-made only
+// when the key or settings changed). path is the file or data path it is
+// for, named in errors.
+func s3FileDB(ctx context.Context, path string, key *secrets.S3Values) (*sql.DB, error) {
+	if key == nil || key.Scope == "" {
+		return nil, fmt.Errorf("%s is in S3 and no key was given to reach it", path)
+	}
+	if err := S3FilesReady(ctx); err != nil {
+		return nil, err
 	}
 	v := *key
 	scope := sha256.Sum256([]byte(v.Scope))

@@ -75,6 +75,29 @@ func TestLakeWorkerFileOnS3IsRegisteredAndOrphansSwept(t *testing.T) {
 	if err != nil || back.Len() != 5000 {
 		t.Fatalf("read the worker's object back: %v", err)
 	}
+	// Two workers guessed the same next version: the second commit copies
+	// its object's rows under the version it gets.
+	sa, _ := wh.FileSink("orders", "2024-03-10", 0)
+	sa.Key = sa.S3.WithKey(srv.KeyID, srv.Secret)
+	var late []*WrittenFile
+	for _, n := range []int{10, 20} {
+		f, err := WriteLakeFile(ctx, sa, bigTable(n, int64(n), false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		late = append(late, f)
+	}
+	for _, f := range late {
+		if _, err := wh.Publish(ctx, []Output{writtenOut("orders", "2024-03-10", f)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if added, copied := wh.FileCommits(); added != 2 || copied != 1 {
+		t.Fatalf("files added %d, copied %d: want the second guess copied from the bucket", added, copied)
+	}
+	if got := read(t, wh, "orders", Selection{Partitions: []string{"2024-03-10"}, Version: 3}); got.Len() != 20 {
+		t.Fatalf("version 3 has %d rows, want the copied 20", got.Len())
+	}
 	// A killed worker's object: written, never committed.
 	s2, _ := wh.FileSink("orders", "2024-03-11", 0)
 	s2.Key = s2.S3.WithKey(srv.KeyID, srv.Secret)
@@ -112,7 +135,7 @@ func TestLakeWorkerFileOnS3IsRegisteredAndOrphansSwept(t *testing.T) {
 	if !o[f.Path] {
 		t.Fatalf("the sweep deleted the committed object %s", f.Path)
 	}
-	if got := read(t, wh, "orders", Selection{}); got.Len() != 5000 {
-		t.Fatalf("read %d rows after the sweep, want the 5000 committed", got.Len())
+	if got := read(t, wh, "orders", Selection{Partitions: []string{"2024-03-10"}, Version: 1}); got.Len() != 5000 {
+		t.Fatalf("read %d rows of version 1 after the sweep, want the 5000 committed", got.Len())
 	}
 }
