@@ -187,7 +187,7 @@ func WriteLakeFile(ctx context.Context, s FileSink, t *sdk.Table) (*WrittenFile,
 	name := fileName(s)
 	path := filepath.Join(dir, name)
 	tmp := filepath.Join(dir, "."+name+".tmp")
-	if err := copyToParquet(ctx, db, s, t, schema, tmp); err != nil {
+	if _, err := copyToParquet(ctx, db, s, t, schema, tmp); err != nil {
 		os.Remove(tmp)
 		return nil, fmt.Errorf("write the output of %s partition %s as Parquet: %w", s.Product, s.Partition, err)
 	}
@@ -211,15 +211,16 @@ func fileName(s FileSink) string {
 }
 
 // copyToParquet writes t as the rows of s's version of its partition to
-// dest, with db.
-func copyToParquet(ctx context.Context, db *sql.DB, s FileSink, t *sdk.Table, schema []sdk.Field, dest string) error {
+// dest, with db, and returns the file's size (as the writer counted it:
+// no second request to a bucket to ask).
+func copyToParquet(ctx context.Context, db *sql.DB, s FileSink, t *sdk.Table, schema []sdk.Field, dest string) (int64, error) {
 	conn, err := db.Conn(ctx)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer conn.Close()
 	if err := registerTableSource(conn); err != nil {
-		return fmt.Errorf("register %s: %w", tableSourceFunc, err)
+		return 0, fmt.Errorf("register %s: %w", tableSourceFunc, err)
 	}
 	h, release := handOver(t)
 	defer release()
@@ -228,9 +229,39 @@ func copyToParquet(ctx context.Context, db *sql.DB, s FileSink, t *sdk.Table, sc
 	for _, f := range schema {
 		cols = append(cols, fmt.Sprintf("CAST(%s AS %s) AS %s", quoteIdent(f.Name), duckType(f), quoteIdent(f.Name)))
 	}
-	q := fmt.Sprintf("COPY (SELECT %s FROM %s(%d)) TO %s (FORMAT parquet)", strings.Join(cols, ", "), tableSourceFunc, h, quoteLiteral(dest))
-	_, err = conn.ExecContext(ctx, q)
-	return err
+	q := fmt.Sprintf("COPY (SELECT %s FROM %s(%d)) TO %s (FORMAT parquet, RETURN_STATS)", strings.Join(cols, ", "), tableSourceFunc, h, quoteLiteral(dest))
+	rows, err := conn.QueryContext(ctx, q)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	var size int64
+	if rows.Next() {
+		names, err := rows.Columns()
+		if err != nil {
+			return 0, err
+		}
+		vals := make([]any, len(names))
+		ptrs := make([]any, len(names))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return 0, err
+		}
+		for i, n := range names {
+			if n != "file_size_bytes" {
+				continue
+			}
+			switch v := vals[i].(type) {
+			case int64:
+				size = v
+			case uint64:
+				size = int64(v)
+			}
+		}
+	}
+	return size, rows.Err()
 }
 
 func safeFileName(s string) string {

@@ -176,18 +176,20 @@ func (l *lakeBackend) lakeS3() *LakeS3 {
 
 // writeS3File is WriteLakeFile into a bucket: straight to the final name
 // in the storage table's prefix (where the lake puts its own files).
+// Measured on SeaweedFS here, with the bucket warm: 8–12 ms an output of
+// 900 rows through httpfs, no faster written to a local file and PUT in
+// one request (7–22 ms); a fresh bucket's first write takes seconds either
+// way (the server grows its volumes).
 func writeS3File(ctx context.Context, s FileSink, t *sdk.Table, schema []sdk.Field) (*WrittenFile, error) {
 	db, err := s3FileDB(ctx, s.DataPath, s.Key)
 	if err != nil {
 		return nil, err
 	}
 	path := joinURL(s.DataPath, catalogSchema, storageTableName(s.Product, schema), fileName(s))
-	if err := copyToParquet(ctx, db, s, t, schema, path); err != nil {
+	size, err := copyToParquet(ctx, db, s, t, schema, path)
+	if err != nil {
 		return nil, fmt.Errorf("write the output of %s partition %s as Parquet to %s: %s", s.Product, s.Partition, path, maskS3(err.Error(), s.Key))
 	}
-	// The size is for the record only: a listing that fails leaves it 0.
-	var size int64
-	_ = db.QueryRowContext(ctx, "SELECT size FROM read_blob("+quoteLiteral(path)+")").Scan(&size)
 	return &WrittenFile{Path: path, Rows: int64(t.Len()), Bytes: size, Hash: contentHash(t, schema), Schema: schema,
 		Partition: s.Partition, Version: s.Version}, nil
 }
