@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"slices"
 	"sort"
 
 	"github.com/stratahq/strata/blocks/sdk"
@@ -95,4 +96,45 @@ func (rs *replaySession) checkRecorded(ctx context.Context) error {
 func goneError(s *warehouse.StoredVersion, r warehouse.VersionRef) error {
 	return fmt.Errorf("%s version %d read %s, which is gone (retention or a discard removed it since): it cannot be replayed on what its run saw; a backfill rewrites it",
 		s.Product, s.Version, r)
+}
+
+// recordedReads are the versions of product (another pipeline's, which
+// block b's query names) that b's stored version recorded reading; the
+// query reads those, as a ctx.Product call does. They are in the order of
+// keys (the cells mapped onto the partition now: the order a run reads
+// them in), any other recorded cell after them.
+func (rs *replaySession) recordedReads(ctx context.Context, b *project.Block, product string, keys []string) ([]warehouse.VersionRef, error) {
+	s := rs.stored[ProductName(rs.r.pl, b)]
+	if s == nil {
+		return nil, fmt.Errorf("replay: block %s has no stored version in partition %s", b.ID, rs.g.part.Key)
+	}
+	rec := s.Upstream[product]
+	if len(rec) == 0 {
+		return nil, fmt.Errorf("%s version %d recorded no read of %s, which its query names: written before its lineage was recorded; a backfill rewrites it", s.Product, s.Version, product)
+	}
+	order := make([]string, 0, len(rec))
+	for _, k := range keys {
+		if _, ok := rec[k]; ok {
+			order = append(order, k)
+		}
+	}
+	if len(order) < len(rec) {
+		for _, k := range slices.Sorted(maps.Keys(rec)) {
+			if !slices.Contains(keys, k) {
+				order = append(order, k)
+			}
+		}
+	}
+	refs := make([]warehouse.VersionRef, 0, len(order))
+	for _, k := range order {
+		v := rec[k]
+		if v == 0 {
+			var err error
+			if v, err = rs.byRun(ctx, s.RunID, product, k); err != nil {
+				return nil, err
+			}
+		}
+		refs = append(refs, warehouse.VersionRef{Product: product, Partition: k, Version: v})
+	}
+	return refs, nil
 }
