@@ -9,9 +9,10 @@ import (
 )
 
 // mappedReaders: p is day × region, one row per cell with n; daily totals
-// the cells of its day by naming p__load in its query, batched in windows
-// of 3 days of one query each.
-func mappedReaders(n string) map[string]string {
+// the cells of its day by naming p__load in its query, and all of d1 (a
+// day product: read whole); dailyb totals them batched in windows of 3
+// days of one query each.
+func mappedReaders(n, v string) map[string]string {
 	return map[string]string{
 		"pipelines/p.yaml": `partitions:
   interval: day
@@ -28,7 +29,9 @@ blocks:
 blocks:
   - id: total
 `,
-		"blocks/total.sql": "SELECT count(*) AS cells, sum(n) AS total FROM p__load",
+		"pipelines/d1.yaml": "partitions: {interval: day, timezone: UTC, start: \"2024-01-01\"}\nblocks:\n  - id: plain\n",
+		"blocks/plain.sql":  "SELECT $partition_key AS k, " + v + " AS v",
+		"blocks/total.sql":  "SELECT count(*) AS cells, sum(n) AS total, (SELECT sum(v) FROM d1__plain) AS d1 FROM p__load",
 		"pipelines/dailyb.yaml": `partitions: {interval: day, timezone: UTC, start: "2024-01-01"}
 blocks:
   - id: btotal
@@ -58,8 +61,9 @@ func TestMappedSQLReadsStaleAndReplayThroughBinary(t *testing.T) {
 		return runWant(t, bin, want, args...)
 	}
 	run(0, "init", dir)
-	writeProject(t, dir, mappedReaders("1"))
+	writeProject(t, dir, mappedReaders("1", "10"))
 	run(0, "backfill", dir, "p", "--from", "2024-01-01", "--to", "2024-01-04")
+	run(0, "backfill", dir, "d1", "--from", "2024-01-01", "--to", "2024-01-02")
 	run(0, "backfill", dir, "daily", "--from", "2024-01-01", "--to", "2024-01-03")
 	run(0, "backfill", dir, "dailyb", "--from", "2024-01-01", "--to", "2024-01-03")
 	for _, product := range []string{"daily__total", "dailyb__btotal"} {
@@ -69,7 +73,7 @@ func TestMappedSQLReadsStaleAndReplayThroughBinary(t *testing.T) {
 	}
 
 	// One cell rewritten with other rows: its day is stale, no other.
-	writeProject(t, dir, mappedReaders("2"))
+	writeProject(t, dir, mappedReaders("2", "10"))
 	run(0, "backfill", dir, "p", "--from", "2024-01-02", "--to", "2024-01-02", "--where", "region=eu", "--reprocess", "all")
 	for _, pipeline := range []string{"daily", "dailyb"} {
 		var plan struct {
@@ -91,7 +95,10 @@ func TestMappedSQLReadsStaleAndReplayThroughBinary(t *testing.T) {
 	}
 
 	// The replay reads what each day read: unchanged, though 2024-01-02|eu
-	// holds other rows now.
+	// holds other rows now, and so does d1 2024-01-01, which daily read
+	// whole.
+	writeProject(t, dir, mappedReaders("2", "20"))
+	run(0, "run", dir, "d1", "--partition", "2024-01-01")
 	mustContain(t, run(0, "test", dir, "--replay", "daily", "--from", "2024-01-01", "--to", "2024-01-03", "--expect-unchanged", "daily__total"),
 		"3 partitions: 3 unchanged, 0 changed, 0 failed", "expect unchanged daily__total: passed")
 	mustContain(t, run(0, "test", dir, "--replay", "dailyb", "--from", "2024-01-01", "--to", "2024-01-03", "--expect-unchanged", "dailyb__btotal"),

@@ -98,11 +98,11 @@ func goneError(s *warehouse.StoredVersion, r warehouse.VersionRef) error {
 		s.Product, s.Version, r)
 }
 
-// recordedReads are the versions of product (another pipeline's, which
-// block b's query names) that b's stored version recorded reading; the
-// query reads those, as a ctx.Product call does. They are in the order of
-// keys (the cells mapped onto the partition now: the order a run reads
-// them in), any other recorded cell after them.
+// recordedReads are the versions of product (which block b's query names)
+// that b's stored version recorded reading; the query reads those, as a
+// ctx.Product call does. They are in the order of keys (the cells mapped
+// onto the partition now: the order a run reads them in), any other
+// recorded partition after them by key.
 func (rs *replaySession) recordedReads(ctx context.Context, b *project.Block, product string, keys []string) ([]warehouse.VersionRef, error) {
 	s := rs.stored[ProductName(rs.r.pl, b)]
 	if s == nil {
@@ -110,7 +110,7 @@ func (rs *replaySession) recordedReads(ctx context.Context, b *project.Block, pr
 	}
 	rec := s.Upstream[product]
 	if len(rec) == 0 {
-		return nil, fmt.Errorf("%s version %d recorded no read of %s, which its query names: written before its lineage was recorded; a backfill rewrites it", s.Product, s.Version, product)
+		return nil, &notRecordedError{s: s, product: product}
 	}
 	order := make([]string, 0, len(rec))
 	for _, k := range keys {
@@ -137,4 +137,16 @@ func (rs *replaySession) recordedReads(ctx context.Context, b *project.Block, pr
 		refs = append(refs, warehouse.VersionRef{Product: product, Partition: k, Version: v})
 	}
 	return refs, nil
+}
+
+// notRecordedError: a stored version recorded no read of a product its
+// block's query names.
+type notRecordedError struct {
+	s       *warehouse.StoredVersion
+	product string
+}
+
+func (e *notRecordedError) Error() string {
+	return fmt.Sprintf("%s version %d recorded no read of %s, which its query names: written before its lineage was recorded; a backfill rewrites it",
+		e.s.Product, e.s.Version, e.product)
 }

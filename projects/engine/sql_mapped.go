@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -39,45 +40,35 @@ type mappedInputs struct {
 }
 
 // mappedSQLInputs are the mapped inputs of block b's query, for the cells
-// (keys of g's spec: g's partition, or a batch window's cells).
+// (keys of g's spec: g's partition, or a batch window's cells). In a
+// replay, every product the query names that the stored version recorded
+// reading, mapped or whole, is bound to the versions it recorded.
 func (r *runner) mappedSQLInputs(ctx context.Context, g *group, b *project.Block, query string, cells []string) (*mappedInputs, error) {
 	out := &mappedInputs{cells: map[string]map[string][]string{}}
 	for _, product := range r.e.wh.ProductsMentioned(query) {
 		owner, _ := r.e.productBlock(product)
-		if owner == nil || owner.ID == r.pl.ID {
+		if owner == nil {
 			continue
 		}
 		var keys []string
-		seen := map[string]bool{}
-		mapped := false
-		for _, cell := range cells {
-			ks, ok, err := r.e.mappedRead(ctx, g.spec, product, sdk.Window{Partition: cell})
-			if err != nil {
+		if owner.ID != r.pl.ID {
+			var err error
+			if keys, err = r.mapCells(ctx, g, product, cells, out); err != nil {
 				return nil, err
 			}
-			if !ok {
-				break // one spec: no cell of it maps if one does not
-			}
-			mapped = true
-			if out.cells[cell] == nil {
-				out.cells[cell] = map[string][]string{}
-			}
-			out.cells[cell][product] = ks
-			for _, k := range ks {
-				if !seen[k] {
-					seen[k] = true
-					keys = append(keys, k)
-				}
-			}
-		}
-		if !mapped {
-			continue
 		}
 		var refs []warehouse.VersionRef
 		var err error
-		if r.replay != nil {
+		switch {
+		case r.replay != nil:
 			refs, err = r.replay.recordedReads(ctx, b, product, keys)
-		} else {
+			var none *notRecordedError
+			if errors.As(err, &none) && keys == nil {
+				continue // read whole and recorded nothing (its own product): as a run reads it
+			}
+		case keys == nil:
+			continue // not mapped: the query reads the whole product
+		default:
 			refs, err = r.mappedVersions(ctx, product, keys)
 		}
 		if err != nil {
@@ -94,6 +85,34 @@ func (r *runner) mappedSQLInputs(ctx context.Context, g *group, b *project.Block
 		out.ins = append(out.ins, warehouse.SQLInput{Name: product, Read: refs})
 	}
 	return out, nil
+}
+
+// mapCells notes in out the cells of product (another pipeline's) mapped
+// onto each of cells, and returns their union in read order; nil when
+// the partitionings do not map (the query reads the whole product).
+func (r *runner) mapCells(ctx context.Context, g *group, product string, cells []string, out *mappedInputs) ([]string, error) {
+	var keys []string
+	seen := map[string]bool{}
+	for _, cell := range cells {
+		ks, ok, err := r.e.mappedRead(ctx, g.spec, product, sdk.Window{Partition: cell})
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, nil // one spec: no cell of it maps if one does not
+		}
+		if out.cells[cell] == nil {
+			out.cells[cell] = map[string][]string{}
+		}
+		out.cells[cell][product] = ks
+		for _, k := range ks {
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+	}
+	return keys, nil
 }
 
 // mappedVersions are the versions of product's cells keys a run reads:
