@@ -29,7 +29,9 @@ import (
 //     every cell of the window in one query, each cell recording only its
 //     own covering cells, so a rewrite of one makes only its readers stale;
 //   - a replay: the versions the stored run recorded, never the current
-//     ones (replay_pins.go), and no refresh (a replay writes nothing).
+//     ones (replay_pins.go), and no refresh (a replay writes nothing);
+//   - an editor run (interactive.go): as a run, without the refresh (a
+//     cell publishes nothing, and reads the rest of a product as it is).
 
 // mappedInputs are the inputs binding the products a query names to the
 // cells of them covering its cells.
@@ -119,8 +121,10 @@ func (r *runner) mapCells(ctx context.Context, g *group, product string, cells [
 // refreshed first where the reader's max_age finds them too old or
 // missing, then the current ones (in an environment, those it pinned).
 func (r *runner) mappedVersions(ctx context.Context, product string, keys []string) ([]warehouse.VersionRef, error) {
-	if err := r.e.ensureFreshCells(ctx, r.pl, product, keys, r.opt.PreferPinned); err != nil {
-		return nil, err
+	if !r.editor {
+		if err := r.e.ensureFreshCells(ctx, r.pl, product, keys, r.opt.PreferPinned); err != nil {
+			return nil, err
+		}
 	}
 	have, err := r.e.currentVersions(ctx, product, keys)
 	if err != nil {
