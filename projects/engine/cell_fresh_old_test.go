@@ -7,8 +7,9 @@ import (
 
 // oldCellFiles: orders is day × region (one row per cell); the readers
 // read the cells of their day with a max_age of 1h on orders: godaily
-// through ctx.Product, sqldaily by naming it in its query, sqlbatch in a
-// batch window of 2 days.
+// through ctx.Product of its day's key, gorange of a range of time keys
+// (every cell of those days), sqldaily by naming it in its query,
+// sqlbatch in a batch window of 2 days.
 var oldCellFiles = map[string]string{
 	"pipelines/p.yaml": `partitions:
   interval: day
@@ -43,6 +44,27 @@ func Load(ctx *sdk.Context) (*sdk.Table, error) {
 	return t, nil
 }
 `,
+	"pipelines/gorange.yaml": `partitions: {interval: day, timezone: UTC, start: "2024-01-01"}
+reads:
+  - product: orders
+    freshness: {max_age: 1h}
+blocks:
+  - id: rtotal
+`,
+	"blocks/rtotal/rtotal.go": `package rtotal
+
+import "github.com/stratahq/strata/blocks/sdk"
+
+func Load(ctx *sdk.Context) (*sdk.Table, error) {
+	in, err := ctx.Product("orders", sdk.Range(ctx.Partition.Key, ctx.Partition.Key))
+	if err != nil {
+		return nil, err
+	}
+	t := sdk.NewTable(sdk.String("key"), sdk.Int64("cells"))
+	t.Append(ctx.Partition.Key, int64(in.Len()))
+	return t, nil
+}
+`,
 	"pipelines/sqldaily.yaml": `partitions: {interval: day, timezone: UTC, start: "2024-01-01"}
 reads:
   - product: orders
@@ -67,13 +89,14 @@ GROUP BY d`,
 
 // TestMappedReadsRefreshOldCells: under a max_age, a read of the cells
 // mapped onto a day refreshes those that are present but older than
-// max_age and those missing, one run each, and keeps the fresh ones; for a Go block's
-// ctx.Product and for a SQL query naming the product, in a run and in a
-// batch window.
+// max_age and those missing, one run each, and keeps the fresh ones; for a
+// Go block's ctx.Product of a key or a range and for a SQL query naming
+// the product, in a run and in a batch window.
 func TestMappedReadsRefreshOldCells(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct{ reader, product, day string }{
 		{"godaily", "godaily__gtotal", "2024-01-03"},
+		{"gorange", "gorange__rtotal", "2024-01-06"},
 		{"sqldaily", "sqldaily__stotal", "2024-01-04"},
 		{"sqlbatch", "sqlbatch__btotal", "2024-01-05"},
 	} {
