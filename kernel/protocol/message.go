@@ -140,7 +140,7 @@ type PartitionWire struct {
 func BlockPartition(pw PartitionWire) (sdk.Partition, error) {
 	loc := time.UTC
 	if pw.Zone != "" {
-		l, err := time.LoadLocation(pw.Zone)
+		l, err := loadLocation(pw.Zone)
 		if err != nil {
 			return sdk.Partition{}, fmt.Errorf("partition zone %q: %w", pw.Zone, err)
 		}
