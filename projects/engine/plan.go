@@ -329,6 +329,7 @@ func (e *Engine) planVersionsWhere(ctx context.Context, products []any, pinned s
 		return nil, fmt.Errorf("read current versions: %w", err)
 	}
 	defer rows.Close()
+	n := 0
 	for rows.Next() {
 		var prod, part, up string
 		var inputs sql.NullString
@@ -348,7 +349,9 @@ func (e *Engine) planVersionsWhere(ctx context.Context, products []any, pinned s
 			out[prod] = map[string]versionInfo{}
 		}
 		out[prod][part] = vi
+		n++
 	}
+	e.loaded("versions", n)
 	return out, rows.Err()
 }
 
@@ -669,6 +672,8 @@ type rollup struct {
 	remaining int
 	anyRun    bool
 	anyFailed bool
+	// planRead: a pass has read its plan (visitPages; its own goroutine only).
+	planRead bool
 }
 
 func newRollupTracker(t *target, pd *planData) *rollupTracker {

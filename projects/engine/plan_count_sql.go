@@ -358,30 +358,39 @@ func (e *Engine) countCells(ctx context.Context, t *target, fine []*project.Bloc
 	if err != nil {
 		return cellCounts{}, false, err
 	}
+	c, _, ok, err := q.decide(ctx, e)
+	return c, ok, err
+}
+
+// decide counts q's cells; resolve says whether some need the rest path
+// (their versions' JSON), ok false that the SQL cannot decide every cell
+// as classify would.
+func (q *countQuery) decide(ctx context.Context, e *Engine) (c cellCounts, resolve, ok bool, err error) {
+	t := q.t
 	c, unknown, reads, _, _, err := q.count(ctx, e, false)
 	if err != nil {
-		return cellCounts{}, false, err
+		return cellCounts{}, false, false, err
 	}
 	var ownRead []string
-	if unknown > 0 {
+	if resolve = unknown > 0; resolve {
 		var unsure bool
 		if c, _, _, unsure, ownRead, err = q.count(ctx, e, true); err != nil {
 			// The rest path parses what versions recorded (their upstream
 			// JSON): one it cannot read is planned cell by cell, which
 			// reads it as classify always did, rather than fail the plan.
 			slog.WarnContext(ctx, "plan: counting the cells whose versions read other rows failed; planning cell by cell", "pipeline", t.pl.ID, "err", err)
-			return cellCounts{}, false, nil
+			return cellCounts{}, false, false, nil
 		}
 		if unsure {
-			return cellCounts{}, false, nil
+			return cellCounts{}, false, false, nil
 		}
 	}
 	if reads == 0 {
-		return c, true, nil
+		return c, resolve, true, nil
 	}
 	if !q.box.hasTime {
 		// no time range to check the upstreams' keys in
-		return cellCounts{}, false, nil
+		return cellCounts{}, false, false, nil
 	}
 	prods := q.upstreamProducts()
 	for _, p := range ownRead {
@@ -391,7 +400,7 @@ func (e *Engine) countCells(ctx context.Context, t *target, fine []*project.Bloc
 	}
 	odd, err := q.oddKeys(ctx, e, prods)
 	if err != nil || odd > 0 {
-		return cellCounts{}, false, err
+		return cellCounts{}, false, false, err
 	}
-	return c, true, nil
+	return c, resolve, true, nil
 }
