@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/stratahq/strata/projects/partitions"
+	"github.com/stratahq/strata/projects/project"
 )
 
 // A re-backfill of millions of cells that all have versions (reprocess
@@ -37,36 +38,66 @@ const planRowsMarker = "rows"
 // defaultPlanPage is how many cells a pass reads the plan of at once.
 const defaultPlanPage = 8192
 
-// planRowsQuery is the INSERT that writes t's plan as rows for backfill
-// id; ok false when the SQL cannot plan every cell as classify would
-// (the launch then plans cell by cell). dir is the pipeline version's
-// folder (its code hashes).
-func (e *Engine) planRowsQuery(ctx context.Context, t *target, dir, id string) (string, []any, bool, error) {
+// planStmt is one statement with its arguments.
+type planStmt struct {
+	sql  string
+	args []any
+}
+
+// planRowsQuery are the INSERTs that write t's plan as rows for backfill
+// id: its cells', then each rollup interval's; ok false when the SQL
+// cannot plan every cell and rollup as classify would (the launch then
+// plans cell by cell). dir is the pipeline version's folder (its code
+// hashes).
+func (e *Engine) planRowsQuery(ctx context.Context, t *target, dir, id string) ([]planStmt, bool, error) {
 	fine, coarse := t.split()
-	if len(coarse) > 0 || len(fine) == 0 {
-		return "", nil, false, nil
+	if len(fine) == 0 {
+		return nil, false, nil
+	}
+	boxes, ok := t.rollupBoxes(coarse)
+	if !ok {
+		return nil, false, nil
 	}
 	hashes, err := CodeHashes(dir, t.pl)
 	if err != nil {
-		return "", nil, false, err
+		return nil, false, err
 	}
-	q, err := newCountQuery(t, fine, hashes)
+	st, ok, err := e.planRowsOf(ctx, t, fine, hashes, id, "")
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	out := []planStmt{st}
+	for _, rb := range boxes {
+		st, ok, err := e.planRowsOf(ctx, rb.t, rb.blocks, hashes, id, rb.interval+":")
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		out = append(out, st)
+	}
+	return out, true, nil
+}
+
+// planRowsOf is the INSERT of the plan of t's cells for blocks (a
+// rollup's under the run id suffix prefix+key).
+func (e *Engine) planRowsOf(ctx context.Context, t *target, blocks []*project.Block, hashes map[string]string, id, prefix string) (planStmt, bool, error) {
+	q, err := newCountQuery(t, blocks, hashes)
 	if err != nil {
-		return "", nil, false, err
+		return planStmt{}, false, err
 	}
 	_, resolve, ok, err := q.decide(ctx, e)
 	if err != nil || !ok {
-		return "", nil, false, err
+		return planStmt{}, false, err
 	}
 	with, args := q.ctes(resolve)
 	verdict, join := "fl.verdict", ""
 	if resolve {
-		with += q.restCTEs()
-		args = append(args, q.chosenA...) // cv's
+		rest, rargs := q.restCTEs()
+		with += rest
+		args = append(args, rargs...)
 		verdict = "CASE WHEN fl.verdict = 1 THEN CASE WHEN bad.k IS NULL THEN 0 ELSE 2 END ELSE fl.verdict END"
 		join = " LEFT JOIN bad ON bad.k = fl.k"
 	}
-	// The version of each fine product (classify's maxV), and the
+	// The version of each product (classify's maxV), and the
 	// compare-and-set base: the same versions, or prod's current ones in
 	// a backfill into an environment (planData.based).
 	var vs, based []string
@@ -86,32 +117,35 @@ func (e *Engine) planRowsQuery(ctx context.Context, t *target, dir, id string) (
 	if len(vs) > 1 {
 		maxV = "greatest(" + strings.Join(vs, ", ") + ")"
 	}
-	// As classify decides the action (a "missing" cell, some product
-	// without a version, runs under every policy).
-	run := "NOT complete"
-	switch t.spec.Reprocess {
-	case ReprocessAll:
-		run = "true"
-	case ReprocessStale:
-		run = "(NOT complete OR failed OR verdict = 2)"
-	case ReprocessFailed:
-		run = "(NOT complete OR failed)"
-	}
 	sqlText := `INSERT INTO _strata.backfill_plans (backfill_id, key, run, state, based) ` + with + `, planned AS (
 		SELECT coalesce(fl.k, last.k) AS k, coalesce(fl.have, 0) >= ? AS complete, coalesce(` + verdict + `, 0) AS verdict,
 			coalesce(last.s IN ('failed', 'cancelled'), false) AS failed, ` + maxV + ` AS maxv,
 			nullif('{' || concat_ws(',', ` + strings.Join(based, ", ") + `) || '}', '{}') AS based
 		FROM fl FULL OUTER JOIN last ON fl.k = last.k` + join + `
 	), decided AS (
-		SELECT k, ` + run + ` AS run,
+		SELECT k, ` + runExpr(t.spec.Reprocess) + ` AS run,
 			CASE WHEN failed THEN 'failed' WHEN NOT complete THEN 'missing' WHEN verdict = 2 THEN 'stale' ELSE 'current v' || maxv END AS state, based
 		FROM planned
 	)
-	SELECT ?, k, run, state, based FROM decided
+	SELECT ?, ` + sqlQuote(prefix) + ` || k, run, state, based FROM decided
 	WHERE NOT (run AND state = 'missing' AND based IS NULL) -- unplanned: left out, as in the JSON plan
 	ORDER BY k`
-	args = append(args, q.nFine, id)
-	return sqlText, args, true, nil
+	return planStmt{sqlText, append(args, q.nFine, id)}, true, nil
+}
+
+// runExpr is classify's action under policy over a cell's complete,
+// failed and verdict: a "missing" cell (some product without a version)
+// runs under every policy.
+func runExpr(policy string) string {
+	switch policy {
+	case ReprocessAll:
+		return "true"
+	case ReprocessStale:
+		return "(NOT complete OR failed OR verdict = 2)"
+	case ReprocessFailed:
+		return "(NOT complete OR failed)"
+	}
+	return "NOT complete"
 }
 
 // planSource is a backfill's launch plan as a pass reads it: the JSON

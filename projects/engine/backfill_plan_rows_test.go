@@ -79,12 +79,14 @@ func compareLaunchPlans(t *testing.T, e *env, tg *target) {
 		t.Fatal(err)
 	}
 	id := fmt.Sprintf("compare-%d", planRowsSeq.Add(1))
-	q, args, ok, err := e.eng.planRowsQuery(ctx, tg, e.dir, id)
+	stmts, ok, err := e.eng.planRowsQuery(ctx, tg, e.dir, id)
 	if err != nil || !ok {
 		t.Fatalf("%+v: plan rows: ok %v, %v", tg.spec, ok, err)
 	}
-	if _, err := e.wh.DB().ExecContext(ctx, q, args...); err != nil {
-		t.Fatalf("%+v: write the plan rows: %v", tg.spec, err)
+	for _, st := range stmts {
+		if _, err := e.wh.DB().ExecContext(ctx, st.sql, st.args...); err != nil {
+			t.Fatalf("%+v: write the plan rows: %v", tg.spec, err)
+		}
 	}
 	rows, err := e.wh.DB().QueryContext(ctx, `SELECT key, run, state, based FROM _strata.backfill_plans WHERE backfill_id = ?`, id)
 	if err != nil {

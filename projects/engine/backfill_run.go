@@ -91,7 +91,7 @@ func (e *Engine) launch(ctx context.Context, id string, spec BackfillSpec, refus
 	// The plan is made now and kept: every later pass runs it (see
 	// backfill_launchplan.go), written by DuckDB as rows where it can
 	// decide every cell (backfill_plan_rows.go), else made cell by cell.
-	rowsSQL, rowsArgs, paged, err := e.planRowsQuery(ctx, t, pin.proj.Dir, id)
+	rows, paged, err := e.planRowsQuery(ctx, t, pin.proj.Dir, id)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +110,7 @@ func (e *Engine) launch(ctx context.Context, id string, spec BackfillSpec, refus
 			return nil, err
 		}
 	}
-	if err := e.recordBackfill(ctx, rowsSQL, rowsArgs, id, t.pl.ID, string(raw), pin.hash, plan); err != nil {
+	if err := e.recordBackfill(ctx, rows, id, t.pl.ID, string(raw), pin.hash, plan); err != nil {
 		return nil, err
 	}
 	if err := e.backfillEvent(ctx, id, StateRunning, "launched"); err != nil {
@@ -120,9 +120,10 @@ func (e *Engine) launch(ctx context.Context, id string, spec BackfillSpec, refus
 	return e.Backfill(ctx, id)
 }
 
-// recordBackfill records a backfill and, with rowsSQL, the rows of its
-// plan, in one transaction: a pass never finds one without the other.
-func (e *Engine) recordBackfill(ctx context.Context, rowsSQL string, rowsArgs []any, id, pipeline, spec, snapshot, plan string) error {
+// recordBackfill records a backfill and the rows of its plan (those
+// statements write them) in one transaction: a pass never finds one
+// without the other.
+func (e *Engine) recordBackfill(ctx context.Context, rows []planStmt, id, pipeline, spec, snapshot, plan string) error {
 	conn, err := e.wh.DB().Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("record backfill: %w", err)
@@ -132,8 +133,8 @@ func (e *Engine) recordBackfill(ctx context.Context, rowsSQL string, rowsArgs []
 		return fmt.Errorf("record backfill: %w", err)
 	}
 	err = func() error {
-		if rowsSQL != "" {
-			if _, err := conn.ExecContext(ctx, rowsSQL, rowsArgs...); err != nil {
+		for _, st := range rows {
+			if _, err := conn.ExecContext(ctx, st.sql, st.args...); err != nil {
 				return fmt.Errorf("record the plan: %w", err)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/stratahq/strata/projects/partitions"
 	"github.com/stratahq/strata/projects/project"
 	"github.com/stratahq/strata/projects/warehouse"
 )
@@ -66,7 +67,7 @@ func newCountQuery(t *target, fine []*project.Block, hashes map[string]string) (
 		ok := len(b.Upstream) > 0
 		for _, id := range b.Upstream {
 			ub := t.pl.Block(id)
-			if ub == nil || ub.Entry == project.EntryExport || ub.Partitions.Interval != t.pl.Partitions.Interval {
+			if ub == nil || ub.Entry == project.EntryExport || ub.Partitions.Interval != b.Partitions.Interval {
 				ok = false
 				break
 			}
@@ -220,12 +221,12 @@ func (q *countQuery) state(i int) string {
 }
 
 // restCTEs resolve the rest versions through their JSON: bad are the
-// cells one of whose rest versions is stale (rewired, or an entry it read
-// is no longer current), unsure the rest versions classify would look for
-// unread partitions for (fine versions reading other cells of the
-// pipeline's own products), ownRead the own products they read in their
-// own cell (their keys are checked as the upstreams' are).
-func (q *countQuery) restCTEs() string {
+// cells one of whose rest versions is stale: rewired, an entry it read no
+// longer current, or (unread, as rollup_unread.go decides) a current
+// partition of a product of the pipeline it read lies in its range, of its
+// slice, without being one it read: a week that missed a day published
+// after it. The arguments are the chosen versions' (cv, then ownv).
+func (q *countQuery) restCTEs() (string, []any) {
 	var rest []string
 	for i := 0; i < q.nFine; i++ {
 		now := make([]string, 0)
@@ -258,25 +259,41 @@ func (q *countQuery) restCTEs() string {
 	rewired AS (SELECT k, x FROM rest WHERE u <> 'null' AND (
 		(ins IS NOT NULL AND ins <> now AND list_sort(ins) = list_sort(now))
 		OR (CASE WHEN ins IS NOT NULL THEN list_sort(ins) ELSE list_sort(json_keys(u::JSON)) END) <> list_sort(list_distinct(now)))),
-	bad AS (SELECT k FROM upbad UNION SELECT k FROM rewired),
 	judged AS (SELECT k, x FROM upbad UNION SELECT k, x FROM rewired),
 	ownent AS (SELECT ent.* FROM ent ANTI JOIN judged ON judged.k = ent.k AND judged.x = ent.x
-		WHERE list_contains(` + ownList + `, ent.prod) AND (ent.ins IS NULL OR list_contains(ent.ins, ent.prod)) AND ent.s < ent.e)`
+		WHERE list_contains(` + ownList + `, ent.prod) AND (ent.ins IS NULL OR list_contains(ent.ins, ent.prod)) AND ent.s < ent.e),
+	ownslice AS (SELECT k, x, prod, s, e, min(part) AS lk FROM ownent GROUP BY k, x, prod, s, e),
+	ownv AS (SELECT v.product, v.partition, v.partition_start FROM _strata.versions v WHERE ` + q.chosen + ` AND v.product IN (SELECT DISTINCT prod FROM ownslice)),
+	unread AS (SELECT DISTINCT o.k FROM ownslice o JOIN ownv ON ownv.product = o.prod AND ownv.partition_start >= o.s AND ownv.partition_start < o.e
+		WHERE ` + q.sameSlice("ownv.partition", "o.lk") + `
+		AND NOT EXISTS (SELECT 1 FROM ownent r WHERE r.k = o.k AND r.x = o.x AND r.prod = o.prod AND r.part = ownv.partition)),
+	bad AS (SELECT k FROM upbad UNION SELECT k FROM rewired UNION SELECT k FROM unread)`, append(slices.Clone(q.chosenA), q.chosenA...)
+}
+
+// sameSlice is rollup_unread.go's sameSlice(a, b) in SQL: keys of
+// another part count, or a b of one part, count as one slice; else every
+// part but the time part is equal.
+func (q *countQuery) sameSlice(a, b string) string {
+	strip := func(col string) string {
+		l := "string_split(" + col + ", '" + partitions.KeySep + "')"
+		return fmt.Sprintf("array_to_string(list_concat(%s[1:%d], %s[%d:]), '%s')", l, q.box.timePos, l, q.box.timePos+2, partitions.KeySep)
+	}
+	return fmt.Sprintf("(strpos(%s, '%s') = 0 OR len(string_split(%s, '%s')) <> len(string_split(%s, '%s')) OR %s = %s)",
+		b, partitions.KeySep, a, partitions.KeySep, b, partitions.KeySep, strip(a), strip(b))
 }
 
 // count runs the counting query; resolve adds the rest path. unknown are
-// the cells only the rest path decides (resolve false), unsure whether a
-// rest version needs the cell-by-cell planner, ownRead the own products
-// rest versions read in their own cell.
-func (q *countQuery) count(ctx context.Context, e *Engine, resolve bool) (c cellCounts, unknown, reads int, unsure bool, ownRead []string, err error) {
+// the cells only the rest path decides (resolve false), reads those whose
+// versions read something.
+func (q *countQuery) count(ctx context.Context, e *Engine, resolve bool) (c cellCounts, unknown, reads int, err error) {
 	with, args := q.ctes(resolve)
-	verdict, join, extra := "fl.verdict", "", ", 0, ''"
+	verdict, join := "fl.verdict", ""
 	if resolve {
-		with += q.restCTEs()
-		args = append(args, q.chosenA...) // cv's
+		rest, rargs := q.restCTEs()
+		with += rest
+		args = append(args, rargs...)
 		verdict = "CASE WHEN fl.verdict = 1 THEN CASE WHEN bad.k IS NULL THEN 0 ELSE 2 END ELSE fl.verdict END"
 		join = " LEFT JOIN bad ON bad.k = fl.k"
-		extra = `, (SELECT count(*) FROM ownent WHERE part <> k), (SELECT coalesce(string_agg(DISTINCT prod, ','), '') FROM ownent)`
 	}
 	// One small group per kind of cell: the FILTERs of one aggregate each
 	// evaluate the verdict again.
@@ -285,19 +302,18 @@ func (q *countQuery) count(ctx context.Context, e *Engine, resolve bool) (c cell
 			coalesce(fl.reads, false) AS reads, coalesce(last.s IN ('failed', 'cancelled'), false) AS failed
 		FROM fl FULL OUTER JOIN last ON fl.k = last.k` + join + `
 	)
-	SELECT failed, complete, verdict, reads, count(*)` + extra + ` FROM cells GROUP BY 1, 2, 3, 4`
+	SELECT failed, complete, verdict, reads, count(*) FROM cells GROUP BY 1, 2, 3, 4`
 	args = append(args, q.nFine)
 	rows, err := e.wh.DB().QueryContext(ctx, sqlText, args...)
 	if err != nil {
-		return cellCounts{}, 0, 0, false, nil, fmt.Errorf("count the plan's cells: %w", err)
+		return cellCounts{}, 0, 0, fmt.Errorf("count the plan's cells: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var failed, full, read bool
-		var verdict, n, nUnsure int
-		var own string
-		if err := rows.Scan(&failed, &full, &verdict, &read, &n, &nUnsure, &own); err != nil {
-			return cellCounts{}, 0, 0, false, nil, fmt.Errorf("count the plan's cells: %w", err)
+		var verdict, n int
+		if err := rows.Scan(&failed, &full, &verdict, &read, &n); err != nil {
+			return cellCounts{}, 0, 0, fmt.Errorf("count the plan's cells: %w", err)
 		}
 		switch {
 		case failed && !full:
@@ -317,15 +333,11 @@ func (q *countQuery) count(ctx context.Context, e *Engine, resolve bool) (c cell
 		if read {
 			reads += n
 		}
-		unsure = unsure || nUnsure > 0
-		if own != "" && ownRead == nil {
-			ownRead = strings.Split(own, ",")
-		}
 	}
 	if err := rows.Err(); err != nil {
-		return cellCounts{}, 0, 0, false, nil, fmt.Errorf("count the plan's cells: %w", err)
+		return cellCounts{}, 0, 0, fmt.Errorf("count the plan's cells: %w", err)
 	}
-	return c, unknown, reads, unsure, ownRead, nil
+	return c, unknown, reads, nil
 }
 
 // oddKeys counts the current partitions of prods that start inside the
@@ -367,36 +379,30 @@ func (e *Engine) countCells(ctx context.Context, t *target, fine []*project.Bloc
 // as classify would.
 func (q *countQuery) decide(ctx context.Context, e *Engine) (c cellCounts, resolve, ok bool, err error) {
 	t := q.t
-	c, unknown, reads, _, _, err := q.count(ctx, e, false)
+	c, unknown, reads, err := q.count(ctx, e, false)
 	if err != nil {
 		return cellCounts{}, false, false, err
 	}
-	var ownRead []string
 	if resolve = unknown > 0; resolve {
-		var unsure bool
-		if c, _, _, unsure, ownRead, err = q.count(ctx, e, true); err != nil {
+		if c, _, _, err = q.count(ctx, e, true); err != nil {
 			// The rest path parses what versions recorded (their upstream
 			// JSON): one it cannot read is planned cell by cell, which
 			// reads it as classify always did, rather than fail the plan.
 			slog.WarnContext(ctx, "plan: counting the cells whose versions read other rows failed; planning cell by cell", "pipeline", t.pl.ID, "err", err)
 			return cellCounts{}, false, false, nil
 		}
-		if unsure {
-			return cellCounts{}, false, false, nil
-		}
 	}
-	if reads == 0 {
+	// Versions compared as text (they read their own cell of their
+	// upstreams) skip the unread check the rest path makes: an odd key in
+	// their range, which classify counts as a partition they did not
+	// read, sends the plan cell by cell.
+	prods := q.upstreamProducts()
+	if reads == 0 || len(prods) == 0 {
 		return c, resolve, true, nil
 	}
 	if !q.box.hasTime {
 		// no time range to check the upstreams' keys in
 		return cellCounts{}, false, false, nil
-	}
-	prods := q.upstreamProducts()
-	for _, p := range ownRead {
-		if !slices.Contains(prods, p) {
-			prods = append(prods, p)
-		}
 	}
 	odd, err := q.oddKeys(ctx, e, prods)
 	if err != nil || odd > 0 {
