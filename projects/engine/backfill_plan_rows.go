@@ -84,11 +84,29 @@ func (e *Engine) planRowsOf(ctx context.Context, t *target, blocks []*project.Bl
 	if err != nil {
 		return planStmt{}, false, err
 	}
-	_, resolve, ok, err := q.decide(ctx, e)
+	with, args, _, ok, err := q.decisions(ctx, e)
 	if err != nil || !ok {
 		return planStmt{}, false, err
 	}
-	with, args := q.ctes(resolve)
+	sqlText := `INSERT INTO _strata.backfill_plans (backfill_id, key, run, state, based) ` + with + `
+	SELECT ?, ` + sqlQuote(prefix) + ` || k, run, state, based FROM decided
+	WHERE NOT (run AND state = 'missing' AND based IS NULL) -- unplanned: left out, as in the JSON plan
+	ORDER BY k`
+	return planStmt{sqlText, append(args, id)}, true, nil
+}
+
+// decisions is the WITH clauses of q's cells up to decided: a row per
+// cell with something (a version or a last run) with classify's action
+// (run), state and the compare-and-set base (based, JSON). ok false when
+// the SQL cannot decide every cell as classify would; c are the cells'
+// counts.
+func (q *countQuery) decisions(ctx context.Context, e *Engine) (with string, args []any, c cellCounts, ok bool, err error) {
+	c, resolve, ok, err := q.decide(ctx, e)
+	if err != nil || !ok {
+		return "", nil, cellCounts{}, false, err
+	}
+	t := q.t
+	with, args = q.ctes(resolve)
 	verdict, join := "fl.verdict", ""
 	if resolve {
 		rest, rargs := q.restCTEs()
@@ -117,7 +135,7 @@ func (e *Engine) planRowsOf(ctx context.Context, t *target, blocks []*project.Bl
 	if len(vs) > 1 {
 		maxV = "greatest(" + strings.Join(vs, ", ") + ")"
 	}
-	sqlText := `INSERT INTO _strata.backfill_plans (backfill_id, key, run, state, based) ` + with + `, planned AS (
+	with += `, planned AS (
 		SELECT coalesce(fl.k, last.k) AS k, coalesce(fl.have, 0) >= ? AS complete, coalesce(` + verdict + `, 0) AS verdict,
 			coalesce(last.s IN ('failed', 'cancelled'), false) AS failed, ` + maxV + ` AS maxv,
 			nullif('{' || concat_ws(',', ` + strings.Join(based, ", ") + `) || '}', '{}') AS based
@@ -126,11 +144,8 @@ func (e *Engine) planRowsOf(ctx context.Context, t *target, blocks []*project.Bl
 		SELECT k, ` + runExpr(t.spec.Reprocess) + ` AS run,
 			CASE WHEN failed THEN 'failed' WHEN NOT complete THEN 'missing' WHEN verdict = 2 THEN 'stale' ELSE 'current v' || maxv END AS state, based
 		FROM planned
-	)
-	SELECT ?, ` + sqlQuote(prefix) + ` || k, run, state, based FROM decided
-	WHERE NOT (run AND state = 'missing' AND based IS NULL) -- unplanned: left out, as in the JSON plan
-	ORDER BY k`
-	return planStmt{sqlText, append(args, q.nFine, id)}, true, nil
+	)`
+	return with, append(args, q.nFine), c, true, nil
 }
 
 // runExpr is classify's action under policy over a cell's complete,

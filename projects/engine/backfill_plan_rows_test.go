@@ -78,6 +78,9 @@ func compareLaunchPlans(t *testing.T, e *env, tg *target) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The JSON plan records every rollup; the rows leave out those with
+	// nothing at launch, as they leave out cells (of answers unplanned).
+	maps.DeleteFunc(want, func(k string, pr plannedRun) bool { return pr.unplanned() })
 	id := fmt.Sprintf("compare-%d", planRowsSeq.Add(1))
 	stmts, ok, err := e.eng.planRowsQuery(ctx, tg, e.dir, id)
 	if err != nil || !ok {
