@@ -262,38 +262,55 @@ func (q *countQuery) restCTEs() (string, []any) {
 	judged AS (SELECT k, x FROM upbad UNION SELECT k, x FROM rewired),
 	ownent AS (SELECT ent.* FROM ent ANTI JOIN judged ON judged.k = ent.k AND judged.x = ent.x
 		WHERE list_contains(` + ownList + `, ent.prod) AND (ent.ins IS NULL OR list_contains(ent.ins, ent.prod)) AND ent.s < ent.e),
-	ownslice AS (SELECT k, x, prod, s, e, min(part) AS lk FROM ownent GROUP BY k, x, prod, s, e),
-	ownv AS (SELECT v.product, v.partition, v.partition_start FROM _strata.versions v WHERE ` + q.chosen + ` AND v.product IN (SELECT DISTINCT prod FROM ownslice)),
-	unread AS (SELECT DISTINCT o.k FROM ownslice o JOIN ownv ON ownv.product = o.prod AND ownv.partition_start >= o.s AND ownv.partition_start < o.e
-		WHERE ` + q.sameSlice("ownv.partition", "o.lk") + `
-		AND NOT EXISTS (SELECT 1 FROM ownent r WHERE r.k = o.k AND r.x = o.x AND r.prod = o.prod AND r.part = ownv.partition)),
+	ownslice AS (SELECT k, x, prod, s, e, ` + q.slice("min(part)") + ` AS sl FROM ownent GROUP BY k, x, prod, s, e),
+	ownv AS (SELECT v.product AS prod, v.partition AS part, v.partition_start AS ps, ` + q.slice("v.partition") + ` AS sl
+		FROM _strata.versions v WHERE ` + q.chosen + ` AND v.product IN (SELECT DISTINCT prod FROM ownslice)),
+	ownvx AS (SELECT ownv.*, xs.x FROM ownv, (SELECT DISTINCT x FROM ownslice) xs),
+	cover AS (SELECT o.k, o.x, o.prod, o.e, ownvx.part, ownvx.ps FROM ownvx ASOF JOIN ownslice o
+		ON o.prod = ownvx.prod AND o.x = ownvx.x AND o.sl = ownvx.sl AND ownvx.ps >= o.s),
+	unread AS (SELECT DISTINCT c.k FROM cover c ANTI JOIN ownent r ON r.k = c.k AND r.x = c.x AND r.prod = c.prod AND r.part = c.part
+		WHERE c.ps < c.e),
+	oddown AS (SELECT 1 FROM ownv WHERE ` + q.parts("part") + ` <> ` + fmt.Sprint(q.box.nparts) + `
+		UNION ALL SELECT 1 FROM ownent WHERE ` + q.parts("part") + ` <> ` + fmt.Sprint(q.box.nparts) + `),
 	bad AS (SELECT k FROM upbad UNION SELECT k FROM rewired UNION SELECT k FROM unread)`, append(slices.Clone(q.chosenA), q.chosenA...)
 }
 
-// sameSlice is rollup_unread.go's sameSlice(a, b) in SQL: keys of
-// another part count, or a b of one part, count as one slice; else every
-// part but the time part is equal.
-func (q *countQuery) sameSlice(a, b string) string {
-	strip := func(col string) string {
-		l := "string_split(" + col + ", '" + partitions.KeySep + "')"
-		return fmt.Sprintf("array_to_string(list_concat(%s[1:%d], %s[%d:]), '%s')", l, q.box.timePos, l, q.box.timePos+2, partitions.KeySep)
+// slice is a key without its time part (rollup_unread.go's sameSlice
+// compares keys of one part count by it): a week × region version reads
+// its region's days, found by an equality (and an ASOF join on their
+// start) rather than by comparing every day in its range with it. Keys of
+// another part count (oddown) send the plan cell by cell.
+func (q *countQuery) slice(col string) string {
+	sep := partitions.KeySep
+	if q.box.nparts == 1 {
+		return "''"
 	}
-	return fmt.Sprintf("(strpos(%s, '%s') = 0 OR len(string_split(%s, '%s')) <> len(string_split(%s, '%s')) OR %s = %s)",
-		b, partitions.KeySep, a, partitions.KeySep, b, partitions.KeySep, strip(a), strip(b))
+	if q.box.timePos == 0 {
+		return fmt.Sprintf("substr(%s, strpos(%s, '%s') + 1)", col, col, sep)
+	}
+	l := "string_split(" + col + ", '" + sep + "')"
+	return fmt.Sprintf("array_to_string(list_concat(%s[1:%d], %s[%d:]), '%s')", l, q.box.timePos, l, q.box.timePos+2, sep)
+}
+
+// parts is how many parts key col has.
+func (q *countQuery) parts(col string) string {
+	return fmt.Sprintf("(length(%s) - length(replace(%s, '%s', '')) + 1)", col, col, partitions.KeySep)
 }
 
 // count runs the counting query; resolve adds the rest path. unknown are
 // the cells only the rest path decides (resolve false), reads those whose
-// versions read something.
-func (q *countQuery) count(ctx context.Context, e *Engine, resolve bool) (c cellCounts, unknown, reads int, err error) {
+// versions read something, unsure whether keys of another part count make
+// the rest path's unread check inexact.
+func (q *countQuery) count(ctx context.Context, e *Engine, resolve bool) (c cellCounts, unknown, reads int, unsure bool, err error) {
 	with, args := q.ctes(resolve)
-	verdict, join := "fl.verdict", ""
+	verdict, join, extra := "fl.verdict", "", ", false"
 	if resolve {
 		rest, rargs := q.restCTEs()
 		with += rest
 		args = append(args, rargs...)
 		verdict = "CASE WHEN fl.verdict = 1 THEN CASE WHEN bad.k IS NULL THEN 0 ELSE 2 END ELSE fl.verdict END"
 		join = " LEFT JOIN bad ON bad.k = fl.k"
+		extra = ", EXISTS (SELECT 1 FROM oddown)"
 	}
 	// One small group per kind of cell: the FILTERs of one aggregate each
 	// evaluate the verdict again.
@@ -302,18 +319,18 @@ func (q *countQuery) count(ctx context.Context, e *Engine, resolve bool) (c cell
 			coalesce(fl.reads, false) AS reads, coalesce(last.s IN ('failed', 'cancelled'), false) AS failed
 		FROM fl FULL OUTER JOIN last ON fl.k = last.k` + join + `
 	)
-	SELECT failed, complete, verdict, reads, count(*) FROM cells GROUP BY 1, 2, 3, 4`
+	SELECT failed, complete, verdict, reads, count(*)` + extra + ` FROM cells GROUP BY 1, 2, 3, 4`
 	args = append(args, q.nFine)
 	rows, err := e.wh.DB().QueryContext(ctx, sqlText, args...)
 	if err != nil {
-		return cellCounts{}, 0, 0, fmt.Errorf("count the plan's cells: %w", err)
+		return cellCounts{}, 0, 0, false, fmt.Errorf("count the plan's cells: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var failed, full, read bool
+		var failed, full, read, odd bool
 		var verdict, n int
-		if err := rows.Scan(&failed, &full, &verdict, &read, &n); err != nil {
-			return cellCounts{}, 0, 0, fmt.Errorf("count the plan's cells: %w", err)
+		if err := rows.Scan(&failed, &full, &verdict, &read, &n, &odd); err != nil {
+			return cellCounts{}, 0, 0, false, fmt.Errorf("count the plan's cells: %w", err)
 		}
 		switch {
 		case failed && !full:
@@ -333,11 +350,12 @@ func (q *countQuery) count(ctx context.Context, e *Engine, resolve bool) (c cell
 		if read {
 			reads += n
 		}
+		unsure = unsure || odd
 	}
 	if err := rows.Err(); err != nil {
-		return cellCounts{}, 0, 0, fmt.Errorf("count the plan's cells: %w", err)
+		return cellCounts{}, 0, 0, false, fmt.Errorf("count the plan's cells: %w", err)
 	}
-	return c, unknown, reads, nil
+	return c, unknown, reads, unsure, nil
 }
 
 // oddKeys counts the current partitions of prods that start inside the
@@ -379,16 +397,20 @@ func (e *Engine) countCells(ctx context.Context, t *target, fine []*project.Bloc
 // as classify would.
 func (q *countQuery) decide(ctx context.Context, e *Engine) (c cellCounts, resolve, ok bool, err error) {
 	t := q.t
-	c, unknown, reads, err := q.count(ctx, e, false)
+	c, unknown, reads, _, err := q.count(ctx, e, false)
 	if err != nil {
 		return cellCounts{}, false, false, err
 	}
 	if resolve = unknown > 0; resolve {
-		if c, _, _, err = q.count(ctx, e, true); err != nil {
+		var unsure bool
+		if c, _, _, unsure, err = q.count(ctx, e, true); err != nil {
 			// The rest path parses what versions recorded (their upstream
 			// JSON): one it cannot read is planned cell by cell, which
 			// reads it as classify always did, rather than fail the plan.
 			slog.WarnContext(ctx, "plan: counting the cells whose versions read other rows failed; planning cell by cell", "pipeline", t.pl.ID, "err", err)
+			return cellCounts{}, false, false, nil
+		}
+		if unsure {
 			return cellCounts{}, false, false, nil
 		}
 	}
