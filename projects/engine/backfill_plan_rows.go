@@ -19,12 +19,12 @@ import (
 // cell classified and written into one JSON document that every pass
 // reads back whole (730,000 cells: 25 s and 1.2 GiB before the first
 // run). Where the counted planner decides every cell (plan_count_sql.go),
-// the launch has DuckDB write the plan instead, a row per cell that had
+// the launch has DuckDB write the plan instead, a row per cell (and rollup) that had
 // something at launch, into _strata.backfill_plans in the transaction that
 // records the backfill, and every pass reads it a page of cells at a time
 // as it visits them. The backfill row's plan column then says "rows".
-// What the SQL cannot decide keeps the JSON plan (TestLaunchPlanRowsEqualJSON
-// keeps the two equal).
+// What the SQL cannot decide keeps the JSON plan (compareLaunchPlans, in
+// the counted planners' tests, keeps the two equal entry for entry).
 
 // planRowsDDL holds the plans written by DuckDB: key is a run id's
 // suffix (a cell's key, "interval:key" of a rollup), based the JSON of
