@@ -56,21 +56,23 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 		return nil, err
 	}
 	st := &BackfillStatus{ID: id, Pipeline: spec.Pipeline, Spec: spec}
-	var msg sql.NullString
-	err = e.wh.DB().QueryRowContext(ctx, `SELECT b.created_at, arg_max(ev.state, ev.event_at), arg_max(ev.message, ev.event_at), max(ev.event_at)
-		FROM _strata.backfills b JOIN _strata.backfill_events ev USING (backfill_id) WHERE b.backfill_id = ? GROUP BY b.created_at`, id).
-		Scan(&st.CreatedAt, &st.State, &msg, &st.UpdatedAt)
+	// One query for the row and its events, its pipeline version too:
+	// on a lake each query is a catalog round of ~7 ms, and the UI polls.
+	var msg, version sql.NullString
+	err = e.wh.DB().QueryRowContext(ctx, `SELECT b.created_at, coalesce(b.snapshot, ''), arg_max(ev.state, ev.event_at), arg_max(ev.message, ev.event_at), max(ev.event_at)
+		FROM _strata.backfills b JOIN _strata.backfill_events ev USING (backfill_id) WHERE b.backfill_id = ? GROUP BY b.created_at, b.snapshot`, id).
+		Scan(&st.CreatedAt, &version, &st.State, &msg, &st.UpdatedAt)
 	if err != nil {
 		return nil, fmt.Errorf("backfill %s: %w", id, err)
 	}
 	st.Message = msg.String
-	t, err := e.backfillTarget(ctx, id, spec)
+	t, err := e.backfillTargetAt(ctx, id, spec, version.String)
 	if err != nil {
 		// Still listed (with what went wrong, its version and what its
 		// partitions did), so that it can be retried with the current code
 		// or cancelled.
 		st.Problem = err.Error()
-		st.Snapshot, _ = e.backfillVersion(ctx, id)
+		st.Snapshot = version.String
 	} else {
 		st.Partitions = t.total
 		st.Total = t.total + t.rollups
@@ -106,7 +108,7 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 		st.Message = fmt.Sprintf("interrupted: no strata process is running it (its process stopped before it ended: a shutdown, a kill or a crash); "+
 			"what succeeded is kept: `strata backfill resume %s %s` continues it (`strata start` resumes it by itself)", dir, id)
 	}
-	counts, err := e.backfillCounts(ctx, id)
+	counts, engine, err := e.statusCounts(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -128,18 +130,58 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 	}
 	st.Progress.Done = st.Progress.Succeeded + st.Progress.Skipped
 	st.Progress.Elapsed = st.UpdatedAt.Sub(st.CreatedAt)
-	_ = e.wh.DB().QueryRowContext(ctx, `SELECT coalesce(arg_max(engine, seq) FILTER (WHERE engine <> ''), '') FROM _strata.run_events
-		WHERE backfill_id = ? AND block_id = ''`, id).Scan(&st.Progress.Engine)
+	st.Progress.Engine = engine
 	return st, nil
+}
+
+// statusCounts counts a backfill's partitions by their latest state, and
+// says the engine its latest run ran on, in one read of the run log.
+func (e *Engine) statusCounts(ctx context.Context, id string) (map[State]int, string, error) {
+	if err := e.store.Write(ctx); err != nil { // read our own writes
+		return nil, "", err
+	}
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT arg_max(state, seq), coalesce(arg_max(engine, seq) FILTER (WHERE engine <> ''), ''),
+			coalesce(max(seq) FILTER (WHERE engine <> ''), -1)
+		FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' GROUP BY `+slotSQL, id)
+	if err != nil {
+		return nil, "", err
+	}
+	defer rows.Close()
+	out := map[State]int{}
+	engine, last := "", int64(-1)
+	for rows.Next() {
+		var st, eng string
+		var seq int64
+		if err := rows.Scan(&st, &eng, &seq); err != nil {
+			return nil, "", err
+		}
+		out[State(st)]++
+		if seq > last {
+			engine, last = eng, seq
+		}
+	}
+	return out, engine, rows.Err()
 }
 
 // backfillTarget is a backfill's target as its pipeline version has it:
 // the blocks and partitions it planned, whatever the files say now.
 func (e *Engine) backfillTarget(ctx context.Context, id string, spec BackfillSpec) (*target, error) {
+	return e.backfillTargetAt(ctx, id, spec, "")
+}
+
+// backfillTargetAt is backfillTarget for a backfill whose pipeline version
+// was read already (version; "" reads it).
+func (e *Engine) backfillTargetAt(ctx context.Context, id string, spec BackfillSpec, version string) (*target, error) {
 	if b := e.running(id); b != nil {
 		return b.t, nil
 	}
-	pin, err := e.backfillPin(ctx, id, spec.Pipeline)
+	var pin *pinned
+	var err error
+	if version != "" {
+		pin, err = e.pinnedVersion(version, spec.Pipeline)
+	} else {
+		pin, err = e.backfillPin(ctx, id, spec.Pipeline)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("backfill %s: %w", id, err)
 	}
