@@ -113,12 +113,21 @@ func lakeFilesBackfill(t *testing.T, extra map[string][]string) (trafficCounts, 
 		t.Skip("runs the real binary as a coordinator and two workers on a DuckLake")
 	}
 	exttest.Require(t, "ducklake", "postgres")
-	d := NewDriver(t)
+	return lakeFilesBackfillOf(t, NewDriver(t), nil, extra)
+}
+
+// lakeFilesBackfillOf is lakeFilesBackfill of the demo as edit changes it
+// (nil: as it is), checked against d's reference.
+func lakeFilesBackfillOf(t *testing.T, d *Driver, edit func(dir string), extra map[string][]string) (trafficCounts, lakeRows) {
+	t.Helper()
 	pg := pgtest.Start(t)
 	trial := Trial{Mode: "server", Publish: "partition", Concurrency: 4}
 	trial.From, trial.To = weekRange(1)
 	dir := filepath.Join(t.TempDir(), "lake")
 	writeLakeProject(t, d, dir, pg)
+	if edit != nil {
+		edit(dir)
+	}
 	t.Setenv("STRATA_WORKER_FILES_MIN_ROWS", "1") // the demo's outputs are small
 
 	addr := freeAddr(t)
@@ -188,7 +197,7 @@ func lakeFilesBackfill(t *testing.T, extra map[string][]string) (trafficCounts, 
 // (remote.Traffic), printed when it stops.
 type trafficCounts struct {
 	InputRows, OutputRows, InputFiles, InputsRefused, OutputFiles int64
-	LakeInputs, LakeSQL                                           int64
+	LakeInputs, LakeSQL, LakeGo                                   int64
 }
 
 func coordinatorTraffic(t *testing.T, stderr string) trafficCounts {
@@ -198,7 +207,11 @@ func coordinatorTraffic(t *testing.T, stderr string) trafficCounts {
 		t.Fatalf("the coordinator did not report its traffic when it stopped:\n%s", stderr)
 	}
 	n := func(s string) int64 { v, _ := strconv.ParseInt(s, 10, 64); return v }
-	return trafficCounts{n(m[1]), n(m[2]), n(m[3]), n(m[4]), n(m[5]), n(m[6]), n(m[7])}
+	tc := trafficCounts{n(m[1]), n(m[2]), n(m[3]), n(m[4]), n(m[5]), n(m[6]), n(m[7]), 0}
+	if g := regexp.MustCompile(`SQL tasks ran on them, (\d+) Go tasks`).FindStringSubmatch(stderr); g != nil {
+		tc.LakeGo = n(g[1])
+	}
+	return tc
 }
 
 // workerFilesOf counts the live data files of a product's storage table
