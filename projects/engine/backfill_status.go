@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/stratahq/strata/projects/partitions"
+	"github.com/stratahq/strata/projects/warehouse"
 )
 
 // BackfillStatus is a backfill as the CLI, API and UI show it.
@@ -135,32 +136,48 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 }
 
 // statusCounts counts a backfill's partitions by their latest state, and
-// says the engine its latest run ran on, in one read of the run log.
+// says the engine its latest run ran on, from one read of its run log.
+// Every status read asks (the UI polls), so the log is followed
+// (warehouse.Follow): on a lake a read costs the commits since the last
+// one, not a scan of every backfill's events.
 func (e *Engine) statusCounts(ctx context.Context, id string) (map[State]int, string, error) {
 	if err := e.store.Write(ctx); err != nil { // read our own writes
 		return nil, "", err
 	}
-	rows, err := e.wh.DB().QueryContext(ctx, `SELECT arg_max(state, seq), coalesce(arg_max(engine, seq) FILTER (WHERE engine <> ''), ''),
-			coalesce(max(seq) FILTER (WHERE engine <> ''), -1)
-		FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' GROUP BY `+slotSQL, id)
+	rows, err := e.wh.Follow(ctx, warehouse.Followed{
+		Table:   "run_events",
+		Key:     []string{"seq", "run_id", "state", "event_at"},
+		Columns: []string{"engine"},
+		Where:   "backfill_id = ? AND block_id = ''",
+		Args:    []any{id},
+	})
 	if err != nil {
-		return nil, "", err
+		return nil, "", fmt.Errorf("backfill %s: run log: %w", id, err)
 	}
-	defer rows.Close()
-	out := map[State]int{}
+	type latest struct {
+		seq   int64
+		state string
+	}
+	slots := map[string]latest{}
 	engine, last := "", int64(-1)
-	for rows.Next() {
-		var st, eng string
-		var seq int64
-		if err := rows.Scan(&st, &eng, &seq); err != nil {
-			return nil, "", err
+	for _, r := range rows {
+		seq, _ := r[0].(int64)
+		run, _ := r[1].(string)
+		st, _ := r[2].(string)
+		eng, _ := r[4].(string)
+		slot, _ := slotOf(run)
+		if l, ok := slots[slot]; !ok || seq > l.seq {
+			slots[slot] = latest{seq, st}
 		}
-		out[State(st)]++
-		if seq > last {
+		if eng != "" && seq > last {
 			engine, last = eng, seq
 		}
 	}
-	return out, engine, rows.Err()
+	out := map[State]int{}
+	for _, l := range slots {
+		out[State(l.state)]++
+	}
+	return out, engine, nil
 }
 
 // backfillTarget is a backfill's target as its pipeline version has it:

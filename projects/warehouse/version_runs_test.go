@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 )
@@ -60,11 +59,11 @@ func TestVersionsOfRunsReadsOnlyTheChangesOnALake(t *testing.T) {
 		if !slices.Equal(have, exp) {
 			t.Fatalf("%s: VersionsOfRuns = %v, the table says %v", step, have, exp)
 		}
-		if wh.runs.full != wantFull {
+		if wh.follows.full != wantFull {
 			t.Fatalf("%s: the versions table was read whole %d times (and %d times only its changes), want %d: a status poll would scan the history every time",
-				step, wh.runs.full, wh.runs.changes, wantFull)
+				step, wh.follows.full, wh.follows.diff, wantFull)
 		}
-		t.Logf("%s: %d versions, %d whole reads, %d reads of the changes", step, len(have), wh.runs.full, wh.runs.changes)
+		t.Logf("%s: %d versions, %d whole reads, %d reads of the changes", step, len(have), wh.follows.full, wh.follows.diff)
 	}
 	check("first read", 1)
 	check("nothing changed", 1)
@@ -88,11 +87,12 @@ func TestVersionsOfRunsReadsOnlyTheChangesOnALake(t *testing.T) {
 	if err := wh.DB().QueryRowContext(ctx, `SELECT min(snapshot_id) FROM ducklake_snapshots('`+LakeName+`')`).Scan(&oldest); err != nil {
 		t.Fatal(err)
 	}
-	if c := wh.runs.caches["bf_new:"]; c == nil || oldest <= c.snap+1 {
+	var cached int64
+	for _, c := range wh.follows.byQ {
+		cached = c.snap
+	}
+	if oldest <= cached+1 {
 		t.Fatalf("the sweep kept the snapshots since the cached one (oldest %d): the expired case is not reached", oldest)
 	}
 	check("after its snapshots expired", 2)
-	if strings.Contains(fmt.Sprint(wh.runs.caches), "bf_newer") {
-		t.Fatal("a read of bf_new: cached bf_newer's prefix")
-	}
 }

@@ -94,8 +94,8 @@ func (e *LockedError) Error() string {
 // once and reused.
 type Warehouse struct {
 	path      string
-	backend   backend     // the file or a DuckLake (storage_backend.go)
-	runs      runVersions // VersionsOfRuns' per-backfill reads of a lake (version_runs.go)
+	backend   backend // the file or a DuckLake (storage_backend.go)
+	follows   follows // what a lake follows (table_follow.go)
 	retention int
 	lock      *fileLock
 	db        *sql.DB

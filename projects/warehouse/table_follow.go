@@ -1,0 +1,197 @@
+package warehouse
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Followed names the rows of one table of the _strata schema that a
+// reader asks for again and again (a backfill's status: its versions, its
+// run log), and that can only grow or change by commits.
+type Followed struct {
+	Table   string   // in the _strata schema
+	Key     []string // the columns that tell one row from another
+	Columns []string // the other columns read, after Key
+	Where   string   // a filter of the rows, with ? for Args
+	Args    []any
+}
+
+// maxFollowed bounds the queries a lake follows (about one per backfill
+// whose status is read); the least recently read is dropped.
+const maxFollowed = 128
+
+// maxFollowRows bounds the rows a lake keeps of one query: a larger
+// answer (a backfill of hundreds of thousands of partitions) is read whole
+// every time rather than held in memory.
+const maxFollowRows = 200_000
+
+// follows holds what a lake follows, and counts how it was read.
+type follows struct {
+	mu   sync.Mutex
+	byQ  map[string]*followed
+	full int // reads of the whole table (a cold query, or its snapshots expired)
+	diff int // reads of only the changes since the last read
+}
+
+// followed is what one query read, at lake snapshot snap.
+type followed struct {
+	snap int64
+	rows map[string][]any // by the key's values
+	used time.Time
+}
+
+// Follow reads the rows of f.Table that match f.Where: Key's columns,
+// then Columns', in no order.
+//
+// On the embedded file it is a plain query. On a DuckLake a plain query
+// scans the whole table every time (no index there, and maintenance
+// merges the files, so no file is pruned), which grows with the history.
+// So a lake keeps what it read with the lake snapshot it read it at: the
+// next read costs the catalog's snapshot id, and when the lake moved on,
+// only the table's changes since (ducklake_table_changes: inserts,
+// deletes and updates, applied by key), so a status polled every 2 s costs
+// the commits since the last poll. When those snapshots have expired it
+// reads the table again.
+func (w *Warehouse) Follow(ctx context.Context, f Followed) ([][]any, error) {
+	if err := w.checkOpen(); err != nil {
+		return nil, err
+	}
+	cols := strings.Join(append(append([]string(nil), f.Key...), f.Columns...), ", ")
+	if _, ok := w.backend.(*lakeBackend); !ok {
+		rows, err := w.followQuery(ctx, len(f.Key)+len(f.Columns), false,
+			`SELECT `+cols+` FROM _strata.`+f.Table+` WHERE `+f.Where, f.Args...)
+		out := make([][]any, len(rows))
+		for i, r := range rows {
+			out[i] = r.values
+		}
+		return out, err
+	}
+	fs := &w.follows
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	meta := quoteIdent("__ducklake_metadata_" + LakeName)
+	var oldest, snap int64
+	if err := w.db.QueryRowContext(ctx, `SELECT min(snapshot_id), max(snapshot_id) FROM `+meta+`.ducklake_snapshot`).Scan(&oldest, &snap); err != nil {
+		return nil, fmt.Errorf("follow %s: the lake's snapshot: %w", f.Table, err)
+	}
+	id := f.Table + "\x00" + f.Where + "\x00" + keyOf(f.Args)
+	c := fs.byQ[id]
+	n := len(f.Key) + len(f.Columns)
+	switch {
+	case c != nil && c.snap == snap:
+	case c != nil && c.snap < snap && oldest <= c.snap+1:
+		// Every delete and update's old image, whatever it held (a row
+		// that stops matching leaves), and what matches of the rest.
+		q := fmt.Sprintf(`SELECT %s, change_type, coalesce(%s, false) FROM ducklake_table_changes(%s, '_strata', %s, %d, %d)
+			WHERE change_type IN ('delete', 'update_preimage') OR (%s)
+			ORDER BY snapshot_id, rowid, change_type = 'update_postimage'`,
+			cols, f.Where, quoteLiteral(LakeName), quoteLiteral(f.Table), c.snap+1, snap, f.Where)
+		ch, err := w.followQuery(ctx, n, true, q, append(append([]any(nil), f.Args...), f.Args...)...)
+		if err != nil {
+			return nil, err
+		}
+		fs.diff++
+		for _, r := range ch {
+			k := keyOf(r.values[:len(f.Key)])
+			switch r.change {
+			case "delete", "update_preimage":
+				delete(c.rows, k)
+			default: // insert, update_postimage
+				if r.matches {
+					c.rows[k] = r.values
+				}
+			}
+		}
+		c.snap = snap
+	default:
+		rows, err := w.followQuery(ctx, n, false,
+			fmt.Sprintf(`SELECT %s FROM _strata.%s AT (VERSION => %d) WHERE %s`, cols, f.Table, snap, f.Where), f.Args...)
+		if err != nil {
+			return nil, err
+		}
+		fs.full++
+		if len(rows) > maxFollowRows {
+			delete(fs.byQ, id)
+			out := make([][]any, len(rows))
+			for i, r := range rows {
+				out[i] = r.values
+			}
+			return out, nil
+		}
+		c = &followed{snap: snap, rows: make(map[string][]any, len(rows))}
+		for _, r := range rows {
+			c.rows[keyOf(r.values[:len(f.Key)])] = r.values
+		}
+		fs.keep(id, c)
+	}
+	c.used = time.Now()
+	out := make([][]any, 0, len(c.rows))
+	for _, r := range c.rows {
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// keyOf tells rows (and queries' arguments) apart.
+func keyOf(vs []any) string {
+	var b strings.Builder
+	for _, v := range vs {
+		fmt.Fprintf(&b, "%T:%v\x00", v, v)
+	}
+	return b.String()
+}
+
+// keep stores c, dropping the least recently read query when full.
+func (fs *follows) keep(id string, c *followed) {
+	if fs.byQ == nil {
+		fs.byQ = map[string]*followed{}
+	}
+	if len(fs.byQ) >= maxFollowed {
+		old := ""
+		for q, x := range fs.byQ {
+			if old == "" || x.used.Before(fs.byQ[old].used) {
+				old = q
+			}
+		}
+		delete(fs.byQ, old)
+	}
+	fs.byQ[id] = c
+}
+
+// followRow is one row read, with for a change its kind and whether the
+// row matches the filter.
+type followRow struct {
+	values  []any
+	change  string
+	matches bool
+}
+
+func (w *Warehouse) followQuery(ctx context.Context, n int, change bool, q string, args ...any) ([]followRow, error) {
+	rows, err := w.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []followRow
+	for rows.Next() {
+		r := followRow{values: make([]any, n)}
+		dest := make([]any, n, n+2)
+		for i := range dest {
+			dest[i] = &r.values[i]
+		}
+		var kind sql.NullString
+		if change {
+			dest = append(dest, &kind, &r.matches)
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return nil, err
+		}
+		r.change = kind.String
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
