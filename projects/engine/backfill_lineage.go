@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 )
 
 // VersionShare is one pipeline version that computed partitions of a
@@ -31,23 +30,7 @@ func (e *Engine) backfillLineage(ctx context.Context, id string) (map[string]str
 	if err != nil {
 		return nil, fmt.Errorf("backfill %s: lineage: %w", id, err)
 	}
-	type latest struct {
-		snapshot string
-		at       time.Time
-	}
-	by := map[string]latest{}
-	for _, v := range vs {
-		slot, _ := slotOf(v.RunID)
-		l, ok := by[slot]
-		if !ok || v.CreatedAt.After(l.at) || (v.CreatedAt.Equal(l.at) && v.Snapshot > l.snapshot) {
-			by[slot] = latest{v.Snapshot, v.CreatedAt}
-		}
-	}
-	out := make(map[string]string, len(by))
-	for k, l := range by {
-		out[k] = l.snapshot
-	}
-	return out, nil
+	return lineageOf(vs), nil
 }
 
 // shares counts the runs of each pipeline version, most partitions first.

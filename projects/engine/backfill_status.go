@@ -2,12 +2,10 @@ package engine
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 
 	"github.com/stratahq/strata/projects/partitions"
-	"github.com/stratahq/strata/projects/warehouse"
 )
 
 // BackfillStatus is a backfill as the CLI, API and UI show it.
@@ -57,23 +55,20 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 		return nil, err
 	}
 	st := &BackfillStatus{ID: id, Pipeline: spec.Pipeline, Spec: spec}
-	// One query for the row and its events, its pipeline version too:
-	// on a lake each query is a catalog round of ~7 ms, and the UI polls.
-	var msg, version sql.NullString
-	err = e.wh.DB().QueryRowContext(ctx, `SELECT b.created_at, coalesce(b.snapshot, ''), arg_max(ev.state, ev.event_at), arg_max(ev.message, ev.event_at), max(ev.event_at)
-		FROM _strata.backfills b JOIN _strata.backfill_events ev USING (backfill_id) WHERE b.backfill_id = ? GROUP BY b.created_at, b.snapshot`, id).
-		Scan(&st.CreatedAt, &version, &st.State, &msg, &st.UpdatedAt)
+	// The catalog's part in one read (statusRead): the UI polls.
+	run := e.running(id)
+	rd, err := e.readStatus(ctx, id, run == nil)
 	if err != nil {
-		return nil, fmt.Errorf("backfill %s: %w", id, err)
+		return nil, err
 	}
-	st.Message = msg.String
-	t, err := e.backfillTargetAt(ctx, id, spec, version.String)
+	st.CreatedAt, st.UpdatedAt, st.State, st.Message = rd.createdAt, rd.updatedAt, State(rd.state), rd.message
+	t, err := e.backfillTargetAt(ctx, id, spec, rd.version)
 	if err != nil {
 		// Still listed (with what went wrong, its version and what its
 		// partitions did), so that it can be retried with the current code
 		// or cancelled.
 		st.Problem = err.Error()
-		st.Snapshot = version.String
+		st.Snapshot = rd.version
 	} else {
 		st.Partitions = t.total
 		st.Total = t.total + t.rollups
@@ -89,11 +84,7 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 		// changed too (the backfill still runs its own version).
 		st.FilesChanged = true
 	}
-	lineage, err := e.backfillLineage(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	st.Ran = shares(lineage)
+	st.Ran = shares(rd.lineage)
 	if b := e.running(id); b != nil {
 		st.InProcess = true
 		st.Progress = *b.progress()
@@ -109,9 +100,11 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 		st.Message = fmt.Sprintf("interrupted: no strata process is running it (its process stopped before it ended: a shutdown, a kill or a crash); "+
 			"what succeeded is kept: `strata backfill resume %s %s` continues it (`strata start` resumes it by itself)", dir, id)
 	}
-	counts, engine, err := e.statusCounts(ctx, id)
-	if err != nil {
-		return nil, err
+	counts, engine := rd.counts, rd.engine
+	if counts == nil { // it ended since readStatus
+		if counts, engine, err = e.statusCounts(ctx, id); err != nil {
+			return nil, err
+		}
 	}
 	st.Progress = Progress{BackfillID: id, State: st.State, Total: st.Total,
 		Succeeded: counts[StateSucceeded], Failed: counts[StateFailed], Skipped: counts[StateSkipped],
@@ -144,40 +137,12 @@ func (e *Engine) statusCounts(ctx context.Context, id string) (map[State]int, st
 	if err := e.store.Write(ctx); err != nil { // read our own writes
 		return nil, "", err
 	}
-	rows, err := e.wh.Follow(ctx, warehouse.Followed{
-		Table:   "run_events",
-		Key:     []string{"seq", "run_id", "state", "event_at"},
-		Columns: []string{"engine"},
-		Where:   "backfill_id = ? AND block_id = ''",
-		Args:    []any{id},
-	})
+	rows, err := e.wh.Follow(ctx, runLogFollowed(id))
 	if err != nil {
 		return nil, "", fmt.Errorf("backfill %s: run log: %w", id, err)
 	}
-	type latest struct {
-		seq   int64
-		state string
-	}
-	slots := map[string]latest{}
-	engine, last := "", int64(-1)
-	for _, r := range rows {
-		seq, _ := r[0].(int64)
-		run, _ := r[1].(string)
-		st, _ := r[2].(string)
-		eng, _ := r[4].(string)
-		slot, _ := slotOf(run)
-		if l, ok := slots[slot]; !ok || seq > l.seq {
-			slots[slot] = latest{seq, st}
-		}
-		if eng != "" && seq > last {
-			engine, last = eng, seq
-		}
-	}
-	out := map[State]int{}
-	for _, l := range slots {
-		out[State(l.state)]++
-	}
-	return out, engine, nil
+	counts, engine := countsOf(rows)
+	return counts, engine, nil
 }
 
 // backfillTarget is a backfill's target as its pipeline version has it:

@@ -57,27 +57,65 @@ type followed struct {
 // the commits since the last poll. When those snapshots have expired it
 // reads the table again.
 func (w *Warehouse) Follow(ctx context.Context, f Followed) ([][]any, error) {
+	out, err := w.FollowAll(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	return out[0], nil
+}
+
+// FollowAll is Follow of several queries, the lake's snapshot read once:
+// a status read asks for four.
+func (w *Warehouse) FollowAll(ctx context.Context, fs ...Followed) ([][][]any, error) {
 	if err := w.checkOpen(); err != nil {
 		return nil, err
 	}
-	cols := strings.Join(append(append([]string(nil), f.Key...), f.Columns...), ", ")
+	out := make([][][]any, len(fs))
 	if _, ok := w.backend.(*lakeBackend); !ok {
-		rows, err := w.followQuery(ctx, len(f.Key)+len(f.Columns), false,
-			`SELECT `+cols+` FROM _strata.`+f.Table+` WHERE `+f.Where, f.Args...)
-		out := make([][]any, len(rows))
-		for i, r := range rows {
-			out[i] = r.values
+		for i, f := range fs {
+			rows, err := w.followQuery(ctx, len(f.Key)+len(f.Columns), false,
+				`SELECT `+f.columns()+` FROM _strata.`+f.Table+` WHERE `+f.Where, f.Args...)
+			if err != nil {
+				return nil, fmt.Errorf("follow %s: %w", f.Table, err)
+			}
+			out[i] = valuesOf(rows)
 		}
-		return out, err
+		return out, nil
 	}
-	fs := &w.follows
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
+	w.follows.mu.Lock()
+	defer w.follows.mu.Unlock()
 	meta := quoteIdent("__ducklake_metadata_" + LakeName)
 	var oldest, snap int64
 	if err := w.db.QueryRowContext(ctx, `SELECT min(snapshot_id), max(snapshot_id) FROM `+meta+`.ducklake_snapshot`).Scan(&oldest, &snap); err != nil {
-		return nil, fmt.Errorf("follow %s: the lake's snapshot: %w", f.Table, err)
+		return nil, fmt.Errorf("follow: the lake's snapshot: %w", err)
 	}
+	for i, f := range fs {
+		rows, err := w.follow(ctx, f, oldest, snap)
+		if err != nil {
+			return nil, fmt.Errorf("follow %s: %w", f.Table, err)
+		}
+		out[i] = rows
+	}
+	return out, nil
+}
+
+func (f Followed) columns() string {
+	return strings.Join(append(append([]string(nil), f.Key...), f.Columns...), ", ")
+}
+
+func valuesOf(rows []followRow) [][]any {
+	out := make([][]any, len(rows))
+	for i, r := range rows {
+		out[i] = r.values
+	}
+	return out
+}
+
+// follow is one query of FollowAll at lake snapshot snap (oldest: the
+// oldest snapshot the lake still has), under follows.mu.
+func (w *Warehouse) follow(ctx context.Context, f Followed, oldest, snap int64) ([][]any, error) {
+	fs := &w.follows
+	cols := f.columns()
 	id := f.Table + "\x00" + f.Where + "\x00" + keyOf(f.Args)
 	c := fs.byQ[id]
 	n := len(f.Key) + len(f.Columns)
@@ -116,11 +154,7 @@ func (w *Warehouse) Follow(ctx context.Context, f Followed) ([][]any, error) {
 		fs.full++
 		if len(rows) > maxFollowRows {
 			delete(fs.byQ, id)
-			out := make([][]any, len(rows))
-			for i, r := range rows {
-				out[i] = r.values
-			}
-			return out, nil
+			return valuesOf(rows), nil
 		}
 		c = &followed{snap: snap, rows: make(map[string][]any, len(rows))}
 		for _, r := range rows {

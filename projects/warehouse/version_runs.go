@@ -23,16 +23,27 @@ type RunVersion struct {
 // followed (Follow): on a lake a read costs the commits since the last
 // one, not a scan of every version the warehouse kept.
 func (w *Warehouse) VersionsOfRuns(ctx context.Context, prefix string) ([]RunVersion, error) {
-	rows, err := w.Follow(ctx, Followed{
+	rows, err := w.Follow(ctx, VersionsOfRunsFollowed(prefix))
+	if err != nil {
+		return nil, fmt.Errorf("versions of runs %s: %w", prefix, err)
+	}
+	return RunVersionsOf(rows), nil
+}
+
+// VersionsOfRunsFollowed is VersionsOfRuns' query, to follow with others
+// (FollowAll); RunVersionsOf reads its rows.
+func VersionsOfRunsFollowed(prefix string) Followed {
+	return Followed{
 		Table:   "versions",
 		Key:     []string{"product", "partition", "version"},
 		Columns: []string{"run_id", "snapshot", "created_at"},
 		Where:   "starts_with(run_id, ?) AND snapshot <> ''",
 		Args:    []any{prefix},
-	})
-	if err != nil {
-		return nil, fmt.Errorf("versions of runs %s: %w", prefix, err)
 	}
+}
+
+// RunVersionsOf reads the rows of VersionsOfRunsFollowed.
+func RunVersionsOf(rows [][]any) []RunVersion {
 	out := make([]RunVersion, 0, len(rows))
 	for _, r := range rows {
 		v := RunVersion{Product: asString(r[0]), Partition: asString(r[1]), RunID: asString(r[3]), Snapshot: asString(r[4])}
@@ -40,7 +51,7 @@ func (w *Warehouse) VersionsOfRuns(ctx context.Context, prefix string) ([]RunVer
 		v.CreatedAt, _ = r[5].(time.Time)
 		out = append(out, v)
 	}
-	return out, nil
+	return out
 }
 
 func asString(v any) string {
