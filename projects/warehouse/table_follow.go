@@ -29,12 +29,21 @@ const maxFollowed = 128
 // every time rather than held in memory.
 const maxFollowRows = 200_000
 
+// followChangesMin is the table size (rows, as the lake's catalog counts
+// them) from which reading a table's changes is worth it: a
+// ducklake_table_changes read costs 10-18 ms whatever it returns, a scan
+// of a small table less (1.5-6 ms for the 1,000-3,000 rows of a young
+// lake's versions and run log, measured).
+const followChangesMin = 100_000
+
 // follows holds what a lake follows, and counts how it was read.
 type follows struct {
-	mu   sync.Mutex
-	byQ  map[string]*followed
-	full int // reads of the whole table (a cold query, or its snapshots expired)
-	diff int // reads of only the changes since the last read
+	// changesMin overrides followChangesMin when set (tests).
+	changesMin int64
+	mu         sync.Mutex
+	byQ        map[string]*followed
+	full       int // reads of the whole table (a cold query, or its snapshots expired)
+	diff       int // reads of only the changes since the last read
 }
 
 // followed is what one query read, at lake snapshot snap.
@@ -52,7 +61,8 @@ type followed struct {
 // merges the files, so no file is pruned), which grows with the history.
 // So a lake keeps what it read with the lake snapshot it read it at: the
 // next read costs the catalog's snapshot id, and when the lake moved on,
-// only the table's changes since (ducklake_table_changes: inserts,
+// a scan of a small table or, of a large one (followChangesMin), only the
+// table's changes since (ducklake_table_changes: inserts,
 // deletes and updates, applied by key), so a status polled every 2 s costs
 // the commits since the last poll. When those snapshots have expired it
 // reads the table again.
@@ -89,8 +99,16 @@ func (w *Warehouse) FollowAll(ctx context.Context, fs ...Followed) ([][][]any, e
 	if err := w.db.QueryRowContext(ctx, `SELECT min(snapshot_id), max(snapshot_id) FROM `+meta+`.ducklake_snapshot`).Scan(&oldest, &snap); err != nil {
 		return nil, fmt.Errorf("follow: the lake's snapshot: %w", err)
 	}
+	sizes, err := w.lakeTableRows(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("follow: the lake's table sizes: %w", err)
+	}
+	least := int64(followChangesMin)
+	if w.follows.changesMin > 0 {
+		least = w.follows.changesMin
+	}
 	for i, f := range fs {
-		rows, err := w.follow(ctx, f, oldest, snap)
+		rows, err := w.follow(ctx, f, oldest, snap, sizes[f.Table] >= least)
 		if err != nil {
 			return nil, fmt.Errorf("follow %s: %w", f.Table, err)
 		}
@@ -111,9 +129,34 @@ func valuesOf(rows []followRow) [][]any {
 	return out
 }
 
+// lakeTableRows are the row counts of the lake's _strata tables, as its
+// catalog keeps them.
+func (w *Warehouse) lakeTableRows(ctx context.Context) (map[string]int64, error) {
+	meta := quoteIdent("__ducklake_metadata_" + LakeName)
+	rows, err := w.db.QueryContext(ctx, `SELECT t.table_name, s.record_count FROM `+meta+`.ducklake_table t
+		JOIN `+meta+`.ducklake_schema sc ON sc.schema_id = t.schema_id AND sc.end_snapshot IS NULL AND sc.schema_name = '_strata'
+		JOIN `+meta+`.ducklake_table_stats s ON s.table_id = t.table_id
+		WHERE t.end_snapshot IS NULL`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var name string
+		var n sql.NullInt64
+		if err := rows.Scan(&name, &n); err != nil {
+			return nil, err
+		}
+		out[name] = n.Int64
+	}
+	return out, rows.Err()
+}
+
 // follow is one query of FollowAll at lake snapshot snap (oldest: the
-// oldest snapshot the lake still has), under follows.mu.
-func (w *Warehouse) follow(ctx context.Context, f Followed, oldest, snap int64) ([][]any, error) {
+// oldest snapshot the lake still has), under follows.mu; changes: the
+// table is large enough for reading its changes to cost less than a scan.
+func (w *Warehouse) follow(ctx context.Context, f Followed, oldest, snap int64, changes bool) ([][]any, error) {
 	fs := &w.follows
 	cols := f.columns()
 	id := f.Table + "\x00" + f.Where + "\x00" + keyOf(f.Args)
@@ -121,7 +164,7 @@ func (w *Warehouse) follow(ctx context.Context, f Followed, oldest, snap int64) 
 	n := len(f.Key) + len(f.Columns)
 	switch {
 	case c != nil && c.snap == snap:
-	case c != nil && c.snap < snap && oldest <= c.snap+1:
+	case changes && c != nil && c.snap < snap && oldest <= c.snap+1:
 		// Every delete and update's old image, whatever it held (a row
 		// that stops matching leaves), and what matches of the rest.
 		q := fmt.Sprintf(`SELECT %s, change_type, coalesce(%s, false) FROM ducklake_table_changes(%s, '_strata', %s, %d, %d)
@@ -184,7 +227,7 @@ func (fs *follows) keep(id string, c *followed) {
 	if fs.byQ == nil {
 		fs.byQ = map[string]*followed{}
 	}
-	if len(fs.byQ) >= maxFollowed {
+	if _, ok := fs.byQ[id]; !ok && len(fs.byQ) >= maxFollowed {
 		old := ""
 		for q, x := range fs.byQ {
 			if old == "" || x.used.Before(fs.byQ[old].used) {

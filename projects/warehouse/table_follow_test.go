@@ -17,6 +17,7 @@ func TestFollowAppliesInsertsUpdatesAndDeletesOnALake(t *testing.T) {
 	dir := t.TempDir()
 	wh := openAt(t, filepath.Join(dir, "w.duckdb"), Options{Lake: fileLake(t, dir)})
 	defer wh.Close()
+	wh.follows.changesMin = 1 // read the changes of tables however small
 	exec := func(q string) {
 		t.Helper()
 		if _, err := wh.DB().ExecContext(ctx, q); err != nil {
