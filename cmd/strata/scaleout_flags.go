@@ -106,7 +106,7 @@ func (s *scaleOut) start(ctx context.Context, dir string, local *supervisor.Pool
 		cfg.Local, cfg.LocalSlots = local, local.Size()
 		// The coordinator's kernels run shipped builds like any worker.
 		cfg.LocalNatives, cfg.LocalBinDir = nativePools{compiler.Pools}, filepath.Join(dir, ".strata", "build", "shipped")
-		cfg.LocalInputs, cfg.LocalSQL = lakeFiles{}, lakeFiles{}
+		cfg.LocalInputs, cfg.LocalSQL, cfg.LocalLake = lakeFiles{}, lakeFiles{}, lakeFiles{}
 	}
 	c, err := remote.StartCluster(ctx, cfg)
 	if err != nil {

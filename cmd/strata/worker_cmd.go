@@ -101,6 +101,7 @@ func runWorker(args []string) error {
 		// tables back, and answers a task naming an upstream's file so (the
 		// coordinator then sends the table).
 		acfg.Files, acfg.Inputs = lakeFiles{}, lakeFiles{}
+		acfg.Lake = lakeFiles{} // a Go block's committed upstream versions, from the lake itself
 	}
 	acfg.SQL = lakeFiles{} // SQL blocks over outputs of their run, in a sandboxed DuckDB
 	if *eng == "auto" {

@@ -23,7 +23,14 @@ var (
 	_ remote.FileWriter = lakeFiles{}
 	_ remote.FileReader = lakeFiles{}
 	_ remote.SQLRunner  = lakeFiles{}
+	_ remote.LakeReader = lakeFiles{}
 )
+
+// ReadLake reads the committed versions a Go block's task names, exactly
+// those, before the block runs (as RunSQL does for a SQL block's).
+func (lakeFiles) ReadLake(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table, secret remote.SecretFunc) ([]*sdk.Table, error) {
+	return readLakeInputs(ctx, req, inputs, secret)
+}
 
 // RunSQL runs a SQL block over the outputs of its run (warehouse.RunSQLOnTables),
 // with the parameters the coordinator would give it ($partition_key,

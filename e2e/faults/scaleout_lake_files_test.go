@@ -109,6 +109,15 @@ type lakeRows struct {
 type lakeSetup struct {
 	extra map[string][]string // more flags (or env:K=V) for a worker, by name
 	s3    *s3test.Server      // data in bucket "lake" there, not in a folder
+	d     *Driver             // whose reference the end is checked against (nil: a new one)
+	edit  func(dir string)    // changes the demo project before it runs (nil: as it is)
+}
+
+// lakeFilesBackfillOf is lakeFilesBackfill of the demo as edit changes it
+// (nil: as it is), checked against d's reference.
+func lakeFilesBackfillOf(t *testing.T, d *Driver, edit func(dir string), extra map[string][]string) (trafficCounts, lakeRows) {
+	t.Helper()
+	return lakeFilesBackfillOn(t, lakeSetup{extra: extra, d: d, edit: edit})
 }
 
 // lakeFilesBackfill backfills a week of the demo on a Postgres-catalog lake
@@ -132,7 +141,10 @@ func lakeFilesBackfillOn(t *testing.T, setup lakeSetup) (trafficCounts, lakeRows
 		exts = append(exts, "httpfs")
 	}
 	exttest.Require(t, exts...)
-	d := NewDriver(t)
+	d := setup.d
+	if d == nil {
+		d = NewDriver(t)
+	}
 	pg := pgtest.Start(t)
 	trial := Trial{Mode: "server", Publish: "partition", Concurrency: 4}
 	trial.From, trial.To = weekRange(1)
@@ -143,6 +155,9 @@ func lakeFilesBackfillOn(t *testing.T, setup lakeSetup) (trafficCounts, lakeRows
 		needles = append(needles, setup.s3.KeyID, setup.s3.Secret, `"lake_s3.`)
 	} else {
 		writeLakeProject(t, d, dir, pg)
+	}
+	if setup.edit != nil {
+		setup.edit(dir)
 	}
 	t.Setenv("STRATA_WORKER_FILES_MIN_ROWS", "1") // the demo's outputs are small
 
@@ -228,7 +243,7 @@ func lakeFilesBackfillOn(t *testing.T, setup lakeSetup) (trafficCounts, lakeRows
 // (remote.Traffic), printed when it stops.
 type trafficCounts struct {
 	InputRows, OutputRows, InputFiles, InputsRefused, OutputFiles int64
-	LakeInputs, LakeSQL                                           int64
+	LakeInputs, LakeSQL, LakeGo                                   int64
 }
 
 func coordinatorTraffic(t *testing.T, stderr string) trafficCounts {
@@ -238,7 +253,11 @@ func coordinatorTraffic(t *testing.T, stderr string) trafficCounts {
 		t.Fatalf("the coordinator did not report its traffic when it stopped:\n%s", stderr)
 	}
 	n := func(s string) int64 { v, _ := strconv.ParseInt(s, 10, 64); return v }
-	return trafficCounts{n(m[1]), n(m[2]), n(m[3]), n(m[4]), n(m[5]), n(m[6]), n(m[7])}
+	tc := trafficCounts{n(m[1]), n(m[2]), n(m[3]), n(m[4]), n(m[5]), n(m[6]), n(m[7]), 0}
+	if g := regexp.MustCompile(`SQL tasks ran on them, (\d+) Go tasks`).FindStringSubmatch(stderr); g != nil {
+		tc.LakeGo = n(g[1])
+	}
+	return tc
 }
 
 // workerFilesOf counts the live data files of a product's storage table

@@ -54,6 +54,11 @@ type AgentConfig struct {
 	// of this machine; without it they are answered ErrNotHere and run on
 	// the coordinator.
 	SQL SQLRunner
+	// Lake, when set, reads the committed versions a Go block's task
+	// names (ExecRequest.InputVersions) from the DuckLake itself; without
+	// it such a task is answered ErrNotHere and the coordinator sends the
+	// tables.
+	Lake LakeReader
 }
 
 // FileWriter writes a block's output as a file the coordinator commits.

@@ -46,7 +46,9 @@ type ClusterConfig struct {
 	LocalInputs FileReader
 	// LocalSQL runs SQL blocks' tasks the local kernels take.
 	LocalSQL SQLRunner
-	Version  string
+	// LocalLake reads the committed versions a Go block's task names.
+	LocalLake LakeReader
+	Version   string
 	// WorkersFile, when set, is rewritten every heartbeat with the live
 	// workers, for `strata workers` (which runs in another process).
 	WorkersFile string
@@ -98,7 +100,7 @@ func StartCluster(ctx context.Context, cfg ClusterConfig) (*Cluster, error) {
 	if cfg.Local != nil && cfg.LocalSlots > 0 {
 		host, _ := os.Hostname()
 		a, err := NewAgent(c.nc, cfg.Settings, AgentConfig{Slots: cfg.LocalSlots, ID: "coordinator@" + host, Version: cfg.Version, Local: true,
-			Natives: cfg.LocalNatives, BinDir: cfg.LocalBinDir, Inputs: cfg.LocalInputs, SQL: cfg.LocalSQL}, cfg.Local)
+			Natives: cfg.LocalNatives, BinDir: cfg.LocalBinDir, Inputs: cfg.LocalInputs, SQL: cfg.LocalSQL, Lake: cfg.LocalLake}, cfg.Local)
 		if err != nil {
 			c.Close()
 			return nil, err

@@ -215,3 +215,6 @@ func (b *binaries) fetch(ctx context.Context, ref BuildRef, pay *payloads, path 
 	build.PruneBinaries(b.dir, keepBinaries)
 	return nil
 }
+
+// ReadsLake: a compiled build's tasks go to the same workers (Pool.ReadsLake).
+func (c *Compiled) ReadsLake() bool { return c.p.ReadsLake() }

@@ -46,17 +46,38 @@ type FileReader interface {
 	ReadInput(ctx context.Context, req *protocol.ExecRequest, f protocol.InputFile, secret SecretFunc) (*sdk.Table, error)
 }
 
-// readInputs puts the tables of the task's input files in their places.
-// A file this agent cannot read (no reader, the folder not mounted here)
-// answers ErrNotHere before the block runs: the coordinator then runs it
-// with the tables, so a worker without the data folder costs a round trip,
-// never a wrong input.
+// LakeReader reads the committed versions a task names
+// (ExecRequest.InputVersions) from ExecRequest.Lake into their input
+// slots: exactly those versions, or an error. secret asks the coordinator
+// for the catalog's password (sealed to the call, masked in what the task
+// sends back; the block never sees it).
+type LakeReader interface {
+	ReadLake(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table, secret SecretFunc) ([]*sdk.Table, error)
+}
+
+// readInputs puts the tables of the task's input files in their places,
+// and for a Go block's task those of the committed lake versions it names
+// (a SQL task reads those in its own DuckDB: runSQL).
+// A file or version this agent cannot read (no reader, the folder not
+// mounted here, the lake out of reach) answers ErrNotHere before the block
+// runs: the coordinator then runs it with the tables, so a worker without
+// the data folder costs a round trip, never a wrong input.
 func (a *Agent) readInputs(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table, h *agentHandler) ([]*sdk.Table, *protocol.Result) {
-	if len(req.InputFiles) == 0 {
-		return inputs, nil
-	}
 	fail := func(msg string) ([]*sdk.Table, *protocol.Result) {
 		return nil, &protocol.Result{Error: &protocol.RunError{Kind: protocol.ErrNotHere, Message: "worker " + a.cfg.ID + ": " + msg}}
+	}
+	if len(req.InputVersions) > 0 && !req.SQL {
+		if a.cfg.Lake == nil {
+			return fail("reads no committed versions from the lake (started without the warehouse's data folder)")
+		}
+		t, err := a.cfg.Lake.ReadLake(ctx, req, inputs, h.lakeSecret)
+		if err != nil {
+			return fail("could not read the committed versions from the lake: " + err.Error())
+		}
+		inputs = t
+	}
+	if len(req.InputFiles) == 0 {
+		return inputs, nil
 	}
 	if a.cfg.Inputs == nil {
 		return fail("reads no upstream files (started without the warehouse's data folder)")

@@ -62,7 +62,8 @@ type call struct {
 	msg     *nats.Msg     // the task as published, to send again if NATS loses it; nil for an object-store blob
 	done    chan decision // buffered: the first decision is the only one
 	decided bool
-	lake    bool // a SQL task over committed lake versions (Traffic.LakeSQL)
+	lake    bool // a task over committed lake versions (Traffic.LakeSQL, LakeGo)
+	sql     bool // a SQL block's task
 }
 
 // decision ends a call: a worker's result, or the pool's own failure.
@@ -166,7 +167,7 @@ func (p *Pool) Exec(ctx context.Context, req *protocol.ExecRequest, inputs []*sd
 
 // exec publishes one task, on the compiled build when there is one.
 func (p *Pool) exec(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table, h supervisor.Handler, build *BuildRef) (*protocol.Result, *sdk.Table, error) {
-	c := &call{attempt: p.attempt.Add(1), label: req.Task, h: h, done: make(chan decision, 1), lake: len(req.InputVersions) > 0}
+	c := &call{attempt: p.attempt.Add(1), label: req.Task, h: h, done: make(chan decision, 1), lake: len(req.InputVersions) > 0, sql: req.SQL}
 	if c.label == "" {
 		c.label = "exec"
 	}
@@ -255,7 +256,7 @@ func (p *Pool) finish(c *call, d decision) (*protocol.Result, *sdk.Table, error)
 		res = &protocol.Result{Error: &protocol.RunError{Kind: protocol.ErrCrash, Message: "worker " + d.hdr.Worker + " sent a result without a body"}}
 	}
 	res.Worker, res.Engine = d.hdr.Worker, d.hdr.Engine
-	p.traffic.received(c.lake, res, d.table)
+	p.traffic.received(c, res, d.table)
 	return res, d.table, nil
 }
 

@@ -22,23 +22,15 @@ type VersionShare struct {
 // backfillLineage reads, from the catalog, the pipeline version that
 // computed each partition of the backfill, by its slot id (its latest
 // version's, when its attempts published more than once); partitions that
-// published nothing are absent.
+// published nothing are absent. Every status read asks (the UI polls), so
+// it goes through the warehouse's VersionsOfRuns, which on a lake reads
+// only what changed since the last read rather than every version kept.
 func (e *Engine) backfillLineage(ctx context.Context, id string) (map[string]string, error) {
-	rows, err := e.wh.DB().QueryContext(ctx, `SELECT `+slotSQL+` AS slot, arg_max(snapshot, created_at) FROM _strata.versions
-		WHERE starts_with(run_id, ?) AND snapshot <> '' GROUP BY slot`, id+":")
+	vs, err := e.wh.VersionsOfRuns(ctx, id+":")
 	if err != nil {
 		return nil, fmt.Errorf("backfill %s: lineage: %w", id, err)
 	}
-	defer rows.Close()
-	out := map[string]string{}
-	for rows.Next() {
-		var r, s string
-		if err := rows.Scan(&r, &s); err != nil {
-			return nil, err
-		}
-		out[r] = s
-	}
-	return out, rows.Err()
+	return lineageOf(vs), nil
 }
 
 // shares counts the runs of each pipeline version, most partitions first.

@@ -672,13 +672,19 @@ func (e *Engine) markDiscarded(ctx context.Context, id, why string) error {
 }
 
 func (e *Engine) backfillSpec(ctx context.Context, id string) (BackfillSpec, error) {
-	var raw string
-	err := e.wh.DB().QueryRowContext(ctx, `SELECT spec FROM _strata.backfills WHERE backfill_id = ?`, id).Scan(&raw)
-	if err != nil {
-		return BackfillSpec{}, errNotFoundf("backfill %q not found", id)
+	// Each caller decodes its own copy: a spec holds pointers.
+	raw, ok := e.specs.Load(id)
+	if !ok {
+		var text string
+		err := e.wh.DB().QueryRowContext(ctx, `SELECT spec FROM _strata.backfills WHERE backfill_id = ?`, id).Scan(&text)
+		if err != nil {
+			return BackfillSpec{}, errNotFoundf("backfill %q not found", id)
+		}
+		raw = text
+		e.specs.Store(id, text)
 	}
 	var s BackfillSpec
-	return s, json.Unmarshal([]byte(raw), &s)
+	return s, json.Unmarshal([]byte(raw.(string)), &s)
 }
 
 // NotFoundError marks a lookup of something that does not exist (the API maps it to 404).

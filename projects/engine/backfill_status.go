@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 
@@ -56,21 +55,20 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 		return nil, err
 	}
 	st := &BackfillStatus{ID: id, Pipeline: spec.Pipeline, Spec: spec}
-	var msg sql.NullString
-	err = e.wh.DB().QueryRowContext(ctx, `SELECT b.created_at, arg_max(ev.state, ev.event_at), arg_max(ev.message, ev.event_at), max(ev.event_at)
-		FROM _strata.backfills b JOIN _strata.backfill_events ev USING (backfill_id) WHERE b.backfill_id = ? GROUP BY b.created_at`, id).
-		Scan(&st.CreatedAt, &st.State, &msg, &st.UpdatedAt)
+	// The catalog's part in one read (statusRead): the UI polls.
+	run := e.running(id)
+	rd, err := e.readStatus(ctx, id, run == nil)
 	if err != nil {
-		return nil, fmt.Errorf("backfill %s: %w", id, err)
+		return nil, err
 	}
-	st.Message = msg.String
-	t, err := e.backfillTarget(ctx, id, spec)
+	st.CreatedAt, st.UpdatedAt, st.State, st.Message = rd.createdAt, rd.updatedAt, State(rd.state), rd.message
+	t, err := e.backfillTargetAt(ctx, id, spec, rd.version)
 	if err != nil {
 		// Still listed (with what went wrong, its version and what its
 		// partitions did), so that it can be retried with the current code
 		// or cancelled.
 		st.Problem = err.Error()
-		st.Snapshot, _ = e.backfillVersion(ctx, id)
+		st.Snapshot = rd.version
 	} else {
 		st.Partitions = t.total
 		st.Total = t.total + t.rollups
@@ -86,11 +84,7 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 		// changed too (the backfill still runs its own version).
 		st.FilesChanged = true
 	}
-	lineage, err := e.backfillLineage(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	st.Ran = shares(lineage)
+	st.Ran = shares(rd.lineage)
 	if b := e.running(id); b != nil {
 		st.InProcess = true
 		st.Progress = *b.progress()
@@ -106,9 +100,11 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 		st.Message = fmt.Sprintf("interrupted: no strata process is running it (its process stopped before it ended: a shutdown, a kill or a crash); "+
 			"what succeeded is kept: `strata backfill resume %s %s` continues it (`strata start` resumes it by itself)", dir, id)
 	}
-	counts, err := e.backfillCounts(ctx, id)
-	if err != nil {
-		return nil, err
+	counts, engine := rd.counts, rd.engine
+	if counts == nil { // it ended since readStatus
+		if counts, engine, err = e.statusCounts(ctx, id); err != nil {
+			return nil, err
+		}
 	}
 	st.Progress = Progress{BackfillID: id, State: st.State, Total: st.Total,
 		Succeeded: counts[StateSucceeded], Failed: counts[StateFailed], Skipped: counts[StateSkipped],
@@ -128,18 +124,46 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 	}
 	st.Progress.Done = st.Progress.Succeeded + st.Progress.Skipped
 	st.Progress.Elapsed = st.UpdatedAt.Sub(st.CreatedAt)
-	_ = e.wh.DB().QueryRowContext(ctx, `SELECT coalesce(arg_max(engine, seq) FILTER (WHERE engine <> ''), '') FROM _strata.run_events
-		WHERE backfill_id = ? AND block_id = ''`, id).Scan(&st.Progress.Engine)
+	st.Progress.Engine = engine
 	return st, nil
+}
+
+// statusCounts counts a backfill's partitions by their latest state, and
+// says the engine its latest run ran on, from one read of its run log.
+// Every status read asks (the UI polls), so the log is followed
+// (warehouse.Follow): on a lake a read costs the commits since the last
+// one, not a scan of every backfill's events.
+func (e *Engine) statusCounts(ctx context.Context, id string) (map[State]int, string, error) {
+	if err := e.store.Write(ctx); err != nil { // read our own writes
+		return nil, "", err
+	}
+	rows, err := e.wh.Follow(ctx, runLogFollowed(id))
+	if err != nil {
+		return nil, "", fmt.Errorf("backfill %s: run log: %w", id, err)
+	}
+	counts, engine := countsOf(rows)
+	return counts, engine, nil
 }
 
 // backfillTarget is a backfill's target as its pipeline version has it:
 // the blocks and partitions it planned, whatever the files say now.
 func (e *Engine) backfillTarget(ctx context.Context, id string, spec BackfillSpec) (*target, error) {
+	return e.backfillTargetAt(ctx, id, spec, "")
+}
+
+// backfillTargetAt is backfillTarget for a backfill whose pipeline version
+// was read already (version; "" reads it).
+func (e *Engine) backfillTargetAt(ctx context.Context, id string, spec BackfillSpec, version string) (*target, error) {
 	if b := e.running(id); b != nil {
 		return b.t, nil
 	}
-	pin, err := e.backfillPin(ctx, id, spec.Pipeline)
+	var pin *pinned
+	var err error
+	if version != "" {
+		pin, err = e.pinnedVersion(version, spec.Pipeline)
+	} else {
+		pin, err = e.backfillPin(ctx, id, spec.Pipeline)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("backfill %s: %w", id, err)
 	}

@@ -186,18 +186,26 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 	}
 	kctx, span := tracing.Start(ctx, op, attribute.String("strata.block", b.ID), attribute.String("strata.partition", g.part.Key))
 	req.InputFiles = in.inputFiles()
+	req.InputVersions, req.Lake = r.inputVersions(in)
 	r.withDataS3(req)
 	res, out, err := r.exec.Exec(kctx, req, in.tables, h)
 	if err == nil && res.Error != nil && res.Error.Kind == protocol.ErrNotHere {
 		// The executor could not read an upstream's file (its machine has
-		// not the data folder): read here, send the tables. The block had
-		// not started, so this is the same attempt.
+		// not the data folder) or the lake: read here, send the tables.
+		// The block had not started, so this is the same attempt.
 		h.keep(res.Error.Message + ": the coordinator sent the upstream tables instead\n")
 		var tin *upstreams
 		if tin, err = in.withTables(kctx, r.e.wh); err == nil {
-			req.InputFiles = nil
-			r.withDataS3(req)
-			res, out, err = r.exec.Exec(kctx, req, tin.tables, h)
+			if err = r.readPinnedInputs(kctx, tin); err == nil {
+				req.InputFiles, req.InputVersions, req.Lake = nil, nil, nil
+				r.withDataS3(req)
+				res, out, err = r.exec.Exec(kctx, req, tin.tables, h)
+			}
+		}
+	} else if err == nil && res.Error == nil {
+		// What it read of the lake: exactly the versions pinned here.
+		for _, refs := range in.pinned {
+			r.recordRead(refs)
 		}
 	}
 	h.flush() // the block ended: what was held in case a secret went on is shown

@@ -59,7 +59,7 @@ func (r *runner) inputs(ctx context.Context, g *group, b *project.Block, local f
 		if err != nil {
 			return nil, err
 		}
-		if b.Kind == project.KindSQL && !pin.staged {
+		if !pin.staged && (b.Kind == project.KindSQL || r.lakeOnWorker(b)) {
 			in.tables = append(in.tables, nil)
 			in.pinned = append(in.pinned, pin.refs())
 			continue

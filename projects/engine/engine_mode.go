@@ -176,6 +176,9 @@ func (c *compileErrorsFirst) Exec(ctx context.Context, req *protocol.ExecRequest
 	return c.exec.Exec(ctx, req, inputs, h)
 }
 
+// ReadsLake is the shipping executor's (lakeOnWorker).
+func (c *compileErrorsFirst) ReadsLake() bool { return readsLake(c.exec) }
+
 func (c *compileErrorsFirst) Size() int { return c.exec.Size() }
 
 // moduleImports lists, sorted, the third-party packages Go sources import.

@@ -130,3 +130,48 @@ func (r *runner) attemptSQLOnWorker(ctx context.Context, g *group, b *project.Bl
 	}
 	return out, nil, h.text(), res.Worker, res.Engine
 }
+
+// lakeOnWorker says whether Go block b reads its upstreams' committed
+// versions on the worker that runs it, from the lake itself, rather than
+// as tables the coordinator reads and sends: the same pins, the same
+// sealed password and the same fallback as a SQL block's (a worker that
+// cannot read them answers ErrNotHere, and the tables are sent). Not an
+// Export block (its one input is written out here, block_state.go).
+func (r *runner) lakeOnWorker(b *project.Block) bool {
+	if r.replay != nil || r.e.wh == nil || b.Kind == project.KindSQL || b.Entry == project.EntryExport {
+		return false
+	}
+	if _, ok := r.e.wh.RemoteLake(); !ok {
+		return false
+	}
+	return readsLake(r.exec)
+}
+
+// readsLake says whether executor x hands tasks to workers that read
+// committed versions from the lake themselves (ExecRequest.InputVersions):
+// the one that runs the block, not the engine's pool, since a run may use
+// a local compiled build or project kernel, which would not.
+func readsLake(x Executor) bool {
+	l, ok := x.(interface{ ReadsLake() bool })
+	return ok && l.ReadsLake()
+}
+
+// readPinnedInputs reads here, into in's tables, the committed versions
+// in.pinned names for a Go block: for an executor that could not read
+// them (ErrNotHere).
+func (r *runner) readPinnedInputs(ctx context.Context, in *upstreams) error {
+	for i, refs := range in.pinned {
+		if len(refs) == 0 || in.tables[i] != nil {
+			continue
+		}
+		t, read, err := r.e.wh.ReadVersions(ctx, refs)
+		if err != nil {
+			return err
+		}
+		r.recordRead(read)
+		if in.tables[i], err = blockInput(t, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -3,14 +3,10 @@ package warehouse
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"fmt"
 	"strings"
 
-	"github.com/duckdb/duckdb-go/v2"
-
 	"github.com/stratahq/strata/blocks/sdk"
-	"github.com/stratahq/strata/projects/extensions"
 	"github.com/stratahq/strata/projects/secrets"
 )
 
@@ -82,20 +78,27 @@ func ReadLakeVersions(ctx context.Context, lake RemoteLake, password string, inp
 }
 
 func readLakeVersions(ctx context.Context, l *lakeBackend, inputs [][]VersionRef) ([]*sdk.Table, error) {
-	connector, err := duckdb.NewConnector("?"+extensions.DSNOptions(), func(c driver.ExecerContext) error {
-		return l.initConn(ctx, c)
-	})
+	db, err := remoteLakes.open(l)
 	if err != nil {
 		return nil, err
 	}
-	db := sql.OpenDB(connector)
-	defer db.Close()
+	out, err := readLakeVersionsIn(ctx, db, inputs)
+	if err != nil {
+		// Whatever broke (Postgres restarted, a file gone), the next task
+		// attaches afresh rather than inherit it.
+		remoteLakes.drop(l)
+	}
+	return out, err
+}
+
+func readLakeVersionsIn(ctx context.Context, db *sql.DB, inputs [][]VersionRef) ([]*sdk.Table, error) {
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	// One transaction: one snapshot of the lake for every input.
+	// One transaction: one snapshot of the lake for every input (the
+	// lake's newest at BEGIN, however long the DuckDB has been attached).
 	if _, err := conn.ExecContext(ctx, "BEGIN TRANSACTION READ ONLY"); err != nil {
 		if _, err := conn.ExecContext(ctx, "BEGIN TRANSACTION"); err != nil {
 			return nil, err

@@ -95,6 +95,7 @@ func (e *LockedError) Error() string {
 type Warehouse struct {
 	path      string
 	backend   backend // the file or a DuckLake (storage_backend.go)
+	follows   follows // what a lake follows (table_follow.go)
 	retention int
 	lock      *fileLock
 	db        *sql.DB
