@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/stratahq/strata/e2e/s3test"
 	"github.com/stratahq/strata/e2e/strataproc"
 	"github.com/stratahq/strata/projects/extensions/exttest"
 )
@@ -147,4 +148,23 @@ func goRollupReference(t *testing.T) (*Driver, func(dir string)) {
 		t.Fatalf("the reference has no weekly rollup: %v", ref)
 	}
 	return &Driver{Bin: bin, ref: ref}, edit
+}
+
+// The same with the lake's data in an S3-compatible bucket: the Go
+// rollup's worker reads the pinned versions from the bucket with the key
+// it asked for sealed (both the catalog's password and the bucket's key),
+// and the lake ends with the single machine's content.
+func TestScaleOutOnLakeInS3GoBlockReadsCommittedVersionsOnWorker(t *testing.T) {
+	d, edit := goRollupReference(t)
+	exttest.Require(t, "httpfs")
+	tr, rows := lakeFilesBackfillOn(t, lakeSetup{s3: s3test.Start(t), d: d, edit: edit})
+	if tr.LakeGo < rows.weeks || tr.LakeInputs < rows.weeks {
+		t.Errorf("workers read %d inputs from the lake and ran %d Go tasks over them, want the Go rollup's %d partitions", tr.LakeInputs, tr.LakeGo, rows.weeks)
+	}
+	if tr.InputRows*2 >= rows.dcm {
+		t.Errorf("the coordinator sent %d input rows to workers; daily_customer_metrics holds %d: the Go rollup's inputs went through it", tr.InputRows, rows.dcm)
+	}
+	if rows.secretCalls == 0 || rows.keyCalls == 0 {
+		t.Errorf("workers asked %d times for the lake's password and %d times for the bucket's key (sealed): want both", rows.secretCalls, rows.keyCalls)
+	}
 }
