@@ -86,11 +86,9 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 		// changed too (the backfill still runs its own version).
 		st.FilesChanged = true
 	}
-	lineage, err := e.backfillLineage(ctx, id)
-	if err != nil {
+	if st.Ran, err = e.backfillShares(ctx, id); err != nil {
 		return nil, err
 	}
-	st.Ran = shares(lineage)
 	if b := e.running(id); b != nil {
 		st.InProcess = true
 		st.Progress = *b.progress()
@@ -211,17 +209,29 @@ func (e *Engine) Backfills(ctx context.Context) ([]*BackfillStatus, error) {
 	return out, nil
 }
 
-// backfillCounts counts partitions by their latest state.
+// backfillCounts counts partitions by their latest state, in the
+// database: a status of a backfill of millions of cells holds a handful of
+// counts, not a map of every cell.
 func (e *Engine) backfillCounts(ctx context.Context, id string) (map[State]int, error) {
-	states, err := e.partitionStates(ctx, id)
-	if err != nil {
+	if err := e.store.Write(ctx); err != nil { // read our own writes
 		return nil, err
 	}
-	out := map[State]int{}
-	for _, s := range states {
-		out[s]++
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT st, count(*) FROM (
+		SELECT arg_max(state, seq) AS st FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' GROUP BY `+slotSQL+`) GROUP BY st`, id)
+	if err != nil {
+		return nil, fmt.Errorf("backfill %s: counts: %w", id, err)
 	}
-	return out, nil
+	defer rows.Close()
+	out := map[State]int{}
+	for rows.Next() {
+		var s string
+		var n int
+		if err := rows.Scan(&s, &n); err != nil {
+			return nil, err
+		}
+		out[State(s)] = n
+	}
+	return out, rows.Err()
 }
 
 // partitionStates is the latest run-level state of each partition of a
@@ -249,83 +259,4 @@ type PartitionStatus struct {
 	// Snapshot is the pipeline version that computed the partition's
 	// published versions (the catalog's lineage); "" before it published.
 	Snapshot string `json:"snapshot,omitempty"`
-}
-
-// BackfillPartitions pages through a backfill's partitions in order
-// (pipeline partitions first, then rollups), optionally one state only; it
-// also returns how many match.
-func (e *Engine) BackfillPartitions(ctx context.Context, id, state string, offset, limit int) ([]PartitionStatus, int, error) {
-	spec, err := e.backfillSpec(ctx, id)
-	if err != nil {
-		return nil, 0, err
-	}
-	t, err := e.backfillTarget(ctx, id, spec)
-	if err != nil {
-		return nil, 0, err
-	}
-	if err := e.store.Write(ctx); err != nil {
-		return nil, 0, err
-	}
-	type last struct {
-		state State
-		run   string // the latest attempt
-		err   string
-		dur   float64
-	}
-	info := map[string]last{} // by slot
-	rows, err := e.wh.DB().QueryContext(ctx, `SELECT `+slotSQL+` AS slot, arg_max(state, seq), arg_max(run_id, seq), arg_max(error, seq), arg_max(duration_ms, seq)
-		FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' GROUP BY slot`, id)
-	if err != nil {
-		return nil, 0, err
-	}
-	for rows.Next() {
-		var r, s, run, msg string
-		var d float64
-		if err := rows.Scan(&r, &s, &run, &msg, &d); err != nil {
-			rows.Close()
-			return nil, 0, err
-		}
-		info[r] = last{State(s), run, msg, d}
-	}
-	rows.Close()
-	lineage, err := e.backfillLineage(ctx, id)
-	if err != nil {
-		return nil, 0, err
-	}
-	var out []PartitionStatus
-	n := 0
-	// A cancelled backfill's partitions that never started are cancelled,
-	// not queued: nothing will start them but a retry or resume.
-	notStarted := StateQueued
-	if st, err := e.Backfill(ctx, id); err == nil && st.State == StateCancelled {
-		notStarted = StateCancelled
-	}
-	add := func(key, interval, runID string) {
-		ps := PartitionStatus{Key: key, Interval: interval, State: notStarted}
-		if l, ok := info[runID]; ok {
-			ps.State, ps.Error, ps.Duration, ps.RunID = l.state, l.err, l.dur, l.run
-		}
-		ps.Snapshot = lineage[runID]
-		if state != "" && string(ps.State) != state {
-			return
-		}
-		if n >= offset && (limit < 0 || n < offset+limit) {
-			out = append(out, ps)
-		}
-		n++
-	}
-	it, err := t.pspec.IterBox(t.box)
-	if err != nil {
-		return nil, 0, err
-	}
-	_, coarse := t.split()
-	rt := newRollupTracker(t, &planData{coarse: coarse})
-	for p := range it {
-		add(p.Key, string(t.pspec.Interval), runIDFor(id, p.Key))
-		rt.add(p, false)
-	}
-	for _, r := range rt.all() {
-		add(r.part.Key, r.interval, runIDFor(id, r.interval+":"+r.part.Key))
-	}
-	return out, n, nil
 }
