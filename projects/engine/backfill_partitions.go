@@ -39,6 +39,11 @@ func (e *Engine) BackfillPartitions(ctx context.Context, id, state string, offse
 	return e.BackfillPartitionsQuery(ctx, id, PartitionQuery{State: state, Offset: offset, Limit: limit})
 }
 
+// maxPage is the largest page read by its keys; a larger one (every
+// partition, for a retry or the CLI's list) walks the box with every
+// slot's state instead of naming its keys to the database.
+const maxPage = 100_000
+
 // lastAttempt is what the run log says of a slot's latest attempt.
 type lastAttempt struct {
 	state State
@@ -79,7 +84,7 @@ func (e *Engine) BackfillPartitionsQuery(ctx context.Context, id string, q Parti
 	var out []PartitionStatus
 	var n int
 	switch {
-	case q.State == "" && (!rollups || t.rollups == 0 || (q.Limit >= 0 && q.Offset+q.Limit <= cells)):
+	case q.State == "" && q.Limit >= 0 && q.Limit <= maxPage && (!rollups || t.rollups == 0 || q.Offset+q.Limit <= cells):
 		out, err = e.pageInOrder(ctx, id, t, box, notStarted, q)
 		n = cells
 		if rollups {

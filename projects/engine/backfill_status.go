@@ -86,7 +86,7 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 		// changed too (the backfill still runs its own version).
 		st.FilesChanged = true
 	}
-	if st.Ran, err = e.backfillShares(ctx, id); err != nil {
+	if st.Ran, err = cachedAggregate(e, ctx, &e.statusCache.shares, id, e.statusMark(), func(ctx context.Context) ([]VersionShare, error) { return e.backfillShares(ctx, id) }); err != nil {
 		return nil, err
 	}
 	if b := e.running(id); b != nil {
@@ -213,9 +213,21 @@ func (e *Engine) Backfills(ctx context.Context) ([]*BackfillStatus, error) {
 // database: a status of a backfill of millions of cells holds a handful of
 // counts, not a map of every cell.
 func (e *Engine) backfillCounts(ctx context.Context, id string) (map[State]int, error) {
+	mark := e.statusMark()
 	if err := e.store.Write(ctx); err != nil { // read our own writes
 		return nil, err
 	}
+	counts, err := cachedAggregate(e, ctx, &e.statusCache.counts, id, mark, func(ctx context.Context) (map[State]int, error) { return e.countSlots(ctx, id) })
+	// A copy: callers add to it.
+	out := make(map[State]int, len(counts))
+	for s, n := range counts {
+		out[s] = n
+	}
+	return out, err
+}
+
+// countSlots counts the backfill's slots by their latest state.
+func (e *Engine) countSlots(ctx context.Context, id string) (map[State]int, error) {
 	rows, err := e.wh.DB().QueryContext(ctx, `SELECT st, count(*) FROM (
 		SELECT arg_max(state, seq) AS st FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' GROUP BY `+slotSQL+`) GROUP BY st`, id)
 	if err != nil {
