@@ -115,7 +115,7 @@ func (e *Engine) BackfillPartitionsQuery(ctx context.Context, id string, q Parti
 	for i, p := range out {
 		keys[i] = p.Key
 	}
-	lineage, err := e.pageLineage(ctx, id, keys)
+	lineage, err := e.pageLineage(ctx, id, timeLeads(t.pspec), keys)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -184,8 +184,9 @@ func (e *Engine) pageInOrder(ctx context.Context, id string, t *target, box part
 	for i, p := range out {
 		keys[i] = p.Key
 	}
+	cond, args := keysFilter("partition_key", timeLeads(t.pspec), keys)
 	rows, err := e.wh.DB().QueryContext(ctx, `SELECT `+slotSQL+` AS slot, arg_max(state, seq), arg_max(run_id, seq), arg_max(error, seq), arg_max(duration_ms, seq)
-		FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' AND partition_key IN `+sqlArray(keys)+` GROUP BY slot`, id)
+		FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' AND `+cond+` GROUP BY slot`, append([]any{id}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("backfill %s: partitions: %w", id, err)
 	}
@@ -211,12 +212,34 @@ func (e *Engine) pageInOrder(ctx context.Context, id string, t *target, box part
 	return out, nil
 }
 
+// keysFilter is a condition on col selecting at least keys, the keys of a
+// page in the box's order, and its arguments. When the time part leads the key, the keys' range does
+// (time outermost: a page spans a few time keys, and the log and the
+// catalog are written roughly in that order, so DuckDB skips the rest by
+// its min/max indexes); otherwise their list, which DuckDB must parse.
+// Rows of keys outside the page are dropped by the caller's lookups.
+func keysFilter(col string, timeLeads bool, keys []string) (string, []any) {
+	if timeLeads {
+		return col + ` BETWEEN ? AND ?`, []any{slices.Min(keys), slices.Max(keys)}
+	}
+	return col + ` IN ` + sqlArray(keys), nil
+}
+
+// timeLeads says whether keys of spec begin with their time part.
+func timeLeads(spec partitions.Spec) bool {
+	return spec.Interval != partitions.None && spec.TimePos == 0
+}
+
 // slotsInState reads the latest attempt of each slot of the backfill whose
-// latest state is state ("": every slot with an event).
+// latest state is state ("": every slot with an event). A slot whose
+// latest state is state has an event in that state: only those slots'
+// events are grouped (the failed ones of millions are a few thousand).
 func (e *Engine) slotsInState(ctx context.Context, id string, state State) (map[string]lastAttempt, error) {
 	rows, err := e.wh.DB().QueryContext(ctx, `SELECT slot, st, run, err, dur FROM (
 		SELECT `+slotSQL+` AS slot, arg_max(state, seq) AS st, arg_max(run_id, seq) AS run, arg_max(error, seq) AS err, arg_max(duration_ms, seq) AS dur
-		FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' GROUP BY slot) WHERE ? = '' OR st = ?`, id, string(state), string(state))
+		FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' AND (? = '' OR partition_key IN (
+			SELECT partition_key FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' AND state = ?))
+		GROUP BY slot) WHERE ? = '' OR st = ?`, id, string(state), id, string(state), string(state), string(state))
 	if err != nil {
 		return nil, fmt.Errorf("backfill %s: partitions: %w", id, err)
 	}
