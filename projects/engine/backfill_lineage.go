@@ -48,14 +48,14 @@ func (e *Engine) backfillShares(ctx context.Context, id string) ([]VersionShare,
 // pageLineage is the pipeline version that computed each of keys'
 // partitions of the backfill, by slot id (see backfillShares); partitions
 // that published nothing are absent. Only the keys' versions are read
-// (keysFilter; timeLeads: the keys begin with their time part), and maybe
+// (keysFilter: by their range when the page is dense), and maybe
 // a few more, which the caller's lookups drop.
-func (e *Engine) pageLineage(ctx context.Context, id string, timeLeads bool, keys []string) (map[string]string, error) {
+func (e *Engine) pageLineage(ctx context.Context, id string, dense bool, keys []string) (map[string]string, error) {
 	out := map[string]string{}
 	if len(keys) == 0 {
 		return out, nil
 	}
-	cond, args := keysFilter("partition", timeLeads, keys)
+	cond, args := keysFilter("partition", dense, keys)
 	rows, err := e.wh.DB().QueryContext(ctx, `SELECT `+slotSQL+` AS slot, arg_max(snapshot, created_at) FROM _strata.versions
 		WHERE `+cond+` AND starts_with(run_id, ?) AND snapshot <> '' GROUP BY slot`, append(args, id+":")...)
 	if err != nil {

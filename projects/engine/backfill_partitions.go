@@ -115,7 +115,7 @@ func (e *Engine) BackfillPartitionsQuery(ctx context.Context, id string, q Parti
 	for i, p := range out {
 		keys[i] = p.Key
 	}
-	lineage, err := e.pageLineage(ctx, id, timeLeads(t.pspec), keys)
+	lineage, err := e.pageLineage(ctx, id, q.State == "" && dense(t, q), keys)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -184,7 +184,7 @@ func (e *Engine) pageInOrder(ctx context.Context, id string, t *target, box part
 	for i, p := range out {
 		keys[i] = p.Key
 	}
-	cond, args := keysFilter("partition_key", timeLeads(t.pspec), keys)
+	cond, args := keysFilter("partition_key", dense(t, q), keys)
 	rows, err := e.wh.DB().QueryContext(ctx, `SELECT `+slotSQL+` AS slot, arg_max(state, seq), arg_max(run_id, seq), arg_max(error, seq), arg_max(duration_ms, seq)
 		FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' AND `+cond+` GROUP BY slot`, append([]any{id}, args...)...)
 	if err != nil {
@@ -213,21 +213,25 @@ func (e *Engine) pageInOrder(ctx context.Context, id string, t *target, box part
 }
 
 // keysFilter is a condition on col selecting at least keys, the keys of a
-// page in the box's order, and its arguments. When the time part leads the key, the keys' range does
+// page in the box's order, and its arguments. For a dense page (see
+// dense), the keys' range does
 // (time outermost: a page spans a few time keys, and the log and the
 // catalog are written roughly in that order, so DuckDB skips the rest by
 // its min/max indexes); otherwise their list, which DuckDB must parse.
 // Rows of keys outside the page are dropped by the caller's lookups.
-func keysFilter(col string, timeLeads bool, keys []string) (string, []any) {
-	if timeLeads {
+func keysFilter(col string, dense bool, keys []string) (string, []any) {
+	if dense {
 		return col + ` BETWEEN ? AND ?`, []any{slices.Min(keys), slices.Max(keys)}
 	}
 	return col + ` IN ` + sqlArray(keys), nil
 }
 
-// timeLeads says whether keys of spec begin with their time part.
-func timeLeads(spec partitions.Spec) bool {
-	return spec.Interval != partitions.None && spec.TimePos == 0
+// dense says whether a page of q, in the box's order, is read by its
+// keys' range (keysFilter): its keys begin with their time part and no
+// filter thins them out. A filtered page (one region and customer: a cell
+// a day) spans every time key, so its range would be the whole backfill.
+func dense(t *target, q PartitionQuery) bool {
+	return t.pspec.Interval != partitions.None && t.pspec.TimePos == 0 && len(q.Where) == 0
 }
 
 // slotsInState reads the latest attempt of each slot of the backfill whose

@@ -85,6 +85,19 @@ func TestBackfillGridPagesAreBounded(t *testing.T) {
 		t.Fatalf("region r03: %d of %d, last %+v", len(page), total, page[len(page)-1])
 	}
 
+	// One region and one customer: a cell a day, over every day.
+	if n := allocated(t, func() {
+		var err error
+		if page, total, err = e.eng.BackfillPartitionsQuery(ctx, id, PartitionQuery{Where: map[string][]string{"region": {"r03"}, "customer": {"c007"}}, Limit: 100}); err != nil {
+			t.Fatal(err)
+		}
+	}); n > budget {
+		t.Errorf("a page of a cell a day allocated %d KiB; want at most %d KiB", n>>10, budget>>10)
+	}
+	if total != days || len(page) != days || page[0].Key != "2024-01-01|r03|c007" || page[days-1].Key != "2024-02-29|r03|c007" || page[0].State != StateSucceeded {
+		t.Fatalf("r03 c007: %d of %d: %+v … %+v", len(page), total, page[0], page[len(page)-1])
+	}
+
 	// The failed cells, as the failure groups read them.
 	if n := allocated(t, func() {
 		var err error
