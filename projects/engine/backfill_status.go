@@ -126,8 +126,18 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 	}
 	st.Progress.Done = st.Progress.Succeeded + st.Progress.Skipped
 	st.Progress.Elapsed = st.UpdatedAt.Sub(st.CreatedAt)
-	_ = e.wh.DB().QueryRowContext(ctx, `SELECT coalesce(arg_max(engine, seq) FILTER (WHERE engine <> ''), '') FROM _strata.run_events
-		WHERE backfill_id = ? AND block_id = ''`, id).Scan(&st.Progress.Engine)
+	// The engine its runs used: a scan of every run event of the backfill,
+	// cached as the counts are (the mark before the write that makes the
+	// read see every event up to it).
+	mark := e.statusMark()
+	if e.store.Write(ctx) == nil {
+		st.Progress.Engine, _ = cachedAggregate(e, ctx, &e.statusCache.engines, id, mark, func(ctx context.Context) (string, error) {
+			var engine string
+			err := e.wh.DB().QueryRowContext(ctx, `SELECT coalesce(arg_max(engine, seq) FILTER (WHERE engine <> ''), '') FROM _strata.run_events
+				WHERE backfill_id = ? AND block_id = ''`, id).Scan(&engine)
+			return engine, err
+		})
+	}
 	return st, nil
 }
 

@@ -6,8 +6,8 @@ import (
 )
 
 // statusCache keeps what a backfill's status aggregates over every cell
-// (its counts by latest state from the run log, its lineage shares from
-// the catalog): for a backfill of 3.65 million cells each is a grouping of
+// (its counts by latest state and the engine its runs used, from the run
+// log; its lineage shares, from the catalog): for a backfill of 3.65 million cells each is a grouping of
 // millions of rows, seconds on a busy machine, asked for at every status
 // read while the grid's pages cost milliseconds. An entry holds while this
 // process has written no run event (the store is the run log's only
@@ -15,9 +15,10 @@ import (
 // goes through the warehouse's writer, which counts them); a read-only engine, whose warehouse another
 // process writes, never caches.
 type statusCache struct {
-	mu     sync.Mutex
-	counts map[string]cachedStatus[map[State]int]
-	shares map[string]cachedStatus[[]VersionShare]
+	mu      sync.Mutex
+	counts  map[string]cachedStatus[map[State]int]
+	shares  map[string]cachedStatus[[]VersionShare]
+	engines map[string]cachedStatus[string]
 }
 
 type cachedStatus[T any] struct {

@@ -180,7 +180,7 @@ func seedGridBackfill(t *testing.T, e *env, pipeline string, days, regions, cust
 	// its warehouse writer write these): what it cached of the backfill's
 	// status goes.
 	e.eng.statusCache.mu.Lock()
-	e.eng.statusCache.counts, e.eng.statusCache.shares = nil, nil
+	e.eng.statusCache.counts, e.eng.statusCache.shares, e.eng.statusCache.engines = nil, nil, nil
 	e.eng.statusCache.mu.Unlock()
 	t.Logf("%s: seeded in %v", pipeline, time.Since(t0))
 	return st.ID
