@@ -79,7 +79,7 @@ func BenchmarkCoordinatorCPUPerPartition(b *testing.B) {
 			}
 			var res cpuTrial
 			for range b.N {
-				res = runCPUTrial(b, bin, days, conc, m.lake, pg, m.workers)
+				res = runCPUTrial(b, bin, cpuSetup{days: days, concurrency: conc, lake: m.lake, pg: pg, workers: m.workers, slots: 2, spin: 30_000_000})
 			}
 			b.ReportMetric(res.coordMS(), "coord-cpu-ms/partition")
 			b.ReportMetric(float64(res.pollCPU.Microseconds())/1000, "coord-cpu-ms/status-read")
@@ -119,6 +119,51 @@ func BenchmarkCoordinatorCPUPerPartition(b *testing.B) {
 	}
 }
 
+// BenchmarkWorkersScaleOut measures what a second worker adds on a
+// CPU-heavy block (issue 26's target: two workers at least 1.7 times one
+// worker's throughput). Each worker takes one run at a time, so that a
+// worker is one core's worth of work (with two slots, one worker alone
+// already fills this 2-core machine and a second has nothing to add), and
+// the block burns about 300 ms compiled, ten times the coordinator's CPU
+// per partition, so that the coordinator, which shares these cores with
+// the workers, is not what is measured. The lake's catalog is in Postgres,
+// its data in a folder. STRATA_BENCH_SCALE_DAYS sets the partitions
+// (default 40). Run it on a quiet machine: another process on the cores
+// is a third worker nobody counted.
+func BenchmarkWorkersScaleOut(b *testing.B) {
+	if testing.Short() {
+		b.Skip("runs the real binary as a coordinator and workers")
+	}
+	exttest.Require(b, "ducklake")
+	exttest.Require(b, "postgres")
+	bin := strataproc.Binary(b)
+	days := 40
+	if s := os.Getenv("STRATA_BENCH_SCALE_DAYS"); s != "" {
+		days, _ = strconv.Atoi(s)
+	}
+	pg := pgtest.Start(b)
+	var one cpuTrial
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("%d-workers-1-slot", workers), func(b *testing.B) {
+			var res cpuTrial
+			for range b.N {
+				res = runCPUTrial(b, bin, cpuSetup{days: days, concurrency: 4, lake: "postgres", pg: pg,
+					workers: workers, slots: 1, spin: 300_000_000})
+			}
+			b.ReportMetric(res.perSec(), "partitions/s")
+			b.ReportMetric(res.coordMS(), "coord-cpu-ms/partition")
+			b.ReportMetric(res.workerMS(), "worker-cpu-ms/partition")
+			if workers == 1 {
+				one = res
+			} else if one.parts > 0 {
+				b.ReportMetric(res.perSec()/one.perSec(), "x-1-worker")
+			}
+			b.Logf("%d workers of 1 slot: %d partitions in %s (%.2f/s); coordinator CPU %s, workers CPU %s",
+				workers, res.parts, res.wall.Round(time.Millisecond), res.perSec(), res.coord, res.workers)
+		})
+	}
+}
+
 // cpuTrial is one backfill's figures.
 type cpuTrial struct {
 	parts              int
@@ -139,9 +184,10 @@ func (c cpuTrial) workerMS() float64 {
 }
 func (c cpuTrial) perSec() float64 { return float64(c.parts) / c.wall.Seconds() }
 
-// heavyBlock burns CPU (about 30 ms compiled), then returns 20,000 rows
-// (above warehouse.DefaultFileMinRows, so workers write them as files):
-// the shape of a block worth sending to a worker.
+// heavyBlock burns CPU (SPIN rounds of a hash: 30,000,000 take about 30 ms
+// compiled), then returns 20,000 rows (above warehouse.DefaultFileMinRows,
+// so workers write them as files): the shape of a block worth sending to a
+// worker.
 const heavyBlock = `package crunch
 
 import (
@@ -153,7 +199,7 @@ import (
 func Load(ctx *sdk.Context) (*sdk.Table, error) {
 	seed := uint64(ctx.Partition.Start.Unix())
 	h := seed
-	for i := 0; i < 30000000; i++ {
+	for i := 0; i < SPIN; i++ {
 		h ^= uint64(i)
 		h *= 1099511628211
 	}
@@ -165,10 +211,20 @@ func Load(ctx *sdk.Context) (*sdk.Table, error) {
 }
 `
 
-// runCPUTrial backfills days partitions of the heavy pipeline on a fresh
-// project and measures it.
-func runCPUTrial(b *testing.B, bin string, days, concurrency int, lake string, pg *pgtest.Cluster, workers int) cpuTrial {
+// cpuSetup is one trial's shape.
+type cpuSetup struct {
+	days, concurrency int
+	lake              string // "", "file" or "postgres": the catalog
+	pg                *pgtest.Cluster
+	workers, slots    int // worker processes, and the runs each takes at once
+	spin              int // the heavy block's rounds of hashing
+}
+
+// runCPUTrial backfills the heavy pipeline on a fresh project and
+// measures it.
+func runCPUTrial(b *testing.B, bin string, c cpuSetup) cpuTrial {
 	b.Helper()
+	days, concurrency, lake, pg, workers := c.days, c.concurrency, c.lake, c.pg, c.workers
 	b.StopTimer()
 	dir := filepath.Join(b.TempDir(), "p")
 	if out, code := strataproc.Run(b, bin, "init", dir); code != 0 {
@@ -182,7 +238,7 @@ func runCPUTrial(b *testing.B, bin string, days, concurrency int, lake string, p
 	must(os.WriteFile(filepath.Join(dir, "pipelines", "heavy.yaml"), []byte(
 		"description: a CPU-heavy block, for the coordinator's CPU per partition\npartitions: {interval: day, timezone: UTC, start: \"2020-01-01\"}\nblocks:\n  - id: crunch\n"), 0o644))
 	must(os.MkdirAll(filepath.Join(dir, "blocks", "crunch"), 0o755))
-	must(os.WriteFile(filepath.Join(dir, "blocks", "crunch", "crunch.go"), []byte(heavyBlock), 0o644))
+	must(os.WriteFile(filepath.Join(dir, "blocks", "crunch", "crunch.go"), []byte(strings.Replace(heavyBlock, "SPIN", strconv.Itoa(c.spin), 1)), 0o644))
 	if lake != "" {
 		f, err := os.OpenFile(filepath.Join(dir, "strata.yaml"), os.O_APPEND|os.O_WRONLY, 0)
 		must(err)
@@ -212,7 +268,7 @@ func runCPUTrial(b *testing.B, bin string, days, concurrency int, lake string, p
 	var procs []*exec.Cmd
 	for i := range workers {
 		cmd := exec.Command(bin, "worker", "--nats", "nats://"+addr, "--token-file", filepath.Join(dir, ".strata", "worker-token"),
-			"--slots", "2", "--name", fmt.Sprintf("w%d", i+1))
+			"--slots", strconv.Itoa(c.slots), "--name", fmt.Sprintf("w%d", i+1))
 		log := &bytes.Buffer{}
 		cmd.Stdout, cmd.Stderr = log, log
 		must(cmd.Start())

@@ -89,23 +89,25 @@ func (r *runner) runSQL(ctx context.Context, g *group, b *project.Block, src str
 	for i, n := range in.names {
 		ins[i] = warehouse.SQLInput{Name: n, Table: in.tables[i], Read: in.pinned[i]}
 	}
-	mapped, err := r.mappedSQLInputs(ctx, g, src)
+	mapped, err := r.mappedSQLInputs(ctx, g, b, src, []string{g.part.Key})
 	if err != nil {
 		return nil, err
 	}
-	ins = append(ins, mapped...)
+	ins = append(ins, mapped.ins...)
 	t, read, byName, err := r.e.wh.RunSQLBlockIn(ctx, r.opt.PreferPinned, src, ins, sqlParams(g.spec, g.part))
 	if err != nil {
 		return nil, err
 	}
-	for i, refs := range read {
-		if i >= len(in.names) {
-			// another pipeline's cells mapped onto this partition: read
-			// as ctx.Product reads them
-			r.recordProductRead(b.ID, g.part.Key, refs)
-			continue
-		}
+	if err := r.checkReplayed(ins, read); err != nil {
+		return nil, err
+	}
+	for _, refs := range read[:min(len(read), len(in.names))] {
 		r.recordRead(refs)
+	}
+	if len(read) > len(in.names) {
+		// another pipeline's cells mapped onto this partition: read as
+		// ctx.Product reads them
+		r.recordMapped(b.ID, g.part.Key, mapped, read[len(in.names):])
 	}
 	own := ProductName(r.pl, b)
 	for _, refs := range byName {

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/projects/partitions"
@@ -76,15 +75,9 @@ func (h *blockHandler) readMapped(ctx context.Context, product string, keys []st
 	if err != nil {
 		return nil, err
 	}
-	var stale []string
 	// (A replay never comes here: it reads what the stored run read.)
-	for _, k := range keys {
-		if err := h.r.e.ensureFresh(ctx, h.r.pl, product, sdk.One(k), h.r.opt.PreferPinned); err != nil {
-			stale = append(stale, err.Error())
-		}
-	}
-	if len(stale) > 0 {
-		return nil, fmt.Errorf("%s", strings.Join(stale, "; "))
+	if err := h.r.e.ensureFreshCells(ctx, h.r.pl, product, keys, h.r.opt.PreferPinned); err != nil {
+		return nil, err
 	}
 	t, read, err := h.r.e.wh.ReadSelected(ctx, product, warehouse.Selection{Partitions: keys, PreferPinned: h.r.opt.PreferPinned})
 	if err == nil {

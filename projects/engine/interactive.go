@@ -126,8 +126,13 @@ func (in *Interactive) ExecSQL(ctx context.Context) func(source string) (*sdk.Ta
 			ins = append(ins, warehouse.SQLInput{Name: n, Table: t})
 		}
 		// A product the cell names (not an upstream) is read as the
-		// environment sees it, as a run into it reads it (RunSQLBlockIn).
-		t, _, _, err := in.r.e.wh.RunSQLBlockIn(ctx, in.r.opt.PreferPinned, source, ins, sqlParams(in.g.spec, in.g.part))
+		// environment sees it, as a run into it reads it (RunSQLBlockIn),
+		// another pipeline's by the cells mapped onto the partition.
+		mapped, err := in.r.mappedSQLInputs(ctx, in.g, in.Block, source, []string{in.g.part.Key})
+		if err != nil {
+			return nil, err
+		}
+		t, _, _, err := in.r.e.wh.RunSQLBlockIn(ctx, in.r.opt.PreferPinned, source, append(ins, mapped.ins...), sqlParams(in.g.spec, in.g.part))
 		return t, err
 	}
 }
@@ -139,6 +144,14 @@ func (in *Interactive) ExecSQL(ctx context.Context) func(source string) (*sdk.Ta
 // publishes nothing.
 func (in *Interactive) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk.Table, error) {
 	if c.Method == "product" {
+		if keys, mapped, err := in.r.e.mappedRead(ctx, in.g.spec, c.Product, c.Window); mapped || err != nil {
+			if err != nil {
+				return nil, err
+			}
+			// the cells covering the partition, as a run reads them (cell_read.go)
+			t, _, err := in.r.e.wh.ReadSelected(ctx, c.Product, warehouse.Selection{Partitions: keys, PreferPinned: in.r.opt.PreferPinned})
+			return t, err
+		}
 		t, _, err := in.r.e.readProduct(ctx, c, in.r.opt.PreferPinned)
 		return t, err
 	}
@@ -189,7 +202,7 @@ func (e *Engine) interactive(pipelineID, blockID, key string) (*runner, *group, 
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("block %s: %w", b.ID, err)
 	}
-	r := &runner{e: e, pl: pl, spec: spec, part: p, readVersions: map[string]map[string]int{}}
+	r := &runner{e: e, pl: pl, spec: spec, part: p, readVersions: map[string]map[string]int{}, editor: true}
 	return r, &group{part: p, spec: spec, blocks: []*project.Block{b}}, b, nil
 }
 

@@ -90,11 +90,47 @@ func (e *Engine) ensureFresh(ctx context.Context, reader *project.Pipeline, prod
 			return fmt.Errorf("read %s: %w", product, err)
 		}
 	}
-	now := e.now()
-	keys, err := windowKeys(spec, w, now)
+	keys, err := windowKeys(spec, w, e.now())
 	if err != nil || len(keys) == 0 {
 		return err
 	}
+	return e.refreshOld(ctx, reader, rule, owner, block, product, keys, env)
+}
+
+// ensureFreshCells is ensureFresh of product's cells keys (a mapped read's:
+// cell_read.go): those that have started by now are refreshed where the
+// reader's max_age finds them too old or missing.
+func (e *Engine) ensureFreshCells(ctx context.Context, reader *project.Pipeline, product string, keys []string, env string) error {
+	rule := reader.Read(product)
+	if rule == nil || rule.MaxAge <= 0 {
+		return nil
+	}
+	owner, block := e.project().Product(product)
+	if owner == nil {
+		return nil // the read itself reports the unknown product
+	}
+	spec, err := SpecOf(block.Partitions)
+	if err != nil {
+		return err
+	}
+	now := e.now()
+	var started []string
+	for _, k := range keys {
+		if p, err := spec.Parse(k); err == nil && !p.Start.After(now) {
+			started = append(started, k)
+		}
+	}
+	if len(started) == 0 {
+		return nil
+	}
+	return e.refreshOld(ctx, reader, rule, owner, block, product, started, env)
+}
+
+// refreshOld refreshes the partitions keys of product (written by owner's
+// block) that are older than rule's max_age for reader, or missing, one
+// run each (single flight).
+func (e *Engine) refreshOld(ctx context.Context, reader *project.Pipeline, rule *project.ProductRead, owner *project.Pipeline, block *project.Block, product string, keys []string, env string) error {
+	now := e.now()
 	ages, err := e.versionTimes(ctx, product, keys, env)
 	if err != nil {
 		return err

@@ -210,6 +210,10 @@ type runner struct {
 	// which writes nothing (no event, no publish, no refresh, no export)
 	// and reads ctx.Product windows and ctx.State as the stored run did.
 	replay *replaySession
+	// editor, when set: the runner prepares an editor run (interactive.go),
+	// which reads as a run does but refreshes nothing under a max_age and
+	// records nothing.
+	editor bool
 	// written are the outputs workers wrote as files, by block
 	// (output_sink.go): published by registering the file.
 	written map[string]*warehouse.WrittenFile

@@ -74,6 +74,7 @@ type batchWindow struct {
 	rows   map[string][]int // the rows of t of each partition of keys
 	read   [][]warehouse.VersionRef
 	byName [][]warehouse.VersionRef
+	mapped *mappedInputs // other pipelines' cells mapped onto the window's cells (sql_mapped.go)
 	err    error
 	taken  int // partitions that took their rows: at len(keys) it is dropped
 }
@@ -253,8 +254,12 @@ func (r *runner) runSQLBatch(ctx context.Context, g *group, b *project.Block, sr
 	if w.err != nil {
 		return nil, w.err
 	}
-	for _, refs := range w.read {
+	for _, refs := range w.read[:min(len(w.read), len(in.names))] {
 		r.recordRead(refs)
+	}
+	if w.mapped != nil && len(w.read) > len(in.names) {
+		// Of the cells mapped onto the window, this cell's own.
+		r.recordMapped(b.ID, g.part.Key, w.mapped, w.read[len(in.names):])
 	}
 	own := ProductName(r.pl, b)
 	for _, refs := range w.byName {
@@ -298,7 +303,22 @@ func (w *batchWindow) compute(ctx context.Context, r *runner, g *group, b *proje
 	if len(b.BatchAcross) > 0 {
 		window = fmt.Sprintf("%s .. %s across %s", g.spec.TimeKey(times[0]), g.spec.TimeKey(times[len(times)-1]), strings.Join(b.BatchAcross, ", "))
 	}
+	// Other pipelines' cells mapped onto any cell of the window: one
+	// query reads them all, each cell records its own (runSQLBatch).
+	keys := make([]string, len(cells))
+	for i, p := range cells {
+		keys[i] = p.Key
+	}
+	mapped, err := r.mappedSQLInputs(ctx, g, b, src, keys)
+	if err != nil {
+		w.err = fmt.Errorf("batch %s (%d partitions): %w", window, len(cells), err)
+		return
+	}
+	ins = append(ins, mapped.ins...)
 	t, read, byName, err := r.e.wh.RunSQLBlockIn(ctx, r.opt.PreferPinned, src, ins, params)
+	if err == nil {
+		err = r.checkReplayed(ins, read)
+	}
 	if err != nil {
 		w.err = fmt.Errorf("batch %s (%d partitions): %w", window, len(cells), err)
 		return
@@ -321,7 +341,7 @@ func (w *batchWindow) compute(ctx context.Context, r *runner, g *group, b *proje
 			return
 		}
 	}
-	w.t, w.read, w.byName = t, read, byName
+	w.t, w.read, w.byName, w.mapped = t, read, byName, mapped
 }
 
 // inScope says whether key is a cell of the window's days whose values
