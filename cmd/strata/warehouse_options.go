@@ -47,7 +47,7 @@ func warehouseOptions(proj *project.Project, readOnly bool) (warehouse.Options, 
 		if err != nil {
 			return o, fmt.Errorf("strata.yaml warehouse.s3_secret: %w", err)
 		}
-		o.Lake.S3 = &v
+		o.Lake.S3, o.Lake.S3Secret = &v, wc.S3Secret
 	}
 	return o, nil
 }

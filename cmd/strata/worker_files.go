@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/kernel/protocol"
@@ -31,7 +32,7 @@ var (
 // Inputs that are committed versions (req.InputVersions) are read from the
 // lake first, exactly those versions, with the catalog's password asked of
 // the coordinator by its secret's name (sealed on the wire).
-func (lakeFiles) RunSQL(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table, secret func(context.Context, string) (string, error)) (*sdk.Table, error) {
+func (lakeFiles) RunSQL(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table, secret remote.SecretFunc) (*sdk.Table, error) {
 	p, err := protocol.BlockPartition(req.Partition)
 	if err != nil {
 		return nil, err
@@ -46,12 +47,32 @@ func (lakeFiles) RunSQL(ctx context.Context, req *protocol.ExecRequest, inputs [
 	return warehouse.RunSQLOnTables(ctx, req.Source, req.Inputs, inputs, params)
 }
 
-func (lakeFiles) ReadInput(ctx context.Context, f protocol.InputFile) (*sdk.Table, error) {
-	return warehouse.ReadLakeFile(ctx, warehouse.InputFile{Path: f.Path, Partition: f.Partition, Version: f.Version, Rows: f.Rows, Hash: f.Hash})
+func (lakeFiles) ReadInput(ctx context.Context, req *protocol.ExecRequest, f protocol.InputFile, secret remote.SecretFunc) (*sdk.Table, error) {
+	in := warehouse.InputFile{Path: f.Path, Partition: f.Partition, Version: f.Version, Rows: f.Rows, Hash: f.Hash}
+	if strings.Contains(f.Path, "://") {
+		key, err := bucketKey(ctx, req.DataS3, secret)
+		if err != nil {
+			return nil, err
+		}
+		in.Key = key.WithKey(key.keyID, key.secret)
+	}
+	return warehouse.ReadLakeFile(ctx, in)
 }
 
-func (lakeFiles) WriteOutput(ctx context.Context, s *protocol.OutputSink, t *sdk.Table) (*protocol.WrittenOutput, error) {
-	f, err := warehouse.WriteLakeFile(ctx, warehouse.FileSink{DataPath: s.DataPath, Product: s.Product, Partition: s.Partition, Version: s.Version, MinRows: s.MinRows}, t)
+func (lakeFiles) WriteOutput(ctx context.Context, req *protocol.ExecRequest, t *sdk.Table, secret remote.SecretFunc) (*protocol.WrittenOutput, error) {
+	s := req.Sink
+	sink := warehouse.FileSink{DataPath: s.DataPath, Product: s.Product, Partition: s.Partition, Version: s.Version, MinRows: s.MinRows}
+	if strings.Contains(s.DataPath, "://") {
+		if t == nil || t.Len() < s.MinRows {
+			return nil, nil // a table: no need for the key
+		}
+		key, err := bucketKey(ctx, req.DataS3, secret)
+		if err != nil {
+			return nil, err
+		}
+		sink.S3, sink.Key = key.LakeS3, key.WithKey(key.keyID, key.secret)
+	}
+	f, err := warehouse.WriteLakeFile(ctx, sink, t)
 	if err != nil || f == nil {
 		return nil, err
 	}
@@ -61,7 +82,7 @@ func (lakeFiles) WriteOutput(ctx context.Context, s *protocol.OutputSink, t *sdk
 
 // readLakeInputs puts the committed versions req.InputVersions names in
 // their input slots, read from req.Lake.
-func readLakeInputs(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table, secret func(context.Context, string) (string, error)) ([]*sdk.Table, error) {
+func readLakeInputs(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table, secret remote.SecretFunc) ([]*sdk.Table, error) {
 	if len(req.InputVersions) == 0 {
 		return inputs, nil
 	}
@@ -85,6 +106,13 @@ func readLakeInputs(ctx context.Context, req *protocol.ExecRequest, inputs []*sd
 		}
 	}
 	lake := warehouse.RemoteLake{Catalog: req.Lake.Catalog, DataPath: req.Lake.DataPath, PasswordSecret: req.Lake.PasswordSecret}
+	if strings.Contains(req.Lake.DataPath, "://") {
+		key, err := bucketKey(ctx, req.DataS3, secret)
+		if err != nil {
+			return nil, err
+		}
+		lake.S3, lake.Key = key.LakeS3, key.WithKey(key.keyID, key.secret)
+	}
 	tables, err := warehouse.ReadLakeVersions(ctx, lake, password, refs)
 	if err != nil {
 		return nil, err
@@ -94,4 +122,32 @@ func readLakeInputs(ctx context.Context, req *protocol.ExecRequest, inputs []*sd
 		out[iv.Input] = tables[i]
 	}
 	return out, nil
+}
+
+// s3Key is a lake's bucket as the task describes it, with the key this
+// worker was given for it.
+type s3Key struct {
+	*warehouse.LakeS3
+	keyID, secret string
+}
+
+// bucketKey asks for the key of the lake's bucket the task names, by its
+// s3 secret's name (NAME.key_id and NAME.secret, sealed on the wire).
+func bucketKey(ctx context.Context, a *protocol.S3Access, secret remote.SecretFunc) (s3Key, error) {
+	if a == nil || a.Secret == "" {
+		return s3Key{}, errors.New("the lake's data path is in S3 and the task names no s3 secret to reach it")
+	}
+	if err := warehouse.S3FilesReady(ctx); err != nil {
+		return s3Key{}, err // not asked for: this worker could not use it
+	}
+	var k s3Key
+	var err error
+	if k.keyID, err = secret(ctx, a.Secret+".key_id"); err != nil {
+		return s3Key{}, fmt.Errorf("the lake bucket's key id (secret %q): %w", a.Secret, err)
+	}
+	if k.secret, err = secret(ctx, a.Secret+".secret"); err != nil {
+		return s3Key{}, fmt.Errorf("the lake bucket's secret (secret %q): %w", a.Secret, err)
+	}
+	k.LakeS3 = &warehouse.LakeS3{DataPath: a.DataPath, Secret: a.Secret, Endpoint: a.Endpoint, Region: a.Region, URLStyle: a.URLStyle, UseSSL: a.UseSSL, Scope: a.Scope}
+	return k, nil
 }

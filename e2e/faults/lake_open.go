@@ -32,9 +32,20 @@ func openLake(projectDir string) (w *warehouse, ok bool, err error) {
 		}
 		cat += " password=" + pw
 	}
+	stmts := []string{"LOAD ducklake", "LOAD postgres_scanner"}
+	if wc.S3Secret != "" {
+		// The data is in a bucket: its key as a temporary secret, as any
+		// reader of the lake has it.
+		v, err := secrets.New(p.Dir, p.Secrets).ResolveS3(wc.S3Secret)
+		if err != nil {
+			return nil, true, err
+		}
+		stmts = append(stmts, "LOAD httpfs", fmt.Sprintf("CREATE TEMPORARY SECRET lake_s3 (TYPE s3, KEY_ID '%s', SECRET '%s', ENDPOINT '%s', REGION '%s', URL_STYLE 'path', USE_SSL false, SCOPE '%s')",
+			v.KeyID, v.Secret, v.Endpoint, v.Region, wc.DataPath))
+	}
 	connector, err := duckdb.NewConnector("?"+extensions.DSNOptions(), func(c driver.ExecerContext) error {
-		for _, q := range []string{"LOAD ducklake", "LOAD postgres_scanner",
-			"ATTACH IF NOT EXISTS 'ducklake:" + cat + "' AS lake (DATA_PATH '" + wc.DataPath + "', READ_ONLY)", "USE lake"} {
+		for _, q := range append(stmts,
+			"ATTACH IF NOT EXISTS 'ducklake:"+cat+"' AS lake (DATA_PATH '"+wc.DataPath+"', READ_ONLY)", "USE lake") {
 			if _, err := c.ExecContext(context.Background(), q, nil); err != nil {
 				return fmt.Errorf("%s: %w", q[:min(len(q), 20)], err)
 			}

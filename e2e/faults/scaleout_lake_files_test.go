@@ -16,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/stratahq/strata/e2e/pgtest"
+	"github.com/stratahq/strata/e2e/s3test"
 	"github.com/stratahq/strata/e2e/strataproc"
 	"github.com/stratahq/strata/projects/extensions/exttest"
 )
@@ -100,7 +101,14 @@ func TestScaleOutOnLakeWorkerWithoutLakeExtensionLeavesRollupToCoordinator(t *te
 type lakeRows struct {
 	clv, clvParts, segments, stats, dcm, weeks int64
 	secretCalls                                int // NATS messages naming the lake's password secret
+	keyCalls                                   int // NATS messages naming the bucket's s3 secret (on S3)
 	dir                                        string
+}
+
+// lakeSetup is how lakeFilesBackfillOn sets up the lake and its workers.
+type lakeSetup struct {
+	extra map[string][]string // more flags (or env:K=V) for a worker, by name
+	s3    *s3test.Server      // data in bucket "lake" there, not in a folder
 }
 
 // lakeFilesBackfill backfills a week of the demo on a Postgres-catalog lake
@@ -109,16 +117,33 @@ type lakeRows struct {
 // went through the coordinator, as it reported when it stopped.
 func lakeFilesBackfill(t *testing.T, extra map[string][]string) (trafficCounts, lakeRows) {
 	t.Helper()
+	return lakeFilesBackfillOn(t, lakeSetup{extra: extra})
+}
+
+// lakeFilesBackfillOn is lakeFilesBackfill on the lake setup says.
+func lakeFilesBackfillOn(t *testing.T, setup lakeSetup) (trafficCounts, lakeRows) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("runs the real binary as a coordinator and two workers on a DuckLake")
 	}
-	exttest.Require(t, "ducklake", "postgres")
+	extra := setup.extra
+	exts := []string{"ducklake", "postgres"}
+	if setup.s3 != nil {
+		exts = append(exts, "httpfs")
+	}
+	exttest.Require(t, exts...)
 	d := NewDriver(t)
 	pg := pgtest.Start(t)
 	trial := Trial{Mode: "server", Publish: "partition", Concurrency: 4}
 	trial.From, trial.To = weekRange(1)
 	dir := filepath.Join(t.TempDir(), "lake")
-	writeLakeProject(t, d, dir, pg)
+	needles := []string{pg.Password, `"pg_lake"`}
+	if setup.s3 != nil {
+		writeLakeS3Project(t, d, dir, pg, setup.s3)
+		needles = append(needles, setup.s3.KeyID, setup.s3.Secret, `"lake_s3.`)
+	} else {
+		writeLakeProject(t, d, dir, pg)
+	}
 	t.Setenv("STRATA_WORKER_FILES_MIN_ROWS", "1") // the demo's outputs are small
 
 	addr := freeAddr(t)
@@ -129,7 +154,7 @@ func lakeFilesBackfill(t *testing.T, extra map[string][]string) (trafficCounts, 
 		workers = append(workers, startWorker(t, d.Bin, "nats://"+addr, tokenFile, name, extra[name]...))
 	}
 	waitWorkers(t, d.Bin, dir, 2)
-	spy := spyNATS(t, "nats://"+addr, tokenFile, pg.Password, `"pg_lake"`)
+	spy := spyNATS(t, "nats://"+addr, tokenFile, needles...)
 	var launched struct {
 		ID string `json:"id"`
 	}
@@ -153,13 +178,28 @@ func lakeFilesBackfill(t *testing.T, extra map[string][]string) (trafficCounts, 
 	if spy.total() == 0 {
 		t.Errorf("the NATS spy saw no message")
 	}
-	if strings.Contains(srv.Stderr.String(), pg.Password) {
-		t.Errorf("the coordinator's log holds the lake's password")
+	secretsInClear := []string{pg.Password}
+	if setup.s3 != nil {
+		// The bucket's key, too: only sealed on NATS, in no log.
+		secretsInClear = append(secretsInClear, setup.s3.KeyID, setup.s3.Secret)
+		for _, v := range []string{setup.s3.KeyID, setup.s3.Secret} {
+			if n := spy.seen(v); n > 0 {
+				t.Errorf("the lake bucket's key crossed NATS in clear in %d messages", n)
+			}
+		}
+		t.Logf("NATS: %d messages naming the s3 secret lake_s3 (the sealed key calls), none holding its key in clear", spy.seen(`"lake_s3.`))
+	}
+	for _, v := range secretsInClear {
+		if strings.Contains(srv.Stderr.String(), v) {
+			t.Errorf("the coordinator's log holds a credential of the lake")
+		}
 	}
 	for i, w := range workers {
 		_ = w.Wait()
-		if strings.Contains(w.Stdout.(*bytes.Buffer).String(), pg.Password) {
-			t.Errorf("worker w%d's log holds the lake's password", i+1)
+		for _, v := range secretsInClear {
+			if strings.Contains(w.Stdout.(*bytes.Buffer).String(), v) {
+				t.Errorf("worker w%d's log holds a credential of the lake", i+1)
+			}
 		}
 	}
 	d.reportEnd(t, trial, dir, launched.ID)
@@ -171,7 +211,7 @@ func lakeFilesBackfill(t *testing.T, extra map[string][]string) (trafficCounts, 
 		t.Fatalf("open the lake: %v", err)
 	}
 	defer w.close()
-	r := lakeRows{dir: dir, secretCalls: spy.seen(`"pg_lake"`)}
+	r := lakeRows{dir: dir, secretCalls: spy.seen(`"pg_lake"`), keyCalls: spy.seen(`"lake_s3.`)}
 	if err := w.db.QueryRow(`SELECT (SELECT count(*) FROM clv__clv), (SELECT count(DISTINCT _partition) FROM clv__clv),
 		(SELECT count(*) FROM clv__segments), (SELECT count(*) FROM clv__segment_stats), (SELECT count(*) FROM daily_customer_metrics),
 		(SELECT count(DISTINCT _partition) FROM clv__weekly_customer_rollup)`).Scan(&r.clv, &r.clvParts, &r.segments, &r.stats, &r.dcm, &r.weeks); err != nil {

@@ -100,10 +100,11 @@ func startWorker(t *testing.T, bin, natsURL, tokenFile, name string, extra ...st
 	cmd := exec.Command(bin, append([]string{"worker", "--nats", natsURL, "--token-file", tokenFile, "--slots", "2", "--name", name}, flags...)...)
 	log := &bytes.Buffer{}
 	cmd.Stdout, cmd.Stderr = log, log
-	// A worker knows no project secret: the lake's password, when a task
-	// needs it, comes from the coordinator sealed.
+	// A worker knows no project secret: the lake's password and the
+	// bucket's key, when a task needs them, come from the coordinator
+	// sealed.
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "STRATA_FAULTS_LAKE_PASSWORD=") {
+		if !strings.HasPrefix(kv, "STRATA_FAULTS_LAKE_") {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}

@@ -37,6 +37,11 @@ describe("summarizePlan", () => {
       { product: "clv__weekly_customer_rollup", run: 1, skip: 0, rollup: true },
     ]);
   });
+  it("counts every rollup, not only the page's", () => {
+    const paged = summarizePlan({ ...plan, rollups_total: 10, rollups_to_run: 4 });
+    expect(paged.headline).toBe("4 partitions to run, 1 to skip of 5 (2024-01-01 … 2024-01-05); 4 rollups to run of 10");
+    expect(paged.rollups).toBe(10);
+  });
   it("tolerates nulls from an empty plan", () => {
     const e = summarizePlan({ ...plan, total: 0, to_run: 0, to_skip: 0, by_state: {}, by_product: {}, products: null, partitions: null, rollups: null });
     expect(e.products).toEqual([]);

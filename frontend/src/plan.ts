@@ -40,12 +40,14 @@ export function summarizePlan(p: Plan): PlanSummary {
   for (const [name, [run, skip]] of Object.entries(p.by_product ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
     if (!fine.includes(name)) products.push({ product: name, run, skip, rollup: true });
   }
-  const rollups = p.rollups ?? [];
-  const rollupsToRun = rollups.filter((r) => r.action === "run").length;
+  // The plan lists the rollups of its page of partitions; its totals count them all.
+  const listed = p.rollups ?? [];
+  const rollups = p.rollups_total ?? listed.length;
+  const rollupsToRun = p.rollups_to_run ?? listed.filter((r) => r.action === "run").length;
   const n = (x: number, what: string) => `${x.toLocaleString("en-US")} ${what}${x === 1 ? "" : "s"}`;
   let headline = `${n(p.to_run, "partition")} to run, ${p.to_skip.toLocaleString("en-US")} to skip of ${p.total.toLocaleString("en-US")} (${p.from} … ${p.to})`;
-  if (rollups.length) headline += `; ${n(rollupsToRun, "rollup")} to run of ${rollups.length.toLocaleString("en-US")}`;
-  return { total: p.total, toRun: p.to_run, toSkip: p.to_skip, rollups: rollups.length, rollupsToRun, states, products, headline };
+  if (rollups) headline += `; ${n(rollupsToRun, "rollup")} to run of ${rollups.toLocaleString("en-US")}`;
+  return { total: p.total, toRun: p.to_run, toSkip: p.to_skip, rollups, rollupsToRun, states, products, headline };
 }
 
 /** The state of one product in each planned partition: key -> missing | failed | stale | current. */

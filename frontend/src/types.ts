@@ -250,7 +250,9 @@ export interface Plan {
   by_product: Record<string, [number, number]>;
   products: string[] | null;
   partitions: PlannedPartition[] | null;
-  rollups: PlannedPartition[] | null;
+  rollups: PlannedPartition[] | null; // those of the page's partitions
+  rollups_total?: number; // every rollup the range touches
+  rollups_to_run?: number;
 }
 
 export type RunState = "queued" | "running" | "succeeded" | "failed" | "skipped" | "cancelled" | "paused" | "conflict" | "needs_attention" | "review" | "rolled_back";

@@ -110,6 +110,10 @@ type ExecRequest struct {
 	// reads exactly those versions itself, or answers ErrNotHere.
 	InputVersions []InputVersions `json:"input_versions,omitempty"`
 	Lake          *LakeRead       `json:"lake,omitempty"`
+	// DataS3, when set, says the lake's data path (Sink, InputFiles and
+	// Lake's files) is in an S3 bucket, and how to reach it: the worker
+	// asks for the key by the secret's name, sealed (output_sink.go).
+	DataS3 *S3Access `json:"data_s3,omitempty"`
 }
 
 // SourceFile is one more file of a Go block's package.
@@ -136,7 +140,7 @@ type PartitionWire struct {
 func BlockPartition(pw PartitionWire) (sdk.Partition, error) {
 	loc := time.UTC
 	if pw.Zone != "" {
-		l, err := time.LoadLocation(pw.Zone)
+		l, err := loadLocation(pw.Zone)
 		if err != nil {
 			return sdk.Partition{}, fmt.Errorf("partition zone %q: %w", pw.Zone, err)
 		}

@@ -9,7 +9,8 @@ import "github.com/stratahq/strata/blocks/sdk"
 // the coordinator.
 type OutputSink struct {
 	// DataPath is the data folder, as the coordinator sees it (a shared
-	// folder mounted at the same path on the workers).
+	// folder mounted at the same path on the workers), or an s3:// prefix
+	// (ExecRequest.DataS3 says how to reach it).
 	DataPath  string `json:"data_path"`
 	Product   string `json:"product"`
 	Partition string `json:"partition"`
@@ -79,4 +80,19 @@ type InputVersions struct {
 type PinnedVersion struct {
 	Partition string `json:"partition"`
 	Version   int    `json:"version"`
+}
+
+// S3Access is how a worker reaches a lake's data path in an S3-compatible
+// bucket: the prefix, the settings of the project's s3 secret that are not
+// secret, and that secret's name. The key id and the secret never travel
+// with a task: the worker asks for Secret+".key_id" and Secret+".secret"
+// through the sealed host call, as for a catalog's password.
+type S3Access struct {
+	DataPath string `json:"data_path"`
+	Secret   string `json:"secret"`
+	Endpoint string `json:"endpoint,omitempty"`
+	Region   string `json:"region,omitempty"`
+	URLStyle string `json:"url_style,omitempty"`
+	UseSSL   *bool  `json:"use_ssl,omitempty"`
+	Scope    string `json:"scope,omitempty"`
 }

@@ -57,8 +57,10 @@ type AgentConfig struct {
 }
 
 // FileWriter writes a block's output as a file the coordinator commits.
+// The task says where (req.Sink) and, for a bucket, how to reach it
+// (req.DataS3, the key asked for with secret).
 type FileWriter interface {
-	WriteOutput(ctx context.Context, sink *protocol.OutputSink, t *sdk.Table) (*protocol.WrittenOutput, error)
+	WriteOutput(ctx context.Context, req *protocol.ExecRequest, t *sdk.Table, secret SecretFunc) (*protocol.WrittenOutput, error)
 }
 
 // Agent is a worker: it pulls tasks, one Fetch(1) per free slot, runs them
@@ -79,6 +81,8 @@ type Agent struct {
 
 	mu      sync.Mutex
 	running map[uint64]context.CancelFunc // by attempt, for cancel broadcasts
+
+	lakeKeys lakeSecrets // lake credentials, kept between tasks (lake_secret_cache.go)
 }
 
 // NewAgent returns a worker for the pool named in s.
@@ -252,7 +256,7 @@ func (a *Agent) handle(ctx context.Context, m jetstream.Msg, pay *payloads, ackW
 	}
 	var res *protocol.Result
 	var out *sdk.Table
-	if inputs, res = a.readInputs(runCtx, hdr.Exec, inputs); res == nil {
+	if inputs, res = a.readInputs(runCtx, hdr.Exec, inputs, h); res == nil {
 		if hdr.Exec.SQL {
 			res, out = a.runSQL(runCtx, hdr.Exec, inputs, h)
 			engine = EngineSQL
@@ -401,19 +405,6 @@ func (h *agentHandler) HostCall(ctx context.Context, c *protocol.HostCall) (*sdk
 		h.mu.Unlock()
 	}
 	return h.call(ctx, c)
-}
-
-// lakeSecret asks for the lake catalog's password for a SQL task that reads
-// the lake here. Like a block's secret it comes sealed and is masked in
-// what the task sends back; unlike a block's, the query never sees it (the
-// worker's own DuckDB attaches the lake with it), so the output may still
-// be written to the data folder.
-func (h *agentHandler) lakeSecret(ctx context.Context, name string) (string, error) {
-	t, err := h.call(ctx, &protocol.HostCall{Method: "secret", Secret: name})
-	if err != nil {
-		return "", err
-	}
-	return protocol.SecretValue(t)
 }
 
 // call forwards a host call to the coordinator; a secret's value comes

@@ -24,7 +24,7 @@ func (a *Agent) writeOutput(ctx context.Context, req *protocol.ExecRequest, res 
 	if secret {
 		return out
 	}
-	w, err := a.cfg.Files.WriteOutput(ctx, req.Sink, out)
+	w, err := a.cfg.Files.WriteOutput(ctx, req, out, h.lakeSecret)
 	if err != nil {
 		h.Log(protocol.LogLine{Level: "warn", Msg: "worker " + a.cfg.ID + " sent the output back instead of writing it to the warehouse's data folder: " + err.Error(), Time: time.Now()})
 		return out
@@ -40,8 +40,10 @@ func (a *Agent) writeOutput(ctx context.Context, req *protocol.ExecRequest, res 
 }
 
 // FileReader reads an upstream's output from the file a worker wrote.
+// A file in a bucket (req.DataS3) is read with the key asked for with
+// secret.
 type FileReader interface {
-	ReadInput(ctx context.Context, f protocol.InputFile) (*sdk.Table, error)
+	ReadInput(ctx context.Context, req *protocol.ExecRequest, f protocol.InputFile, secret SecretFunc) (*sdk.Table, error)
 }
 
 // readInputs puts the tables of the task's input files in their places.
@@ -49,7 +51,7 @@ type FileReader interface {
 // answers ErrNotHere before the block runs: the coordinator then runs it
 // with the tables, so a worker without the data folder costs a round trip,
 // never a wrong input.
-func (a *Agent) readInputs(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table) ([]*sdk.Table, *protocol.Result) {
+func (a *Agent) readInputs(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table, h *agentHandler) ([]*sdk.Table, *protocol.Result) {
 	if len(req.InputFiles) == 0 {
 		return inputs, nil
 	}
@@ -65,7 +67,7 @@ func (a *Agent) readInputs(ctx context.Context, req *protocol.ExecRequest, input
 		if f.Input < 0 || f.Input >= len(out) {
 			return fail(fmt.Sprintf("input file %s for input %d of %d", f.Path, f.Input, len(out)))
 		}
-		t, err := a.cfg.Inputs.ReadInput(ctx, f)
+		t, err := a.cfg.Inputs.ReadInput(ctx, req, f, h.lakeSecret)
 		if err != nil {
 			return fail(err.Error())
 		}
@@ -79,7 +81,7 @@ func (a *Agent) readInputs(ctx context.Context, req *protocol.ExecRequest, input
 // asks the coordinator for a secret (sealed to this call) and masks its
 // value in everything the task sends back.
 type SQLRunner interface {
-	RunSQL(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table, secret func(ctx context.Context, name string) (string, error)) (*sdk.Table, error)
+	RunSQL(ctx context.Context, req *protocol.ExecRequest, inputs []*sdk.Table, secret SecretFunc) (*sdk.Table, error)
 }
 
 // runSQL runs a SQL block's task. Whatever keeps it from running here

@@ -91,12 +91,19 @@ func (lp launchPlan) of(id, runID string) (plannedRun, bool) {
 	}
 	key := strings.TrimPrefix(runID, id+":")
 	pr, ok := lp[key]
-	if iv, _, rollup := strings.Cut(key, ":"); !ok && !(rollup && partitions.Interval(iv).Valid()) {
+	if !ok && !isRollupKey(key) {
 		// a cell left out: nothing at launch (rollups, "interval:key",
 		// are all recorded)
 		return unplanned, true
 	}
 	return pr, ok
+}
+
+// isRollupKey says whether a run id's suffix names a rollup
+// ("interval:key") rather than a cell.
+func isRollupKey(key string) bool {
+	iv, _, rollup := strings.Cut(key, ":")
+	return rollup && partitions.Interval(iv).Valid()
 }
 
 // basedOn is the compare-and-set base of a run for blocks: product -> the
@@ -122,19 +129,24 @@ func (lp launchPlan) encode() (string, error) {
 	return string(b), err
 }
 
-// loadLaunchPlan reads the plan a backfill was launched with (nil for a
-// backfill launched before plans were kept).
-func (e *Engine) loadLaunchPlan(ctx context.Context, id string) (launchPlan, error) {
+// loadLaunchPlan reads the plan a backfill was launched with: its JSON
+// plan (nil for a backfill launched before plans were kept), or, for a
+// plan kept as rows (backfill_plan_rows.go), the reader of its pages.
+func (e *Engine) loadLaunchPlan(ctx context.Context, id string) (planSource, error) {
 	var raw sql.NullString
 	if err := e.wh.DB().QueryRowContext(ctx, `SELECT plan FROM _strata.backfills WHERE backfill_id = ?`, id).Scan(&raw); err != nil {
 		return nil, fmt.Errorf("read the plan of backfill %s: %w", id, err)
 	}
 	if !raw.Valid || raw.String == "" {
-		return nil, nil
+		return launchPlan(nil), nil
+	}
+	if raw.String == planRowsMarker {
+		return &pagedPlan{e: e, id: id, cells: map[string]plannedRun{}, rollups: map[string]plannedRun{}}, nil
 	}
 	var lp launchPlan
 	if err := json.Unmarshal([]byte(raw.String), &lp); err != nil {
 		return nil, fmt.Errorf("backfill %s: its recorded plan is unreadable: %w", id, err)
 	}
+	e.loaded("plan", len(lp))
 	return lp, nil
 }

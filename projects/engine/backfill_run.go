@@ -12,6 +12,7 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 
+	"github.com/stratahq/strata/projects/partitions"
 	"github.com/stratahq/strata/projects/project"
 	"github.com/stratahq/strata/projects/tracing"
 	"github.com/stratahq/strata/projects/warehouse"
@@ -88,27 +89,67 @@ func (e *Engine) launch(ctx context.Context, id string, spec BackfillSpec, refus
 		return nil, fmt.Errorf("record backfill: %w", err)
 	}
 	// The plan is made now and kept: every later pass runs it (see
-	// backfill_launchplan.go).
-	if t.launchData, err = t.loadPlanData(ctx, e, pin.proj.Dir); err != nil {
-		return nil, err
-	}
-	lp, err := makeLaunchPlan(t, t.launchData)
+	// backfill_launchplan.go), written by DuckDB as rows where it can
+	// decide every cell (backfill_plan_rows.go), else made cell by cell.
+	rows, paged, err := e.planRowsQuery(ctx, t, pin.proj.Dir, id)
 	if err != nil {
 		return nil, err
 	}
-	plan, err := lp.encode()
-	if err != nil {
-		return nil, err
+	plan := planRowsMarker
+	if paged {
+		t.launchData = t.blocksOnly()
+	} else {
+		if t.launchData, err = t.loadPlanData(ctx, e, pin.proj.Dir); err != nil {
+			return nil, err
+		}
+		lp, err := makeLaunchPlan(t, t.launchData)
+		if err != nil {
+			return nil, err
+		}
+		if plan, err = lp.encode(); err != nil {
+			return nil, err
+		}
 	}
-	if _, err := e.wh.DB().ExecContext(ctx, `INSERT INTO _strata.backfills (backfill_id, created_at, pipeline, spec, snapshot, plan) VALUES (?, ?, ?, ?, ?, ?)`,
-		id, e.now(), t.pl.ID, string(raw), pin.hash, plan); err != nil {
-		return nil, fmt.Errorf("record backfill: %w", err)
+	if err := e.recordBackfill(ctx, rows, id, t.pl.ID, string(raw), pin.hash, plan); err != nil {
+		return nil, err
 	}
 	if err := e.backfillEvent(ctx, id, StateRunning, "launched"); err != nil {
 		return nil, err
 	}
 	e.startBackfill(id, t, false, nil)
 	return e.Backfill(ctx, id)
+}
+
+// recordBackfill records a backfill and the rows of its plan (those
+// statements write them) in one transaction: a pass never finds one
+// without the other.
+func (e *Engine) recordBackfill(ctx context.Context, rows []planStmt, id, pipeline, spec, snapshot, plan string) error {
+	conn, err := e.wh.DB().Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("record backfill: %w", err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN TRANSACTION"); err != nil {
+		return fmt.Errorf("record backfill: %w", err)
+	}
+	err = func() error {
+		for _, st := range rows {
+			if _, err := conn.ExecContext(ctx, st.sql, st.args...); err != nil {
+				return fmt.Errorf("record the plan: %w", err)
+			}
+		}
+		_, err := conn.ExecContext(ctx, `INSERT INTO _strata.backfills (backfill_id, created_at, pipeline, spec, snapshot, plan) VALUES (?, ?, ?, ?, ?, ?)`,
+			id, e.now(), pipeline, spec, snapshot, plan)
+		return err
+	}()
+	if err == nil {
+		_, err = conn.ExecContext(ctx, "COMMIT")
+	}
+	if err != nil {
+		_, _ = conn.ExecContext(context.Background(), "ROLLBACK")
+		return fmt.Errorf("record backfill: %w", err)
+	}
+	return nil
 }
 
 func (e *Engine) backfillEvent(ctx context.Context, id string, s State, msg string) error {
@@ -186,16 +227,20 @@ func (e *Engine) running(id string) *backfillRun {
 func (b *backfillRun) run() error {
 	e, t := b.e, b.t
 	ctx := b.ctx
-	pd := t.launchData
-	if pd == nil {
-		var err error
-		if pd, err = t.loadPlanData(ctx, e, t.pin.proj.Dir); err != nil {
-			return b.finish(err)
-		}
-	}
 	lp, err := e.loadLaunchPlan(ctx, b.id)
 	if err != nil {
 		return b.finish(err)
+	}
+	_, paged := lp.(*pagedPlan)
+	pd := t.launchData
+	switch {
+	case pd != nil:
+	case paged:
+		pd = t.blocksOnly() // the plan holds every decision: no versions read
+	default:
+		if pd, err = t.loadPlanData(ctx, e, t.pin.proj.Dir); err != nil {
+			return b.finish(err)
+		}
 	}
 	// The backfill's pipeline version is built once, before anything runs:
 	// never a rebuild mid-way, whatever happens to the files.
@@ -256,7 +301,10 @@ func (b *backfillRun) run() error {
 
 	// launch starts one partition's run in the window; after runs once its
 	// slot is free.
-	launch := func(runID, key, interval string, blocks []*project.Block, after func(State)) bool {
+	// planned is the partition's plan at launch, read when it was decided
+	// (a paged plan has moved on by the time the run starts); nil: the
+	// backfill has no plan, its base is read now.
+	launch := func(runID, key, interval string, blocks []*project.Block, planned *plannedRun, after func(State)) bool {
 		state := StateFailed
 		item := func(release func()) {
 			// runID is the partition's slot; each attempt is a run of its own.
@@ -264,9 +312,11 @@ func (b *backfillRun) run() error {
 			// previous run may still wait for its publish to commit.
 			attempt := b.book.get(runID).next(runID)
 			b.book.set(runID, attempt, StateQueued)
-			based := pd.basedOn(t.pl, blocks, key, b.id, launched)
-			if pr, ok := lp.of(b.id, runID); ok {
-				based = pr.basedOn(t.pl, blocks)
+			var based map[string]int
+			if planned != nil {
+				based = planned.basedOn(t.pl, blocks)
+			} else {
+				based = pd.basedOn(t.pl, blocks, key, b.id, launched)
 			}
 			opt := RunOptions{RunID: attempt, BackfillID: b.id, Stage: atomicMode, FineOnly: interval == "", Interval: interval,
 				Reuse: prior[runID] != "", Snapshot: t.pin.hash, BasedOn: based, code: code, Origin: t.spec.Origin, Actor: t.spec.Actor,
@@ -322,15 +372,18 @@ func (b *backfillRun) run() error {
 			b.skip(runID, r.part.Key, skippedForFailures)
 			return
 		}
-		pp := pd.classify(t.pl, r.part, r.interval, r.blocks, t.spec.Reprocess)
-		if pr, ok := lp.of(b.id, runID); ok {
+		var pp PlannedPartition
+		pr, planOK := lp.of(b.id, runID)
+		if planOK {
 			pp.State, pp.Action = pr.State, pr.action()
+		} else {
+			pp = pd.classify(t.pl, r.part, r.interval, r.blocks, t.spec.Reprocess)
 		}
 		if !r.anyRun && pp.Action != "run" && !(b.retry && st != "") && st != StateRunning && st != StateQueued {
 			b.skip(runID, r.part.Key, "skipped: "+pp.State)
 			return
 		}
-		launch(runID, r.part.Key, r.interval, r.blocks, nil)
+		launch(runID, r.part.Key, r.interval, r.blocks, planOf(pr, planOK), nil)
 	}
 	doneFine := func(rs []*rollup, state State) {
 		rollMu.Lock()
@@ -350,12 +403,14 @@ func (b *backfillRun) run() error {
 		}
 	}
 
-	for p := range it {
+	// visit decides partition p and starts its run; false stops the pass.
+	visit := func(p partitions.Partition) bool {
 		if ctx.Err() != nil {
-			break
+			return false
 		}
 		runID := runIDFor(b.id, p.Key)
 		st := prior[runID]
+		pr, planOK := lp.of(b.id, runID)
 		var pp PlannedPartition
 		decide := func() string {
 			// A retry re-runs what did not succeed (failed, cancelled, or
@@ -374,7 +429,7 @@ func (b *backfillRun) run() error {
 				// is found by the run, not repeated, and counts succeeded).
 				return "run"
 			}
-			if pr, ok := lp.of(b.id, runID); ok {
+			if planOK {
 				// As planned at launch, whatever was published since.
 				pp = PlannedPartition{Key: p.Key, State: pr.State, Action: pr.action()}
 				return pp.Action
@@ -392,19 +447,26 @@ func (b *backfillRun) run() error {
 		switch action {
 		case "done":
 			doneFine(rs, st)
-			continue
+			return true
 		case "skip":
 			b.skip(runID, p.Key, "skipped: "+pp.State+" (reprocess="+t.spec.Reprocess+")")
 			doneFine(rs, StateSkipped)
-			continue
+			return true
 		}
-		if !launch(runID, p.Key, "", pd.fine, func(s State) { doneFine(rs, s) }) {
-			break
+		return launch(runID, p.Key, "", pd.fine, planOf(pr, planOK), func(s State) { doneFine(rs, s) })
+	}
+	var rollupsOf func(partitions.Partition) []*rollup
+	if paged {
+		rollupsOf = func(p partitions.Partition) []*rollup {
+			rollMu.Lock()
+			defer rollMu.Unlock()
+			return rollups.add(p, false)
 		}
 	}
+	err = visitPages(ctx, it, e.pageSize(), lp, rollupsOf, visit)
 	group.produced()
 	b.win.Wait()
-	return b.finish(nil)
+	return b.finish(err)
 }
 
 // skip records that the partition of slot runID is skipped, and why.

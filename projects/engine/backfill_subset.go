@@ -133,6 +133,14 @@ func (t *target) loadPlanData(ctx context.Context, e *Engine, dir string) (*plan
 	return pd, nil
 }
 
+// blocksOnly is the plan data of a pass whose plan is kept as rows: its
+// blocks, no versions (the plan decided every cell and rollup).
+func (t *target) blocksOnly() *planData {
+	pd := &planData{current: map[string]map[string]versionInfo{}, lastRun: map[string]State{}, timePos: t.pl.Partitions.TimePos}
+	pd.fine, pd.coarse = t.split()
+	return pd
+}
+
 // subsetGroups keeps only the blocks of a run's subset (all when empty),
 // and drops the groups left with none.
 func subsetGroups(groups []*group, blocks []string) []*group {

@@ -141,7 +141,7 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 			return r.attemptSQLOnWorker(ctx, g, b, src, in, h)
 		}
 		var err error
-		if in, err = in.withTables(ctx); err != nil {
+		if in, err = in.withTables(ctx, r.e.wh); err != nil {
 			return nil, &protocol.RunError{Kind: protocol.ErrRuntime, File: b.File, Message: err.Error()}, "", "", ""
 		}
 		op := "sql"
@@ -186,6 +186,7 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 	}
 	kctx, span := tracing.Start(ctx, op, attribute.String("strata.block", b.ID), attribute.String("strata.partition", g.part.Key))
 	req.InputFiles = in.inputFiles()
+	r.withDataS3(req)
 	res, out, err := r.exec.Exec(kctx, req, in.tables, h)
 	if err == nil && res.Error != nil && res.Error.Kind == protocol.ErrNotHere {
 		// The executor could not read an upstream's file (its machine has
@@ -193,8 +194,9 @@ func (r *runner) attempt(ctx context.Context, g *group, b *project.Block, item *
 		// not started, so this is the same attempt.
 		h.keep(res.Error.Message + ": the coordinator sent the upstream tables instead\n")
 		var tin *upstreams
-		if tin, err = in.withTables(kctx); err == nil {
+		if tin, err = in.withTables(kctx, r.e.wh); err == nil {
 			req.InputFiles = nil
+			r.withDataS3(req)
 			res, out, err = r.exec.Exec(kctx, req, tin.tables, h)
 		}
 	}

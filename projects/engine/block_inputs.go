@@ -45,7 +45,7 @@ func (r *runner) inputs(ctx context.Context, g *group, b *project.Block, local f
 			var t *sdk.Table
 			if !r.takesFiles(b) {
 				var err error
-				if t, err = readWritten(ctx, f); err != nil {
+				if t, err = readWritten(ctx, r.e.wh, f); err != nil {
 					return nil, err
 				}
 			} else {

@@ -65,6 +65,27 @@ type Engine struct {
 	background sync.WaitGroup
 	bgMu       sync.Mutex
 	closed     bool // no background work starts after Close
+
+	// planPage is how many cells a backfill pass reads the plan of at
+	// once (0: defaultPlanPage); onLoad, when set, is told how many
+	// per-cell values a plan or a launch reads into Go at once (tests
+	// hold the launch to pages with it).
+	planPage int
+	onLoad   func(what string, n int)
+}
+
+// loaded reports n per-cell values read into Go at once to onLoad.
+func (e *Engine) loaded(what string, n int) {
+	if e.onLoad != nil {
+		e.onLoad(what, n)
+	}
+}
+
+func (e *Engine) pageSize() int {
+	if e.planPage > 0 {
+		return e.planPage
+	}
+	return defaultPlanPage
 }
 
 // Options configure an Engine.

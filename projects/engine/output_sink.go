@@ -76,13 +76,13 @@ func (in *upstreams) inputFiles() []protocol.InputFile {
 
 // withTables is in with every file read here: for an executor that could
 // not read them (ErrNotHere), so the block runs on the tables after all.
-func (in *upstreams) withTables(ctx context.Context) (*upstreams, error) {
+func (in *upstreams) withTables(ctx context.Context, wh *warehouse.Warehouse) (*upstreams, error) {
 	cp := &upstreams{names: in.names, tables: slices.Clone(in.tables), pinned: in.pinned, files: make([]*warehouse.WrittenFile, len(in.files))}
 	for i, f := range in.files {
 		if f == nil {
 			continue
 		}
-		t, err := readWritten(ctx, f)
+		t, err := readWritten(ctx, wh, f)
 		if err != nil {
 			return nil, err
 		}
@@ -91,9 +91,24 @@ func (in *upstreams) withTables(ctx context.Context) (*upstreams, error) {
 	return cp, nil
 }
 
-// readWritten reads a worker's output file on this machine.
-func readWritten(ctx context.Context, f *warehouse.WrittenFile) (*sdk.Table, error) {
-	return warehouse.ReadLakeFile(ctx, warehouse.InputFile{Path: f.Path, Partition: f.Partition, Version: f.Version, Rows: f.Rows, Hash: f.Hash})
+// readWritten reads a worker's output file on this machine (with the
+// lake's own key when the file is in its bucket).
+func readWritten(ctx context.Context, wh *warehouse.Warehouse, f *warehouse.WrittenFile) (*sdk.Table, error) {
+	return wh.ReadWrittenFile(ctx, warehouse.InputFile{Path: f.Path, Partition: f.Partition, Version: f.Version, Rows: f.Rows, Hash: f.Hash})
+}
+
+// withDataS3 tells a task whose files (its sink, input files, lake reads)
+// are in the lake's bucket how to reach it: the worker asks for the key by
+// the secret's name, sealed.
+func (r *runner) withDataS3(req *protocol.ExecRequest) {
+	req.DataS3 = nil
+	if req.Sink == nil && len(req.InputFiles) == 0 && req.Lake == nil {
+		return
+	}
+	if s := r.e.wh.DataS3(); s != nil {
+		req.DataS3 = &protocol.S3Access{DataPath: s.DataPath, Secret: s.Secret, Endpoint: s.Endpoint, Region: s.Region,
+			URLStyle: s.URLStyle, UseSSL: s.UseSSL, Scope: s.Scope}
+	}
 }
 
 // keepWritten records the file a worker wrote for block b, for the publish.

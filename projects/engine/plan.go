@@ -34,11 +34,15 @@ type Plan struct {
 	// RollupsByState counts Rollups by their state today (before the
 	// partitions the plan runs rewrite them), apart from ByState: Total
 	// counts the pipeline's own partitions only.
-	RollupsByState map[string]int     `json:"rollups_by_state,omitempty"`
-	ByProduct      map[string][2]int  `json:"by_product"` // product -> [to run, to skip]
-	Products       []string           `json:"products"`
-	Partitions     []PlannedPartition `json:"partitions"` // the requested page, oldest first
-	Rollups        []PlannedPartition `json:"rollups"`    // coarser partitions (weeks of a daily pipeline)
+	RollupsByState map[string]int `json:"rollups_by_state,omitempty"`
+	// RollupsTotal and RollupsToRun count every rollup the range touches;
+	// Rollups lists those of the page's partitions (all with no limit).
+	RollupsTotal int                `json:"rollups_total,omitempty"`
+	RollupsToRun int                `json:"rollups_to_run,omitempty"`
+	ByProduct    map[string][2]int  `json:"by_product"` // product -> [to run, to skip]
+	Products     []string           `json:"products"`
+	Partitions   []PlannedPartition `json:"partitions"` // the requested page, oldest first
+	Rollups      []PlannedPartition `json:"rollups"`    // coarser partitions (weeks of a daily pipeline) of the page
 	// CompileErrors are the problems (file:line:col: message) that make a
 	// launch of this plan refused: Go blocks that do not compile.
 	CompileErrors []string `json:"compile_errors,omitempty"`
@@ -138,8 +142,11 @@ func (e *Engine) planEach(ctx context.Context, t *target, version string, offset
 				byProduct[j][1]++
 			}
 		}
-		rollups.add(p, run)
+		rs := rollups.add(p, run)
 		if inPage {
+			for _, r := range rs {
+				r.inPage = true
+			}
 			reasons.refine(ctx, &pp)
 			plan.Partitions = append(plan.Partitions, pp)
 		}
@@ -157,18 +164,19 @@ func (e *Engine) planEach(ctx context.Context, t *target, version string, offset
 	}
 	for _, r := range rollups.all() {
 		pp := pd.classify(t.pl, r.part, r.interval, r.blocks, t.spec.Reprocess)
-		reasons.refine(ctx, &pp)
+		listed := limit < 0 || r.inPage
+		if listed {
+			reasons.refine(ctx, &pp)
+		}
 		if plan.RollupsByState == nil {
 			plan.RollupsByState = map[string]int{}
 		}
 		plan.RollupsByState[stateBuckets[stateIndex(pp.State)]]++
-		if r.anyRun && pp.Action != "run" {
-			pp.Action, pp.Reason = "run", "some of its "+string(t.pspec.Interval)+" partitions will be rewritten"
-			// and so will the rollup: it is not current once they are.
-			pp.State = staleOnceRewritten(pp.State)
-			for prod, st := range pp.Products {
-				pp.Products[prod] = staleOnceRewritten(st)
-			}
+		// and so will the rollup: it is not current once they are.
+		pp = rewrittenRollup(pp, r.anyRun, t.pspec.Interval)
+		plan.RollupsTotal++
+		if pp.Action == "run" {
+			plan.RollupsToRun++
 		}
 		for prod := range pp.Products {
 			c := plan.ByProduct[prod]
@@ -179,7 +187,9 @@ func (e *Engine) planEach(ctx context.Context, t *target, version string, offset
 			}
 			plan.ByProduct[prod] = c
 		}
-		plan.Rollups = append(plan.Rollups, pp)
+		if listed {
+			plan.Rollups = append(plan.Rollups, pp)
+		}
 	}
 	return plan, nil
 }
@@ -329,6 +339,7 @@ func (e *Engine) planVersionsWhere(ctx context.Context, products []any, pinned s
 		return nil, fmt.Errorf("read current versions: %w", err)
 	}
 	defer rows.Close()
+	n := 0
 	for rows.Next() {
 		var prod, part, up string
 		var inputs sql.NullString
@@ -348,7 +359,9 @@ func (e *Engine) planVersionsWhere(ctx context.Context, products []any, pinned s
 			out[prod] = map[string]versionInfo{}
 		}
 		out[prod][part] = vi
+		n++
 	}
+	e.loaded("versions", n)
 	return out, rows.Err()
 }
 
@@ -669,6 +682,9 @@ type rollup struct {
 	remaining int
 	anyRun    bool
 	anyFailed bool
+	// planRead: a pass has read its plan (visitPages; its own goroutine only).
+	planRead bool
+	inPage   bool // one of its partitions is on the plan's page (planEach)
 }
 
 func newRollupTracker(t *target, pd *planData) *rollupTracker {

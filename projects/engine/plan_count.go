@@ -18,10 +18,10 @@ import (
 // database/sql into maps costs seconds and a gigabyte. DuckDB counts the
 // box's cells per state (plan_count_sql.go: versions that read nothing,
 // and versions that read upstreams, judged against the rows they read)
-// and Go classifies only the page it shows. A pipeline with rollups (a
-// week runs when one of its days runs), and what the SQL cannot decide
-// exactly, plan cell by cell as before; both give the same plan
-// (TestPlanCountedEqualsEach, TestPlanCountedReads).
+// and Go classifies only the page it shows, with the rollups of its cells
+// (plan_rollup_count.go counts the others). What the SQL cannot decide
+// exactly plans cell by cell as before; both give the same plan
+// (TestPlanCountedEqualsEach, TestPlanCountedReads, TestPlanCountedRollups).
 
 // cellCounts are a box's cells by what decides their action: failed
 // (last run failed or cancelled) with or without a missing product,
@@ -34,7 +34,11 @@ type cellCounts struct {
 // cell by cell.
 func (e *Engine) planCounted(ctx context.Context, t *target, snapshot string, offset, limit int) (*Plan, bool, error) {
 	fine, coarse := t.split()
-	if len(coarse) > 0 || len(fine) == 0 {
+	if len(fine) == 0 {
+		return nil, false, nil
+	}
+	boxes, ok := t.rollupBoxes(coarse)
+	if !ok {
 		return nil, false, nil
 	}
 	hashes, err := CodeHashes(e.project().Dir, t.pl)
@@ -65,6 +69,25 @@ func (e *Engine) planCounted(ctx context.Context, t *target, snapshot string, of
 	for j, p := range page {
 		keys[j] = p.Key
 	}
+	// The page's rollups, and their days in the range (whether they run).
+	var rt *rollupTracker
+	if len(boxes) > 0 {
+		rt = newRollupTracker(t, &planData{coarse: coarse})
+		seen := map[string]bool{}
+		for _, p := range page {
+			seen[p.Key] = true
+			rt.add(p, false)
+		}
+		for _, r := range rt.all() {
+			keys = append(keys, r.part.Key)
+			for _, f := range rt.finesOf(r) {
+				if !seen[f.Key] {
+					seen[f.Key] = true
+					keys = append(keys, f.Key)
+				}
+			}
+		}
+	}
 	pd, err := e.pagePlanData(ctx, t, fine, coarse, hashes, keys)
 	if err != nil {
 		return nil, false, err
@@ -75,6 +98,14 @@ func (e *Engine) planCounted(ctx context.Context, t *target, snapshot string, of
 		pp := pd.classify(t.pl, p, string(t.pspec.Interval), pd.fine, t.spec.Reprocess)
 		reasons.refine(ctx, &pp)
 		plan.Partitions = append(plan.Partitions, pp)
+	}
+	if rt != nil {
+		sel, err := t.pspec.Selection(t.box)
+		if err != nil {
+			return nil, false, err
+		}
+		rt.orderAsBox(sel)
+		plan.Rollups = pageRollups(ctx, t, pd, rt, reasons)
 	}
 	missing := t.total - c.found
 	byState := map[string]int{"missing": missing, "failed": c.failedMissing + c.failedPresent, "stale": c.stale, "current": c.current}
@@ -100,6 +131,9 @@ func (e *Engine) planCounted(ctx context.Context, t *target, snapshot string, of
 		if plan.Total > 0 {
 			plan.ByProduct[prod] = [2]int{plan.ToRun, plan.ToSkip}
 		}
+	}
+	if ok, err := e.countRollups(ctx, t, fine, boxes, hashes, plan); err != nil || !ok {
+		return nil, false, err
 	}
 	return plan, true, nil
 }
@@ -135,9 +169,15 @@ func (e *Engine) pagePlanData(ctx context.Context, t *target, fine []*project.Bl
 	if len(keys) == 0 {
 		return pd, nil
 	}
+	// the page's cells' products, and its rollups' (at their keys)
 	products := make([]any, len(fine))
 	for i, b := range fine {
 		products[i] = ProductName(t.pl, b)
+	}
+	for _, iv := range sortedKeys(coarse) {
+		for _, b := range coarse[iv] {
+			products = append(products, ProductName(t.pl, b))
+		}
 	}
 	var err error
 	if pd.current, err = e.planVersionsOf(ctx, products, t.spec.Into, keys); err != nil {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/stratahq/strata/projects/partitions"
 	"github.com/stratahq/strata/projects/project"
 	"github.com/stratahq/strata/projects/warehouse"
 )
@@ -66,7 +67,7 @@ func newCountQuery(t *target, fine []*project.Block, hashes map[string]string) (
 		ok := len(b.Upstream) > 0
 		for _, id := range b.Upstream {
 			ub := t.pl.Block(id)
-			if ub == nil || ub.Entry == project.EntryExport || ub.Partitions.Interval != t.pl.Partitions.Interval {
+			if ub == nil || ub.Entry == project.EntryExport || ub.Partitions.Interval != b.Partitions.Interval {
 				ok = false
 				break
 			}
@@ -220,12 +221,12 @@ func (q *countQuery) state(i int) string {
 }
 
 // restCTEs resolve the rest versions through their JSON: bad are the
-// cells one of whose rest versions is stale (rewired, or an entry it read
-// is no longer current), unsure the rest versions classify would look for
-// unread partitions for (fine versions reading other cells of the
-// pipeline's own products), ownRead the own products they read in their
-// own cell (their keys are checked as the upstreams' are).
-func (q *countQuery) restCTEs() string {
+// cells one of whose rest versions is stale: rewired, an entry it read no
+// longer current, or (unread, as rollup_unread.go decides) a current
+// partition of a product of the pipeline it read lies in its range, of its
+// slice, without being one it read: a week that missed a day published
+// after it. The arguments are the chosen versions' (cv, then ownv).
+func (q *countQuery) restCTEs() (string, []any) {
 	var rest []string
 	for i := 0; i < q.nFine; i++ {
 		now := make([]string, 0)
@@ -258,25 +259,58 @@ func (q *countQuery) restCTEs() string {
 	rewired AS (SELECT k, x FROM rest WHERE u <> 'null' AND (
 		(ins IS NOT NULL AND ins <> now AND list_sort(ins) = list_sort(now))
 		OR (CASE WHEN ins IS NOT NULL THEN list_sort(ins) ELSE list_sort(json_keys(u::JSON)) END) <> list_sort(list_distinct(now)))),
-	bad AS (SELECT k FROM upbad UNION SELECT k FROM rewired),
 	judged AS (SELECT k, x FROM upbad UNION SELECT k, x FROM rewired),
 	ownent AS (SELECT ent.* FROM ent ANTI JOIN judged ON judged.k = ent.k AND judged.x = ent.x
-		WHERE list_contains(` + ownList + `, ent.prod) AND (ent.ins IS NULL OR list_contains(ent.ins, ent.prod)) AND ent.s < ent.e)`
+		WHERE list_contains(` + ownList + `, ent.prod) AND (ent.ins IS NULL OR list_contains(ent.ins, ent.prod)) AND ent.s < ent.e),
+	ownslice AS (SELECT k, x, prod, s, e, ` + q.slice("min(part)") + ` AS sl FROM ownent GROUP BY k, x, prod, s, e),
+	ownv AS (SELECT v.product AS prod, v.partition AS part, v.partition_start AS ps, ` + q.slice("v.partition") + ` AS sl
+		FROM _strata.versions v WHERE ` + q.chosen + ` AND v.product IN (SELECT DISTINCT prod FROM ownslice)),
+	ownvx AS (SELECT ownv.*, xs.x FROM ownv, (SELECT DISTINCT x FROM ownslice) xs),
+	cover AS (SELECT o.k, o.x, o.prod, o.e, ownvx.part, ownvx.ps FROM ownvx ASOF JOIN ownslice o
+		ON o.prod = ownvx.prod AND o.x = ownvx.x AND o.sl = ownvx.sl AND ownvx.ps >= o.s),
+	unread AS (SELECT DISTINCT c.k FROM cover c ANTI JOIN ownent r ON r.k = c.k AND r.x = c.x AND r.prod = c.prod AND r.part = c.part
+		WHERE c.ps < c.e),
+	oddown AS (SELECT 1 FROM ownv WHERE ` + q.parts("part") + ` <> ` + fmt.Sprint(q.box.nparts) + `
+		UNION ALL SELECT 1 FROM ownent WHERE ` + q.parts("part") + ` <> ` + fmt.Sprint(q.box.nparts) + `),
+	bad AS (SELECT k FROM upbad UNION SELECT k FROM rewired UNION SELECT k FROM unread)`, append(slices.Clone(q.chosenA), q.chosenA...)
+}
+
+// slice is a key without its time part (rollup_unread.go's sameSlice
+// compares keys of one part count by it): a week × region version reads
+// its region's days, found by an equality (and an ASOF join on their
+// start) rather than by comparing every day in its range with it. Keys of
+// another part count (oddown) send the plan cell by cell.
+func (q *countQuery) slice(col string) string {
+	sep := partitions.KeySep
+	if q.box.nparts == 1 {
+		return "''"
+	}
+	if q.box.timePos == 0 {
+		return fmt.Sprintf("substr(%s, strpos(%s, '%s') + 1)", col, col, sep)
+	}
+	l := "string_split(" + col + ", '" + sep + "')"
+	return fmt.Sprintf("array_to_string(list_concat(%s[1:%d], %s[%d:]), '%s')", l, q.box.timePos, l, q.box.timePos+2, sep)
+}
+
+// parts is how many parts key col has.
+func (q *countQuery) parts(col string) string {
+	return fmt.Sprintf("(length(%s) - length(replace(%s, '%s', '')) + 1)", col, col, partitions.KeySep)
 }
 
 // count runs the counting query; resolve adds the rest path. unknown are
-// the cells only the rest path decides (resolve false), unsure whether a
-// rest version needs the cell-by-cell planner, ownRead the own products
-// rest versions read in their own cell.
-func (q *countQuery) count(ctx context.Context, e *Engine, resolve bool) (c cellCounts, unknown, reads int, unsure bool, ownRead []string, err error) {
+// the cells only the rest path decides (resolve false), reads those whose
+// versions read something, unsure whether keys of another part count make
+// the rest path's unread check inexact.
+func (q *countQuery) count(ctx context.Context, e *Engine, resolve bool) (c cellCounts, unknown, reads int, unsure bool, err error) {
 	with, args := q.ctes(resolve)
-	verdict, join, extra := "fl.verdict", "", ", 0, ''"
+	verdict, join, extra := "fl.verdict", "", ", false"
 	if resolve {
-		with += q.restCTEs()
-		args = append(args, q.chosenA...) // cv's
+		rest, rargs := q.restCTEs()
+		with += rest
+		args = append(args, rargs...)
 		verdict = "CASE WHEN fl.verdict = 1 THEN CASE WHEN bad.k IS NULL THEN 0 ELSE 2 END ELSE fl.verdict END"
 		join = " LEFT JOIN bad ON bad.k = fl.k"
-		extra = `, (SELECT count(*) FROM ownent WHERE part <> k), (SELECT coalesce(string_agg(DISTINCT prod, ','), '') FROM ownent)`
+		extra = ", EXISTS (SELECT 1 FROM oddown)"
 	}
 	// One small group per kind of cell: the FILTERs of one aggregate each
 	// evaluate the verdict again.
@@ -289,15 +323,14 @@ func (q *countQuery) count(ctx context.Context, e *Engine, resolve bool) (c cell
 	args = append(args, q.nFine)
 	rows, err := e.wh.DB().QueryContext(ctx, sqlText, args...)
 	if err != nil {
-		return cellCounts{}, 0, 0, false, nil, fmt.Errorf("count the plan's cells: %w", err)
+		return cellCounts{}, 0, 0, false, fmt.Errorf("count the plan's cells: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var failed, full, read bool
-		var verdict, n, nUnsure int
-		var own string
-		if err := rows.Scan(&failed, &full, &verdict, &read, &n, &nUnsure, &own); err != nil {
-			return cellCounts{}, 0, 0, false, nil, fmt.Errorf("count the plan's cells: %w", err)
+		var failed, full, read, odd bool
+		var verdict, n int
+		if err := rows.Scan(&failed, &full, &verdict, &read, &n, &odd); err != nil {
+			return cellCounts{}, 0, 0, false, fmt.Errorf("count the plan's cells: %w", err)
 		}
 		switch {
 		case failed && !full:
@@ -317,15 +350,12 @@ func (q *countQuery) count(ctx context.Context, e *Engine, resolve bool) (c cell
 		if read {
 			reads += n
 		}
-		unsure = unsure || nUnsure > 0
-		if own != "" && ownRead == nil {
-			ownRead = strings.Split(own, ",")
-		}
+		unsure = unsure || odd
 	}
 	if err := rows.Err(); err != nil {
-		return cellCounts{}, 0, 0, false, nil, fmt.Errorf("count the plan's cells: %w", err)
+		return cellCounts{}, 0, 0, false, fmt.Errorf("count the plan's cells: %w", err)
 	}
-	return c, unknown, reads, unsure, ownRead, nil
+	return c, unknown, reads, unsure, nil
 }
 
 // oddKeys counts the current partitions of prods that start inside the
@@ -358,40 +388,47 @@ func (e *Engine) countCells(ctx context.Context, t *target, fine []*project.Bloc
 	if err != nil {
 		return cellCounts{}, false, err
 	}
-	c, unknown, reads, _, _, err := q.count(ctx, e, false)
+	c, _, ok, err := q.decide(ctx, e)
+	return c, ok, err
+}
+
+// decide counts q's cells; resolve says whether some need the rest path
+// (their versions' JSON), ok false that the SQL cannot decide every cell
+// as classify would.
+func (q *countQuery) decide(ctx context.Context, e *Engine) (c cellCounts, resolve, ok bool, err error) {
+	t := q.t
+	c, unknown, reads, _, err := q.count(ctx, e, false)
 	if err != nil {
-		return cellCounts{}, false, err
+		return cellCounts{}, false, false, err
 	}
-	var ownRead []string
-	if unknown > 0 {
+	if resolve = unknown > 0; resolve {
 		var unsure bool
-		if c, _, _, unsure, ownRead, err = q.count(ctx, e, true); err != nil {
+		if c, _, _, unsure, err = q.count(ctx, e, true); err != nil {
 			// The rest path parses what versions recorded (their upstream
 			// JSON): one it cannot read is planned cell by cell, which
 			// reads it as classify always did, rather than fail the plan.
 			slog.WarnContext(ctx, "plan: counting the cells whose versions read other rows failed; planning cell by cell", "pipeline", t.pl.ID, "err", err)
-			return cellCounts{}, false, nil
+			return cellCounts{}, false, false, nil
 		}
 		if unsure {
-			return cellCounts{}, false, nil
+			return cellCounts{}, false, false, nil
 		}
 	}
-	if reads == 0 {
-		return c, true, nil
+	// Versions compared as text (they read their own cell of their
+	// upstreams) skip the unread check the rest path makes: an odd key in
+	// their range, which classify counts as a partition they did not
+	// read, sends the plan cell by cell.
+	prods := q.upstreamProducts()
+	if reads == 0 || len(prods) == 0 {
+		return c, resolve, true, nil
 	}
 	if !q.box.hasTime {
 		// no time range to check the upstreams' keys in
-		return cellCounts{}, false, nil
-	}
-	prods := q.upstreamProducts()
-	for _, p := range ownRead {
-		if !slices.Contains(prods, p) {
-			prods = append(prods, p)
-		}
+		return cellCounts{}, false, false, nil
 	}
 	odd, err := q.oddKeys(ctx, e, prods)
 	if err != nil || odd > 0 {
-		return cellCounts{}, false, err
+		return cellCounts{}, false, false, err
 	}
-	return c, true, nil
+	return c, resolve, true, nil
 }

@@ -94,6 +94,7 @@ func (r *runner) attemptSQLOnWorker(ctx context.Context, g *group, b *project.Bl
 		Sink:       r.sinkFor(g, b),
 	}
 	req.InputVersions, req.Lake = r.inputVersions(in)
+	r.withDataS3(req)
 	res, out, err := r.exec.Exec(ctx, req, in.tables, h)
 	h.flush() // what was held in case a secret went on (kernel/redact)
 	if ctx.Err() != nil {
@@ -107,7 +108,7 @@ func (r *runner) attemptSQLOnWorker(ctx context.Context, g *group, b *project.Bl
 			why = res.Error.Message
 		}
 		h.keep(why + ": ran in the warehouse instead\n")
-		tin, terr := in.withTables(ctx)
+		tin, terr := in.withTables(ctx, r.e.wh)
 		if terr != nil {
 			return nil, &protocol.RunError{Kind: protocol.ErrRuntime, File: b.File, Message: terr.Error()}, h.text(), "", ""
 		}

@@ -93,6 +93,7 @@ CREATE TABLE IF NOT EXISTS _strata.backfills (
 	backfill_id VARCHAR, created_at TIMESTAMPTZ, pipeline VARCHAR, spec VARCHAR);
 CREATE TABLE IF NOT EXISTS _strata.backfill_events (
 	backfill_id VARCHAR, event_at TIMESTAMPTZ, state VARCHAR, message VARCHAR);
+` + planRowsDDL + `;
 ` + promotionsDDL + `;
 ` + keySetsDDL + `;
 `

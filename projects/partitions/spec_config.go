@@ -109,7 +109,7 @@ func LoadZone(name string) (*time.Location, error) {
 	case "Local":
 		return nil, errorf(ErrInvalidSpec, "zone %q depends on the machine running Strata: name an IANA zone such as America/New_York, or UTC", name)
 	}
-	loc, err := time.LoadLocation(n)
+	loc, err := loadLocation(n)
 	if err != nil {
 		return nil, errorf(ErrInvalidSpec, "zone %q is not a known IANA time zone: want a name such as America/New_York, Europe/Berlin or UTC (names are case-sensitive; a binary on a machine without tzdata needs the time/tzdata package)", name)
 	}

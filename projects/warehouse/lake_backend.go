@@ -37,6 +37,10 @@ type LakeOptions struct {
 	// resolved): a temporary DuckDB secret in memory only, masked in every
 	// error. Nil for a folder.
 	S3 *secrets.S3Values
+	// S3Secret is the name of the s3 secret S3 came from: what the
+	// coordinator tells a worker that writes or reads the bucket itself
+	// (lake_s3_files.go), which asks for the key sealed.
+	S3Secret string
 	// Password is the Postgres catalog's password (from the project's
 	// secrets): added to the connection string in memory only, and masked
 	// in every error.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/projects/secrets"
 )
 
 // InputFile is an output a worker wrote (WrittenFile) that a block of the
@@ -16,6 +17,9 @@ type InputFile struct {
 	Version   int
 	Rows      int64
 	Hash      string
+	// Key is the key of a file in a bucket (s3://…), as the reader was
+	// given it; nil for a file in a folder.
+	Key *secrets.S3Values
 }
 
 // ReadLakeFile reads the output a worker wrote (WriteLakeFile) back into a
@@ -27,7 +31,32 @@ type InputFile struct {
 // renamed into place, and the orphan sweep leaves files younger than its
 // grace alone, so a file of the running run is whole and still there.
 func ReadLakeFile(ctx context.Context, f InputFile) (*sdk.Table, error) {
-	db, err := fileDB()
+	t, err := readLakeFile(ctx, f)
+	if err != nil && f.Key != nil {
+		return nil, fmt.Errorf("%s", maskS3(err.Error(), f.Key))
+	}
+	return t, err
+}
+
+// ReadWrittenFile reads a worker's output file on this machine with the
+// lake's own key when it is in the lake's bucket: how the coordinator
+// reads a file for an executor that could not.
+func (w *Warehouse) ReadWrittenFile(ctx context.Context, f InputFile) (*sdk.Table, error) {
+	if lb, ok := w.backend.(*lakeBackend); ok && isURL(f.Path) && f.Key == nil && lb.opts.S3 != nil {
+		if err := lb.holds(f.Path); err != nil {
+			return nil, err
+		}
+		v := *lb.opts.S3
+		if v.Scope == "" {
+			v.Scope = lb.opts.DataPath
+		}
+		f.Key = &v
+	}
+	return ReadLakeFile(ctx, f)
+}
+
+func readLakeFile(ctx context.Context, f InputFile) (*sdk.Table, error) {
+	db, err := filesDB(ctx, f.Path, f.Key)
 	if err != nil {
 		return nil, err
 	}

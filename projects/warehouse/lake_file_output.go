@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/stratahq/strata/blocks/sdk"
+	"github.com/stratahq/strata/projects/secrets"
 )
 
 // Workers write, the coordinator commits. On a DuckLake whose data is a
@@ -54,6 +55,12 @@ type FileSink struct {
 	Version   int // the version the commit is expected to give it
 	// MinRows: a smaller output comes back as a table (DefaultFileMinRows).
 	MinRows int
+	// S3 is how to reach an S3 data path, without its key; nil for a
+	// folder (lake_s3_files.go).
+	S3 *LakeS3
+	// Key is the S3 data path's key, filled in by the writer once it has
+	// asked for it (never sent with the sink).
+	Key *secrets.S3Values
 }
 
 // WrittenFile is an output a worker wrote: what the commit registers.
@@ -92,19 +99,26 @@ func (l *lastVersions) get(k partKey) (int, bool) {
 }
 
 // FileSink says whether a worker may write product's output for partition
-// itself, and where: only on a DuckLake whose data is a local or mounted
-// folder (not a bucket: a worker would need the bucket's credentials).
-// basedOn is the partition's current version as the caller planned it (0:
+// itself, and where: on a DuckLake whose data is a local or mounted folder,
+// or a bucket whose key comes from a named s3 secret (the worker asks for
+// it sealed). basedOn is the partition's current version as the caller planned it (0:
 // unknown or none), the guess when this process has not written the
 // partition yet.
 func (w *Warehouse) FileSink(product, partition string, basedOn int) (FileSink, bool) {
 	lb, ok := w.backend.(*lakeBackend)
-	if !ok || w.readOnly || strings.Contains(lb.opts.DataPath, "://") {
+	if !ok || w.readOnly {
 		return FileSink{}, false
 	}
-	dp, err := filepath.Abs(lb.opts.DataPath)
-	if err != nil {
-		return FileSink{}, false
+	dp, s3 := lb.opts.DataPath, lb.lakeS3()
+	if isURL(dp) {
+		if s3 == nil {
+			return FileSink{}, false
+		}
+	} else {
+		var err error
+		if dp, err = filepath.Abs(dp); err != nil {
+			return FileSink{}, false
+		}
 	}
 	last, ok := w.last.get(partKey{product, partition})
 	if !ok {
@@ -114,7 +128,7 @@ func (w *Warehouse) FileSink(product, partition string, basedOn int) (FileSink, 
 	if minRows <= 0 {
 		minRows = DefaultFileMinRows
 	}
-	return FileSink{DataPath: dp, Product: product, Partition: partition, Version: last + 1, MinRows: minRows}, true
+	return FileSink{DataPath: dp, Product: product, Partition: partition, Version: last + 1, MinRows: minRows, S3: s3}, true
 }
 
 // fileWriter is the in-memory DuckDB a worker writes (and reads) Parquet with, opened
@@ -139,7 +153,9 @@ func fileDB() (*sql.DB, error) {
 // own files, so the catalog keeps the path relative): first under a
 // temporary name, then renamed, so no reader or commit ever sees half a
 // file. An empty table, or one below s.MinRows, writes nothing (nil, nil):
-// it travels back as a table.
+// it travels back as a table. In a bucket (s.DataPath s3://…, s.Key the
+// key) the file is written under its final name: an S3 upload appears
+// whole or not at all.
 func WriteLakeFile(ctx context.Context, s FileSink, t *sdk.Table) (*WrittenFile, error) {
 	if t == nil || t.Len() == 0 || t.Len() < s.MinRows {
 		return nil, nil
@@ -150,6 +166,9 @@ func WriteLakeFile(ctx context.Context, s FileSink, t *sdk.Table) (*WrittenFile,
 	schema, err := tableSchema(t)
 	if err != nil {
 		return nil, err
+	}
+	if isURL(s.DataPath) {
+		return writeS3File(ctx, s, t, schema)
 	}
 	db, err := fileDB()
 	if err != nil {
@@ -165,26 +184,10 @@ func WriteLakeFile(ctx context.Context, s FileSink, t *sdk.Table) (*WrittenFile,
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("write the output of %s partition %s: %w", s.Product, s.Partition, err)
 	}
-	name := fmt.Sprintf("strata-%s-v%d-%d-%d.parquet", safeFileName(s.Partition), s.Version, os.Getpid(), nextHandle.Add(1))
+	name := fileName(s)
 	path := filepath.Join(dir, name)
 	tmp := filepath.Join(dir, "."+name+".tmp")
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
-	if err := registerTableSource(conn); err != nil {
-		return nil, fmt.Errorf("register %s: %w", tableSourceFunc, err)
-	}
-	h, release := handOver(t)
-	defer release()
-	cols := make([]string, 0, len(schema)+2)
-	cols = append(cols, quoteLiteral(s.Partition)+"::VARCHAR AS "+colPartition, fmt.Sprintf("%d::INTEGER AS %s", s.Version, colVersion))
-	for _, f := range schema {
-		cols = append(cols, fmt.Sprintf("CAST(%s AS %s) AS %s", quoteIdent(f.Name), duckType(f), quoteIdent(f.Name)))
-	}
-	q := fmt.Sprintf("COPY (SELECT %s FROM %s(%d)) TO %s (FORMAT parquet)", strings.Join(cols, ", "), tableSourceFunc, h, quoteLiteral(tmp))
-	if _, err := conn.ExecContext(ctx, q); err != nil {
+	if _, err := copyToParquet(ctx, db, s, t, schema, tmp); err != nil {
 		os.Remove(tmp)
 		return nil, fmt.Errorf("write the output of %s partition %s as Parquet: %w", s.Product, s.Partition, err)
 	}
@@ -198,6 +201,67 @@ func WriteLakeFile(ctx context.Context, s FileSink, t *sdk.Table) (*WrittenFile,
 	}
 	return &WrittenFile{Path: path, Rows: int64(t.Len()), Bytes: fi.Size(), Hash: contentHash(t, schema), Schema: schema,
 		Partition: s.Partition, Version: s.Version}, nil
+}
+
+// fileName is the name a worker gives an output's file: unique to this
+// process and write, and starting strata- (how the catalog tells workers'
+// files from DuckLake's own).
+func fileName(s FileSink) string {
+	return fmt.Sprintf("strata-%s-v%d-%d-%d.parquet", safeFileName(s.Partition), s.Version, os.Getpid(), nextHandle.Add(1))
+}
+
+// copyToParquet writes t as the rows of s's version of its partition to
+// dest, with db, and returns the file's size (as the writer counted it:
+// no second request to a bucket to ask).
+func copyToParquet(ctx context.Context, db *sql.DB, s FileSink, t *sdk.Table, schema []sdk.Field, dest string) (int64, error) {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close()
+	if err := registerTableSource(conn); err != nil {
+		return 0, fmt.Errorf("register %s: %w", tableSourceFunc, err)
+	}
+	h, release := handOver(t)
+	defer release()
+	cols := make([]string, 0, len(schema)+2)
+	cols = append(cols, quoteLiteral(s.Partition)+"::VARCHAR AS "+colPartition, fmt.Sprintf("%d::INTEGER AS %s", s.Version, colVersion))
+	for _, f := range schema {
+		cols = append(cols, fmt.Sprintf("CAST(%s AS %s) AS %s", quoteIdent(f.Name), duckType(f), quoteIdent(f.Name)))
+	}
+	q := fmt.Sprintf("COPY (SELECT %s FROM %s(%d)) TO %s (FORMAT parquet, RETURN_STATS)", strings.Join(cols, ", "), tableSourceFunc, h, quoteLiteral(dest))
+	rows, err := conn.QueryContext(ctx, q)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	var size int64
+	if rows.Next() {
+		names, err := rows.Columns()
+		if err != nil {
+			return 0, err
+		}
+		vals := make([]any, len(names))
+		ptrs := make([]any, len(names))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return 0, err
+		}
+		for i, n := range names {
+			if n != "file_size_bytes" {
+				continue
+			}
+			switch v := vals[i].(type) {
+			case int64:
+				size = v
+			case uint64:
+				size = int64(v)
+			}
+		}
+	}
+	return size, rows.Err()
 }
 
 func safeFileName(s string) string {
@@ -222,12 +286,8 @@ func (tx *writeTx) addFile(table string, o *preparedOutput, version int) error {
 	if f.Rows == 0 {
 		return nil
 	}
-	dp, err := filepath.Abs(lb.opts.DataPath)
-	if err != nil {
+	if err := lb.holds(f.Path); err != nil {
 		return err
-	}
-	if rel, err := filepath.Rel(dp, f.Path); err != nil || strings.HasPrefix(rel, "..") || !filepath.IsAbs(f.Path) {
-		return fmt.Errorf("output file %s is not under the lake's data folder %s", f.Path, dp)
 	}
 	if f.Version == version && f.Partition == o.Partition {
 		// Registered when the transaction flushes, every file of a table in
@@ -244,6 +304,26 @@ func (tx *writeTx) addFile(table string, o *preparedOutput, version int) error {
 		qualified(table), quoteLiteral(o.Partition), version, colPartition, colVersion, quoteLiteral(f.Path))
 	if _, err := tx.conn.ExecContext(tx.ctx, q); err != nil {
 		return fmt.Errorf("copy the rows of the output file %s: %s", f.Path, lb.mask(err.Error()))
+	}
+	return nil
+}
+
+// holds says whether a worker's file is inside the lake's data path: the
+// coordinator registers no file elsewhere.
+func (l *lakeBackend) holds(path string) error {
+	dp := l.opts.DataPath
+	if isURL(dp) {
+		if !underDataPath(dp, path) {
+			return fmt.Errorf("output file %s is not under the lake's data path %s", path, dp)
+		}
+		return nil
+	}
+	dp, err := filepath.Abs(dp)
+	if err != nil {
+		return err
+	}
+	if rel, err := filepath.Rel(dp, path); err != nil || strings.HasPrefix(rel, "..") || !filepath.IsAbs(path) {
+		return fmt.Errorf("output file %s is not under the lake's data folder %s", path, dp)
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stratahq/strata/blocks/sdk"
 	"github.com/stratahq/strata/projects/extensions"
+	"github.com/stratahq/strata/projects/secrets"
 )
 
 // Committed versions read on a worker. A SQL block that reads committed
@@ -32,22 +33,31 @@ type RemoteLake struct {
 	Catalog        string // the connection string, never with a password
 	DataPath       string
 	PasswordSecret string // the secret holding the password; "" for none
+	// S3 is how to reach an S3 data path without its key (nil for a
+	// folder); Key is that key, filled in by the worker once it has asked
+	// for it (never sent).
+	S3  *LakeS3
+	Key *secrets.S3Values
 }
 
 // RemoteLake says how a worker reads this warehouse's versions, when it
 // can: a DuckLake with its catalog in Postgres (a DuckDB-file catalog is
-// this process's alone) and its data in a folder (an S3 path would need
-// the bucket's key on the worker too), whose password, if any, comes from
-// a named secret.
+// this process's alone) and its data in a folder or in a bucket whose key
+// comes from a named s3 secret, whose password, if any, comes from a
+// named secret (the worker asks for both sealed).
 func (w *Warehouse) RemoteLake() (RemoteLake, bool) {
 	l, ok := w.backend.(*lakeBackend)
-	if !ok || !l.postgres() || l.opts.S3 != nil || NeedsS3(l.opts.DataPath) || strings.Contains(l.opts.DataPath, "://") {
+	if !ok || !l.postgres() {
 		return RemoteLake{}, false
 	}
 	if l.opts.Password != "" && l.opts.PasswordSecret == "" {
 		return RemoteLake{}, false
 	}
-	return RemoteLake{Catalog: l.opts.Catalog, DataPath: l.opts.DataPath, PasswordSecret: l.opts.PasswordSecret}, true
+	s3 := l.lakeS3()
+	if isURL(l.opts.DataPath) && s3 == nil {
+		return RemoteLake{}, false
+	}
+	return RemoteLake{Catalog: l.opts.Catalog, DataPath: l.opts.DataPath, PasswordSecret: l.opts.PasswordSecret, S3: s3}, true
 }
 
 // ReadLakeVersions reads committed versions from a lake, one table per
@@ -57,7 +67,10 @@ func (w *Warehouse) RemoteLake() (RemoteLake, bool) {
 // any more (retention removed it since it was pinned) is an error, never
 // the partition's newer version: the caller then reads on the coordinator.
 func ReadLakeVersions(ctx context.Context, lake RemoteLake, password string, inputs [][]VersionRef) ([]*sdk.Table, error) {
-	l := &lakeBackend{opts: LakeOptions{Catalog: lake.Catalog, DataPath: lake.DataPath, Password: password}, readOnly: true}
+	l := &lakeBackend{opts: LakeOptions{Catalog: lake.Catalog, DataPath: lake.DataPath, Password: password, S3: lake.Key}, readOnly: true}
+	if isURL(lake.DataPath) && lake.Key == nil {
+		return nil, fmt.Errorf("the lake's data path %s is in S3 and no key was given to reach it", lake.DataPath)
+	}
 	if strings.Contains(lake.Catalog, "password=") {
 		return nil, fmt.Errorf("the lake's catalog string holds a password: refused (it comes from a secret)")
 	}

@@ -2,6 +2,7 @@ package warehouse
 
 import (
 	"context"
+	"github.com/stratahq/strata/projects/secrets"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -92,7 +93,13 @@ func TestRemoteLakeOnlyWhereWorkersReachIt(t *testing.T) {
 		t.Error("a Postgres catalog with a named password is not offered")
 	}
 	l.opts.DataPath = "s3://bucket/lake/"
+	l.opts.S3 = &secrets.S3Values{KeyID: "key-id-1234", Secret: "secret-1234", Endpoint: "127.0.0.1:9000"}
 	if _, ok := w.RemoteLake(); ok {
-		t.Error("an S3 data path is offered to workers (they would need its key)")
+		t.Error("an S3 data path whose key is not from a named s3 secret is offered to workers (they could not ask for it)")
+	}
+	l.opts.S3Secret = "lake_s3"
+	r, ok := w.RemoteLake()
+	if !ok || r.S3 == nil || r.S3.Secret != "lake_s3" || r.Key != nil {
+		t.Errorf("an S3 data path with a named s3 secret: %+v, %v; want offered with the secret's name and no key", r, ok)
 	}
 }
