@@ -34,7 +34,8 @@ export function freePort() {
  */
 export async function startServer(name = "e2e", extra = [], opts = {}) {
   const dir = mkdtempSync(join(tmpdir(), `strata-${name}-`));
-  const project = join(dir, "demo");
+  // opts.project: an existing project (the grid benchmark's), left in place by stop().
+  const project = opts.project ?? join(dir, "demo");
   if (opts.empty) {
     const r = spawnSync(BIN, ["init", project], { encoding: "utf8" });
     if (r.status !== 0) throw new Error(`strata init exited with ${r.status}: ${r.stderr}`);
@@ -75,6 +76,8 @@ export async function startServer(name = "e2e", extra = [], opts = {}) {
     url: `${base}/?token=${TOKEN}`,
     project,
     log: () => log,
+    /** The server process's id (its memory, for benchmarks). */
+    pid: () => proc.pid,
     /** Calls the API with the token. */
     async api(method, path, body) {
       const r = await fetch(base + "/api/v1" + path, {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -167,8 +168,10 @@ func (s *Server) getBackfill(c echo.Context) error {
 	return c.JSON(http.StatusOK, st)
 }
 
-// backfillPartitions: GET /backfills/:id/partitions?state=&offset=&limit=,
-// a page of the partition grid and how many partitions match.
+// backfillPartitions: GET /backfills/:id/partitions?state=&offset=&limit=&where=,
+// a page of the partition grid and how many partitions match. where
+// (repeatable, region=eu,us) narrows the value dimensions: the grid's
+// filter, answered a page at a time like the rest.
 func (s *Server) backfillPartitions(c echo.Context) error {
 	id, err := backfillID(c)
 	if err != nil {
@@ -189,8 +192,16 @@ func (s *Server) backfillPartitions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ps, total, err := s.eng.BackfillPartitions(c.Request().Context(), id, state, offset, limit)
+	where, err := whereParams(c.QueryParams()["where"])
 	if err != nil {
+		return err
+	}
+	ps, total, err := s.eng.BackfillPartitionsQuery(c.Request().Context(), id, engine.PartitionQuery{State: state, Where: where, Offset: offset, Limit: limit})
+	if err != nil {
+		var se *engine.SpecError
+		if errors.As(err, &se) {
+			return badRequest("%s", err.Error())
+		}
 		return err
 	}
 	if ps == nil {
@@ -253,3 +264,24 @@ func (s *Server) recoverBackfills(ctx context.Context) error {
 
 // shutdownEngine checkpoints in-flight backfills so the next start resumes them.
 func (s *Server) shutdownEngine(ctx context.Context) { s.eng.Shutdown(ctx) }
+
+// whereParams parses repeated where=DIMENSION=VALUE[,VALUE…] parameters.
+func whereParams(qs []string) (map[string][]string, error) {
+	if len(qs) == 0 {
+		return nil, nil
+	}
+	out := map[string][]string{}
+	for _, q := range qs {
+		name, vals, ok := strings.Cut(q, "=")
+		if name = strings.TrimSpace(name); !ok || name == "" {
+			return nil, badRequest("where %q: want DIMENSION=VALUE[,VALUE…] such as region=eu,us", q)
+		}
+		for _, v := range strings.Split(vals, ",") {
+			if v = strings.TrimSpace(v); v == "" {
+				return nil, badRequest("where %q: an empty value: want DIMENSION=VALUE[,VALUE…] such as region=eu,us", q)
+			}
+			out[name] = append(out[name], v)
+		}
+	}
+	return out, nil
+}

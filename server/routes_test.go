@@ -357,6 +357,10 @@ func TestBackfillsAPI(t *testing.T) {
 		t.Fatalf("partitions %+v", page)
 	}
 	e.call(http.MethodGet, "/api/v1/backfills/"+st.ID+"/partitions?state=sideways", nil, http.StatusBadRequest, nil)
+	// The grid's filter by dimension values: clv has none to filter by.
+	for _, q := range []string{"where=region=eu", "where=region", "where==eu", "where=region=eu,"} {
+		e.call(http.MethodGet, "/api/v1/backfills/"+st.ID+"/partitions?"+q, nil, http.StatusBadRequest, nil)
+	}
 	var list struct {
 		Backfills []engine.BackfillStatus `json:"backfills"`
 	}

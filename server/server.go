@@ -271,6 +271,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration
 	// Triggers start after the backfills resumed, so a tick's backfill that
 	// a crash interrupted is resumed by the engine once, not twice.
 	s.startTriggers()
+	// The backfill pages' statuses, aggregated over every cell once now
+	// rather than at the first page load.
+	s.runs.Add(1)
+	go func() {
+		defer s.runs.Done()
+		s.eng.WarmStatuses(s.ctx)
+	}()
 	hs := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: 10 * time.Second,

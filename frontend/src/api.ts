@@ -151,8 +151,15 @@ export const api = {
   launch: (spec: BackfillSpec) => call<BackfillStatus>("POST", `${into()}/backfills`, spec),
   backfills: () => call<{ backfills: BackfillStatus[] }>("GET", "/backfills"),
   backfill: (id: string) => call<BackfillStatus>("GET", `/backfills/${enc(id)}`),
-  backfillPartitions: (id: string, opt: { state?: string; offset?: number; limit?: number } = {}) =>
-    call<{ partitions: PartitionStatus[]; total: number; offset: number; limit: number }>("GET", `/backfills/${enc(id)}/partitions` + q(opt)),
+  /** A page of a backfill's grid; where (["region=eu,us", …]) narrows its value dimensions on the server. */
+  backfillPartitions: (id: string, opt: { state?: string; offset?: number; limit?: number; where?: string[] } = {}) => {
+    const { where, ...rest } = opt;
+    let query = q(rest);
+    for (const w of where ?? []) query += (query ? "&" : "?") + "where=" + encodeURIComponent(w);
+    return call<{ partitions: PartitionStatus[]; total: number; offset: number; limit: number }>("GET", `/backfills/${enc(id)}/partitions` + query);
+  },
+  /** Every recorded version of a dynamic dimension's key set. */
+  keySets: (pipeline: string, dim: string) => call<{ versions: { version: number; keys: string[] }[] }>("GET", `/pipelines/${enc(pipeline)}/key-sets/${enc(dim)}`),
   backfillFailures: (id: string) => call<{ groups: FailureGroup[] }>("GET", `/backfills/${enc(id)}/failures`),
   retryPartitions: (id: string, partitions: string[], currentCode: boolean) =>
     call<BackfillStatus>("POST", `/backfills/${enc(id)}/retry` + (currentCode ? "?use_current_code=true" : ""), { partitions }),

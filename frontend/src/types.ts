@@ -224,6 +224,8 @@ export interface BackfillSpec {
   into?: string;
   /** Value dimension -> the values it targets ("@new": the keys added to a dynamic key set), as --where; absent dimension: all. */
   where?: Record<string, string[]>;
+  /** The version of each dynamic dimension's key set it targets. */
+  key_sets?: Record<string, number>;
 }
 
 export interface PlannedPartition {

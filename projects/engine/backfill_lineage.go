@@ -19,34 +19,57 @@ type VersionShare struct {
 	Partitions int    `json:"partitions"`
 }
 
-// backfillLineage reads, from the catalog, the pipeline version that
-// computed each partition of the backfill, by its slot id (its latest
-// version's, when its attempts published more than once); partitions that
-// published nothing are absent. Every status read asks (the UI polls), so
-// it goes through the warehouse's VersionsOfRuns, which on a lake reads
-// only what changed since the last read rather than every version kept.
-func (e *Engine) backfillLineage(ctx context.Context, id string) (map[string]string, error) {
-	vs, err := e.wh.VersionsOfRuns(ctx, id+":")
+// backfillShares counts, from the catalog, the partitions each pipeline
+// version computed (a partition's latest version's, when its attempts
+// published more than once), most partitions first: aggregated in the
+// database, so that a backfill of millions of cells costs a few rows here.
+func (e *Engine) backfillShares(ctx context.Context, id string) ([]VersionShare, error) {
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT s, count(*) FROM (
+		SELECT arg_max(snapshot, created_at) AS s FROM _strata.versions
+		WHERE starts_with(run_id, ?) AND snapshot <> '' GROUP BY `+slotSQL+`) GROUP BY s`, id+":")
 	if err != nil {
 		return nil, fmt.Errorf("backfill %s: lineage: %w", id, err)
 	}
-	return lineageOf(vs), nil
-}
-
-// shares counts the runs of each pipeline version, most partitions first.
-func shares(lineage map[string]string) []VersionShare {
-	n := map[string]int{}
-	for _, s := range lineage {
-		n[s]++
-	}
-	out := make([]VersionShare, 0, len(n))
-	for s, c := range n {
-		out = append(out, VersionShare{Snapshot: s, Partitions: c})
+	defer rows.Close()
+	var out []VersionShare
+	for rows.Next() {
+		var v VersionShare
+		if err := rows.Scan(&v.Snapshot, &v.Partitions); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
 	}
 	slices.SortFunc(out, func(a, b VersionShare) int {
 		return cmp.Or(b.Partitions-a.Partitions, strings.Compare(a.Snapshot, b.Snapshot))
 	})
-	return out
+	return out, rows.Err()
+}
+
+// pageLineage is the pipeline version that computed each of keys'
+// partitions of the backfill, by slot id (see backfillShares); partitions
+// that published nothing are absent. Only the keys' versions are read
+// (keysFilter: by their range when the page is dense), and maybe
+// a few more, which the caller's lookups drop.
+func (e *Engine) pageLineage(ctx context.Context, id string, dense bool, keys []string) (map[string]string, error) {
+	out := map[string]string{}
+	if len(keys) == 0 {
+		return out, nil
+	}
+	cond, args := keysFilter("partition", dense, keys)
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT `+slotSQL+` AS slot, arg_max(snapshot, created_at) FROM _strata.versions
+		WHERE `+cond+` AND starts_with(run_id, ?) AND snapshot <> '' GROUP BY slot`, append(args, id+":")...)
+	if err != nil {
+		return nil, fmt.Errorf("backfill %s: lineage: %w", id, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r, s string
+		if err := rows.Scan(&r, &s); err != nil {
+			return nil, err
+		}
+		out[r] = s
+	}
+	return out, rows.Err()
 }
 
 // RanString says which pipeline versions computed the backfill's

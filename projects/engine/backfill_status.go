@@ -55,9 +55,9 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 		return nil, err
 	}
 	st := &BackfillStatus{ID: id, Pipeline: spec.Pipeline, Spec: spec}
-	// The catalog's part in one read (statusRead): the UI polls.
-	run := e.running(id)
-	rd, err := e.readStatus(ctx, id, run == nil)
+	// The backfill's row and latest event in one read (statusRead): the
+	// UI polls.
+	rd, err := e.readStatus(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +84,9 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 		// changed too (the backfill still runs its own version).
 		st.FilesChanged = true
 	}
-	st.Ran = shares(rd.lineage)
+	if st.Ran, err = cachedAggregate(e, ctx, &e.statusCache.shares, id, e.statusMark(), func(ctx context.Context) ([]VersionShare, error) { return e.backfillShares(ctx, id) }); err != nil {
+		return nil, err
+	}
 	if b := e.running(id); b != nil {
 		st.InProcess = true
 		st.Progress = *b.progress()
@@ -100,11 +102,9 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 		st.Message = fmt.Sprintf("interrupted: no strata process is running it (its process stopped before it ended: a shutdown, a kill or a crash); "+
 			"what succeeded is kept: `strata backfill resume %s %s` continues it (`strata start` resumes it by itself)", dir, id)
 	}
-	counts, engine := rd.counts, rd.engine
-	if counts == nil { // it ended since readStatus
-		if counts, engine, err = e.statusCounts(ctx, id); err != nil {
-			return nil, err
-		}
+	counts, err := e.backfillCounts(ctx, id)
+	if err != nil {
+		return nil, err
 	}
 	st.Progress = Progress{BackfillID: id, State: st.State, Total: st.Total,
 		Succeeded: counts[StateSucceeded], Failed: counts[StateFailed], Skipped: counts[StateSkipped],
@@ -124,25 +124,19 @@ func (e *Engine) Backfill(ctx context.Context, id string) (*BackfillStatus, erro
 	}
 	st.Progress.Done = st.Progress.Succeeded + st.Progress.Skipped
 	st.Progress.Elapsed = st.UpdatedAt.Sub(st.CreatedAt)
-	st.Progress.Engine = engine
+	// The engine its runs used: a scan of every run event of the backfill,
+	// cached as the counts are (the mark before the write that makes the
+	// read see every event up to it).
+	mark := e.statusMark()
+	if e.store.Write(ctx) == nil {
+		st.Progress.Engine, _ = cachedAggregate(e, ctx, &e.statusCache.engines, id, mark, func(ctx context.Context) (string, error) {
+			var engine string
+			err := e.wh.DB().QueryRowContext(ctx, `SELECT coalesce(arg_max(engine, seq) FILTER (WHERE engine <> ''), '') FROM _strata.run_events
+				WHERE backfill_id = ? AND block_id = ''`, id).Scan(&engine)
+			return engine, err
+		})
+	}
 	return st, nil
-}
-
-// statusCounts counts a backfill's partitions by their latest state, and
-// says the engine its latest run ran on, from one read of its run log.
-// Every status read asks (the UI polls), so the log is followed
-// (warehouse.Follow): on a lake a read costs the commits since the last
-// one, not a scan of every backfill's events.
-func (e *Engine) statusCounts(ctx context.Context, id string) (map[State]int, string, error) {
-	if err := e.store.Write(ctx); err != nil { // read our own writes
-		return nil, "", err
-	}
-	rows, err := e.wh.Follow(ctx, runLogFollowed(id))
-	if err != nil {
-		return nil, "", fmt.Errorf("backfill %s: run log: %w", id, err)
-	}
-	counts, engine := countsOf(rows)
-	return counts, engine, nil
 }
 
 // backfillTarget is a backfill's target as its pipeline version has it:
@@ -235,17 +229,41 @@ func (e *Engine) Backfills(ctx context.Context) ([]*BackfillStatus, error) {
 	return out, nil
 }
 
-// backfillCounts counts partitions by their latest state.
+// backfillCounts counts partitions by their latest state, in the
+// database: a status of a backfill of millions of cells holds a handful of
+// counts, not a map of every cell.
 func (e *Engine) backfillCounts(ctx context.Context, id string) (map[State]int, error) {
-	states, err := e.partitionStates(ctx, id)
-	if err != nil {
+	mark := e.statusMark()
+	if err := e.store.Write(ctx); err != nil { // read our own writes
 		return nil, err
 	}
-	out := map[State]int{}
-	for _, s := range states {
-		out[s]++
+	counts, err := cachedAggregate(e, ctx, &e.statusCache.counts, id, mark, func(ctx context.Context) (map[State]int, error) { return e.countSlots(ctx, id) })
+	// A copy: callers add to it.
+	out := make(map[State]int, len(counts))
+	for s, n := range counts {
+		out[s] = n
 	}
-	return out, nil
+	return out, err
+}
+
+// countSlots counts the backfill's slots by their latest state.
+func (e *Engine) countSlots(ctx context.Context, id string) (map[State]int, error) {
+	rows, err := e.wh.DB().QueryContext(ctx, `SELECT st, count(*) FROM (
+		SELECT arg_max(state, seq) AS st FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' GROUP BY `+slotSQL+`) GROUP BY st`, id)
+	if err != nil {
+		return nil, fmt.Errorf("backfill %s: counts: %w", id, err)
+	}
+	defer rows.Close()
+	out := map[State]int{}
+	for rows.Next() {
+		var s string
+		var n int
+		if err := rows.Scan(&s, &n); err != nil {
+			return nil, err
+		}
+		out[State(s)] = n
+	}
+	return out, rows.Err()
 }
 
 // partitionStates is the latest run-level state of each partition of a
@@ -273,83 +291,4 @@ type PartitionStatus struct {
 	// Snapshot is the pipeline version that computed the partition's
 	// published versions (the catalog's lineage); "" before it published.
 	Snapshot string `json:"snapshot,omitempty"`
-}
-
-// BackfillPartitions pages through a backfill's partitions in order
-// (pipeline partitions first, then rollups), optionally one state only; it
-// also returns how many match.
-func (e *Engine) BackfillPartitions(ctx context.Context, id, state string, offset, limit int) ([]PartitionStatus, int, error) {
-	spec, err := e.backfillSpec(ctx, id)
-	if err != nil {
-		return nil, 0, err
-	}
-	t, err := e.backfillTarget(ctx, id, spec)
-	if err != nil {
-		return nil, 0, err
-	}
-	if err := e.store.Write(ctx); err != nil {
-		return nil, 0, err
-	}
-	type last struct {
-		state State
-		run   string // the latest attempt
-		err   string
-		dur   float64
-	}
-	info := map[string]last{} // by slot
-	rows, err := e.wh.DB().QueryContext(ctx, `SELECT `+slotSQL+` AS slot, arg_max(state, seq), arg_max(run_id, seq), arg_max(error, seq), arg_max(duration_ms, seq)
-		FROM _strata.run_events WHERE backfill_id = ? AND block_id = '' GROUP BY slot`, id)
-	if err != nil {
-		return nil, 0, err
-	}
-	for rows.Next() {
-		var r, s, run, msg string
-		var d float64
-		if err := rows.Scan(&r, &s, &run, &msg, &d); err != nil {
-			rows.Close()
-			return nil, 0, err
-		}
-		info[r] = last{State(s), run, msg, d}
-	}
-	rows.Close()
-	lineage, err := e.backfillLineage(ctx, id)
-	if err != nil {
-		return nil, 0, err
-	}
-	var out []PartitionStatus
-	n := 0
-	// A cancelled backfill's partitions that never started are cancelled,
-	// not queued: nothing will start them but a retry or resume.
-	notStarted := StateQueued
-	if st, err := e.Backfill(ctx, id); err == nil && st.State == StateCancelled {
-		notStarted = StateCancelled
-	}
-	add := func(key, interval, runID string) {
-		ps := PartitionStatus{Key: key, Interval: interval, State: notStarted}
-		if l, ok := info[runID]; ok {
-			ps.State, ps.Error, ps.Duration, ps.RunID = l.state, l.err, l.dur, l.run
-		}
-		ps.Snapshot = lineage[runID]
-		if state != "" && string(ps.State) != state {
-			return
-		}
-		if n >= offset && (limit < 0 || n < offset+limit) {
-			out = append(out, ps)
-		}
-		n++
-	}
-	it, err := t.pspec.IterBox(t.box)
-	if err != nil {
-		return nil, 0, err
-	}
-	_, coarse := t.split()
-	rt := newRollupTracker(t, &planData{coarse: coarse})
-	for p := range it {
-		add(p.Key, string(t.pspec.Interval), runIDFor(id, p.Key))
-		rt.add(p, false)
-	}
-	for _, r := range rt.all() {
-		add(r.part.Key, r.interval, runIDFor(id, r.interval+":"+r.part.Key))
-	}
-	return out, n, nil
 }

@@ -60,6 +60,9 @@ type Engine struct {
 	// (snapshot_gc.go).
 	snapMu   sync.Mutex
 	readOnly bool
+	// statusCache keeps backfill statuses' aggregates over every cell
+	// between this process's writes (backfill_status_cache.go).
+	statusCache statusCache
 	// background is work started for subscribers (reviews pushed); Close
 	// waits for it, so that nothing reads the warehouse after.
 	background sync.WaitGroup

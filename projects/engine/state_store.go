@@ -243,6 +243,14 @@ func (s *Store) lazyDelay() time.Duration {
 	return lazyDelay
 }
 
+// LastSeq is the number of the last event handed to the store: it grows
+// with every event this process writes to the run log.
+func (s *Store) LastSeq() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.seq
+}
+
 // enqueue numbers evs and adds them (and the waiter ch, when not nil) to
 // the next batch; false when the writer is gone.
 func (s *Store) enqueue(evs []Event, ch chan error) bool {

@@ -237,6 +237,99 @@ func (s Spec) IterBox(b Box) (func(yield func(Partition) bool), error) {
 	}, nil
 }
 
+// IterBoxFrom is IterBox from the cell at offset (0: the first): the time
+// keys before it are stepped over and no cell before it is built, so a
+// page deep into millions of cells costs what the first page costs.
+func (s Spec) IterBoxFrom(b Box, offset int) (func(yield func(Partition) bool), error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	sel, err := s.Selection(b)
+	if err != nil {
+		return nil, err
+	}
+	combos := s.combos(sel)
+	times := func(yield func(Partition) bool) { yield(Partition{}) }
+	if s.hasTime() {
+		if times, err = s.TimeOnly().Iter(b.From, b.To); err != nil {
+			return nil, err
+		}
+	}
+	return func(yield func(Partition) bool) {
+		if len(combos) == 0 {
+			return
+		}
+		skip := max(offset, 0)
+		for t := range times {
+			if skip >= len(combos) {
+				skip -= len(combos)
+				continue
+			}
+			for _, c := range combos[skip:] {
+				if !yield(c.cell(s, t)) {
+					return
+				}
+			}
+			skip = 0
+		}
+	}, nil
+}
+
+// BoxIndex returns where a key stands in IterBox(b)'s order, and false for
+// a key that is not a cell of b: a page of some of b's cells (those in one
+// state) sorts them without walking the whole box.
+func (s Spec) BoxIndex(b Box) (func(key string) (int, bool), error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	sel, err := s.Selection(b)
+	if err != nil {
+		return nil, err
+	}
+	pos := make([]map[string]int, len(sel))
+	combos := 1
+	for i, vs := range sel {
+		pos[i] = make(map[string]int, len(vs))
+		for j, v := range vs {
+			pos[i][v] = j
+		}
+		combos *= len(vs)
+	}
+	times := map[string]int{"": 0}
+	if s.hasTime() {
+		it, err := s.TimeOnly().Iter(b.From, b.To)
+		if err != nil {
+			return nil, err
+		}
+		times = map[string]int{}
+		for t := range it {
+			times[t.Key] = len(times)
+		}
+	}
+	return func(key string) (int, bool) {
+		tk, values := key, []string(nil)
+		if len(s.Dims) > 0 {
+			var err error
+			if tk, values, err = s.split(key); err != nil || len(values) != len(sel) {
+				return 0, false
+			}
+		}
+		at, ok := times[tk]
+		if !ok {
+			return 0, false
+		}
+		c := 0
+		for i, v := range values {
+			j, ok := pos[i][v]
+			if !ok {
+				return 0, false
+			}
+			c = c*len(sel[i]) + j
+		}
+		return at*combos + c, true
+	}, nil
+}
+
 // CountBox counts the cells of b without building them.
 func (s Spec) CountBox(b Box) (int, error) {
 	if err := s.Validate(); err != nil {

@@ -151,6 +151,9 @@ func (tx *writeTx) flush() error {
 		return err
 	}
 	b := &tx.batch
+	if len(b.inserts) > 0 || len(b.deletes) > 0 {
+		tx.catalogChanged = true
+	}
 	switch {
 	case len(b.inserts) == 1:
 		p := b.inserts[0]
@@ -163,6 +166,7 @@ func (tx *writeTx) flush() error {
 		}
 	}
 	if flags := tx.flagChanges(); len(flags) > 0 {
+		tx.catalogChanged = true
 		if err := tx.writeFlags(flags); err != nil {
 			return fmt.Errorf("switch %d current flags: %w", len(flags), err)
 		}

@@ -156,6 +156,9 @@ type Warehouse struct {
 	qmu     sync.Mutex
 	queue   []*writeReq  // publishes waiting for the next grouped write (warehouse_write.go)
 	commits atomic.Int64 // write transactions committed since Open
+	// catalogChanges counts the committed transactions that changed
+	// versions rows (CatalogChanges).
+	catalogChanges atomic.Int64
 	// statements counts what the writer sent DuckDB since Open (each costs
 	// about a millisecond whatever it does): tests hold a transaction's
 	// statement count to what batching promises (catalog_pending.go).

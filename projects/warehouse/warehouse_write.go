@@ -23,6 +23,9 @@ type writeTx struct {
 	views   map[string]bool            // lower-cased products whose view is rebuilt
 	parts   map[partKey]*partState     // partitions read or changed by this transaction
 	batch   catalogBatch               // catalog changes not written yet (catalog_pending.go)
+	// catalogChanged: flush wrote versions rows (counted in
+	// catalogChanges once the transaction commits).
+	catalogChanged bool
 	// orphans are the storage tables' rows of dropped versions, as this
 	// transaction sees them; sweepAll deletes all of them (orphan_sweep.go).
 	orphans  map[string][]VersionRef
@@ -283,6 +286,9 @@ func (w *Warehouse) endTx(tx *writeTx, err error) error {
 		w.hook.AfterCommit(nil)
 	}
 	w.commits.Add(1)
+	if tx.catalogChanged {
+		w.catalogChanges.Add(1)
+	}
 	if tx.newOwners != nil {
 		if w.owners == nil {
 			w.owners = map[string]ProductOwner{}

@@ -1,8 +1,10 @@
 // One backfill: live progress bar, the partition grid on a canvas (colored
-// by state, smooth at 100,000 partitions), a partition's block runs, timings
+// by state, smooth at 3.65 million cells), a partition's block runs, timings
 // and logs with the run's timeline, and retry / cancel / pause / resume.
 // Everything is re-read from the server on load and after a reconnect, so a
-// reload mid-run shows the backfill still running.
+// reload mid-run shows the backfill still running. A grid larger than one
+// page is read a page at a time as it scrolls into view, never whole, and
+// filtered by the server (a filter is then a narrower grid).
 
 import { html, nothing, type TemplateResult } from "lit-html";
 import { ref } from "lit-html/directives/ref.js";
@@ -54,6 +56,15 @@ export class BackfillPage implements Page {
   cfg?: PartitionsConfig;
   filter: CellFilter = {};
   hiddenCells = 0;
+  /** The filter the server applies (a grid larger than one page): the grid holds the matching cells only. */
+  where: string[] = [];
+  /** Cells of the grid without a server filter (the backfill's partitions). */
+  unfiltered = 0;
+  /** Values of the dynamic dimensions, from the key set version the backfill targets (a large grid's keys are not all read). */
+  private dynValues: Record<string, string[]> = {};
+  /** Pages of the grid read (or being read) since the last full read, by page number. */
+  private pages = new Set<number>();
+  private gen = 0; // bumped by a full read: pages of an older read are dropped
   /** The value dimension the grid is sliced by ("": none): a row per value, time as a calendar, the other dimensions filtered. */
   slice = "";
   private sliceCals = new Map<string, CalendarCanvas>();
@@ -98,6 +109,7 @@ export class BackfillPage implements Page {
       app.update();
     };
     this.grid.onPick = (i) => void this.pick(i);
+    this.grid.onView = (first, end) => this.ensurePages(first, end);
     this.calendar.color = (k) => {
       const i = this.grid.indexOf(k);
       const p = i >= 0 ? this.parts[i] : undefined;
@@ -139,7 +151,7 @@ export class BackfillPage implements Page {
         if (st.state === "review") this.tab = "review";
       }
       this.error = "";
-      this.grid.setCount(st.total);
+      if (!this.where.length) this.grid.setCount(st.total);
       if (!this.layingOut) {
         this.layingOut = true;
         void Promise.all([this.loadPipeline(st.pipeline), new Promise<void>((firstPage) => void this.loadParts(firstPage))]).then(() => {
@@ -151,7 +163,7 @@ export class BackfillPage implements Page {
         // Events keep the grid current; a full read on load, on reconnect, at
         // the end, and every few seconds for grids small enough to re-read.
         const now = Date.now();
-        if (full || becameFinal || (st.total <= PAGE && now - this.lastFullLoad > 4000)) void this.loadParts();
+        if (full || becameFinal || (this.grid.states.length <= PAGE && now - this.lastFullLoad > 4000)) void this.loadParts();
       }
     } catch (e) {
       this.error = errorText(e);
@@ -173,26 +185,19 @@ export class BackfillPage implements Page {
     app.update();
   }
 
-  // loadParts reads every page of partitions; firstPage is called once the
-  // first is in (or the read failed).
+  // loadParts reads the grid again: its first page, then the pages in
+  // view (ensurePages), never every page of a large grid; firstPage is
+  // called once the first is in (or the read failed).
   private async loadParts(firstPage?: () => void): Promise<void> {
     if (this.loadingParts) return firstPage?.();
     this.loadingParts = true;
     this.lastFullLoad = Date.now();
+    const gen = ++this.gen;
+    this.pages = new Set([0]);
     try {
-      for (let off = 0; ; off += PAGE) {
-        const page = await api.backfillPartitions(this.id, { offset: off, limit: PAGE });
-        if (this.destroyed) return;
-        this.grid.setCount(page.total);
-        this.grid.fill(off, page.partitions);
-        this.parts.length = page.total;
-        page.partitions.forEach((p, j) => (this.parts[off + j] = p));
-        this.refreshChosen();
-        firstPage?.();
-        firstPage = undefined;
-        app.update();
-        if (off + page.partitions.length >= page.total || page.partitions.length === 0) break;
-      }
+      await this.loadPage(0, gen);
+      firstPage?.();
+      firstPage = undefined;
     } catch (e) {
       this.error = errorText(e);
     } finally {
@@ -200,6 +205,59 @@ export class BackfillPage implements Page {
       firstPage?.();
     }
     app.update();
+    this.grid.schedule(); // its next draw asks for the other pages in view
+  }
+
+  // loadPage reads page n of the grid (of the read gen).
+  private async loadPage(n: number, gen: number): Promise<void> {
+    const off = n * PAGE;
+    const page = await api.backfillPartitions(this.id, { offset: off, limit: PAGE, where: this.where });
+    if (this.destroyed || gen !== this.gen) return;
+    if (!this.where.length) this.unfiltered = page.total;
+    this.grid.setCount(page.total);
+    this.grid.fill(off, page.partitions);
+    this.parts.length = page.total;
+    page.partitions.forEach((p, j) => (this.parts[off + j] = p));
+    this.refreshChosen();
+    app.update();
+  }
+
+  // ensurePages reads the pages holding cells [first, end) not read yet.
+  private ensurePages(first: number, end: number): void {
+    if (this.loadingParts || end <= first) return;
+    const gen = this.gen;
+    for (let n = Math.floor(first / PAGE); n <= Math.floor((end - 1) / PAGE); n++) {
+      if (this.pages.has(n)) continue;
+      this.pages.add(n);
+      this.loadPage(n, gen).catch((e) => {
+        this.pages.delete(n);
+        this.error = errorText(e);
+        app.update();
+      });
+    }
+  }
+
+  /** Every cell's key is read: the grid fits one page (filters and slices work on it in the browser). */
+  private whole(): boolean {
+    return !this.where.length && this.grid.states.length <= PAGE;
+  }
+
+  // loadDynValues reads the values of the dynamic dimensions the backfill
+  // targets (its key set versions), for the filter of a large grid.
+  private async loadDynValues(cfg: PartitionsConfig): Promise<void> {
+    for (const d of cfg.dims ?? []) {
+      if (d.kind !== "dynamic" || this.dynValues[d.name]) continue;
+      this.dynValues[d.name] = [];
+      try {
+        const sets = await api.keySets(this.st?.pipeline ?? "", d.name);
+        const want = this.st?.spec.key_sets?.[d.name];
+        const set = sets.versions.find((v) => v.version === want) ?? sets.versions[sets.versions.length - 1];
+        this.dynValues[d.name] = set?.keys ?? [];
+      } catch (e) {
+        this.error = errorText(e);
+      }
+      app.update();
+    }
   }
 
   // refreshChosen shows the newest state of the chosen partition, and its
@@ -384,7 +442,7 @@ export class BackfillPage implements Page {
       ${hours ? html`<section class="calendar-box"><h3 class="small muted">Calendar, a row of 24 hours a day (${this.zonePipeline ?? ""})</h3>${this.hourCalendar.el}</section>` : nothing}
       <section class="grid-box">
         ${this.cfg && dimensional(this.cfg) ? this.filterBar(this.cfg) : nothing}
-        ${this.cfg && this.slice ? this.slices(this.cfg) : nothing}
+        ${this.cfg && this.slice && this.grid.states.length <= PAGE ? this.slices(this.cfg) : nothing}
         <div class="legend">
           ${STATES.filter((s) => s !== "paused" || counts[s]).map((s) => html`<span><i style=${`background:${stateColor(s)}`}></i>${s} ${counts[s].toLocaleString("en-US")}</span>`)}
         </div>
@@ -396,11 +454,25 @@ export class BackfillPage implements Page {
   // filterBar filters the grid by the value dimensions: a cell of another
   // value stays in place, drawn faint, so the grid keeps its shape.
   private filterBar(cfg: PartitionsConfig): TemplateResult {
-    const values = dimValues(cfg, this.grid.keys);
+    const whole = this.whole();
+    if (!whole) void this.loadDynValues(cfg);
+    const values = whole ? dimValues(cfg, this.grid.keys) : Object.fromEntries((cfg.dims ?? []).map((d) => [d.name, d.kind === "static" ? (d.values ?? []) : (this.dynValues[d.name] ?? [])]));
     const set = (dim: string, v: string) => {
       this.filter = { ...this.filter, [dim]: v };
       const any = Object.values(this.filter).some((x) => x);
-      this.hiddenCells = this.grid.setFilter(any ? (k) => !matchesFilter(cfg, k, this.filter) : undefined);
+      if (!this.where.length && this.unfiltered <= PAGE && this.grid.states.length <= PAGE) {
+        this.hiddenCells = this.grid.setFilter(any ? (k) => !matchesFilter(cfg, k, this.filter) : undefined);
+      } else {
+        // A large grid: the server answers the filtered cells, a page at a time.
+        this.where = Object.entries(this.filter)
+          .filter(([, x]) => x)
+          .map(([d, x]) => `${d}=${x}`);
+        this.grid.setFilter(undefined);
+        this.hiddenCells = 0;
+        this.parts = [];
+        this.grid.setCount(0);
+        void this.loadParts();
+      }
       app.update();
     };
     const sliceBy = (dim: string) => {
@@ -412,7 +484,7 @@ export class BackfillPage implements Page {
     return html`<div class="dim-filter small" data-testid="dim-filter">
       <label
         >slice by
-        <select data-testid="dim-slice" @change=${(e: Event) => sliceBy((e.target as HTMLSelectElement).value)}>
+        <select data-testid="dim-slice" ?disabled=${this.grid.states.length > PAGE} title=${this.grid.states.length > PAGE ? `filter to at most ${PAGE.toLocaleString("en-US")} cells to slice` : ""} @change=${(e: Event) => sliceBy((e.target as HTMLSelectElement).value)}>
           <option value="" ?selected=${!this.slice}>none</option>
           ${(cfg.dims ?? []).map((d) => html`<option value=${d.name} ?selected=${this.slice === d.name}>${d.name}</option>`)}
         </select></label
@@ -427,6 +499,7 @@ export class BackfillPage implements Page {
         >`,
       )}
       ${this.hiddenCells ? html`<span class="muted" data-testid="dim-filter-count">showing ${(this.grid.keys.length - this.hiddenCells).toLocaleString("en-US")} of ${this.grid.keys.length.toLocaleString("en-US")} cells</span>` : nothing}
+      ${this.where.length ? html`<span class="muted" data-testid="dim-filter-count">showing ${this.grid.states.length.toLocaleString("en-US")} of ${this.unfiltered.toLocaleString("en-US")} cells</span>` : nothing}
     </div>`;
   }
 
