@@ -128,8 +128,12 @@ func BenchmarkCoordinatorCPUPerPartition(b *testing.B) {
 // per partition, so that the coordinator, which shares these cores with
 // the workers, is not what is measured. The lake's catalog is in Postgres,
 // its data in a folder. STRATA_BENCH_SCALE_DAYS sets the partitions
-// (default 40). Run it on a quiet machine: another process on the cores
-// is a third worker nobody counted.
+// (default 40), STRATA_BENCH_SCALE_SPIN the block's rounds (default
+// 300,000,000: ~300 ms). Run it on a quiet machine: another process on the
+// cores is a third worker nobody counted. On a 2-core machine the
+// coordinator's own CPU (a lake commit, run events, a status read a
+// second) is taken from the workers' cores, so the heavier the block the
+// nearer the ratio gets to what separate machines would see.
 func BenchmarkWorkersScaleOut(b *testing.B) {
 	if testing.Short() {
 		b.Skip("runs the real binary as a coordinator and workers")
@@ -141,6 +145,10 @@ func BenchmarkWorkersScaleOut(b *testing.B) {
 	if s := os.Getenv("STRATA_BENCH_SCALE_DAYS"); s != "" {
 		days, _ = strconv.Atoi(s)
 	}
+	spin := 300_000_000
+	if s := os.Getenv("STRATA_BENCH_SCALE_SPIN"); s != "" {
+		spin, _ = strconv.Atoi(s)
+	}
 	pg := pgtest.Start(b)
 	var one cpuTrial
 	for _, workers := range []int{1, 2} {
@@ -148,7 +156,7 @@ func BenchmarkWorkersScaleOut(b *testing.B) {
 			var res cpuTrial
 			for range b.N {
 				res = runCPUTrial(b, bin, cpuSetup{days: days, concurrency: 4, lake: "postgres", pg: pg,
-					workers: workers, slots: 1, spin: 300_000_000})
+					workers: workers, slots: 1, spin: spin})
 			}
 			b.ReportMetric(res.perSec(), "partitions/s")
 			b.ReportMetric(res.coordMS(), "coord-cpu-ms/partition")
