@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"fmt"
 	"maps"
 	"slices"
@@ -190,18 +191,8 @@ func (e *Engine) pageInOrder(ctx context.Context, id string, t *target, box part
 	if err != nil {
 		return nil, fmt.Errorf("backfill %s: partitions: %w", id, err)
 	}
-	defer rows.Close()
-	info := map[string]lastAttempt{}
-	for rows.Next() {
-		var slot, s string
-		var l lastAttempt
-		if err := rows.Scan(&slot, &s, &l.run, &l.err, &l.dur); err != nil {
-			return nil, err
-		}
-		l.state = State(s)
-		info[slot] = l
-	}
-	if err := rows.Err(); err != nil {
+	info, err := scanLastAttempts(rows)
+	if err != nil {
 		return nil, err
 	}
 	for i := range out {
@@ -247,6 +238,12 @@ func (e *Engine) slotsInState(ctx context.Context, id string, state State) (map[
 	if err != nil {
 		return nil, fmt.Errorf("backfill %s: partitions: %w", id, err)
 	}
+	return scanLastAttempts(rows)
+}
+
+// scanLastAttempts reads rows of (slot, state, run, error, duration), the
+// latest attempt of each slot, and closes them.
+func scanLastAttempts(rows *sql.Rows) (map[string]lastAttempt, error) {
 	defer rows.Close()
 	info := map[string]lastAttempt{}
 	for rows.Next() {
